@@ -1,0 +1,49 @@
+/** Every error the library throws starts with this prefix, so games can tell ours apart. */
+export const PREFIX = 'bitecs-quadtree: ';
+
+/** Throws an Error with the library prefix. Kept out of hot loops: callers check first. */
+export function fail(message: string): never {
+  throw new Error(PREFIX + message);
+}
+
+/** Formats a value for an error message: -0, NaN and strings read unambiguously. */
+export function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Object.is(value, -0)) return '-0';
+  return String(value);
+}
+
+/** Checks an item id: a non-negative integer below `limit`. */
+export function checkId(id: number, limit: number, what = 'id'): void {
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) {
+    fail(`${what} must be a non-negative integer (got ${show(id)})`);
+  }
+  if (id >= limit) fail(`${what} ${id} is beyond the id limit ${limit} (option maxId)`);
+}
+
+/**
+ * Checks a box given as min/max corners. Names the item, the field and the value. A box
+ * with min > max is a negative size; NaN and ±Infinity are refused.
+ */
+export function checkBox(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+  // Fast path: `x - x === 0` is false only for NaN and ±Infinity (and non-numbers).
+  if (minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 &&
+      minX <= maxX && minY <= maxY) return;
+  checkFinite(id, 'minX', minX);
+  checkFinite(id, 'minY', minY);
+  checkFinite(id, 'maxX', maxX);
+  checkFinite(id, 'maxY', maxY);
+  if (minX > maxX) fail(`item ${id} has a negative width: minX ${show(minX)} > maxX ${show(maxX)}`);
+  fail(`item ${id} has a negative height: minY ${show(minY)} > maxY ${show(maxY)}`);
+}
+
+function checkFinite(id: number, field: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    fail(`item ${id} has a non-finite ${field} (got ${show(value)})`);
+  }
+}
+
+/** Checks a finite number argument of a query or option. */
+export function checkNumber(what: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) fail(`${what} must be a finite number (got ${show(value)})`);
+}

@@ -1,0 +1,76 @@
+/**
+ * The overlap rules, in one place so queries and pair finding agree. `touching` selects
+ * closed boxes (edges count); otherwise boxes are open and only interiors collide.
+ */
+
+/** True when the boxes overlap under the rule. */
+export function boxesOverlap(
+  aMinX: number, aMinY: number, aMaxX: number, aMaxY: number,
+  bMinX: number, bMinY: number, bMaxX: number, bMaxY: number,
+  touching: boolean,
+): boolean {
+  return touching
+    ? aMinX <= bMaxX && bMinX <= aMaxX && aMinY <= bMaxY && bMinY <= aMaxY
+    : aMinX < bMaxX && bMinX < aMaxX && aMinY < bMaxY && bMinY < aMaxY;
+}
+
+/** Squared distance from a point to a box (0 inside or on the edge). */
+export function pointBoxDistanceSq(x: number, y: number, minX: number, minY: number, maxX: number, maxY: number): number {
+  const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
+  const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+  return dx * dx + dy * dy;
+}
+
+/**
+ * True when a circle and a box overlap. Strict: the box's open interior must come closer
+ * than r to the centre (a zero-size box strictly inside the circle counts, as with boxes).
+ */
+export function circleBoxOverlap(x: number, y: number, r: number, minX: number, minY: number, maxX: number, maxY: number, touching: boolean): boolean {
+  const d = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
+  return touching ? d <= r * r : d < r * r;
+}
+
+/** True when the point lies in the box (open box unless `touching`). */
+export function pointInBox(x: number, y: number, minX: number, minY: number, maxX: number, maxY: number, touching: boolean): boolean {
+  return touching
+    ? minX <= x && x <= maxX && minY <= y && y <= maxY
+    : minX < x && x < maxX && minY < y && y < maxY;
+}
+
+/**
+ * Distance along a ray (unit direction `dx,dy`) to where it enters the box, or -1 if the
+ * segment `[0, maxDistance]` misses it. Strict rule: the segment must pass through the
+ * open interior, so grazing an edge is a miss; with `touching` the box is closed.
+ * Starting inside gives 0.
+ */
+export function rayBoxDistance(
+  ox: number, oy: number, dx: number, dy: number, maxDistance: number,
+  minX: number, minY: number, maxX: number, maxY: number, touching: boolean,
+): number {
+  let enter = -Infinity;
+  let exit = Infinity;
+  if (dx === 0) {
+    if (touching ? ox < minX || ox > maxX : ox <= minX || ox >= maxX) return -1;
+  } else {
+    const t1 = (minX - ox) / dx;
+    const t2 = (maxX - ox) / dx;
+    enter = t1 < t2 ? t1 : t2;
+    exit = t1 < t2 ? t2 : t1;
+  }
+  if (dy === 0) {
+    if (touching ? oy < minY || oy > maxY : oy <= minY || oy >= maxY) return -1;
+  } else {
+    const t1 = (minY - oy) / dy;
+    const t2 = (maxY - oy) / dy;
+    const e = t1 < t2 ? t1 : t2;
+    const x = t1 < t2 ? t2 : t1;
+    if (e > enter) enter = e;
+    if (x < exit) exit = x;
+  }
+  if (touching) {
+    if (enter > exit || enter > maxDistance || exit < 0) return -1;
+  } else if (!(enter < exit) || !(enter < maxDistance) || !(exit > 0)) {
+    return -1;
+  }
+  return enter > 0 ? enter : 0;
+}

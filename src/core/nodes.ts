@@ -1,0 +1,176 @@
+/**
+ * The node pool: parallel typed arrays indexed by node. Children come in groups of four
+ * (group g holds nodes 4g..4g+3, child order: x-low/y-low, x-high/y-low, x-low/y-high,
+ * x-high/y-high). Group 0 is reserved: node 0 is the root, nodes 1..3 are never used.
+ * Freed groups are threaded into a free list through `firstChild` of their first node.
+ */
+export const NONE = -1;
+
+export class NodePool {
+  parent: Int32Array;
+  /** First node of the child group, or NONE for a leaf. */
+  firstChild: Int32Array;
+  depth: Uint8Array;
+  /** Cell coordinates at this node's depth (0..2^depth-1). */
+  cellX: Int32Array;
+  cellY: Int32Array;
+  /** Loose bounds: the cell grown by half a cell on every side (looseness 2). */
+  minX: Float64Array;
+  minY: Float64Array;
+  maxX: Float64Array;
+  maxY: Float64Array;
+  /** Items stored in this node itself. */
+  own: Int32Array;
+  /** Items in this node and all its descendants (lets traversals skip empty subtrees). */
+  total: Int32Array;
+  /** Head of this node's doubly linked item list, or NONE. */
+  head: Int32Array;
+
+  /** Per group: frames left before an empty group is freed (valid while counting). */
+  life: Uint16Array;
+  /** Per group: the lifespan the next countdown starts from (doubles on reuse, capped). */
+  span: Uint16Array;
+  /** Per group: index in the counting list, or NONE when not counting down. */
+  countingAt: Int32Array;
+  /** Groups counting down, packed; `countingAt` points back into it. */
+  counting: Int32Array;
+  countingCount = 0;
+
+  /** Groups ever allocated (the pool's high-water mark, group 0 included). */
+  groupsUsed = 1;
+  freeHead = NONE;
+  freeGroups = 0;
+  groupsFreed = 0;
+
+  constructor(groupCapacity: number) {
+    const cap = Math.max(4, groupCapacity) * 4;
+    this.parent = new Int32Array(cap);
+    this.firstChild = new Int32Array(cap);
+    this.depth = new Uint8Array(cap);
+    this.cellX = new Int32Array(cap);
+    this.cellY = new Int32Array(cap);
+    this.minX = new Float64Array(cap);
+    this.minY = new Float64Array(cap);
+    this.maxX = new Float64Array(cap);
+    this.maxY = new Float64Array(cap);
+    this.own = new Int32Array(cap);
+    this.total = new Int32Array(cap);
+    this.head = new Int32Array(cap);
+    const groups = cap >> 2;
+    this.life = new Uint16Array(groups);
+    this.span = new Uint16Array(groups);
+    this.countingAt = new Int32Array(groups).fill(NONE);
+    this.counting = new Int32Array(groups);
+    this.resetRoot();
+  }
+
+  /** Drops every group and leaves a lone empty root. Keeps the arrays. */
+  reset(): void {
+    this.groupsUsed = 1;
+    this.freeHead = NONE;
+    this.freeGroups = 0;
+    this.countingCount = 0;
+    this.countingAt.fill(NONE);
+    this.resetRoot();
+  }
+
+  private resetRoot(): void {
+    this.parent[0] = NONE;
+    this.firstChild[0] = NONE;
+    this.depth[0] = 0;
+    this.cellX[0] = 0;
+    this.cellY[0] = 0;
+    this.own[0] = 0;
+    this.total[0] = 0;
+    this.head[0] = NONE;
+  }
+
+  get capacityGroups(): number {
+    return this.life.length;
+  }
+
+  /** Takes a group from the free list or the pool's end, growing the arrays by doubling. */
+  allocGroup(): number {
+    let g: number;
+    if (this.freeHead !== NONE) {
+      g = this.freeHead >> 2;
+      this.freeHead = this.firstChild[this.freeHead];
+      this.freeGroups--;
+    } else {
+      if (this.groupsUsed === this.capacityGroups) this.grow();
+      g = this.groupsUsed++;
+    }
+    return g;
+  }
+
+  /** Returns a group to the free list. The caller has unlinked it from its parent. */
+  freeGroup(g: number): void {
+    const first = g << 2;
+    this.firstChild[first] = this.freeHead;
+    this.depth[first] = 255; // marks a free group for validate()
+    this.freeHead = first;
+    this.freeGroups++;
+    this.groupsFreed++;
+  }
+
+  startCounting(g: number): void {
+    if (this.countingAt[g] !== NONE) return;
+    this.life[g] = this.span[g];
+    this.countingAt[g] = this.countingCount;
+    this.counting[this.countingCount++] = g;
+  }
+
+  stopCounting(g: number): void {
+    const at = this.countingAt[g];
+    if (at === NONE) return;
+    const last = this.counting[--this.countingCount];
+    this.counting[at] = last;
+    this.countingAt[last] = at;
+    this.countingAt[g] = NONE;
+  }
+
+  private grow(): void {
+    const cap = this.parent.length * 2;
+    this.parent = growInt32(this.parent, cap);
+    this.firstChild = growInt32(this.firstChild, cap);
+    this.depth = growUint8(this.depth, cap);
+    this.cellX = growInt32(this.cellX, cap);
+    this.cellY = growInt32(this.cellY, cap);
+    this.minX = growFloat64(this.minX, cap);
+    this.minY = growFloat64(this.minY, cap);
+    this.maxX = growFloat64(this.maxX, cap);
+    this.maxY = growFloat64(this.maxY, cap);
+    this.own = growInt32(this.own, cap);
+    this.total = growInt32(this.total, cap);
+    this.head = growInt32(this.head, cap);
+    const groups = cap >> 2;
+    const span = new Uint16Array(groups);
+    span.set(this.span);
+    this.span = span;
+    const life = new Uint16Array(groups);
+    life.set(this.life);
+    this.life = life;
+    const countingAt = new Int32Array(groups).fill(NONE);
+    countingAt.set(this.countingAt);
+    this.countingAt = countingAt;
+    this.counting = growInt32(this.counting, groups);
+  }
+}
+
+export function growInt32(a: Int32Array, size: number): Int32Array {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
+}
+
+export function growUint8(a: Uint8Array, size: number): Uint8Array {
+  const b = new Uint8Array(size);
+  b.set(a);
+  return b;
+}
+
+export function growFloat64(a: Float64Array, size: number): Float64Array {
+  const b = new Float64Array(size);
+  b.set(a);
+  return b;
+}

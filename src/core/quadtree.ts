@@ -1,0 +1,442 @@
+import { Broadphase } from './broadphase.js';
+import { checkBox, checkId, checkNumber, fail, show } from './errors.js';
+import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, PENDING, STATIC } from './items.js';
+import { QueryEngine, type IdArray, type Visitor } from './queries.js';
+import { TreeIndex } from './tree.js';
+import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './types.js';
+import { validateIndex } from './validate.js';
+
+const ALL = -1;
+
+/**
+ * A persistent loose quadtree with an incremental broadphase, keyed by integer ids.
+ *
+ * Items are boxes given by their corners. The tree is updated in place: a move that keeps
+ * the box inside its node's loose bounds only stores the new box. {@link step} finds pair
+ * changes for the items that changed since the previous step and nothing else.
+ *
+ * @example
+ * const tree = new LooseQuadtree({ width: 2048, height: 2048 });
+ * tree.insert(1, 10, 10, 20, 20);
+ * tree.insert(2, 15, 15, 30, 30);
+ * tree.step();
+ * tree.entered.count; // 1: the pair (1, 2)
+ * const hits: number[] = [];
+ * tree.queryRect(0, 0, 100, 100, hits); // 2, hits = [2, 1] (tree order)
+ */
+export class LooseQuadtree {
+  /** World left edge. */
+  readonly x: number;
+  /** World top edge. */
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+  /** Whether touching edges count as overlap (see {@link QuadtreeOptions.touching}). */
+  readonly touching: boolean;
+  /** Numbers about the index and the last step, updated in place. */
+  readonly stats: QuadtreeStats;
+
+  private readonly tree: TreeIndex;
+  private readonly queries: QueryEngine;
+  private readonly broadphase: Broadphase;
+  private readonly markDirty: (id: number) => void;
+  private readonly rayIds: number[] = [0];
+  private readonly rayDist: number[] = [0];
+
+  constructor(options: QuadtreeOptions = {}) {
+    const x = options.x ?? 0;
+    const y = options.y ?? 0;
+    const width = options.width ?? 1024;
+    const height = options.height ?? 1024;
+    checkNumber('option x', x);
+    checkNumber('option y', y);
+    checkNumber('option width', width);
+    checkNumber('option height', height);
+    if (width <= 0) fail(`option width must be positive (got ${show(width)})`);
+    if (height <= 0) fail(`option height must be positive (got ${show(height)})`);
+    const maxDepth = clampInt(options.maxDepth ?? 8, 0, 20);
+    const lifespan = clampInt(options.lifespan ?? 8, 1, 65535);
+    const maxLifespan = clampInt(options.maxLifespan ?? 64, lifespan, 65535);
+    const maxId = clampInt(options.maxId ?? 2 ** 24, 1, 2 ** 31 - 1);
+    this.x = x;
+    this.y = y;
+    this.width = width;
+    this.height = height;
+    this.touching = options.touching ?? false;
+    this.stats = {
+      items: 0, pending: 0, outside: 0, moved: 0, relocated: 0, nodesLive: 1, nodesFree: 0,
+      groupsCounting: 0, groupsFreed: 0, pairTests: 0, pairs: 0, entered: 0, stayed: 0, exited: 0,
+      enteredByTier: new Int32Array(4), stayedByTier: new Int32Array(4), exitedByTier: new Int32Array(4),
+      deferred: 0, stepMs: 0,
+    };
+    this.tree = new TreeIndex(x, y, Math.max(width, height), maxDepth, maxId, lifespan, maxLifespan);
+    this.queries = new QueryEngine(this.tree);
+    this.broadphase = new Broadphase(this.tree, this.touching, this.stats);
+    this.markDirty = (id) => this.broadphase.markDirty(id);
+    if (options.budget) this.setBudget(options.budget);
+  }
+
+  /** Number of items, pending inserts included. */
+  get size(): number {
+    return this.tree.size;
+  }
+
+  /** Steps run so far (the id of the last step). */
+  get stepCount(): number {
+    return this.broadphase.stepId;
+  }
+
+  /**
+   * Adds an item now. Throws if the id is already present or the box is invalid
+   * (NaN/Infinity, min > max). The item is checked for pairs by the next {@link step}.
+   */
+  insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    this.admit(id, minX, minY, maxX, maxY);
+    this.tree.place(id);
+    this.broadphase.markDirty(id);
+  }
+
+  /**
+   * Adds an item to the pending queue: validated now, placed in the next {@link flush},
+   * {@link step} or query, all at once. Queries do not see it before then; {@link has} does.
+   */
+  queueInsert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    this.admit(id, minX, minY, maxX, maxY);
+    this.tree.enqueue(id);
+  }
+
+  /** Places every pending item. Returns how many were placed. */
+  flush(): number {
+    return this.tree.pendingCount === 0 ? 0 : this.tree.flush(this.markDirty);
+  }
+
+  /**
+   * Gives an item a new box. Cheap when the box stays inside its node's loose bounds.
+   * A box equal to the stored one changes nothing and does not make the item dirty.
+   */
+  move(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    const items = this.tree.items;
+    const node = this.nodeOf(id, 'move');
+    checkBox(id, minX, minY, maxX, maxY);
+    if (items.minX[id] === minX && items.minY[id] === minY && items.maxX[id] === maxX && items.maxY[id] === maxY) return;
+    items.minX[id] = minX;
+    items.minY[id] = minY;
+    items.maxX[id] = maxX;
+    items.maxY[id] = maxY;
+    if (node === PENDING) return;
+    this.tree.update(id);
+    this.broadphase.markDirty(id);
+  }
+
+  /** Removes an item; its pairs end and show as exited in the next step. */
+  remove(id: number): void {
+    const node = this.nodeOf(id, 'remove');
+    const items = this.tree.items;
+    if (node === PENDING) items.node[id] = ABSENT;
+    else this.tree.unplace(id);
+    this.broadphase.endPairsOf(id);
+    items.layer[id] = DEFAULT_LAYER;
+    items.mask[id] = DEFAULT_MASK;
+    items.priority[id] = DEFAULT_PRIORITY;
+    items.flags[id] = 0;
+    this.tree.size--;
+  }
+
+  /** True when the id is in the index (pending inserts included). */
+  has(id: number): boolean {
+    return Number.isInteger(id) && id >= 0 && id < this.tree.items.capacity && this.tree.items.node[id] !== ABSENT;
+  }
+
+  /** Removes every item. Their pairs show as exited in the next step. Keeps allocated memory. */
+  clear(): void {
+    const node = this.tree.items.node;
+    for (let id = 0; id < node.length; id++) if (node[id] !== ABSENT) this.remove(id);
+    this.tree.clear();
+  }
+
+  /**
+   * Copies an item's box into `out` and returns it.
+   * @throws if the id is not in the index
+   */
+  getBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, out: T): T {
+    this.nodeOf(id, 'getBox');
+    const items = this.tree.items;
+    out.minX = items.minX[id];
+    out.minY = items.minY[id];
+    out.maxX = items.maxX[id];
+    out.maxY = items.maxY[id];
+    return out;
+  }
+
+  /**
+   * Sets an item's collision filter and priority. A pair exists only when each side's
+   * `mask` has a bit of the other's `layer`. Defaults: layer 1, mask all bits, priority 128.
+   * @param layer - the item's category bits (usually one bit; 32-bit, not 0)
+   * @param mask - the categories it collides with (32-bit)
+   * @param priority - 0..255, higher is more important; a pair has the lower of its two
+   */
+  setCollider(id: number, layer: number, mask: number, priority: number): void {
+    this.nodeOf(id, 'setCollider');
+    checkBits(id, 'layer', layer);
+    if ((layer | 0) === 0) fail(`item ${id} has layer 0: it would match no mask (got ${show(layer)})`);
+    checkBits(id, 'mask', mask);
+    if (!Number.isInteger(priority) || priority < 0 || priority > 255) {
+      fail(`item ${id} has priority outside 0..255 (got ${show(priority)})`);
+    }
+    const items = this.tree.items;
+    if (items.layer[id] === (layer | 0) && items.mask[id] === (mask | 0) && items.priority[id] === priority) return;
+    items.layer[id] = layer | 0;
+    items.mask[id] = mask | 0;
+    items.priority[id] = priority;
+    this.dirtyIfPlaced(id);
+  }
+
+  /** Marks an item static (a wall): never paired with another static item. */
+  setStatic(id: number, isStatic: boolean): void {
+    this.nodeOf(id, 'setStatic');
+    const flags = this.tree.items.flags;
+    if (((flags[id] & STATIC) !== 0) === isStatic) return;
+    flags[id] ^= STATIC;
+    this.dirtyIfPlaced(id);
+  }
+
+  /**
+   * Finds the pair changes since the previous step: places pending items, advances the
+   * lifespan timers, checks the dirty items (within the budget) and updates
+   * {@link current}, {@link entered} and {@link exited}. Returns {@link stats}.
+   */
+  step(): QuadtreeStats {
+    this.flush();
+    this.tree.tick();
+    this.broadphase.run();
+    this.fillStats();
+    this.tree.relocated = 0;
+    return this.stats;
+  }
+
+  /** Advances the lifespan timers of empty groups by one frame without a broadphase step. */
+  tick(): void {
+    this.tree.tick();
+  }
+
+  /** Every overlapping pair after the last step, sorted by priority (high first), then ids. */
+  get current(): PairList {
+    return this.broadphase.current;
+  }
+
+  /** Pairs that began in the last step, sorted like {@link current}. */
+  get entered(): PairList {
+    return this.broadphase.entered;
+  }
+
+  /** Pairs that ended in the last step (or by removal before it), sorted like {@link current}. */
+  get exited(): PairList {
+    return this.broadphase.exited;
+  }
+
+  /** Step in which the pair (a, b) began, or -1 if there is no such pair. */
+  pairStartedAt(a: number, b: number): number {
+    const pairs = this.broadphase.pairs;
+    const p = a < b ? pairs.find(a, b) : pairs.find(b, a);
+    return p < 0 ? -1 : pairs.born[p];
+  }
+
+  /** Writes into `out` the ids paired with `id` and returns how many. */
+  pairsOf(id: number, out: IdArray): number {
+    this.nodeOf(id, 'pairsOf');
+    const pairs = this.broadphase.pairs;
+    let count = 0;
+    for (let e = this.tree.items.pairHead[id]; e !== -1; e = pairs.edgeNext[e]) {
+      out[count++] = (e & 1) === 0 ? pairs.b[e >> 1] : pairs.a[e >> 1];
+    }
+    out.length = count;
+    return count;
+  }
+
+  /** Changes the budget; omitted fields return to their defaults. */
+  setBudget(budget: BudgetOptions): void {
+    const bp = this.broadphase;
+    bp.maxPairTests = budgetNumber('maxPairTests', budget.maxPairTests);
+    bp.maxMs = budgetNumber('maxMs', budget.maxMs);
+    bp.minChecksPerTier = clampInt(budget.minChecksPerTier ?? 32, 1, 2 ** 31 - 1);
+  }
+
+  /** Ids of items overlapping the rectangle, into `out` (its length is set). Returns the count. */
+  queryRect(minX: number, minY: number, maxX: number, maxY: number, out: IdArray, mask = ALL): number {
+    checkQueryBox(minX, minY, maxX, maxY);
+    this.flush();
+    return trim(out, this.queries.rect(minX, minY, maxX, maxY, this.touching, mask, out, null));
+  }
+
+  /** Calls `visit` for each item overlapping the rectangle; `false` stops. Returns the hits visited. */
+  visitRect(minX: number, minY: number, maxX: number, maxY: number, visit: Visitor, mask = ALL): number {
+    checkQueryBox(minX, minY, maxX, maxY);
+    this.flush();
+    return this.queries.rect(minX, minY, maxX, maxY, this.touching, mask, null, visit);
+  }
+
+  /** Ids of items overlapping the circle (an area attack), into `out`. Returns the count. */
+  queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
+    checkCircle(x, y, radius);
+    this.flush();
+    return trim(out, this.queries.circle(x, y, radius, this.touching, mask, out, null));
+  }
+
+  /** Calls `visit` for each item overlapping the circle; `false` stops. */
+  visitCircle(x: number, y: number, radius: number, visit: Visitor, mask = ALL): number {
+    checkCircle(x, y, radius);
+    this.flush();
+    return this.queries.circle(x, y, radius, this.touching, mask, null, visit);
+  }
+
+  /** Ids of items containing the point, into `out`. Returns the count. */
+  queryPoint(x: number, y: number, out: IdArray, mask = ALL): number {
+    checkNumber('point x', x);
+    checkNumber('point y', y);
+    this.flush();
+    return trim(out, this.queries.point(x, y, this.touching, mask, out, null));
+  }
+
+  /** Calls `visit` for each item containing the point; `false` stops. */
+  visitPoint(x: number, y: number, visit: Visitor, mask = ALL): number {
+    checkNumber('point x', x);
+    checkNumber('point y', y);
+    this.flush();
+    return this.queries.point(x, y, this.touching, mask, null, visit);
+  }
+
+  /**
+   * The first item a ray hits within `maxDistance`, ties broken by the lower id. The
+   * direction need not be unit length. Writes into `hit` and returns whether anything was hit.
+   */
+  raycast(ox: number, oy: number, dx: number, dy: number, maxDistance: number, hit: RayHit, mask = ALL): boolean {
+    const len = checkRay(ox, oy, dx, dy, maxDistance);
+    this.flush();
+    const found = this.queries.ray(ox, oy, dx / len, dy / len, maxDistance, this.touching, mask, true, this.rayIds, this.rayDist);
+    hit.id = found ? this.rayIds[0] : -1;
+    hit.distance = found ? this.rayDist[0] : Infinity;
+    return found === 1;
+  }
+
+  /** Every item a ray hits within `maxDistance`, nearest first (ties by id). Returns the count. */
+  raycastAll(ox: number, oy: number, dx: number, dy: number, maxDistance: number,
+    outIds: IdArray, outDistances: IdArray, mask = ALL): number {
+    const len = checkRay(ox, oy, dx, dy, maxDistance);
+    this.flush();
+    const count = this.queries.ray(ox, oy, dx / len, dy / len, maxDistance, this.touching, mask, false, outIds, outDistances);
+    outDistances.length = count;
+    return trim(outIds, count);
+  }
+
+  /**
+   * The `k` items nearest to a point, by distance to their boxes (0 inside), closer than
+   * `maxDistance`, nearest first (ties by id). Distances go to `outDistances` if given.
+   */
+  nearest(x: number, y: number, k: number, maxDistance: number, outIds: IdArray,
+    outDistances: IdArray | null = null, mask = ALL): number {
+    checkNumber('point x', x);
+    checkNumber('point y', y);
+    if (!Number.isInteger(k) || k < 0) fail(`k must be a non-negative integer (got ${show(k)})`);
+    if (!(maxDistance >= 0)) fail(`maxDistance must be >= 0 (got ${show(maxDistance)})`);
+    this.flush();
+    const count = this.queries.nearest(x, y, k, maxDistance, this.touching, mask, outIds, outDistances);
+    if (outDistances !== null) outDistances.length = count;
+    return trim(outIds, count);
+  }
+
+  /**
+   * Checks every invariant of the tree, the item lists and the pair set, and throws an
+   * Error naming the first broken one. Costs O(items + nodes + pairs): for tests.
+   */
+  validate(): void {
+    validateIndex(this.tree, this.broadphase);
+  }
+
+  private admit(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    const tree = this.tree;
+    checkId(id, tree.idLimit);
+    checkBox(id, minX, minY, maxX, maxY);
+    tree.items.ensure(id, tree.idLimit);
+    const items = tree.items;
+    if (items.node[id] !== ABSENT) fail(`item ${id} is already in the index (insert of an existing id)`);
+    items.minX[id] = minX;
+    items.minY[id] = minY;
+    items.maxX[id] = maxX;
+    items.maxY[id] = maxY;
+    tree.size++;
+  }
+
+  /** The item's node, after checking the id names an item in the index. */
+  private nodeOf(id: number, verb: string): number {
+    checkId(id, this.tree.idLimit);
+    const node = id < this.tree.items.capacity ? this.tree.items.node[id] : ABSENT;
+    if (node === ABSENT) fail(`${verb} of unknown item ${id} (never inserted, or removed already)`);
+    return node;
+  }
+
+  private dirtyIfPlaced(id: number): void {
+    // Pending items are marked when placed.
+    if (this.tree.items.node[id] !== PENDING) this.broadphase.markDirty(id);
+  }
+
+  private fillStats(): void {
+    const s = this.stats;
+    const nodes = this.tree.nodes;
+    s.items = this.tree.size;
+    s.pending = this.tree.pendingCount;
+    s.outside = this.tree.outside;
+    s.relocated = this.tree.relocated;
+    s.nodesFree = nodes.freeGroups * 4;
+    s.nodesLive = 1 + (nodes.groupsUsed - 1 - nodes.freeGroups) * 4;
+    s.groupsCounting = nodes.countingCount;
+    s.groupsFreed = nodes.groupsFreed;
+  }
+}
+
+function clampInt(value: number, lo: number, hi: number): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) return lo;
+  const v = Math.floor(value);
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+function trim(out: IdArray, count: number): number {
+  out.length = count;
+  return count;
+}
+
+function checkBits(id: number, field: string, value: number): void {
+  if (!Number.isInteger(value) || value < -(2 ** 31) || value > 2 ** 32 - 1) {
+    fail(`item ${id} has a ${field} that is not a 32-bit integer (got ${show(value)})`);
+  }
+}
+
+function budgetNumber(field: string, value: number | undefined): number {
+  if (value === undefined) return Infinity;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) fail(`budget.${field} must be >= 0 (got ${show(value)})`);
+  return value;
+}
+
+function checkQueryBox(minX: number, minY: number, maxX: number, maxY: number): void {
+  checkNumber('query minX', minX);
+  checkNumber('query minY', minY);
+  checkNumber('query maxX', maxX);
+  checkNumber('query maxY', maxY);
+}
+
+function checkCircle(x: number, y: number, radius: number): void {
+  checkNumber('circle x', x);
+  checkNumber('circle y', y);
+  checkNumber('circle radius', radius);
+  if (radius < 0) fail(`circle radius must be >= 0 (got ${show(radius)})`);
+}
+
+function checkRay(ox: number, oy: number, dx: number, dy: number, maxDistance: number): number {
+  checkNumber('ray origin x', ox);
+  checkNumber('ray origin y', oy);
+  checkNumber('ray direction x', dx);
+  checkNumber('ray direction y', dy);
+  if (!(maxDistance >= 0)) fail(`ray maxDistance must be >= 0 (got ${show(maxDistance)})`);
+  const len = Math.hypot(dx, dy);
+  if (len === 0) fail('ray direction must not be zero (got 0, 0)');
+  return len;
+}

@@ -1,0 +1,290 @@
+import { circleBoxOverlap, pointBoxDistanceSq, pointInBox, rayBoxDistance } from './geometry.js';
+import { NONE } from './nodes.js';
+import { sortHits } from './sort.js';
+import type { TreeIndex } from './tree.js';
+
+/** Called for each hit of a visiting query; returning `false` stops the walk. */
+export type Visitor = (id: number) => boolean | void;
+
+/** Caller-owned output: a plain array or any indexable number store. */
+export type IdArray = number[];
+
+const RECT = 0;
+const CIRCLE = 1;
+const POINT = 2;
+
+/**
+ * Non-recursive queries over the tree with reused scratch arrays. One instance per index;
+ * not re-entrant (a visitor must not start another query on the same index).
+ */
+export class QueryEngine {
+  private readonly tree: TreeIndex;
+  private stack: Int32Array;
+  // Best-first search heaps for nearest(): nodes by distance, results by (distance, id).
+  private nodeKey = new Float64Array(64);
+  private nodeId = new Int32Array(64);
+  private resKey = new Float64Array(16);
+  private resId = new Int32Array(16);
+
+  constructor(tree: TreeIndex) {
+    this.tree = tree;
+    this.stack = new Int32Array(4 * (tree.maxDepth + 2));
+  }
+
+  /**
+   * Walks every item overlapping a shape (rectangle, circle or point), pushing ids into `out`
+   * or calling `visit`. Returns the number of hits.
+   */
+  shape(kind: number, x0: number, y0: number, x1: number, y1: number, touching: boolean, mask: number,
+    out: IdArray | null, visit: Visitor | null): number {
+    const nodes = this.tree.nodes;
+    const items = this.tree.items;
+    const stack = this.stack;
+    const r2 = x1 * x1;
+    let hits = 0;
+    let top = 0;
+    if (nodes.total[0] > 0) stack[top++] = 0;
+    while (top > 0) {
+      const n = stack[--top];
+      for (let id = nodes.head[n]; id !== NONE; id = items.next[id]) {
+        if ((items.layer[id] & mask) === 0) continue;
+        const bx0 = items.minX[id], by0 = items.minY[id], bx1 = items.maxX[id], by1 = items.maxY[id];
+        let hit: boolean;
+        if (kind === RECT) {
+          hit = touching ? bx0 <= x1 && x0 <= bx1 && by0 <= y1 && y0 <= by1 : bx0 < x1 && x0 < bx1 && by0 < y1 && y0 < by1;
+        } else if (kind === CIRCLE) {
+          hit = circleBoxOverlap(x0, y0, x1, bx0, by0, bx1, by1, touching);
+        } else {
+          hit = pointInBox(x0, y0, bx0, by0, bx1, by1, touching);
+        }
+        if (!hit) continue;
+        if (out !== null) out[hits] = id;
+        hits++;
+        if (visit !== null && visit(id) === false) return hits;
+      }
+      const first = nodes.firstChild[n];
+      if (first === NONE) continue;
+      for (let c = first; c < first + 4; c++) {
+        if (nodes.total[c] === 0) continue;
+        // Conservative (closed) tests: prune only what cannot hold a hit under either rule.
+        if (kind === RECT) {
+          if (nodes.minX[c] > x1 || nodes.maxX[c] < x0 || nodes.minY[c] > y1 || nodes.maxY[c] < y0) continue;
+        } else if (kind === CIRCLE) {
+          if (pointBoxDistanceSq(x0, y0, nodes.minX[c], nodes.minY[c], nodes.maxX[c], nodes.maxY[c]) > r2) continue;
+        } else if (nodes.minX[c] > x0 || nodes.maxX[c] < x0 || nodes.minY[c] > y0 || nodes.maxY[c] < y0) {
+          continue;
+        }
+        stack[top++] = c;
+      }
+    }
+    return hits;
+  }
+
+  rect(minX: number, minY: number, maxX: number, maxY: number, touching: boolean, mask: number, out: IdArray | null, visit: Visitor | null): number {
+    return this.shape(RECT, minX, minY, maxX, maxY, touching, mask, out, visit);
+  }
+
+  circle(x: number, y: number, r: number, touching: boolean, mask: number, out: IdArray | null, visit: Visitor | null): number {
+    return this.shape(CIRCLE, x, y, r, 0, touching, mask, out, visit);
+  }
+
+  point(x: number, y: number, touching: boolean, mask: number, out: IdArray | null, visit: Visitor | null): number {
+    return this.shape(POINT, x, y, 0, 0, touching, mask, out, visit);
+  }
+
+  /**
+   * Walks the items a ray segment hits. With `firstOnly`, shortens the segment to the best
+   * hit so far and returns 1 with the hit in `outIds[0]`, `outDist[0]`; otherwise writes
+   * every hit and sorts them by distance, then id. `ux, uy` is a unit direction.
+   */
+  ray(ox: number, oy: number, ux: number, uy: number, maxDistance: number, touching: boolean, mask: number,
+    firstOnly: boolean, outIds: IdArray, outDist: IdArray): number {
+    const nodes = this.tree.nodes;
+    const items = this.tree.items;
+    const stack = this.stack;
+    let limit = maxDistance;
+    let bestId = -1;
+    let bestDist = Infinity;
+    let hits = 0;
+    let top = 0;
+    if (nodes.total[0] > 0) stack[top++] = 0;
+    while (top > 0) {
+      const n = stack[--top];
+      for (let id = nodes.head[n]; id !== NONE; id = items.next[id]) {
+        if ((items.layer[id] & mask) === 0) continue;
+        const t = rayBoxDistance(ox, oy, ux, uy, limit, items.minX[id], items.minY[id], items.maxX[id], items.maxY[id], touching);
+        if (t < 0) continue;
+        if (firstOnly) {
+          if (t < bestDist || (t === bestDist && id < bestId)) {
+            bestDist = t;
+            bestId = id;
+            // A tie at this distance may still win on id, so the closed node test keeps it.
+            limit = t;
+          }
+        } else {
+          outIds[hits] = id;
+          outDist[hits] = t;
+          hits++;
+        }
+      }
+      const first = nodes.firstChild[n];
+      if (first === NONE) continue;
+      for (let c = first; c < first + 4; c++) {
+        if (nodes.total[c] === 0) continue;
+        if (rayBoxDistance(ox, oy, ux, uy, limit, nodes.minX[c], nodes.minY[c], nodes.maxX[c], nodes.maxY[c], true) < 0) continue;
+        stack[top++] = c;
+      }
+    }
+    if (firstOnly) {
+      if (bestId < 0) return 0;
+      outIds[0] = bestId;
+      outDist[0] = bestDist;
+      return 1;
+    }
+    sortHits(outIds, outDist, hits);
+    return hits;
+  }
+
+  /**
+   * The k items nearest to (x, y) closer than `maxDistance` (at most that, with `touching`),
+   * by box distance (0 inside a box), nearest first, ties by id. Best-first search: nodes are
+   * opened in order of their loose bounds' distance and the walk stops once no node can
+   * beat the k-th result.
+   */
+  nearest(x: number, y: number, k: number, maxDistance: number, touching: boolean, mask: number,
+    outIds: IdArray, outDist: IdArray | null): number {
+    const nodes = this.tree.nodes;
+    const items = this.tree.items;
+    const limit2 = maxDistance * maxDistance;
+    if (k > this.tree.size) k = this.tree.size;
+    if (k <= 0 || nodes.total[0] === 0) return 0;
+    if (this.resKey.length < k) {
+      let cap = this.resKey.length;
+      while (cap < k) cap *= 2;
+      this.resKey = new Float64Array(cap);
+      this.resId = new Int32Array(cap);
+    }
+    let found = 0;
+    let nodeCount = 0;
+    nodeCount = this.pushNode(nodeCount, 0, 0);
+    while (nodeCount > 0) {
+      const key = this.nodeKey[0];
+      const n = this.nodeId[0];
+      nodeCount = this.popNode(nodeCount);
+      if (found === k && key > this.resKey[0]) break;
+      for (let id = nodes.head[n]; id !== NONE; id = items.next[id]) {
+        if ((items.layer[id] & mask) === 0) continue;
+        const d2 = pointBoxDistanceSq(x, y, items.minX[id], items.minY[id], items.maxX[id], items.maxY[id]);
+        if (touching ? d2 > limit2 : d2 >= limit2) continue;
+        if (found < k) {
+          found = this.pushResult(found, d2, id);
+        } else if (d2 < this.resKey[0] || (d2 === this.resKey[0] && id < this.resId[0])) {
+          this.replaceWorst(found, d2, id);
+        }
+      }
+      const first = nodes.firstChild[n];
+      if (first === NONE) continue;
+      for (let c = first; c < first + 4; c++) {
+        if (nodes.total[c] === 0) continue;
+        const d2 = pointBoxDistanceSq(x, y, nodes.minX[c], nodes.minY[c], nodes.maxX[c], nodes.maxY[c]);
+        if (d2 > limit2 || (found === k && d2 > this.resKey[0])) continue;
+        nodeCount = this.pushNode(nodeCount, d2, c);
+      }
+    }
+    // Pop the max-heap from the back so the output runs nearest first.
+    for (let i = found - 1; i >= 0; i--) {
+      outIds[i] = this.resId[0];
+      if (outDist !== null) outDist[i] = Math.sqrt(this.resKey[0]);
+      this.replaceWorst(i + 1, this.resKey[i], this.resId[i], true);
+    }
+    return found;
+  }
+
+  private pushNode(count: number, key: number, n: number): number {
+    if (count === this.nodeKey.length) {
+      const keys = new Float64Array(count * 2);
+      keys.set(this.nodeKey);
+      this.nodeKey = keys;
+      const ids = new Int32Array(count * 2);
+      ids.set(this.nodeId);
+      this.nodeId = ids;
+    }
+    const keys = this.nodeKey;
+    const ids = this.nodeId;
+    let i = count;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (keys[parent] <= key) break;
+      keys[i] = keys[parent];
+      ids[i] = ids[parent];
+      i = parent;
+    }
+    keys[i] = key;
+    ids[i] = n;
+    return count + 1;
+  }
+
+  private popNode(count: number): number {
+    const keys = this.nodeKey;
+    const ids = this.nodeId;
+    const last = --count;
+    const key = keys[last];
+    const n = ids[last];
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= count) break;
+      if (child + 1 < count && keys[child + 1] < keys[child]) child++;
+      if (keys[child] >= key) break;
+      keys[i] = keys[child];
+      ids[i] = ids[child];
+      i = child;
+    }
+    keys[i] = key;
+    ids[i] = n;
+    return count;
+  }
+
+  /** Result max-heap: the root is the worst (farthest, then highest id). */
+  private pushResult(count: number, key: number, id: number): number {
+    const keys = this.resKey;
+    const ids = this.resId;
+    let i = count;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!worse(key, id, keys[parent], ids[parent])) break;
+      keys[i] = keys[parent];
+      ids[i] = ids[parent];
+      i = parent;
+    }
+    keys[i] = key;
+    ids[i] = id;
+    return count + 1;
+  }
+
+  /**
+   * Replaces the root of a result heap of `count` entries with (key, id) and sifts down.
+   * With `shrink`, the heap first loses its last entry, which (key, id) must be.
+   */
+  private replaceWorst(count: number, key: number, id: number, shrink = false): void {
+    const keys = this.resKey;
+    const ids = this.resId;
+    if (shrink) count--;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= count) break;
+      if (child + 1 < count && worse(keys[child + 1], ids[child + 1], keys[child], ids[child])) child++;
+      if (!worse(keys[child], ids[child], key, id)) break;
+      keys[i] = keys[child];
+      ids[i] = ids[child];
+      i = child;
+    }
+    keys[i] = key;
+    ids[i] = id;
+  }
+}
+
+function worse(ka: number, ia: number, kb: number, ib: number): boolean {
+  return ka !== kb ? ka > kb : ia > ib;
+}

@@ -1,0 +1,111 @@
+/** Options for {@link LooseQuadtree}. Every field is optional. */
+export interface QuadtreeOptions {
+  /** Left edge of the world. @default 0 */
+  x?: number;
+  /** Top edge of the world. @default 0 */
+  y?: number;
+  /**
+   * World width. The root cell is a square of side `max(width, height)`. Items outside the
+   * world are kept and found; they only cost more (see README, "Outside the world").
+   * @default 1024
+   */
+  width?: number;
+  /** World height. @default 1024 */
+  height?: number;
+  /**
+   * Deepest level of the tree (root is 0). Clamped to 0..20. Together with the world size it
+   * sets the smallest cell: `max(width, height) / 2 ** maxDepth`.
+   * @default 8
+   */
+  maxDepth?: number;
+  /**
+   * Count touching edges as overlap. When false (the default) overlap is strict: boxes that
+   * share only an edge or a corner do not collide. The same rule holds in every query.
+   * @default false
+   */
+  touching?: boolean;
+  /** Frames an emptied group of four nodes waits before it is freed. Clamped to 1..65535. @default 8 */
+  lifespan?: number;
+  /** Cap for the lifespan, which doubles each time a counting group is reused. @default 64 */
+  maxLifespan?: number;
+  /** Largest id accepted plus one. Typed arrays grow by doubling up to it. @default 2 ** 24 */
+  maxId?: number;
+  /** Per-step work budget for {@link LooseQuadtree.step}. @default no budget */
+  budget?: BudgetOptions;
+}
+
+/**
+ * A cap on the broadphase work of one step. Movers of tier 0 (priority 192-255) are always
+ * checked; tiers 1-3 are checked in tier order while the budget lasts, oldest first, and the
+ * rest wait for the next step. See README, "Budget".
+ */
+export interface BudgetOptions {
+  /** Pair tests per step (deterministic). @default Infinity */
+  maxPairTests?: number;
+  /** Milliseconds per step, checked every 32 movers (not deterministic). @default Infinity */
+  maxMs?: number;
+  /**
+   * Movers of each lower tier checked every step even when the budget is spent. This is what
+   * bounds the wait of a deferred item: at most `floor(position / minChecksPerTier) + 1` steps,
+   * where `position` is its place in its tier's queue. Clamped to at least 1.
+   * @default 32
+   */
+  minChecksPerTier?: number;
+}
+
+/** Caller-owned result of {@link LooseQuadtree.raycast}. */
+export interface RayHit {
+  /** Id of the first item hit, or -1. */
+  id: number;
+  /** Distance along the ray to the hit (0 when the ray starts inside the box). */
+  distance: number;
+}
+
+/**
+ * A list of pairs in typed buffers, sorted by priority (highest first), then `a`, then `b`.
+ * `a < b` always. Read entries `0..count-1`; the buffers are reused and may be replaced by
+ * larger ones on the next step, so do not keep them across steps.
+ */
+export interface PairList {
+  count: number;
+  a: Int32Array;
+  b: Int32Array;
+  priority: Uint8Array;
+}
+
+/** Numbers about the index and the last {@link LooseQuadtree.step}. One object, updated in place. */
+export interface QuadtreeStats {
+  /** Items in the index (pending inserts included). */
+  items: number;
+  /** Items inserted through the pending queue and not placed yet. */
+  pending: number;
+  /** Items outside the root's loose bounds (kept in the root, tested by every query). */
+  outside: number;
+  /** Movers checked by the last step. */
+  moved: number;
+  /** Moves since the last step that changed an item's node. */
+  relocated: number;
+  /** Nodes in use (the root counts as one). */
+  nodesLive: number;
+  /** Nodes in free groups waiting for reuse. */
+  nodesFree: number;
+  /** Empty groups counting down their lifespan. */
+  groupsCounting: number;
+  /** Groups freed by lifespan expiry since creation. */
+  groupsFreed: number;
+  /** Overlap tests made by the last step. */
+  pairTests: number;
+  /** Current pairs after the last step. */
+  pairs: number;
+  entered: number;
+  stayed: number;
+  exited: number;
+  /** Per tier 0..3 (tier 0 = priority 192-255, tier 3 = 0-63). */
+  enteredByTier: Int32Array;
+  stayedByTier: Int32Array;
+  exitedByTier: Int32Array;
+  /** Movers left for a later step by the budget. */
+  deferred: number;
+  /** Wall time of the last step in milliseconds. */
+  stepMs: number;
+}

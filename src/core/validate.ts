@@ -1,0 +1,161 @@
+import type { Broadphase } from './broadphase.js';
+import { fail } from './errors.js';
+import { ABSENT, DIRTY, OUTSIDE, PENDING, STATIC } from './items.js';
+import { NONE } from './nodes.js';
+import type { TreeIndex } from './tree.js';
+
+/**
+ * Proves the invariants of the index; throws naming the first one broken. Slow on purpose:
+ * it recounts everything from scratch instead of trusting any counter.
+ */
+export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
+  const nodes = tree.nodes;
+  const items = tree.items;
+  const seenGroup = new Uint8Array(nodes.groupsUsed);
+  seenGroup[0] = 1;
+  let liveGroups = 1;
+  let placed = 0;
+  let outside = 0;
+  const stack = [0];
+  if (nodes.parent[0] !== NONE || nodes.depth[0] !== 0) fail('validate: root has a parent or a depth');
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    const d = nodes.depth[n];
+    // Own items: linked both ways, pointing back at n, inside the loose bounds.
+    let own = 0;
+    let prev = NONE;
+    for (let id = nodes.head[n]; id !== NONE; id = items.next[id]) {
+      if (items.node[id] !== n) fail(`validate: item ${id} is listed in node ${n} but records node ${items.node[id]}`);
+      if (items.prev[id] !== prev) fail(`validate: item ${id} in node ${n} has a broken prev link`);
+      const inside = items.minX[id] >= nodes.minX[n] && items.maxX[id] <= nodes.maxX[n] &&
+        items.minY[id] >= nodes.minY[n] && items.maxY[id] <= nodes.maxY[n];
+      if (n !== 0 && !inside) {
+        fail(`validate: item ${id} box [${items.minX[id]}, ${items.minY[id]}, ${items.maxX[id]}, ${items.maxY[id]}] ` +
+          `is outside the loose bounds of node ${n} [${nodes.minX[n]}, ${nodes.minY[n]}, ${nodes.maxX[n]}, ${nodes.maxY[n]}]`);
+      }
+      if (n === 0 && !inside) {
+        outside++;
+        if ((items.flags[id] & OUTSIDE) === 0) fail(`validate: item ${id} is outside the root but not flagged`);
+      } else if ((items.flags[id] & OUTSIDE) !== 0) {
+        fail(`validate: item ${id} is flagged outside but fits node ${n}`);
+      }
+      prev = id;
+      own++;
+      if (own > items.capacity) fail(`validate: node ${n} item list has a cycle`);
+    }
+    if (own !== nodes.own[n]) fail(`validate: node ${n} counts ${nodes.own[n]} own items, holds ${own}`);
+    placed += own;
+    let total = own;
+    const first = nodes.firstChild[n];
+    if (first !== NONE) {
+      if ((first & 3) !== 0 || first >> 2 >= nodes.groupsUsed) fail(`validate: node ${n} has a bad child group ${first}`);
+      const g = first >> 2;
+      if (seenGroup[g]) fail(`validate: group ${g} is reachable twice`);
+      seenGroup[g] = 1;
+      liveGroups++;
+      let groupTotal = 0;
+      for (let c = first; c < first + 4; c++) {
+        if (nodes.parent[c] !== n) fail(`validate: node ${c} has parent ${nodes.parent[c]}, expected ${n}`);
+        if (nodes.depth[c] !== d + 1) fail(`validate: node ${c} has depth ${nodes.depth[c]}, expected ${d + 1}`);
+        const cx = (nodes.cellX[n] << 1) + ((c - first) & 1);
+        const cy = (nodes.cellY[n] << 1) + ((c - first) >> 1);
+        if (nodes.cellX[c] !== cx || nodes.cellY[c] !== cy) fail(`validate: node ${c} has the wrong cell`);
+        const s = tree.cellSize[d + 1];
+        const lx = tree.originX + cx * s - s * 0.5;
+        const ly = tree.originY + cy * s - s * 0.5;
+        if (nodes.minX[c] !== lx || nodes.minY[c] !== ly || nodes.maxX[c] !== lx + 2 * s || nodes.maxY[c] !== ly + 2 * s) {
+          fail(`validate: node ${c} has loose bounds that do not match its cell`);
+        }
+        total += nodes.total[c];
+        groupTotal += nodes.total[c];
+        stack.push(c);
+      }
+      const counting = nodes.countingAt[g] !== NONE;
+      if (counting !== (groupTotal === 0)) {
+        fail(`validate: group ${g} holds ${groupTotal} items but ${counting ? 'is' : 'is not'} counting down`);
+      }
+      if (counting && (nodes.life[g] < 1 || nodes.life[g] > tree.maxLifespan)) fail(`validate: group ${g} has life ${nodes.life[g]}`);
+      if (nodes.span[g] < tree.lifespan || nodes.span[g] > tree.maxLifespan) fail(`validate: group ${g} has span ${nodes.span[g]}`);
+    }
+    if (total !== nodes.total[n]) fail(`validate: node ${n} counts ${nodes.total[n]} items in its subtree, holds ${total}`);
+  }
+
+  // Pool accounting: every group is live, free or the reserved root group, exactly once.
+  let free = 0;
+  for (let f = nodes.freeHead; f !== NONE; f = nodes.firstChild[f]) {
+    const g = f >> 2;
+    if (seenGroup[g]) fail(`validate: group ${g} is both live and free`);
+    seenGroup[g] = 1;
+    free++;
+    if (free > nodes.groupsUsed) fail('validate: the free list has a cycle');
+  }
+  if (free !== nodes.freeGroups) fail(`validate: free list holds ${free} groups, counter says ${nodes.freeGroups}`);
+  if (liveGroups + free !== nodes.groupsUsed) {
+    fail(`validate: ${liveGroups} live + ${free} free groups != ${nodes.groupsUsed} allocated (leak)`);
+  }
+  for (let i = 0; i < nodes.countingCount; i++) {
+    const g = nodes.counting[i];
+    if (nodes.countingAt[g] !== i) fail(`validate: counting list entry ${i} (group ${g}) does not point back`);
+  }
+
+  // Items: each placed one was reached above; the rest are absent or pending.
+  let present = 0;
+  let pending = 0;
+  for (let id = 0; id < items.capacity; id++) {
+    const n = items.node[id];
+    if (n === ABSENT) {
+      if (items.pairHead[id] !== NONE) fail(`validate: absent item ${id} still has pairs`);
+      continue;
+    }
+    present++;
+    if (n === PENDING) pending++;
+  }
+  if (present !== tree.size) fail(`validate: ${present} items present, size says ${tree.size}`);
+  if (present - pending !== placed) fail(`validate: ${present - pending} items placed but ${placed} reachable`);
+  if (outside !== tree.outside) fail(`validate: ${outside} items outside, counter says ${tree.outside}`);
+  if (nodes.total[0] !== placed) fail(`validate: root counts ${nodes.total[0]} items, ${placed} reachable`);
+
+  validatePairs(tree, bp);
+}
+
+function validatePairs(tree: TreeIndex, bp: Broadphase): void {
+  const items = tree.items;
+  const pairs = bp.pairs;
+  let edges = 0;
+  for (let id = 0; id < items.capacity; id++) {
+    let prev = NONE;
+    for (let e = items.pairHead[id]; e !== NONE; e = pairs.edgeNext[e]) {
+      const p = e >> 1;
+      if (pairs.alive[p] !== 1) fail(`validate: item ${id} lists dead pair ${p}`);
+      if (pairs.edgePrev[e] !== prev) fail(`validate: pair edge ${e} of item ${id} has a broken prev link`);
+      const self = (e & 1) === 0 ? pairs.a[p] : pairs.b[p];
+      if (self !== id) fail(`validate: pair ${p} is listed under item ${id} but joins ${pairs.a[p]} and ${pairs.b[p]}`);
+      prev = e;
+      edges++;
+    }
+  }
+  if (edges !== pairs.count * 2) fail(`validate: ${edges} pair edges for ${pairs.count} pairs`);
+  const cur = bp.current;
+  let prevP = 256, prevA = -1, prevB = -1;
+  let live = 0;
+  for (let i = 0; i < cur.count; i++) {
+    // Pairs ended by a removal since the last step leave the list at the next step.
+    if (pairs.alive[cur.index[i]] === 0) continue;
+    live++;
+    const a = cur.a[i], b = cur.b[i], pr = cur.priority[i];
+    if (!(a < b)) fail(`validate: current pair ${i} (${a}, ${b}) is not ordered a < b`);
+    const p = pairs.find(a, b);
+    if (p === NONE || p !== cur.index[i]) fail(`validate: current pair (${a}, ${b}) is not in the pair set`);
+    if (pairs.priority[p] !== pr) fail(`validate: current pair (${a}, ${b}) lists priority ${pr}, pair has ${pairs.priority[p]}`);
+    const sorted = pr !== prevP ? pr < prevP : a !== prevA ? a > prevA : b > prevB;
+    if (!sorted) fail(`validate: current pairs are out of order at ${i}`);
+    if ((items.flags[a] & STATIC) !== 0 && (items.flags[b] & STATIC) !== 0 &&
+        (items.flags[a] & DIRTY) === 0 && (items.flags[b] & DIRTY) === 0) {
+      fail(`validate: static items ${a} and ${b} are paired`);
+    }
+    prevP = pr;
+    prevA = a;
+    prevB = b;
+  }
+  if (live !== pairs.count) fail(`validate: current list has ${live} pairs, the set has ${pairs.count}`);
+}

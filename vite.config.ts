@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+// One file serves the demo (vite), the library tests and the browser tests (vitest projects).
+export default defineConfig({
+  root: '.',
+  server: { host: '127.0.0.1' },
+  build: { outDir: 'dist-demo', emptyOutDir: true },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/browser/**', 'test/package/**'],
+          testTimeout: 60_000,
+          execArgv: ['--expose-gc'],
+        },
+      },
+    ],
+  },
+});
