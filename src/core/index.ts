@@ -2,7 +2,7 @@
  * `bitecs-quadtree/core`: the engine-agnostic index. No bitECS, no PixiJS: integer ids and
  * numbers in, numbers out.
  */
-export { LooseQuadtree } from './quadtree.js';
+export { LooseQuadtree, type NodeVisitor } from './quadtree.js';
 export type { Visitor, IdArray } from './queries.js';
 export type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './types.js';
 export { boxesOverlap, circleBoxOverlap, pointInBox, rayBoxDistance, pointBoxDistanceSq } from './geometry.js';

@@ -9,6 +9,12 @@ import { validateIndex } from './validate.js';
 const ALL = -1;
 
 /**
+ * Receives one node from {@link LooseQuadtree.visitNodes}: its loose bounds (the cell grown
+ * by half a cell on each side), depth (root 0) and the items in its subtree.
+ */
+export type NodeVisitor = (minX: number, minY: number, maxX: number, maxY: number, depth: number, items: number) => void;
+
+/**
  * A persistent loose quadtree with an incremental broadphase, keyed by integer ids.
  *
  * Items are boxes given by their corners. The tree is updated in place: a move that keeps
@@ -42,6 +48,7 @@ export class LooseQuadtree {
   private readonly markDirty: (id: number) => void;
   private readonly rayIds: number[] = [0];
   private readonly rayDist: number[] = [0];
+  private readonly nodeStack: Int32Array;
 
   constructor(options: QuadtreeOptions = {}) {
     const x = options.x ?? 0;
@@ -71,6 +78,7 @@ export class LooseQuadtree {
     };
     this.tree = new TreeIndex(x, y, Math.max(width, height), maxDepth, maxId, lifespan, maxLifespan);
     this.queries = new QueryEngine(this.tree);
+    this.nodeStack = new Int32Array(4 * (maxDepth + 2));
     this.broadphase = new Broadphase(this.tree, this.touching, this.stats);
     this.markDirty = (id) => this.broadphase.markDirty(id);
     if (options.budget) this.setBudget(options.budget);
@@ -342,6 +350,24 @@ export class LooseQuadtree {
     const count = this.queries.nearest(x, y, k, maxDistance, this.touching, mask, outIds, outDistances);
     if (outDistances !== null) outDistances.length = count;
     return trim(outIds, count);
+  }
+
+  /**
+   * Calls `visit` for every live node, parents before children, with its loose bounds, its
+   * depth and the number of items in its subtree (for debug drawing and tuning). Allocates
+   * nothing; not re-entrant.
+   */
+  visitNodes(visit: NodeVisitor): void {
+    const nodes = this.tree.nodes;
+    const stack = this.nodeStack;
+    let top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+      const n = stack[--top];
+      visit(nodes.minX[n], nodes.minY[n], nodes.maxX[n], nodes.maxY[n], nodes.depth[n], nodes.total[n]);
+      const first = nodes.firstChild[n];
+      if (first !== -1) for (let c = first + 3; c >= first; c--) stack[top++] = c;
+    }
   }
 
   /**
