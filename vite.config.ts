@@ -17,6 +17,15 @@ export default defineConfig({
           execArgv: ['--expose-gc'],
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'package',
+          include: ['test/package/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });
