@@ -1,13 +1,21 @@
-import { DIRTY, STATIC, tierOf } from './items.js';
+import { CHECKED, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PRIORITY, SEEN, STATIC, tierOf } from './items.js';
 import { NONE } from './nodes.js';
 import { PairBuffer } from './pairlist.js';
-import { PairStore } from './pairs.js';
+import { NEXT, PairStore } from './pairs.js';
 import { IdQueue } from './queue.js';
+import { KeySorter } from './radix.js';
 import { sortPairs } from './sort.js';
 import type { TreeIndex } from './tree.js';
 import type { QuadtreeStats } from './types.js';
 
 export const TIERS = 4;
+
+/**
+ * Cell-index margins, in cells: loose bounds reach 1.5 cells before a cell's index and 0.5
+ * after it. The 1e-9 widening keeps float rounding from dropping a cell at the boundary.
+ */
+const REACH = 1.5 + 1e-9;
+const NEAR = 0.5 + 1e-9;
 
 /**
  * Incremental pair finding, in the manner of Box2D's move buffer: only items queued as
@@ -41,30 +49,59 @@ export class Broadphase {
 
   private readonly tree: TreeIndex;
   private readonly touching: boolean;
-  private readonly stack: Int32Array;
   private tests = 0;
+  private token = 0;
+  // The item being checked, for the scan helpers (fields, so the helpers take few arguments).
+  private curId = 0;
+  private curToken = 0;
+  private curLayer = 0;
+  private curMask = 0;
+  private curPriority = 0;
+  private curStatic = 0;
+  private curSkipChecked = true;
+  private curTests = 0;
+  private readonly sorter = new KeySorter();
+  /** First cell key of each depth: cells of all levels numbered in one range. */
+  private readonly levelOffset: Int32Array;
+  /** 1 / cell size per depth. */
+  private readonly invCell: Float64Array;
   private readonly stats: QuadtreeStats;
 
   constructor(tree: TreeIndex, touching: boolean, stats: QuadtreeStats) {
     this.tree = tree;
     this.touching = touching;
     this.stats = stats;
-    this.stack = new Int32Array(4 * (tree.maxDepth + 2));
+    this.levelOffset = new Int32Array(tree.maxDepth + 1);
+    for (let d = 1; d <= tree.maxDepth; d++) this.levelOffset[d] = this.levelOffset[d - 1] + 4 ** (d - 1);
+    this.invCell = new Float64Array(tree.maxDepth + 1);
+    for (let d = 0; d <= tree.maxDepth; d++) this.invCell[d] = 1 / tree.cellSize[d];
   }
 
   /** Queues an item for the next step unless it is queued already. */
   markDirty(id: number): void {
     const items = this.tree.items;
-    if ((items.flags[id] & DIRTY) !== 0) return;
-    items.flags[id] |= DIRTY;
-    this.queues[tierOf(items.priority[id])].push(id);
+    if ((items.i32[(id << 4) | FLAGS] & DIRTY) !== 0) return;
+    items.i32[(id << 4) | FLAGS] |= DIRTY;
+    this.queues[tierOf(items.i32[(id << 4) | PRIORITY])].push(id);
+  }
+
+  /**
+   * After a priority change: a queued item whose tier changed joins its new tier's queue too,
+   * so a promotion to tier 0 is never cut by the budget. The first entry served checks it;
+   * the other is then stale and skipped.
+   */
+  requeue(id: number, oldPriority: number): void {
+    const items = this.tree.items;
+    const tier = tierOf(items.i32[(id << 4) | PRIORITY]);
+    if ((items.i32[(id << 4) | FLAGS] & DIRTY) === 0) this.markDirty(id);
+    else if (tier !== tierOf(oldPriority)) this.queues[tier].push(id);
   }
 
   /** Ends every pair of an item leaving the index; the exits show in the next step. */
   endPairsOf(id: number): void {
     const items = this.tree.items;
-    for (let e = items.pairHead[id]; e !== NONE; e = items.pairHead[id]) this.endPair(e >> 1);
-    items.flags[id] &= ~DIRTY;
+    for (let e = items.i32[(id << 4) | PAIR_HEAD]; e !== NONE; e = items.i32[(id << 4) | PAIR_HEAD]) this.endPair(e >> 1);
+    items.i32[(id << 4) | FLAGS] &= ~DIRTY;
   }
 
   /** Checks the queued items and brings the pair lists up to date. */
@@ -74,11 +111,16 @@ export class Broadphase {
     this.stepId++;
     this.tests = 0;
     this.entered.count = 0;
-    let checked = 0;
-    const tier0 = this.queues[0];
-    while (tier0.count > 0) checked += this.check(tier0.shift());
+    // With no budget every queued item is checked, so order cannot change the result: check
+    // them in cell order for cache locality. With a budget only tier 0 is sure to be checked
+    // in full; the lower tiers keep their queue order, which bounds their wait.
+    const unlimited = this.maxPairTests === Infinity && this.maxMs === Infinity;
+    let dirty = 0;
+    for (let t = 0; t < TIERS; t++) dirty += this.queues[t].count;
+    // When most items moved, one forward-looking pass over every item beats a query per mover.
+    let checked = unlimited && dirty * 2 >= this.tree.size ? this.checkAll() : this.checkInCellOrder(unlimited ? TIERS : 1);
     let overBudget = false;
-    for (let t = 1; t < TIERS; t++) {
+    for (let t = 1; t < TIERS && !unlimited; t++) {
       const queue = this.queues[t];
       let served = 0;
       while (queue.count > 0) {
@@ -88,7 +130,7 @@ export class Broadphase {
               performance.now() - started >= this.maxMs) overBudget = true;
           if (overBudget) break;
         }
-        const done = this.check(queue.shift());
+        const done = this.check(queue.shift(), -1);
         served += done;
         checked += done;
       }
@@ -101,84 +143,204 @@ export class Broadphase {
     stats.stepMs = performance.now() - started;
   }
 
-  /** Checks one queued id; returns 0 for a stale queue entry (removed or already checked). */
-  private check(m: number): number {
+  /** Checks every item, level by level in cell order, each looking only forward. */
+  private checkAll(): number {
+    const tree = this.tree;
+    const slotId = tree.slots.id;
+    for (let t = 0; t < TIERS; t++) this.queues[t].clear();
+    let checked = 0;
+    for (let d = 0; d <= tree.maxDepth; d++) {
+      if (tree.levelItems[d] === 0) continue;
+      const cells = tree.levelSlots[d]!;
+      for (let c = 0; c < cells.length; c += 2) {
+        const own = cells[c + 1];
+        for (let s = cells[c], end = s + own; s < end; s++) {
+          const m = slotId[s];
+          tree.items.i32[(m << 4) | FLAGS] |= DIRTY;
+          checked += this.check(m, s);
+        }
+      }
+    }
+    return checked;
+  }
+
+  /** Restarts the partner tokens before the counter would wrap (after 2^31 checks). */
+  private resetTokens(): void {
+    const items = this.tree.items;
+    for (let id = 0; id < items.capacity; id++) items.i32[(id << 4) | SEEN] = 0;
+    this.token = 0;
+  }
+
+  /** Empties the first `tiers` queues, checking their items sorted by cell. Returns the count. */
+  private checkInCellOrder(tiers: number): number {
     const tree = this.tree;
     const items = tree.items;
-    if ((items.flags[m] & DIRTY) === 0) return 0;
-    items.flags[m] &= ~DIRTY;
+    const nodes = tree.nodes;
+    const sorter = this.sorter;
+    sorter.count = 0;
+    for (let t = 0; t < tiers; t++) {
+      const queue = this.queues[t];
+      while (queue.count > 0) {
+        const id = queue.shift();
+        if ((items.i32[(id << 4) | FLAGS] & DIRTY) === 0) continue;
+        const n = items.i32[(id << 4) | NODE];
+        const d = nodes.depth[n];
+        sorter.push(id, this.levelOffset[d] + (nodes.cellY[n] << d) + nodes.cellX[n]);
+      }
+    }
+    sorter.sort();
+    let checked = 0;
+    for (let i = 0; i < sorter.count; i++) checked += this.check(sorter.ids[i], -1);
+    return checked;
+  }
+
+  /** Checks one queued id; returns 0 for a stale queue entry (removed or already checked). */
+  private check(m: number, slot: number): number {
+    const tree = this.tree;
+    const items = tree.items;
+    if ((items.i32[(m << 4) | FLAGS] & DIRTY) === 0) return 0;
+    items.i32[(m << 4) | FLAGS] &= ~DIRTY;
     const step = this.stepId;
-    items.checkedAt[m] = step;
+    items.i32[(m << 4) | CHECKED] = step;
     const pairs = this.pairs;
     const touching = this.touching;
-    const x0 = items.minX[m], y0 = items.minY[m], x1 = items.maxX[m], y1 = items.maxY[m];
-    const layer = items.layer[m], mask = items.mask[m], priority = items.priority[m];
-    const isStatic = items.flags[m] & STATIC;
+    const x0 = items.f64[(m << 3) | MIN_X], y0 = items.f64[(m << 3) | MIN_Y], x1 = items.f64[(m << 3) | MAX_X], y1 = items.f64[(m << 3) | MAX_Y];
+    const layer = items.i32[(m << 4) | LAYER], mask = items.i32[(m << 4) | MASK], priority = items.i32[(m << 4) | PRIORITY];
+    const isStatic = items.i32[(m << 4) | FLAGS] & STATIC;
     let tests = 0;
 
+    // Partners are marked with a token unique to this check (a float: it never wraps), so
+    // the query below tells old pairs from new ones without a hash lookup.
+    const rec = pairs.rec;
+    if (this.token === 0x7fffffff) this.resetTokens();
+    const token = ++this.token;
+
     // 1. Re-test the pairs the item had; a partner checked earlier this step did it already.
-    for (let e = items.pairHead[m]; e !== NONE;) {
-      const next = pairs.edgeNext[e];
+    for (let e = items.i32[(m << 4) | PAIR_HEAD]; e !== NONE;) {
       const p = e >> 1;
-      const o = (e & 1) === 0 ? pairs.b[p] : pairs.a[p];
-      e = next;
-      if (items.checkedAt[o] === step) continue;
+      const r = p << 3;
+      const side = e & 1;
+      const o = rec[r | (1 - side)];
+      e = rec[r | (NEXT + side)];
+      if (items.i32[(o << 4) | CHECKED] === step) continue;
       tests++;
-      const keep = (layer & items.mask[o]) !== 0 && (items.layer[o] & mask) !== 0 &&
-        (isStatic & items.flags[o]) === 0 &&
+      const keep = (layer & items.i32[(o << 4) | MASK]) !== 0 && (items.i32[(o << 4) | LAYER] & mask) !== 0 &&
+        (isStatic & items.i32[(o << 4) | FLAGS]) === 0 &&
         (touching
-          ? x0 <= items.maxX[o] && items.minX[o] <= x1 && y0 <= items.maxY[o] && items.minY[o] <= y1
-          : x0 < items.maxX[o] && items.minX[o] < x1 && y0 < items.maxY[o] && items.minY[o] < y1);
+          ? x0 <= items.f64[(o << 3) | MAX_X] && items.f64[(o << 3) | MIN_X] <= x1 && y0 <= items.f64[(o << 3) | MAX_Y] && items.f64[(o << 3) | MIN_Y] <= y1
+          : x0 < items.f64[(o << 3) | MAX_X] && items.f64[(o << 3) | MIN_X] < x1 && y0 < items.f64[(o << 3) | MAX_Y] && items.f64[(o << 3) | MIN_Y] < y1);
       if (!keep) {
         this.endPair(p);
-      } else {
-        const op = items.priority[o];
-        const pp = op < priority ? op : priority;
-        if (pairs.priority[p] !== pp) {
-          pairs.priority[p] = pp;
-          this.reorder = true;
-        }
+        continue;
+      }
+      items.i32[(o << 4) | SEEN] = token;
+      const op = items.i32[(o << 4) | PRIORITY];
+      const pp = op < priority ? op : priority;
+      if (pairs.priority[p] !== pp) {
+        pairs.priority[p] = pp;
+        this.reorder = true;
       }
     }
 
-    // 2. Query the tree for partners; existing pairs are found in the hash and kept.
-    const nodes = tree.nodes;
-    const stack = this.stack;
-    let top = 0;
-    stack[top++] = 0;
-    while (top > 0) {
-      const n = stack[--top];
-      for (let o = nodes.head[n]; o !== NONE; o = items.next[o]) {
-        if (o === m || items.checkedAt[o] === step) continue;
-        if ((layer & items.mask[o]) === 0 || (items.layer[o] & mask) === 0 || (isStatic & items.flags[o]) !== 0) continue;
-        tests++;
-        if (touching
-          ? x0 <= items.maxX[o] && items.minX[o] <= x1 && y0 <= items.maxY[o] && items.minY[o] <= y1
-          : x0 < items.maxX[o] && items.minX[o] < x1 && y0 < items.maxY[o] && items.minY[o] < y1) {
-          const a = m < o ? m : o;
-          const b = m < o ? o : m;
-          if (pairs.find(a, b) === NONE) {
-            const op = items.priority[o];
-            const pp = op < priority ? op : priority;
-            const p = pairs.create(a, b, pp, step, items);
-            this.entered.push(a, b, pp, p);
-          }
-        }
-      }
-      const first = nodes.firstChild[n];
-      if (first === NONE) continue;
-      for (let c = first; c < first + 4; c++) {
-        if (nodes.total[c] === 0 || nodes.minX[c] > x1 || nodes.maxX[c] < x0 || nodes.minY[c] > y1 || nodes.maxY[c] < y0) continue;
-        stack[top++] = c;
-      }
+    // 2. Find new partners. A pass over every item (`slot` >= 0) only looks forward: later
+    //    items of its own cell, the next cells of its own level and all deeper levels; every
+    //    pair is then met once, from its shallower or earlier side. A lone check looks all ways.
+    this.curId = m;
+    this.curToken = token;
+    this.curLayer = layer;
+    this.curMask = mask;
+    this.curPriority = priority;
+    this.curStatic = isStatic;
+    this.curSkipChecked = slot < 0;
+    this.curTests = tests;
+    const tree_ = this.tree;
+    let fromDepth = 0;
+    if (slot >= 0) {
+      const nodes = tree_.nodes;
+      const n = items.i32[(m << 4) | NODE];
+      const d = nodes.depth[n];
+      const cx = nodes.cellX[n];
+      const cy = nodes.cellY[n];
+      this.scanSlots(slot + 1, nodes.start[n] + nodes.own[n], x0, y0, x1, y1);
+      const r = touching ? 2 : 1;
+      this.scanCells(d, cx + 1, cx + r, cy, cy, x0, y0, x1, y1);
+      this.scanCells(d, cx - r, cx + r, cy + 1, cy + r, x0, y0, x1, y1);
+      fromDepth = d + 1;
     }
+    const ox = tree_.originX;
+    const oy = tree_.originY;
+    for (let d = fromDepth; d <= tree_.maxDepth; d++) {
+      if (tree_.levelItems[d] === 0) continue;
+      if (d === 0) {
+        // The root cell is always visited: items that fit nowhere else live there.
+        this.scanCells(0, 0, 0, 0, 0, x0, y0, x1, y1);
+        continue;
+      }
+      const inv = this.invCell[d];
+      this.scanCells(d,
+        Math.ceil((x0 - ox) * inv - REACH), Math.floor((x1 - ox) * inv + NEAR),
+        Math.ceil((y0 - oy) * inv - REACH), Math.floor((y1 - oy) * inv + NEAR), x0, y0, x1, y1);
+    }
+    tests = this.curTests;
     this.tests += tests;
     return 1;
   }
 
+  /** Scans the cells [ix0..ix1] x [iy0..iy1] of a depth (clamped to the grid) for new partners. */
+  private scanCells(d: number, fx0: number, fx1: number, fy0: number, fy1: number,
+    x0: number, y0: number, x1: number, y1: number): void {
+    const last = (1 << d) - 1;
+    if (fx0 < 0) fx0 = 0;
+    if (fy0 < 0) fy0 = 0;
+    if (fx1 > last) fx1 = last;
+    if (fy1 > last) fy1 = last;
+    if (fx0 > fx1 || fy0 > fy1) return;
+    const cells = this.tree.levelSlots[d]!;
+    const ix0 = fx0 | 0;
+    const ix1 = fx1 | 0;
+    for (let iy = fy0 | 0, iy1 = fy1 | 0; iy <= iy1; iy++) {
+      const rowEnd = ((iy << d) + ix1) << 1;
+      for (let c = ((iy << d) + ix0) << 1; c <= rowEnd; c += 2) {
+        const own = cells[c + 1];
+        if (own !== 0) this.scanSlots(cells[c], cells[c] + own, x0, y0, x1, y1);
+      }
+    }
+  }
+
+  /** Tests the items in slots [from, to) against the current box; pairs up the new overlaps. */
+  private scanSlots(from: number, to: number, x0: number, y0: number, x1: number, y1: number): void {
+    const box = this.tree.slots.box;
+    const touching = this.touching;
+    this.curTests += to - from;
+    for (let s = from; s < to; s++) {
+      // Box first: it sits in the slot, read in order; the rest only for overlaps.
+      if (touching
+        ? x0 <= box[4 * s + 2] && box[4 * s] <= x1 && y0 <= box[4 * s + 3] && box[4 * s + 1] <= y1
+        : x0 < box[4 * s + 2] && box[4 * s] < x1 && y0 < box[4 * s + 3] && box[4 * s + 1] < y1) {
+        this.pairUp(this.tree.slots.id[s]);
+      }
+    }
+  }
+
+  /** Creates the pair of the current item with an overlapping `o`, unless it exists or is filtered out. */
+  private pairUp(o: number): void {
+    const m = this.curId;
+    const i32 = this.tree.items.i32;
+    const r = o << 4;
+    if (o === m || i32[r | SEEN] === this.curToken) return;
+    if (this.curSkipChecked && i32[r | CHECKED] === this.stepId) return;
+    if ((this.curLayer & i32[r | MASK]) === 0 || (i32[r | LAYER] & this.curMask) === 0 ||
+        (this.curStatic & i32[r | FLAGS]) !== 0) return;
+    const op = i32[r | PRIORITY];
+    const pp = op < this.curPriority ? op : this.curPriority;
+    const a = m < o ? m : o;
+    const b = m < o ? o : m;
+    this.entered.push(a, b, pp, this.pairs.create(a, b, pp, this.stepId, this.tree.items));
+  }
+
   private endPair(p: number): void {
     const pairs = this.pairs;
-    this.exiting.push(pairs.a[p], pairs.b[p], pairs.priority[p], p);
+    this.exiting.push(pairs.a(p), pairs.b(p), pairs.priority[p], p);
     pairs.destroy(p, this.tree.items);
   }
 
@@ -267,11 +429,19 @@ export class Broadphase {
   }
 
   private countDeferred(): number {
-    const flags = this.tree.items.flags;
+    const i32 = this.tree.items.i32;
+    // An item can sit in a queue twice (re-inserted, or moved to another tier): count it once.
+    if (this.token === 0x7fffffff) this.resetTokens();
+    const token = ++this.token;
     let deferred = 0;
     for (let t = 1; t < TIERS; t++) {
       const queue = this.queues[t];
-      for (let i = 0; i < queue.count; i++) if ((flags[queue.at(i)] & DIRTY) !== 0) deferred++;
+      for (let i = 0; i < queue.count; i++) {
+        const r = queue.at(i) << 4;
+        if ((i32[r | FLAGS] & DIRTY) === 0 || i32[r | SEEN] === token) continue;
+        i32[r | SEEN] = token;
+        deferred++;
+      }
     }
     return deferred;
   }

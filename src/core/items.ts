@@ -1,4 +1,4 @@
-import { growFloat64, growInt32, growUint8, NONE } from './nodes.js';
+import { growInt32, NONE } from './nodes.js';
 
 /** `node` value of an id that is not in the index. */
 export const ABSENT = -2;
@@ -18,75 +18,76 @@ export const DEFAULT_MASK = -1;
 export const DEFAULT_PRIORITY = 128;
 
 /**
- * Per-id storage: parallel typed arrays indexed by item id, grown by doubling up to the
- * id limit. Items are never objects.
+ * Field offsets in an item's record. Each item owns one 64-byte record (a cache line):
+ * its box as four float64 (`f64[id * 8 + 0..3]`) and eight int32 fields after it
+ * (`i32[id * 16 + K]`). The broadphase touches most of them for every candidate, so one
+ * record per item costs one cache miss where separate arrays per field cost one each.
  */
+export const MIN_X = 0;
+export const MIN_Y = 1;
+export const MAX_X = 2;
+export const MAX_Y = 3;
+export const FLAGS = 8;
+/** Step in which the broadphase last checked the item (so pairs are tested once). */
+export const CHECKED = 9;
+/** Token of the last mover that found this item among its partners. */
+export const SEEN = 10;
+export const LAYER = 11;
+export const MASK = 12;
+export const PRIORITY = 13;
+/** First pair edge of the item's pair list, or NONE. */
+export const PAIR_HEAD = 14;
+/** Node holding the item, or ABSENT / PENDING. */
+export const NODE = 15;
+
+/** Per-id storage in records, grown by doubling up to the id limit. Items are never objects. */
 export class ItemStore {
-  minX: Float64Array;
-  minY: Float64Array;
-  maxX: Float64Array;
-  maxY: Float64Array;
-  /** Node holding the item, or ABSENT / PENDING. */
-  node: Int32Array;
-  /** Neighbours in the node's item list. */
-  next: Int32Array;
-  prev: Int32Array;
-  layer: Int32Array;
-  mask: Int32Array;
-  priority: Uint8Array;
-  flags: Uint8Array;
-  /** Step in which the broadphase last checked the item (so pairs are tested once). */
-  checkedAt: Int32Array;
-  /** First pair edge of the item's pair list, or NONE. */
-  pairHead: Int32Array;
+  f64: Float64Array;
+  i32: Int32Array;
+  /** The item's slot in its node's region (see SlotPool), which holds a copy of its box. */
+  slot: Int32Array;
 
   constructor(capacity: number) {
     const cap = Math.max(16, capacity);
-    this.minX = new Float64Array(cap);
-    this.minY = new Float64Array(cap);
-    this.maxX = new Float64Array(cap);
-    this.maxY = new Float64Array(cap);
-    this.node = new Int32Array(cap).fill(ABSENT);
-    this.next = new Int32Array(cap);
-    this.prev = new Int32Array(cap);
-    this.layer = new Int32Array(cap).fill(DEFAULT_LAYER);
-    this.mask = new Int32Array(cap).fill(DEFAULT_MASK);
-    this.priority = new Uint8Array(cap).fill(DEFAULT_PRIORITY);
-    this.flags = new Uint8Array(cap);
-    this.checkedAt = new Int32Array(cap).fill(-1);
-    this.pairHead = new Int32Array(cap).fill(NONE);
+    this.f64 = new Float64Array(cap * 8);
+    this.i32 = new Int32Array(this.f64.buffer);
+    this.slot = new Int32Array(cap);
+    this.initRecords(0, cap);
   }
 
   get capacity(): number {
-    return this.node.length;
+    return this.slot.length;
   }
 
   /** Makes room for `id`, doubling until it fits (the caller has checked the id limit). */
   ensure(id: number, limit: number): void {
-    if (id < this.node.length) return;
-    let cap = this.node.length;
+    if (id < this.slot.length) return;
+    let cap = this.slot.length;
     while (cap <= id) cap *= 2;
     if (cap > limit) cap = limit;
-    const old = this.node.length;
-    this.minX = growFloat64(this.minX, cap);
-    this.minY = growFloat64(this.minY, cap);
-    this.maxX = growFloat64(this.maxX, cap);
-    this.maxY = growFloat64(this.maxY, cap);
-    this.node = growInt32(this.node, cap);
-    this.node.fill(ABSENT, old);
-    this.next = growInt32(this.next, cap);
-    this.prev = growInt32(this.prev, cap);
-    this.layer = growInt32(this.layer, cap);
-    this.layer.fill(DEFAULT_LAYER, old);
-    this.mask = growInt32(this.mask, cap);
-    this.mask.fill(DEFAULT_MASK, old);
-    this.priority = growUint8(this.priority, cap);
-    this.priority.fill(DEFAULT_PRIORITY, old);
-    this.flags = growUint8(this.flags, cap);
-    this.checkedAt = growInt32(this.checkedAt, cap);
-    this.checkedAt.fill(-1, old);
-    this.pairHead = growInt32(this.pairHead, cap);
-    this.pairHead.fill(NONE, old);
+    const old = this.slot.length;
+    const f64 = new Float64Array(cap * 8);
+    f64.set(this.f64);
+    this.f64 = f64;
+    this.i32 = new Int32Array(f64.buffer);
+    this.slot = growInt32(this.slot, cap);
+    this.initRecords(old, cap);
+  }
+
+  /** Gives ids from..to-1 the state of an id never inserted. */
+  initRecords(from: number, to: number): void {
+    const i32 = this.i32;
+    for (let id = from; id < to; id++) {
+      const r = id << 4;
+      i32[r | FLAGS] = 0;
+      i32[r | CHECKED] = -1;
+      i32[r | SEEN] = 0;
+      i32[r | LAYER] = DEFAULT_LAYER;
+      i32[r | MASK] = DEFAULT_MASK;
+      i32[r | PRIORITY] = DEFAULT_PRIORITY;
+      i32[r | PAIR_HEAD] = NONE;
+      i32[r | NODE] = ABSENT;
+    }
   }
 }
 

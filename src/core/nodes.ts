@@ -14,17 +14,18 @@ export class NodePool {
   /** Cell coordinates at this node's depth (0..2^depth-1). */
   cellX: Int32Array;
   cellY: Int32Array;
-  /** Loose bounds: the cell grown by half a cell on every side (looseness 2). */
-  minX: Float64Array;
-  minY: Float64Array;
-  maxX: Float64Array;
-  maxY: Float64Array;
+  /**
+   * Loose bounds, four per node (minX, minY, maxX, maxY): the cell grown by half a cell on
+   * every side (looseness 2). Interleaved so a group's bounds share two cache lines.
+   */
+  bounds: Float64Array;
   /** Items stored in this node itself. */
   own: Int32Array;
   /** Items in this node and all its descendants (lets traversals skip empty subtrees). */
   total: Int32Array;
-  /** Head of this node's doubly linked item list, or NONE. */
-  head: Int32Array;
+  /** First slot of this node's item region (see SlotPool) and the region's size (0: none). */
+  start: Int32Array;
+  size: Int32Array;
 
   /** Per group: frames left before an empty group is freed (valid while counting). */
   life: Uint16Array;
@@ -49,13 +50,11 @@ export class NodePool {
     this.depth = new Uint8Array(cap);
     this.cellX = new Int32Array(cap);
     this.cellY = new Int32Array(cap);
-    this.minX = new Float64Array(cap);
-    this.minY = new Float64Array(cap);
-    this.maxX = new Float64Array(cap);
-    this.maxY = new Float64Array(cap);
+    this.bounds = new Float64Array(cap * 4);
     this.own = new Int32Array(cap);
     this.total = new Int32Array(cap);
-    this.head = new Int32Array(cap);
+    this.start = new Int32Array(cap);
+    this.size = new Int32Array(cap);
     const groups = cap >> 2;
     this.life = new Uint16Array(groups);
     this.span = new Uint16Array(groups);
@@ -82,7 +81,8 @@ export class NodePool {
     this.cellY[0] = 0;
     this.own[0] = 0;
     this.total[0] = 0;
-    this.head[0] = NONE;
+    this.start[0] = 0;
+    this.size[0] = 0;
   }
 
   get capacityGroups(): number {
@@ -136,13 +136,11 @@ export class NodePool {
     this.depth = growUint8(this.depth, cap);
     this.cellX = growInt32(this.cellX, cap);
     this.cellY = growInt32(this.cellY, cap);
-    this.minX = growFloat64(this.minX, cap);
-    this.minY = growFloat64(this.minY, cap);
-    this.maxX = growFloat64(this.maxX, cap);
-    this.maxY = growFloat64(this.maxY, cap);
+    this.bounds = growFloat64(this.bounds, cap * 4);
     this.own = growInt32(this.own, cap);
     this.total = growInt32(this.total, cap);
-    this.head = growInt32(this.head, cap);
+    this.start = growInt32(this.start, cap);
+    this.size = growInt32(this.size, cap);
     const groups = cap >> 2;
     const span = new Uint16Array(groups);
     span.set(this.span);

@@ -1,4 +1,4 @@
-import type { ItemStore } from './items.js';
+import { PAIR_HEAD, type ItemStore } from './items.js';
 import { growInt32, growUint8, NONE } from './nodes.js';
 
 /**
@@ -8,15 +8,22 @@ import { growInt32, growUint8, NONE } from './nodes.js';
  * Destroyed pairs are held back from reuse until the step ends, so lists of pair indices
  * taken during a step stay unambiguous.
  */
+/** Offsets in a pair's record (`rec[p * 8 + K]`); edge links are indexed by side (0 = a, 1 = b). */
+export const PA = 0;
+export const PB = 1;
+export const NEXT = 2;
+export const PREV = 4;
+export const BORN = 6;
+
 export class PairStore {
-  a: Int32Array;
-  b: Int32Array;
+  /**
+   * One 32-byte record per pair: a, b, next edge per side, previous edge per side, the step it
+   * began. Walking an item's pairs then costs one cache miss per pair, not one per field.
+   */
+  rec: Int32Array;
+  /** Compact per-pair arrays read in bulk by the sorted-list merge. */
   priority: Uint8Array;
   alive: Uint8Array;
-  /** Step in which the pair began. */
-  born: Int32Array;
-  edgeNext: Int32Array;
-  edgePrev: Int32Array;
   count = 0;
 
   private free: Int32Array;
@@ -30,13 +37,9 @@ export class PairStore {
 
   constructor(capacity: number) {
     const cap = Math.max(64, capacity);
-    this.a = new Int32Array(cap);
-    this.b = new Int32Array(cap);
+    this.rec = new Int32Array(cap * 8);
     this.priority = new Uint8Array(cap);
     this.alive = new Uint8Array(cap);
-    this.born = new Int32Array(cap);
-    this.edgeNext = new Int32Array(cap * 2);
-    this.edgePrev = new Int32Array(cap * 2);
     this.free = new Int32Array(cap);
     this.held = new Int32Array(cap);
     this.table = new Int32Array(cap * 2).fill(NONE);
@@ -44,7 +47,29 @@ export class PairStore {
   }
 
   get capacity(): number {
-    return this.a.length;
+    return this.alive.length;
+  }
+
+  a(p: number): number {
+    return this.rec[(p << 3) | PA];
+  }
+
+  b(p: number): number {
+    return this.rec[(p << 3) | PB];
+  }
+
+  /** Step in which the pair began. */
+  born(p: number): number {
+    return this.rec[(p << 3) | BORN];
+  }
+
+  /** The edge after `e` in its item's pair list (edge 2p + side), or NONE. */
+  edgeNext(e: number): number {
+    return this.rec[((e >> 1) << 3) | (NEXT + (e & 1))];
+  }
+
+  edgePrev(e: number): number {
+    return this.rec[((e >> 1) << 3) | (PREV + (e & 1))];
   }
 
   /** Index of the pair (a, b) with a < b, or NONE. */
@@ -54,7 +79,7 @@ export class PairStore {
     for (let slot = hash(a, b) & mask; ; slot = (slot + 1) & mask) {
       const p = table[slot];
       if (p === NONE) return NONE;
-      if (this.a[p] === a && this.b[p] === b) return p;
+      if (this.rec[(p << 3) | PA] === a && this.rec[(p << 3) | PB] === b) return p;
     }
   }
 
@@ -62,11 +87,11 @@ export class PairStore {
   create(a: number, b: number, priority: number, step: number, items: ItemStore): number {
     if (this.freeCount === 0 && this.used === this.capacity) this.grow();
     const p = this.freeCount > 0 ? this.free[--this.freeCount] : this.used++;
-    this.a[p] = a;
-    this.b[p] = b;
+    this.rec[(p << 3) | PA] = a;
+    this.rec[(p << 3) | PB] = b;
+    this.rec[(p << 3) | BORN] = step;
     this.priority[p] = priority;
     this.alive[p] = 1;
-    this.born[p] = step;
     this.linkEdge(p << 1, a, items);
     this.linkEdge((p << 1) | 1, b, items);
     const table = this.table;
@@ -80,8 +105,8 @@ export class PairStore {
 
   /** Removes the pair from the hash and both lists; its index is held until {@link release}. */
   destroy(p: number, items: ItemStore): void {
-    this.unlinkEdge(p << 1, this.a[p], items);
-    this.unlinkEdge((p << 1) | 1, this.b[p], items);
+    this.unlinkEdge(p << 1, this.rec[(p << 3) | PA], items);
+    this.unlinkEdge((p << 1) | 1, this.rec[(p << 3) | PB], items);
     this.removeFromTable(p);
     this.alive[p] = 0;
     this.count--;
@@ -115,31 +140,37 @@ export class PairStore {
   }
 
   private linkEdge(e: number, id: number, items: ItemStore): void {
-    const head = items.pairHead[id];
-    this.edgeNext[e] = head;
-    this.edgePrev[e] = NONE;
-    if (head !== NONE) this.edgePrev[head] = e;
-    items.pairHead[id] = e;
+    const rec = this.rec;
+    const side = e & 1;
+    const r = (e >> 1) << 3;
+    const head = items.i32[(id << 4) | PAIR_HEAD];
+    rec[r | (NEXT + side)] = head;
+    rec[r | (PREV + side)] = NONE;
+    if (head !== NONE) rec[((head >> 1) << 3) | (PREV + (head & 1))] = e;
+    items.i32[(id << 4) | PAIR_HEAD] = e;
   }
 
   private unlinkEdge(e: number, id: number, items: ItemStore): void {
-    const next = this.edgeNext[e];
-    const prev = this.edgePrev[e];
-    if (prev === NONE) items.pairHead[id] = next;
-    else this.edgeNext[prev] = next;
-    if (next !== NONE) this.edgePrev[next] = prev;
+    const rec = this.rec;
+    const r = (e >> 1) << 3;
+    const side = e & 1;
+    const next = rec[r | (NEXT + side)];
+    const prev = rec[r | (PREV + side)];
+    if (prev === NONE) items.i32[(id << 4) | PAIR_HEAD] = next;
+    else rec[((prev >> 1) << 3) | (NEXT + (prev & 1))] = next;
+    if (next !== NONE) rec[((next >> 1) << 3) | (PREV + (next & 1))] = prev;
   }
 
   /** Linear-probing delete with backward shift, so no tombstones pile up. */
   private removeFromTable(p: number): void {
     const table = this.table;
     const mask = this.tableMask;
-    let slot = hash(this.a[p], this.b[p]) & mask;
+    let slot = hash(this.rec[(p << 3) | PA], this.rec[(p << 3) | PB]) & mask;
     while (table[slot] !== p) slot = (slot + 1) & mask;
     let hole = slot;
     for (let next = (hole + 1) & mask; table[next] !== NONE; next = (next + 1) & mask) {
       const q = table[next];
-      const home = hash(this.a[q], this.b[q]) & mask;
+      const home = hash(this.rec[(q << 3) | PA], this.rec[(q << 3) | PB]) & mask;
       // Move q into the hole unless its home lies cyclically in (hole, next].
       if (hole <= next ? home <= hole || home > next : home <= hole && home > next) {
         table[hole] = q;
@@ -151,19 +182,15 @@ export class PairStore {
 
   private grow(): void {
     const cap = this.capacity * 2;
-    this.a = growInt32(this.a, cap);
-    this.b = growInt32(this.b, cap);
+    this.rec = growInt32(this.rec, cap * 8);
     this.priority = growUint8(this.priority, cap);
     this.alive = growUint8(this.alive, cap);
-    this.born = growInt32(this.born, cap);
-    this.edgeNext = growInt32(this.edgeNext, cap * 2);
-    this.edgePrev = growInt32(this.edgePrev, cap * 2);
     this.free = growInt32(this.free, cap);
     this.table = new Int32Array(cap * 2).fill(NONE);
     this.tableMask = cap * 2 - 1;
     for (let p = 0; p < this.used; p++) {
       if (this.alive[p] === 0) continue;
-      let slot = hash(this.a[p], this.b[p]) & this.tableMask;
+      let slot = hash(this.rec[(p << 3) | PA], this.rec[(p << 3) | PB]) & this.tableMask;
       while (this.table[slot] !== NONE) slot = (slot + 1) & this.tableMask;
       this.table[slot] = p;
     }

@@ -1,12 +1,14 @@
 import { Broadphase } from './broadphase.js';
 import { checkBox, checkId, checkNumber, fail, show } from './errors.js';
-import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, PENDING, STATIC } from './items.js';
+import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PENDING, PRIORITY, STATIC } from './items.js';
 import { QueryEngine, type IdArray, type Visitor } from './queries.js';
 import { TreeIndex } from './tree.js';
 import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './types.js';
 import { validateIndex } from './validate.js';
 
 const ALL = -1;
+/** Deepest tree allowed: the per-level cell index of depth d holds 4^d entries (50 MB at 11). */
+const MAX_DEPTH = 11;
 
 /**
  * Receives one node from {@link LooseQuadtree.visitNodes}: its loose bounds (the cell grown
@@ -61,7 +63,7 @@ export class LooseQuadtree {
     checkNumber('option height', height);
     if (width <= 0) fail(`option width must be positive (got ${show(width)})`);
     if (height <= 0) fail(`option height must be positive (got ${show(height)})`);
-    const maxDepth = clampInt(options.maxDepth ?? 8, 0, 20);
+    const maxDepth = clampInt(options.maxDepth ?? 8, 0, MAX_DEPTH);
     const lifespan = clampInt(options.lifespan ?? 8, 1, 65535);
     const maxLifespan = clampInt(options.maxLifespan ?? 64, lifespan, 65535);
     const maxId = clampInt(options.maxId ?? 2 ** 24, 1, 2 ** 31 - 1);
@@ -71,7 +73,7 @@ export class LooseQuadtree {
     this.height = height;
     this.touching = options.touching ?? false;
     this.stats = {
-      items: 0, pending: 0, outside: 0, moved: 0, relocated: 0, nodesLive: 1, nodesFree: 0,
+      items: 0, outside: 0, moved: 0, relocated: 0, nodesLive: 1, nodesFree: 0,
       groupsCounting: 0, groupsFreed: 0, pairTests: 0, pairs: 0, entered: 0, stayed: 0, exited: 0,
       enteredByTier: new Int32Array(4), stayedByTier: new Int32Array(4), exitedByTier: new Int32Array(4),
       deferred: 0, stepMs: 0,
@@ -126,11 +128,11 @@ export class LooseQuadtree {
     const items = this.tree.items;
     const node = this.nodeOf(id, 'move');
     checkBox(id, minX, minY, maxX, maxY);
-    if (items.minX[id] === minX && items.minY[id] === minY && items.maxX[id] === maxX && items.maxY[id] === maxY) return;
-    items.minX[id] = minX;
-    items.minY[id] = minY;
-    items.maxX[id] = maxX;
-    items.maxY[id] = maxY;
+    if (items.f64[(id << 3) | MIN_X] === minX && items.f64[(id << 3) | MIN_Y] === minY && items.f64[(id << 3) | MAX_X] === maxX && items.f64[(id << 3) | MAX_Y] === maxY) return;
+    items.f64[(id << 3) | MIN_X] = minX;
+    items.f64[(id << 3) | MIN_Y] = minY;
+    items.f64[(id << 3) | MAX_X] = maxX;
+    items.f64[(id << 3) | MAX_Y] = maxY;
     if (node === PENDING) return;
     this.tree.update(id);
     this.broadphase.markDirty(id);
@@ -140,25 +142,25 @@ export class LooseQuadtree {
   remove(id: number): void {
     const node = this.nodeOf(id, 'remove');
     const items = this.tree.items;
-    if (node === PENDING) items.node[id] = ABSENT;
+    if (node === PENDING) items.i32[(id << 4) | NODE] = ABSENT;
     else this.tree.unplace(id);
     this.broadphase.endPairsOf(id);
-    items.layer[id] = DEFAULT_LAYER;
-    items.mask[id] = DEFAULT_MASK;
-    items.priority[id] = DEFAULT_PRIORITY;
-    items.flags[id] = 0;
+    items.i32[(id << 4) | LAYER] = DEFAULT_LAYER;
+    items.i32[(id << 4) | MASK] = DEFAULT_MASK;
+    items.i32[(id << 4) | PRIORITY] = DEFAULT_PRIORITY;
+    items.i32[(id << 4) | FLAGS] = 0;
     this.tree.size--;
   }
 
   /** True when the id is in the index (pending inserts included). */
   has(id: number): boolean {
-    return Number.isInteger(id) && id >= 0 && id < this.tree.items.capacity && this.tree.items.node[id] !== ABSENT;
+    return Number.isInteger(id) && id >= 0 && id < this.tree.items.capacity && this.tree.items.i32[(id << 4) | NODE] !== ABSENT;
   }
 
   /** Removes every item. Their pairs show as exited in the next step. Keeps allocated memory. */
   clear(): void {
-    const node = this.tree.items.node;
-    for (let id = 0; id < node.length; id++) if (node[id] !== ABSENT) this.remove(id);
+    const items = this.tree.items;
+    for (let id = 0; id < items.capacity; id++) if (items.i32[(id << 4) | NODE] !== ABSENT) this.remove(id);
     this.tree.clear();
   }
 
@@ -169,10 +171,10 @@ export class LooseQuadtree {
   getBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, out: T): T {
     this.nodeOf(id, 'getBox');
     const items = this.tree.items;
-    out.minX = items.minX[id];
-    out.minY = items.minY[id];
-    out.maxX = items.maxX[id];
-    out.maxY = items.maxY[id];
+    out.minX = items.f64[(id << 3) | MIN_X];
+    out.minY = items.f64[(id << 3) | MIN_Y];
+    out.maxX = items.f64[(id << 3) | MAX_X];
+    out.maxY = items.f64[(id << 3) | MAX_Y];
     return out;
   }
 
@@ -192,19 +194,20 @@ export class LooseQuadtree {
       fail(`item ${id} has priority outside 0..255 (got ${show(priority)})`);
     }
     const items = this.tree.items;
-    if (items.layer[id] === (layer | 0) && items.mask[id] === (mask | 0) && items.priority[id] === priority) return;
-    items.layer[id] = layer | 0;
-    items.mask[id] = mask | 0;
-    items.priority[id] = priority;
-    this.dirtyIfPlaced(id);
+    const old = items.i32[(id << 4) | PRIORITY];
+    if (items.i32[(id << 4) | LAYER] === (layer | 0) && items.i32[(id << 4) | MASK] === (mask | 0) && old === priority) return;
+    items.i32[(id << 4) | LAYER] = layer | 0;
+    items.i32[(id << 4) | MASK] = mask | 0;
+    items.i32[(id << 4) | PRIORITY] = priority;
+    if (items.i32[(id << 4) | NODE] !== PENDING) this.broadphase.requeue(id, old);
   }
 
   /** Marks an item static (a wall): never paired with another static item. */
   setStatic(id: number, isStatic: boolean): void {
     this.nodeOf(id, 'setStatic');
-    const flags = this.tree.items.flags;
-    if (((flags[id] & STATIC) !== 0) === isStatic) return;
-    flags[id] ^= STATIC;
+    const i32 = this.tree.items.i32;
+    if (((i32[(id << 4) | FLAGS] & STATIC) !== 0) === isStatic) return;
+    i32[(id << 4) | FLAGS] ^= STATIC;
     this.dirtyIfPlaced(id);
   }
 
@@ -216,6 +219,7 @@ export class LooseQuadtree {
   step(): QuadtreeStats {
     this.flush();
     this.tree.tick();
+    this.tree.compactIfScattered();
     this.broadphase.run();
     this.fillStats();
     this.tree.relocated = 0;
@@ -225,6 +229,12 @@ export class LooseQuadtree {
   /** Advances the lifespan timers of empty groups by one frame without a broadphase step. */
   tick(): void {
     this.tree.tick();
+    this.fillStats();
+  }
+
+  /** Items waiting in the pending-insertion queue. */
+  get pending(): number {
+    return this.tree.pendingCount;
   }
 
   /** Every overlapping pair after the last step, sorted by priority (high first), then ids. */
@@ -246,7 +256,7 @@ export class LooseQuadtree {
   pairStartedAt(a: number, b: number): number {
     const pairs = this.broadphase.pairs;
     const p = a < b ? pairs.find(a, b) : pairs.find(b, a);
-    return p < 0 ? -1 : pairs.born[p];
+    return p < 0 ? -1 : pairs.born(p);
   }
 
   /** Writes into `out` the ids paired with `id` and returns how many. */
@@ -254,8 +264,8 @@ export class LooseQuadtree {
     this.nodeOf(id, 'pairsOf');
     const pairs = this.broadphase.pairs;
     let count = 0;
-    for (let e = this.tree.items.pairHead[id]; e !== -1; e = pairs.edgeNext[e]) {
-      out[count++] = (e & 1) === 0 ? pairs.b[e >> 1] : pairs.a[e >> 1];
+    for (let e = this.tree.items.i32[(id << 4) | PAIR_HEAD]; e !== -1; e = pairs.edgeNext(e)) {
+      out[count++] = (e & 1) === 0 ? pairs.b(e >> 1) : pairs.a(e >> 1);
     }
     out.length = count;
     return count;
@@ -263,9 +273,12 @@ export class LooseQuadtree {
 
   /** Changes the budget; omitted fields return to their defaults. */
   setBudget(budget: BudgetOptions): void {
+    // Everything is checked before anything is set: a refused budget changes nothing.
+    const maxPairTests = budgetNumber('maxPairTests', budget.maxPairTests);
+    const maxMs = budgetNumber('maxMs', budget.maxMs);
     const bp = this.broadphase;
-    bp.maxPairTests = budgetNumber('maxPairTests', budget.maxPairTests);
-    bp.maxMs = budgetNumber('maxMs', budget.maxMs);
+    bp.maxPairTests = maxPairTests;
+    bp.maxMs = maxMs;
     bp.minChecksPerTier = clampInt(budget.minChecksPerTier ?? 32, 1, 2 ** 31 - 1);
   }
 
@@ -364,7 +377,8 @@ export class LooseQuadtree {
     stack[top++] = 0;
     while (top > 0) {
       const n = stack[--top];
-      visit(nodes.minX[n], nodes.minY[n], nodes.maxX[n], nodes.maxY[n], nodes.depth[n], nodes.total[n]);
+      const b = nodes.bounds;
+      visit(b[4 * n], b[4 * n + 1], b[4 * n + 2], b[4 * n + 3], nodes.depth[n], nodes.total[n]);
       const first = nodes.firstChild[n];
       if (first !== -1) for (let c = first + 3; c >= first; c--) stack[top++] = c;
     }
@@ -384,32 +398,31 @@ export class LooseQuadtree {
     checkBox(id, minX, minY, maxX, maxY);
     tree.items.ensure(id, tree.idLimit);
     const items = tree.items;
-    if (items.node[id] !== ABSENT) fail(`item ${id} is already in the index (insert of an existing id)`);
-    items.minX[id] = minX;
-    items.minY[id] = minY;
-    items.maxX[id] = maxX;
-    items.maxY[id] = maxY;
+    if (items.i32[(id << 4) | NODE] !== ABSENT) fail(`item ${id} is already in the index (insert of an existing id)`);
+    items.f64[(id << 3) | MIN_X] = minX;
+    items.f64[(id << 3) | MIN_Y] = minY;
+    items.f64[(id << 3) | MAX_X] = maxX;
+    items.f64[(id << 3) | MAX_Y] = maxY;
     tree.size++;
   }
 
   /** The item's node, after checking the id names an item in the index. */
   private nodeOf(id: number, verb: string): number {
     checkId(id, this.tree.idLimit);
-    const node = id < this.tree.items.capacity ? this.tree.items.node[id] : ABSENT;
+    const node = id < this.tree.items.capacity ? this.tree.items.i32[(id << 4) | NODE] : ABSENT;
     if (node === ABSENT) fail(`${verb} of unknown item ${id} (never inserted, or removed already)`);
     return node;
   }
 
   private dirtyIfPlaced(id: number): void {
     // Pending items are marked when placed.
-    if (this.tree.items.node[id] !== PENDING) this.broadphase.markDirty(id);
+    if (this.tree.items.i32[(id << 4) | NODE] !== PENDING) this.broadphase.markDirty(id);
   }
 
   private fillStats(): void {
     const s = this.stats;
     const nodes = this.tree.nodes;
     s.items = this.tree.size;
-    s.pending = this.tree.pendingCount;
     s.outside = this.tree.outside;
     s.relocated = this.tree.relocated;
     s.nodesFree = nodes.freeGroups * 4;

@@ -1,4 +1,5 @@
 import { circleBoxOverlap, pointBoxDistanceSq, pointInBox, rayBoxDistance } from './geometry.js';
+import { LAYER } from './items.js';
 import { NONE } from './nodes.js';
 import { sortHits } from './sort.js';
 import type { TreeIndex } from './tree.js';
@@ -41,14 +42,16 @@ export class QueryEngine {
     const items = this.tree.items;
     const stack = this.stack;
     const r2 = x1 * x1;
+    const box = this.tree.slots.box;
+    const slotId = this.tree.slots.id;
+    const nb = nodes.bounds;
     let hits = 0;
     let top = 0;
     if (nodes.total[0] > 0) stack[top++] = 0;
     while (top > 0) {
       const n = stack[--top];
-      for (let id = nodes.head[n]; id !== NONE; id = items.next[id]) {
-        if ((items.layer[id] & mask) === 0) continue;
-        const bx0 = items.minX[id], by0 = items.minY[id], bx1 = items.maxX[id], by1 = items.maxY[id];
+      for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) {
+        const bx0 = box[4 * s], by0 = box[4 * s + 1], bx1 = box[4 * s + 2], by1 = box[4 * s + 3];
         let hit: boolean;
         if (kind === RECT) {
           hit = touching ? bx0 <= x1 && x0 <= bx1 && by0 <= y1 && y0 <= by1 : bx0 < x1 && x0 < bx1 && by0 < y1 && y0 < by1;
@@ -58,6 +61,8 @@ export class QueryEngine {
           hit = pointInBox(x0, y0, bx0, by0, bx1, by1, touching);
         }
         if (!hit) continue;
+        const id = slotId[s];
+        if ((items.i32[(id << 4) | LAYER] & mask) === 0) continue;
         if (out !== null) out[hits] = id;
         hits++;
         if (visit !== null && visit(id) === false) return hits;
@@ -67,11 +72,12 @@ export class QueryEngine {
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
         // Conservative (closed) tests: prune only what cannot hold a hit under either rule.
+        const b = 4 * c;
         if (kind === RECT) {
-          if (nodes.minX[c] > x1 || nodes.maxX[c] < x0 || nodes.minY[c] > y1 || nodes.maxY[c] < y0) continue;
+          if (nb[b] > x1 || nb[b + 2] < x0 || nb[b + 1] > y1 || nb[b + 3] < y0) continue;
         } else if (kind === CIRCLE) {
-          if (pointBoxDistanceSq(x0, y0, nodes.minX[c], nodes.minY[c], nodes.maxX[c], nodes.maxY[c]) > r2) continue;
-        } else if (nodes.minX[c] > x0 || nodes.maxX[c] < x0 || nodes.minY[c] > y0 || nodes.maxY[c] < y0) {
+          if (pointBoxDistanceSq(x0, y0, nb[b], nb[b + 1], nb[b + 2], nb[b + 3]) > r2) continue;
+        } else if (nb[b] > x0 || nb[b + 2] < x0 || nb[b + 1] > y0 || nb[b + 3] < y0) {
           continue;
         }
         stack[top++] = c;
@@ -102,6 +108,9 @@ export class QueryEngine {
     const nodes = this.tree.nodes;
     const items = this.tree.items;
     const stack = this.stack;
+    const box = this.tree.slots.box;
+    const slotId = this.tree.slots.id;
+    const nb = nodes.bounds;
     let limit = maxDistance;
     let bestId = -1;
     let bestDist = Infinity;
@@ -110,15 +119,17 @@ export class QueryEngine {
     if (nodes.total[0] > 0) stack[top++] = 0;
     while (top > 0) {
       const n = stack[--top];
-      for (let id = nodes.head[n]; id !== NONE; id = items.next[id]) {
-        if ((items.layer[id] & mask) === 0) continue;
-        const t = rayBoxDistance(ox, oy, ux, uy, limit, items.minX[id], items.minY[id], items.maxX[id], items.maxY[id], touching);
+      for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) {
+        // Items are tested against the full length: a hit at exactly the best distance with a
+        // lower id must still win the tie. `limit` only prunes nodes (closed test).
+        const t = rayBoxDistance(ox, oy, ux, uy, maxDistance, box[4 * s], box[4 * s + 1], box[4 * s + 2], box[4 * s + 3], touching);
         if (t < 0) continue;
+        const id = slotId[s];
+        if ((items.i32[(id << 4) | LAYER] & mask) === 0) continue;
         if (firstOnly) {
           if (t < bestDist || (t === bestDist && id < bestId)) {
             bestDist = t;
             bestId = id;
-            // A tie at this distance may still win on id, so the closed node test keeps it.
             limit = t;
           }
         } else {
@@ -131,7 +142,7 @@ export class QueryEngine {
       if (first === NONE) continue;
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
-        if (rayBoxDistance(ox, oy, ux, uy, limit, nodes.minX[c], nodes.minY[c], nodes.maxX[c], nodes.maxY[c], true) < 0) continue;
+        if (rayBoxDistance(ox, oy, ux, uy, limit, nb[4 * c], nb[4 * c + 1], nb[4 * c + 2], nb[4 * c + 3], true) < 0) continue;
         stack[top++] = c;
       }
     }
@@ -156,6 +167,9 @@ export class QueryEngine {
     const nodes = this.tree.nodes;
     const items = this.tree.items;
     const limit2 = maxDistance * maxDistance;
+    const box = this.tree.slots.box;
+    const slotId = this.tree.slots.id;
+    const nb = nodes.bounds;
     if (k > this.tree.size) k = this.tree.size;
     if (k <= 0 || nodes.total[0] === 0) return 0;
     if (this.resKey.length < k) {
@@ -172,10 +186,11 @@ export class QueryEngine {
       const n = this.nodeId[0];
       nodeCount = this.popNode(nodeCount);
       if (found === k && key > this.resKey[0]) break;
-      for (let id = nodes.head[n]; id !== NONE; id = items.next[id]) {
-        if ((items.layer[id] & mask) === 0) continue;
-        const d2 = pointBoxDistanceSq(x, y, items.minX[id], items.minY[id], items.maxX[id], items.maxY[id]);
+      for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) {
+        const d2 = pointBoxDistanceSq(x, y, box[4 * s], box[4 * s + 1], box[4 * s + 2], box[4 * s + 3]);
         if (touching ? d2 > limit2 : d2 >= limit2) continue;
+        const id = slotId[s];
+        if ((items.i32[(id << 4) | LAYER] & mask) === 0) continue;
         if (found < k) {
           found = this.pushResult(found, d2, id);
         } else if (d2 < this.resKey[0] || (d2 === this.resKey[0] && id < this.resId[0])) {
@@ -186,7 +201,7 @@ export class QueryEngine {
       if (first === NONE) continue;
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
-        const d2 = pointBoxDistanceSq(x, y, nodes.minX[c], nodes.minY[c], nodes.maxX[c], nodes.maxY[c]);
+        const d2 = pointBoxDistanceSq(x, y, nb[4 * c], nb[4 * c + 1], nb[4 * c + 2], nb[4 * c + 3]);
         if (d2 > limit2 || (found === k && d2 > this.resKey[0])) continue;
         nodeCount = this.pushNode(nodeCount, d2, c);
       }

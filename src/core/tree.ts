@@ -1,5 +1,6 @@
-import { ABSENT, ItemStore, OUTSIDE, PENDING } from './items.js';
+import { ABSENT, FLAGS, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PENDING } from './items.js';
 import { NodePool, NONE } from './nodes.js';
+import { MIN_REGION, SlotPool } from './slots.js';
 
 /**
  * The spatial part of the index: placement of items in a loose quadtree (looseness 2),
@@ -14,6 +15,7 @@ import { NodePool, NONE } from './nodes.js';
 export class TreeIndex {
   readonly items: ItemStore;
   readonly nodes: NodePool;
+  readonly slots: SlotPool;
   readonly originX: number;
   readonly originY: number;
   readonly rootSize: number;
@@ -23,6 +25,20 @@ export class TreeIndex {
   readonly idLimit: number;
   readonly lifespan: number;
   readonly maxLifespan: number;
+
+  /**
+   * Per depth, a dense index from cell (iy * 2^d + ix) to node, or NONE: the broadphase
+   * reaches the few cells around a box directly instead of walking down from the root.
+   * A level's array is made when its first node is; 4^d entries, so maxDepth is capped.
+   */
+  readonly levelCells: (Int32Array | null)[];
+  /**
+   * Per depth, per cell: the node's slot region start and item count, mirrored from the node
+   * pool so a scan of neighbouring cells reads one array instead of chasing node indices.
+   */
+  readonly levelSlots: (Int32Array | null)[];
+  /** Items stored at each depth (levels without items are skipped). */
+  readonly levelItems: Int32Array;
 
   /** Items in the index, pending ones included. */
   size = 0;
@@ -53,7 +69,12 @@ export class TreeIndex {
     for (let d = 0; d <= maxDepth + 1; d++) this.cellSize[d] = rootSize / 2 ** d;
     this.items = new ItemStore(1024);
     this.nodes = new NodePool(256);
+    this.slots = new SlotPool(4096);
+    this.levelCells = new Array<Int32Array | null>(maxDepth + 1).fill(null);
+    this.levelSlots = new Array<Int32Array | null>(maxDepth + 1).fill(null);
+    this.levelItems = new Int32Array(maxDepth + 1);
     this.setNodeBounds(0, 0, 0, 0);
+    this.indexCell(0);
     this.pending = new Int32Array(256);
     this.expired = new Int32Array(64);
   }
@@ -72,15 +93,26 @@ export class TreeIndex {
   update(id: number): boolean {
     const items = this.items;
     const nodes = this.nodes;
-    const n = items.node[id];
-    const minX = items.minX[id], minY = items.minY[id], maxX = items.maxX[id], maxY = items.maxY[id];
-    if (minX >= nodes.minX[n] && maxX <= nodes.maxX[n] && minY >= nodes.minY[n] && maxY <= nodes.maxY[n] &&
-        this.depthFor(minX, minY, maxX, maxY) === nodes.depth[n]) {
+    const n = items.i32[(id << 4) | NODE];
+    const minX = items.f64[(id << 3) | MIN_X], minY = items.f64[(id << 3) | MIN_Y], maxX = items.f64[(id << 3) | MAX_X], maxY = items.f64[(id << 3) | MAX_Y];
+    const nb = nodes.bounds;
+    const w = maxX - minX;
+    const h = maxY - minY;
+    const extent = w > h ? w : h;
+    const d0 = nodes.depth[n];
+    // Still inside the loose bounds and still sized for this depth: only the box changes.
+    if (minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3] &&
+        (d0 === this.maxDepth ? true : extent > this.cellSize[d0 + 1]) &&
+        (d0 === 0 || extent <= this.cellSize[d0])) {
+      this.writeSlotBox(id);
+      // A root item may have come back inside the world (or left it) without changing node.
+      if (n === 0) this.markOutside(id);
       return false;
     }
     this.findTarget(id);
     const d = this.targetDepth;
     if (d === nodes.depth[n] && this.targetX === nodes.cellX[n] && this.targetY === nodes.cellY[n]) {
+      this.writeSlotBox(id);
       this.markOutside(id);
       return false;
     }
@@ -100,15 +132,16 @@ export class TreeIndex {
     this.countDown(n);
     this.markOutside(id);
     this.relocated++;
+    this.moved++;
     return true;
   }
 
   /** Unlinks an item from its node, leaving its box in place. */
   unplace(id: number): void {
-    const n = this.items.node[id];
+    const n = this.items.i32[(id << 4) | NODE];
     this.unlinkList(id, n);
     this.countDown(n);
-    this.items.node[id] = ABSENT;
+    this.items.i32[(id << 4) | NODE] = ABSENT;
     this.markOutside(id);
   }
 
@@ -120,7 +153,7 @@ export class TreeIndex {
       this.pending = grown;
     }
     this.pending[this.pendingCount++] = id;
-    this.items.node[id] = PENDING;
+    this.items.i32[(id << 4) | NODE] = PENDING;
   }
 
   /**
@@ -131,7 +164,7 @@ export class TreeIndex {
     let placed = 0;
     for (let i = 0; i < this.pendingCount; i++) {
       const id = this.pending[i];
-      if (this.items.node[id] !== PENDING) continue;
+      if (this.items.i32[(id << 4) | NODE] !== PENDING) continue;
       this.place(id);
       placed++;
       if (onPlaced !== null) onPlaced(id);
@@ -164,12 +197,59 @@ export class TreeIndex {
     }
   }
 
+  /** Relocations since the slot regions were last laid out in cell order. */
+  private moved = 0;
+
+  /**
+   * Lays the slot regions out again in level and row order when enough items changed node
+   * since the last time (a sixteenth of them): O(items), sequential copies.
+   */
+  compactIfScattered(): void {
+    if (this.moved * 16 < this.size || this.size === 0) return;
+    this.moved = 0;
+    const nodes = this.nodes;
+    const slots = this.slots;
+    const items = this.items;
+    slots.beginCompact();
+    for (let d = 0; d <= this.maxDepth; d++) {
+      const cells = this.levelCells[d];
+      if (cells === null || this.levelItems[d] === 0) continue;
+      const mirror = this.levelSlots[d]!;
+      for (let c = 0; c < cells.length; c++) {
+        const n = cells[c];
+        if (n === NONE || nodes.size[n] === 0) continue;
+        const start = slots.place(nodes.start[n], nodes.own[n], nodes.size[n]);
+        nodes.start[n] = start;
+        mirror[2 * c] = start;
+      }
+    }
+    slots.endCompact();
+    const id = slots.id;
+    for (let d = 0; d <= this.maxDepth; d++) {
+      const cells = this.levelCells[d];
+      if (cells === null || this.levelItems[d] === 0) continue;
+      for (let c = 0; c < cells.length; c++) {
+        const n = cells[c];
+        if (n === NONE) continue;
+        for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) items.slot[id[s]] = s;
+      }
+    }
+  }
+
   /** Empties the index, keeping its arrays for reuse. */
   clear(): void {
-    this.items.node.fill(ABSENT);
-    for (let i = 0; i < this.items.flags.length; i++) this.items.flags[i] &= ~OUTSIDE;
+    const i32 = this.items.i32;
+    for (let id = 0; id < this.items.capacity; id++) {
+      i32[(id << 4) | NODE] = ABSENT;
+      i32[(id << 4) | FLAGS] &= ~OUTSIDE;
+    }
     this.nodes.reset();
+    this.slots.reset();
+    for (const cells of this.levelCells) cells?.fill(NONE);
+    for (const cells of this.levelSlots) cells?.fill(0);
+    this.levelItems.fill(0);
     this.setNodeBounds(0, 0, 0, 0);
+    this.indexCell(0);
     this.size = 0;
     this.outside = 0;
     this.pendingCount = 0;
@@ -195,24 +275,24 @@ export class TreeIndex {
   fitsRoot(id: number): boolean {
     const items = this.items;
     const nodes = this.nodes;
-    return items.minX[id] >= nodes.minX[0] && items.maxX[id] <= nodes.maxX[0] &&
-      items.minY[id] >= nodes.minY[0] && items.maxY[id] <= nodes.maxY[0];
+    const nb = nodes.bounds;
+    return items.f64[(id << 3) | MIN_X] >= nb[0] && items.f64[(id << 3) | MIN_Y] >= nb[1] && items.f64[(id << 3) | MAX_X] <= nb[2] && items.f64[(id << 3) | MAX_Y] <= nb[3];
   }
 
   /** Keeps the OUTSIDE flag and the outside count in step with the item's node and box. */
   private markOutside(id: number): void {
     const items = this.items;
-    const isOutside = items.node[id] === 0 && !this.fitsRoot(id);
-    const wasOutside = (items.flags[id] & OUTSIDE) !== 0;
+    const isOutside = items.i32[(id << 4) | NODE] === 0 && !this.fitsRoot(id);
+    const wasOutside = (items.i32[(id << 4) | FLAGS] & OUTSIDE) !== 0;
     if (isOutside === wasOutside) return;
-    items.flags[id] ^= OUTSIDE;
+    items.i32[(id << 4) | FLAGS] ^= OUTSIDE;
     this.outside += isOutside ? 1 : -1;
   }
 
   /** Finds the node coordinates for an item's stored box into the target fields. */
   private findTarget(id: number): void {
     const items = this.items;
-    const minX = items.minX[id], minY = items.minY[id], maxX = items.maxX[id], maxY = items.maxY[id];
+    const minX = items.f64[(id << 3) | MIN_X], minY = items.f64[(id << 3) | MIN_Y], maxX = items.f64[(id << 3) | MAX_X], maxY = items.f64[(id << 3) | MAX_Y];
     const cx = (minX + maxX) * 0.5;
     const cy = (minY + maxY) * 0.5;
     for (let d = this.depthFor(minX, minY, maxX, maxY); d >= 0; d--) {
@@ -265,9 +345,24 @@ export class TreeIndex {
       nodes.firstChild[m] = NONE;
       nodes.own[m] = 0;
       nodes.total[m] = 0;
-      nodes.head[m] = NONE;
+      nodes.start[m] = 0;
+      nodes.size[m] = 0;
       this.setNodeBounds(m, d, x + (c & 1), y + (c >> 1));
+      this.indexCell(m);
     }
+  }
+
+  /** Records a node in its level's cell index. */
+  private indexCell(n: number): void {
+    const nodes = this.nodes;
+    const d = nodes.depth[n];
+    let cells = this.levelCells[d];
+    if (cells === null) {
+      cells = new Int32Array(4 ** d).fill(NONE);
+      this.levelCells[d] = cells;
+      this.levelSlots[d] = new Int32Array(2 * 4 ** d);
+    }
+    cells[(nodes.cellY[n] << d) + nodes.cellX[n]] = n;
   }
 
   private setNodeBounds(n: number, d: number, ix: number, iy: number): void {
@@ -277,10 +372,12 @@ export class TreeIndex {
     nodes.cellX[n] = ix;
     nodes.cellY[n] = iy;
     // Same arithmetic as findTarget, so a box that fits there fits here.
-    nodes.minX[n] = this.originX + ix * s - s * 0.5;
-    nodes.minY[n] = this.originY + iy * s - s * 0.5;
-    nodes.maxX[n] = nodes.minX[n] + 2 * s;
-    nodes.maxY[n] = nodes.minY[n] + 2 * s;
+    const lx = this.originX + ix * s - s * 0.5;
+    const ly = this.originY + iy * s - s * 0.5;
+    nodes.bounds[4 * n] = lx;
+    nodes.bounds[4 * n + 1] = ly;
+    nodes.bounds[4 * n + 2] = lx + 2 * s;
+    nodes.bounds[4 * n + 3] = ly + 2 * s;
   }
 
   private link(id: number, n: number): void {
@@ -289,27 +386,75 @@ export class TreeIndex {
     this.markOutside(id);
   }
 
+  /** Appends the item to its node's slot region, doubling the region when full. */
   private addToList(id: number, n: number): void {
     const items = this.items;
     const nodes = this.nodes;
-    const head = nodes.head[n];
-    items.next[id] = head;
-    items.prev[id] = NONE;
-    if (head !== NONE) items.prev[head] = id;
-    nodes.head[n] = id;
-    nodes.own[n]++;
-    items.node[id] = n;
+    const slots = this.slots;
+    const own = nodes.own[n];
+    if (own === nodes.size[n]) {
+      const size = own === 0 ? MIN_REGION : own * 2;
+      const start = slots.alloc(size);
+      const old = nodes.start[n];
+      for (let i = 0; i < own; i++) {
+        slots.copy(old + i, start + i);
+        items.slot[slots.id[start + i]] = start + i;
+      }
+      if (own > 0) slots.free(old, nodes.size[n]);
+      nodes.start[n] = start;
+      nodes.size[n] = size;
+    }
+    const slot = nodes.start[n] + own;
+    slots.id[slot] = id;
+    items.slot[id] = slot;
+    nodes.own[n] = own + 1;
+    this.mirror(n);
+    this.levelItems[nodes.depth[n]]++;
+    items.i32[(id << 4) | NODE] = n;
+    this.writeSlotBox(id);
   }
 
+  /** Removes the item from its node's region by moving the last slot into its place. */
   private unlinkList(id: number, n: number): void {
     const items = this.items;
     const nodes = this.nodes;
-    const next = items.next[id];
-    const prev = items.prev[id];
-    if (prev === NONE) nodes.head[n] = next;
-    else items.next[prev] = next;
-    if (next !== NONE) items.prev[next] = prev;
-    nodes.own[n]--;
+    const slots = this.slots;
+    const own = nodes.own[n] - 1;
+    const last = nodes.start[n] + own;
+    const slot = items.slot[id];
+    if (slot !== last) {
+      slots.copy(last, slot);
+      items.slot[slots.id[slot]] = slot;
+    }
+    nodes.own[n] = own;
+    this.mirror(n);
+    this.levelItems[nodes.depth[n]]--;
+    if (own === 0) {
+      // An empty node gives its region back; a busy one keeps it to avoid churn.
+      slots.free(nodes.start[n], nodes.size[n]);
+      nodes.size[n] = 0;
+    }
+  }
+
+  /** Copies a node's region start and item count into its level's cell array. */
+  private mirror(n: number): void {
+    const nodes = this.nodes;
+    const d = nodes.depth[n];
+    const at = 2 * ((nodes.cellY[n] << d) + nodes.cellX[n]);
+    const cells = this.levelSlots[d]!;
+    cells[at] = nodes.start[n];
+    cells[at + 1] = nodes.own[n];
+  }
+
+  /** Copies the item's stored box into its slot (the copy queries scan). */
+  writeSlotBox(id: number): void {
+    const items = this.items;
+    const box = this.slots.box;
+    const at = 4 * items.slot[id];
+    box[at] = items.f64[(id << 3) | MIN_X];
+    box[at + 1] = items.f64[(id << 3) | MIN_Y];
+    box[at + 2] = items.f64[(id << 3) | MAX_X];
+    box[at + 3] = items.f64[(id << 3) | MAX_Y];
   }
 
   /** Adds one to the subtree counts up to the root; a counting group that gains an item is reused. */
@@ -347,6 +492,9 @@ export class TreeIndex {
       const child = nodes.firstChild[first + c];
       if (child !== NONE) this.freeBranch(child >> 2);
     }
+    const d = nodes.depth[first];
+    const cells = this.levelCells[d]!;
+    for (let c = first; c < first + 4; c++) cells[(nodes.cellY[c] << d) + nodes.cellX[c]] = NONE;
     nodes.stopCounting(g);
     nodes.freeGroup(g);
   }

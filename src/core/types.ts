@@ -13,8 +13,9 @@ export interface QuadtreeOptions {
   /** World height. @default 1024 */
   height?: number;
   /**
-   * Deepest level of the tree (root is 0). Clamped to 0..20. Together with the world size it
-   * sets the smallest cell: `max(width, height) / 2 ** maxDepth`.
+   * Deepest level of the tree (root is 0). Clamped to 0..11. Together with the world size it
+   * sets the smallest cell: `max(width, height) / 2 ** maxDepth`. Each level in use keeps a
+   * dense cell index of 4^depth entries (12 bytes each): 768 KB at depth 8, 12 MB at 10.
    * @default 8
    */
   maxDepth?: number;
@@ -73,15 +74,19 @@ export interface PairList {
   priority: Uint8Array;
 }
 
-/** Numbers about the index and the last {@link LooseQuadtree.step}. One object, updated in place. */
+/**
+ * Numbers about the index and the last {@link LooseQuadtree.step}. One object, updated in
+ * place by `step()` (and the node counts by `tick()`).
+ */
 export interface QuadtreeStats {
   /** Items in the index (pending inserts included). */
   items: number;
-  /** Items inserted through the pending queue and not placed yet. */
-  pending: number;
   /** Items outside the root's loose bounds (kept in the root, tested by every query). */
   outside: number;
-  /** Movers checked by the last step. */
+  /**
+   * Items checked by the last step: the movers, or every item when at least half of them
+   * moved and there is no budget (one forward-looking pass over all items is cheaper then).
+   */
   moved: number;
   /** Moves since the last step that changed an item's node. */
   relocated: number;

@@ -1,6 +1,6 @@
 import type { Broadphase } from './broadphase.js';
 import { fail } from './errors.js';
-import { ABSENT, DIRTY, OUTSIDE, PENDING, STATIC } from './items.js';
+import { ABSENT, DIRTY, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PAIR_HEAD, PENDING, STATIC } from './items.js';
 import { NONE } from './nodes.js';
 import type { TreeIndex } from './tree.js';
 
@@ -17,33 +17,50 @@ export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
   let placed = 0;
   let outside = 0;
   const stack = [0];
+  const slots = tree.slots;
+  const slotOwner = new Uint8Array(slots.used);
+  let regionSlots = 0;
   if (nodes.parent[0] !== NONE || nodes.depth[0] !== 0) fail('validate: root has a parent or a depth');
   while (stack.length > 0) {
     const n = stack.pop()!;
     const d = nodes.depth[n];
-    // Own items: linked both ways, pointing back at n, inside the loose bounds.
-    let own = 0;
-    let prev = NONE;
-    for (let id = nodes.head[n]; id !== NONE; id = items.next[id]) {
-      if (items.node[id] !== n) fail(`validate: item ${id} is listed in node ${n} but records node ${items.node[id]}`);
-      if (items.prev[id] !== prev) fail(`validate: item ${id} in node ${n} has a broken prev link`);
-      const inside = items.minX[id] >= nodes.minX[n] && items.maxX[id] <= nodes.maxX[n] &&
-        items.minY[id] >= nodes.minY[n] && items.maxY[id] <= nodes.maxY[n];
+    // Own items: in the node's slot region, pointing back at n, inside the loose bounds.
+    const nb = nodes.bounds;
+    const own = nodes.own[n];
+    const start = nodes.start[n];
+    const size = nodes.size[n];
+    if (own > size) fail(`validate: node ${n} holds ${own} items in a region of ${size} slots`);
+    if (size !== 0 && (size & (size - 1)) !== 0) fail(`validate: node ${n} has a region of ${size} slots, not a power of two`);
+    if (size > 0) {
+      if (start + size > slots.used) fail(`validate: node ${n} region runs past the slot pool`);
+      for (let s = start; s < start + size; s++) {
+        if (slotOwner[s] !== 0) fail(`validate: slot ${s} belongs to two regions`);
+        slotOwner[s] = 1;
+      }
+      regionSlots += size;
+    }
+    for (let s = start; s < start + own; s++) {
+      const id = slots.id[s];
+      if (id < 0 || id >= items.capacity) fail(`validate: slot ${s} of node ${n} holds a bad id ${id}`);
+      if (items.i32[(id << 4) | NODE] !== n) fail(`validate: item ${id} is stored in node ${n} but records node ${items.i32[(id << 4) | NODE]}`);
+      if (items.slot[id] !== s) fail(`validate: item ${id} is in slot ${s} but records slot ${items.slot[id]}`);
+      if (slots.box[4 * s] !== items.f64[(id << 3) | MIN_X] || slots.box[4 * s + 1] !== items.f64[(id << 3) | MIN_Y] ||
+          slots.box[4 * s + 2] !== items.f64[(id << 3) | MAX_X] || slots.box[4 * s + 3] !== items.f64[(id << 3) | MAX_Y]) {
+        fail(`validate: item ${id} slot box differs from its stored box`);
+      }
+      const inside = items.f64[(id << 3) | MIN_X] >= nb[4 * n] && items.f64[(id << 3) | MIN_Y] >= nb[4 * n + 1] &&
+        items.f64[(id << 3) | MAX_X] <= nb[4 * n + 2] && items.f64[(id << 3) | MAX_Y] <= nb[4 * n + 3];
       if (n !== 0 && !inside) {
-        fail(`validate: item ${id} box [${items.minX[id]}, ${items.minY[id]}, ${items.maxX[id]}, ${items.maxY[id]}] ` +
-          `is outside the loose bounds of node ${n} [${nodes.minX[n]}, ${nodes.minY[n]}, ${nodes.maxX[n]}, ${nodes.maxY[n]}]`);
+        fail(`validate: item ${id} box [${items.f64[(id << 3) | MIN_X]}, ${items.f64[(id << 3) | MIN_Y]}, ${items.f64[(id << 3) | MAX_X]}, ${items.f64[(id << 3) | MAX_Y]}] ` +
+          `is outside the loose bounds of node ${n} [${nb[4 * n]}, ${nb[4 * n + 1]}, ${nb[4 * n + 2]}, ${nb[4 * n + 3]}]`);
       }
       if (n === 0 && !inside) {
         outside++;
-        if ((items.flags[id] & OUTSIDE) === 0) fail(`validate: item ${id} is outside the root but not flagged`);
-      } else if ((items.flags[id] & OUTSIDE) !== 0) {
+        if ((items.i32[(id << 4) | FLAGS] & OUTSIDE) === 0) fail(`validate: item ${id} is outside the root but not flagged`);
+      } else if ((items.i32[(id << 4) | FLAGS] & OUTSIDE) !== 0) {
         fail(`validate: item ${id} is flagged outside but fits node ${n}`);
       }
-      prev = id;
-      own++;
-      if (own > items.capacity) fail(`validate: node ${n} item list has a cycle`);
     }
-    if (own !== nodes.own[n]) fail(`validate: node ${n} counts ${nodes.own[n]} own items, holds ${own}`);
     placed += own;
     let total = own;
     const first = nodes.firstChild[n];
@@ -63,7 +80,7 @@ export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
         const s = tree.cellSize[d + 1];
         const lx = tree.originX + cx * s - s * 0.5;
         const ly = tree.originY + cy * s - s * 0.5;
-        if (nodes.minX[c] !== lx || nodes.minY[c] !== ly || nodes.maxX[c] !== lx + 2 * s || nodes.maxY[c] !== ly + 2 * s) {
+        if (nb[4 * c] !== lx || nb[4 * c + 1] !== ly || nb[4 * c + 2] !== lx + 2 * s || nb[4 * c + 3] !== ly + 2 * s) {
           fail(`validate: node ${c} has loose bounds that do not match its cell`);
         }
         total += nodes.total[c];
@@ -98,13 +115,17 @@ export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
     if (nodes.countingAt[g] !== i) fail(`validate: counting list entry ${i} (group ${g}) does not point back`);
   }
 
+  if (regionSlots + slots.freeSlots !== slots.used) {
+    fail(`validate: ${regionSlots} slots in regions + ${slots.freeSlots} free != ${slots.used} handed out (leak)`);
+  }
+
   // Items: each placed one was reached above; the rest are absent or pending.
   let present = 0;
   let pending = 0;
   for (let id = 0; id < items.capacity; id++) {
-    const n = items.node[id];
+    const n = items.i32[(id << 4) | NODE];
     if (n === ABSENT) {
-      if (items.pairHead[id] !== NONE) fail(`validate: absent item ${id} still has pairs`);
+      if (items.i32[(id << 4) | PAIR_HEAD] !== NONE) fail(`validate: absent item ${id} still has pairs`);
       continue;
     }
     present++;
@@ -124,12 +145,12 @@ function validatePairs(tree: TreeIndex, bp: Broadphase): void {
   let edges = 0;
   for (let id = 0; id < items.capacity; id++) {
     let prev = NONE;
-    for (let e = items.pairHead[id]; e !== NONE; e = pairs.edgeNext[e]) {
+    for (let e = items.i32[(id << 4) | PAIR_HEAD]; e !== NONE; e = pairs.edgeNext(e)) {
       const p = e >> 1;
       if (pairs.alive[p] !== 1) fail(`validate: item ${id} lists dead pair ${p}`);
-      if (pairs.edgePrev[e] !== prev) fail(`validate: pair edge ${e} of item ${id} has a broken prev link`);
-      const self = (e & 1) === 0 ? pairs.a[p] : pairs.b[p];
-      if (self !== id) fail(`validate: pair ${p} is listed under item ${id} but joins ${pairs.a[p]} and ${pairs.b[p]}`);
+      if (pairs.edgePrev(e) !== prev) fail(`validate: pair edge ${e} of item ${id} has a broken prev link`);
+      const self = (e & 1) === 0 ? pairs.a(p) : pairs.b(p);
+      if (self !== id) fail(`validate: pair ${p} is listed under item ${id} but joins ${pairs.a(p)} and ${pairs.b(p)}`);
       prev = e;
       edges++;
     }
@@ -149,8 +170,8 @@ function validatePairs(tree: TreeIndex, bp: Broadphase): void {
     if (pairs.priority[p] !== pr) fail(`validate: current pair (${a}, ${b}) lists priority ${pr}, pair has ${pairs.priority[p]}`);
     const sorted = pr !== prevP ? pr < prevP : a !== prevA ? a > prevA : b > prevB;
     if (!sorted) fail(`validate: current pairs are out of order at ${i}`);
-    if ((items.flags[a] & STATIC) !== 0 && (items.flags[b] & STATIC) !== 0 &&
-        (items.flags[a] & DIRTY) === 0 && (items.flags[b] & DIRTY) === 0) {
+    if ((items.i32[(a << 4) | FLAGS] & STATIC) !== 0 && (items.i32[(b << 4) | FLAGS] & STATIC) !== 0 &&
+        (items.i32[(a << 4) | FLAGS] & DIRTY) === 0 && (items.i32[(b << 4) | FLAGS] & DIRTY) === 0) {
       fail(`validate: static items ${a} and ${b} are paired`);
     }
     prevP = pr;

@@ -1,0 +1,247 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { LooseQuadtree, type RayHit } from '../../src/core/index.js';
+import { readPairs, snapshotBoxes } from './helpers.js';
+
+const IDS = [1, 2, 3, 4, 900];
+const BAD_NUMBERS: [number, string][] = [[NaN, 'NaN'], [Infinity, 'Infinity'], [-Infinity, '-Infinity']];
+const FIELDS = ['minX', 'minY', 'maxX', 'maxY'] as const;
+
+let tree: LooseQuadtree;
+
+/** A small scene with pairs, a static wall, a far-away item and a pending insert. */
+function scene(): LooseQuadtree {
+  const t = new LooseQuadtree({ x: -100, y: 0, width: 1000, height: 300, maxId: 1000 });
+  t.insert(1, 0, 0, 20, 20);
+  t.insert(2, 10, 10, 30, 30);
+  t.insert(3, 25, 25, 40, 40);
+  t.insert(4, -1e6, 0, -1e6 + 5, 5);
+  t.insert(900, 0, 0, 500, 10);
+  t.setStatic(900, true);
+  t.setCollider(3, 2, -1, 200);
+  t.setCollider(2, 1, -1, 100);
+  t.setCollider(1, 1, -1, 50);
+  t.step();
+  return t;
+}
+
+interface Snapshot {
+  boxes: ReturnType<typeof snapshotBoxes>;
+  pairs: ReturnType<typeof readPairs>;
+  size: number;
+}
+
+function snapshot(t: LooseQuadtree): Snapshot {
+  return { boxes: snapshotBoxes(t, IDS.filter((id) => t.has(id))), pairs: readPairs(t.current), size: t.size };
+}
+
+/**
+ * Expects `call` to throw a library Error whose message holds every fragment, and the index
+ * to be as before: valid, same boxes, same size. Returns the snapshot taken before.
+ */
+function expectRefused(call: () => unknown, ...fragments: string[]): Snapshot {
+  const before = snapshot(tree);
+  let error: unknown = null;
+  try {
+    call();
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(Error);
+  const message = (error as Error).message;
+  expect(message.startsWith('bitecs-quadtree: '), message).toBe(true);
+  for (const f of fragments) expect(message).toContain(f);
+  tree.validate();
+  expect(snapshot(tree)).toEqual(before);
+  return before;
+}
+
+/** {@link expectRefused}, then a step that finds nothing to do (nothing may be pending). */
+function expectRejected(call: () => unknown, ...fragments: string[]): void {
+  const before = expectRefused(call, ...fragments);
+  const stats = tree.step();
+  tree.validate();
+  expect(stats.moved).toBe(0);
+  expect(tree.entered.count + tree.exited.count).toBe(0);
+  expect(readPairs(tree.current)).toEqual(before.pairs);
+}
+
+beforeEach(() => {
+  tree = scene();
+});
+
+describe('bad input is refused with a clear error, and the index is untouched', () => {
+  it('the scene has pairs to protect', () => {
+    expect(readPairs(tree.current)).toEqual([[2, 3, 100], [1, 2, 50], [1, 900, 50]]);
+  });
+
+  for (const [value, shown] of BAD_NUMBERS) {
+    for (let f = 0; f < 4; f++) {
+      const box = (): [number, number, number, number] => {
+        const b: [number, number, number, number] = [5, 5, 15, 15];
+        b[f] = value;
+        return b;
+      };
+      it(`insert / queueInsert / move with ${FIELDS[f]} = ${shown}`, () => {
+        expectRejected(() => tree.insert(50, ...box()), 'item 50', FIELDS[f], `(got ${shown})`);
+        expect(tree.has(50)).toBe(false);
+        expectRejected(() => tree.queueInsert(51, ...box()), 'item 51', FIELDS[f], `(got ${shown})`);
+        expect(tree.has(51)).toBe(false);
+        expect(tree.flush()).toBe(0);
+        expectRejected(() => tree.move(2, ...box()), 'item 2', FIELDS[f], `(got ${shown})`);
+        // A pending item keeps its queued box when a move is refused.
+        tree.queueInsert(52, 100, 100, 110, 110);
+        expectRefused(() => tree.move(52, ...box()), 'item 52', FIELDS[f], `(got ${shown})`);
+        expect(tree.getBox(52, { minX: 0, minY: 0, maxX: 0, maxY: 0 })).toEqual({ minX: 100, minY: 100, maxX: 110, maxY: 110 });
+        // The refused ids are still free.
+        tree.insert(50, 0, 0, 1, 1);
+        tree.validate();
+      });
+    }
+  }
+
+  it('negative width or height (min > max)', () => {
+    expectRejected(() => tree.insert(50, 10, 0, 5, 10), 'item 50', 'negative width', 'minX 10', 'maxX 5');
+    expectRejected(() => tree.insert(50, 0, 10, 10, 9.5), 'item 50', 'negative height', 'minY 10', 'maxY 9.5');
+    expectRejected(() => tree.queueInsert(51, 10, 0, 5, 10), 'item 51', 'width', 'minX 10', 'maxX 5');
+    expectRejected(() => tree.move(1, 0, 0, -1, 10), 'item 1', 'width', 'minX 0', 'maxX -1');
+    expectRejected(() => tree.move(1, 0, 0, 10, -0.001), 'item 1', 'height', 'minY 0', 'maxY -0.001');
+    // Zero size is fine.
+    tree.insert(50, 7, 7, 7, 7);
+    tree.validate();
+  });
+
+  it('ids that are not non-negative integers', () => {
+    for (const [id, shown] of [[-1, '-1'], [1.5, '1.5'], [NaN, 'NaN'], [Infinity, 'Infinity'], [-0.5, '-0.5']] as const) {
+      expectRejected(() => tree.insert(id, 0, 0, 1, 1), 'id', `(got ${shown})`);
+      expectRejected(() => tree.queueInsert(id, 0, 0, 1, 1), 'id', `(got ${shown})`);
+      expectRejected(() => tree.move(id, 0, 0, 1, 1), 'id', `(got ${shown})`);
+      expectRejected(() => tree.remove(id), 'id', `(got ${shown})`);
+      expectRejected(() => tree.setCollider(id, 1, -1, 1), 'id', `(got ${shown})`);
+      expectRejected(() => tree.setStatic(id, true), 'id', `(got ${shown})`);
+      expectRejected(() => tree.getBox(id, { minX: 0, minY: 0, maxX: 0, maxY: 0 }), 'id', `(got ${shown})`);
+      expect(tree.has(id)).toBe(false);
+    }
+    expectRejected(() => tree.insert('3' as unknown as number, 0, 0, 1, 1), 'id', '(got "3")');
+  });
+
+  it('ids at or beyond the maxId option', () => {
+    expectRejected(() => tree.insert(1000, 0, 0, 1, 1), 'id 1000', 'limit 1000', 'maxId');
+    expectRejected(() => tree.queueInsert(2 ** 31, 0, 0, 1, 1), `id ${2 ** 31}`, 'maxId');
+    expectRejected(() => tree.move(1000, 0, 0, 1, 1), 'id 1000', 'maxId');
+    expectRejected(() => tree.remove(5000), 'id 5000', 'maxId');
+    tree.insert(999, 0, 0, 1, 1);
+    tree.validate();
+  });
+
+  it('inserting an id that is present (placed or pending)', () => {
+    expectRejected(() => tree.insert(1, 500, 100, 510, 110), 'item 1', 'already');
+    expectRejected(() => tree.queueInsert(2, 500, 100, 510, 110), 'item 2', 'already');
+    tree.queueInsert(60, 500, 100, 510, 110);
+    expectRefused(() => tree.insert(60, 0, 0, 1, 1), 'item 60', 'already');
+    expectRefused(() => tree.queueInsert(60, 0, 0, 1, 1), 'item 60', 'already');
+    expect(tree.getBox(60, { minX: 0, minY: 0, maxX: 0, maxY: 0 }).minX).toBe(500);
+    expect(tree.flush()).toBe(1);
+  });
+
+  it('unknown ids: never inserted, removed, or beyond the storage grown so far', () => {
+    const box = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+    for (const id of [77, 998]) {
+      expectRejected(() => tree.move(id, 0, 0, 1, 1), 'move', `item ${id}`);
+      expectRejected(() => tree.remove(id), 'remove', `item ${id}`);
+      expectRejected(() => tree.setCollider(id, 1, -1, 1), 'setCollider', `item ${id}`);
+      expectRejected(() => tree.setStatic(id, true), 'setStatic', `item ${id}`);
+      expectRejected(() => tree.getBox(id, box), 'getBox', `item ${id}`);
+      expectRejected(() => tree.pairsOf(id, []), 'pairsOf', `item ${id}`);
+    }
+  });
+
+  it('removing twice', () => {
+    tree.remove(2);
+    tree.step();
+    tree.validate();
+    expectRejected(() => tree.remove(2), 'remove', 'item 2');
+    expectRejected(() => tree.move(2, 0, 0, 1, 1), 'item 2');
+    expectRejected(() => tree.getBox(2, { minX: 0, minY: 0, maxX: 0, maxY: 0 }), 'item 2');
+    // Removed while pending, then removed again.
+    tree.queueInsert(61, 0, 0, 1, 1);
+    tree.remove(61);
+    expectRejected(() => tree.remove(61), 'remove', 'item 61');
+    expect(tree.flush()).toBe(0);
+  });
+
+  it('bad layer, mask or priority; nothing is half-applied', () => {
+    expectRejected(() => tree.setCollider(1, 0, -1, 1), 'item 1', 'layer', '(got 0)');
+    expectRejected(() => tree.setCollider(1, 1.5, -1, 1), 'item 1', 'layer', '(got 1.5)');
+    expectRejected(() => tree.setCollider(1, NaN, -1, 1), 'item 1', 'layer', '(got NaN)');
+    expectRejected(() => tree.setCollider(1, 2 ** 32, -1, 1), 'item 1', 'layer', `(got ${2 ** 32})`);
+    expectRejected(() => tree.setCollider(1, 1, 0.5, 1), 'item 1', 'mask', '(got 0.5)');
+    expectRejected(() => tree.setCollider(1, 1, Infinity, 1), 'item 1', 'mask', '(got Infinity)');
+    for (const [p, shown] of [[-1, '-1'], [256, '256'], [1.5, '1.5'], [NaN, 'NaN']] as const) {
+      // A valid new layer and mask with a bad priority: the layer must not change either.
+      expectRejected(() => tree.setCollider(2, 4, 4, p), 'item 2', 'priority', `(got ${shown})`);
+    }
+    expectRejected(() => tree.setCollider(2, 0, 0, 0), 'item 2', 'layer');
+  });
+
+  it('bad query arguments', () => {
+    // A pending insert stays pending: the checks run before anything is placed.
+    tree.queueInsert(70, 0, 0, 5, 5);
+    const out: number[] = [];
+    const dist: number[] = [];
+    const hit: RayHit = { id: 123, distance: 456 };
+    for (let f = 0; f < 4; f++) {
+      const q = [0, 0, 10, 10];
+      q[f] = NaN;
+      expectRefused(() => tree.queryRect(q[0], q[1], q[2], q[3], out), `query ${FIELDS[f]}`, '(got NaN)');
+      q[f] = Infinity;
+      expectRefused(() => tree.visitRect(q[0], q[1], q[2], q[3], () => true), `query ${FIELDS[f]}`, '(got Infinity)');
+    }
+    expectRefused(() => tree.queryCircle(0, 0, -1, out), 'radius', '(got -1)');
+    expectRefused(() => tree.queryCircle(0, 0, NaN, out), 'radius', '(got NaN)');
+    expectRefused(() => tree.visitCircle(NaN, 0, 1, () => true), 'circle x', '(got NaN)');
+    expectRefused(() => tree.queryCircle(0, -Infinity, 1, out), 'circle y', '(got -Infinity)');
+    expectRefused(() => tree.queryPoint(NaN, 0, out), 'point x', '(got NaN)');
+    expectRefused(() => tree.visitPoint(0, Infinity, () => true), 'point y', '(got Infinity)');
+    expectRefused(() => tree.raycast(0, 0, 0, 0, 10, hit), 'direction', 'zero');
+    expectRefused(() => tree.raycastAll(0, 0, 0, -0, 10, out, dist), 'direction', 'zero');
+    expectRefused(() => tree.raycast(0, 0, NaN, 1, 10, hit), 'direction x', '(got NaN)');
+    expectRefused(() => tree.raycast(NaN, 0, 1, 0, 10, hit), 'origin x', '(got NaN)');
+    expectRefused(() => tree.raycast(0, 0, 1, 0, -1, hit), 'maxDistance', '(got -1)');
+    expectRefused(() => tree.raycastAll(0, 0, 1, 0, NaN, out, dist), 'maxDistance', '(got NaN)');
+    expectRefused(() => tree.nearest(0, 0, -1, 10, out), 'k', '(got -1)');
+    expectRefused(() => tree.nearest(0, 0, 1.5, 10, out), 'k', '(got 1.5)');
+    expectRefused(() => tree.nearest(0, 0, 1, -1, out), 'maxDistance', '(got -1)');
+    expectRefused(() => tree.nearest(NaN, 0, 1, 1, out), 'point x', '(got NaN)');
+    // Refused raycasts leave the caller's hit alone.
+    expect(hit).toEqual({ id: 123, distance: 456 });
+    expect(tree.flush()).toBe(1);
+  });
+
+  it('bad options and budgets', () => {
+    const build = (o: object) => () => new LooseQuadtree(o);
+    const messageOf = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'did not throw';
+    };
+    expect(messageOf(build({ width: 0 }))).toMatch(/^bitecs-quadtree: .*width.*\(got 0\)/);
+    expect(messageOf(build({ height: -5 }))).toMatch(/^bitecs-quadtree: .*height.*\(got -5\)/);
+    expect(messageOf(build({ width: NaN }))).toMatch(/^bitecs-quadtree: .*width.*\(got NaN\)/);
+    expect(messageOf(build({ x: Infinity }))).toMatch(/^bitecs-quadtree: .*x.*\(got Infinity\)/);
+    expectRejected(() => tree.setBudget({ maxPairTests: -1 }), 'maxPairTests', '(got -1)');
+    expectRejected(() => tree.setBudget({ maxMs: NaN }), 'maxMs', '(got NaN)');
+  });
+
+  it('a refused setBudget leaves the budget in force', () => {
+    const t = new LooseQuadtree({ budget: { maxPairTests: 0, minChecksPerTier: 1 } });
+    for (let i = 0; i < 5; i++) t.insert(i, i * 200, 0, i * 200 + 10, 10);
+    expect(() => t.setBudget({ maxPairTests: 100, maxMs: NaN })).toThrow(/^bitecs-quadtree: .*maxMs/);
+    expect(() => t.setBudget({ maxPairTests: 100, minChecksPerTier: 50, maxMs: -1 })).toThrow(/^bitecs-quadtree: .*maxMs/);
+    // Still one check per step for the lower tiers.
+    expect(t.step().moved).toBe(1);
+    expect(t.stats.deferred).toBe(4);
+  });
+});

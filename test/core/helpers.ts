@@ -1,0 +1,124 @@
+import { boxesOverlap, type LooseQuadtree, type PairList } from '../../src/core/index.js';
+
+/** Seeded PRNG (mulberry32): the same seed gives the same run on every machine. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Small conveniences over a seeded generator. */
+export class Rng {
+  readonly next: () => number;
+
+  constructor(seed: number) {
+    this.next = mulberry32(seed);
+  }
+
+  /** Integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  /** Float in [lo, hi). */
+  range(lo: number, hi: number): number {
+    return lo + this.next() * (hi - lo);
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  pick<T>(values: readonly T[]): T {
+    return values[this.int(values.length)];
+  }
+}
+
+export interface Box {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+/** What the test believes one item is. */
+export interface ModelItem extends Box {
+  layer: number;
+  mask: number;
+  priority: number;
+  isStatic: boolean;
+}
+
+export type Pair = [a: number, b: number, priority: number];
+
+/** Pair order of the library: priority descending, then a, then b. */
+export function comparePairs(x: Pair, y: Pair): number {
+  return y[2] - x[2] || x[0] - y[0] || x[1] - y[1];
+}
+
+export function pairKey(a: number, b: number): string {
+  return a < b ? `${a},${b}` : `${b},${a}`;
+}
+
+/** Copies the live entries of a pair list into plain tuples, in list order. */
+export function readPairs(list: PairList): Pair[] {
+  const out: Pair[] = [];
+  for (let i = 0; i < list.count; i++) out.push([list.a[i], list.b[i], list.priority[i]]);
+  return out;
+}
+
+/** The pair rule, applied to every couple of items: what `current` must hold. */
+export function brutePairs(items: Map<number, ModelItem>, touching: boolean): Pair[] {
+  const ids = [...items.keys()].sort((x, y) => x - y);
+  const out: Pair[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const p = items.get(ids[i])!;
+    for (let j = i + 1; j < ids.length; j++) {
+      const q = items.get(ids[j])!;
+      if (pairAllowed(p, q) && boxesOverlap(p.minX, p.minY, p.maxX, p.maxY, q.minX, q.minY, q.maxX, q.maxY, touching)) {
+        out.push([ids[i], ids[j], Math.min(p.priority, q.priority)]);
+      }
+    }
+  }
+  return out.sort(comparePairs);
+}
+
+/** Layer/mask filter both ways, and no static-static pair. */
+export function pairAllowed(p: ModelItem, q: ModelItem): boolean {
+  return (p.mask & q.layer) !== 0 && (q.mask & p.layer) !== 0 && !(p.isStatic && q.isStatic);
+}
+
+/** Deterministic 32-bit FNV-1a style hash of a pair list (for replay comparisons). */
+export function hashPairs(list: PairList, seed = 0x811c9dc5): number {
+  let h = seed >>> 0;
+  const mix = (v: number) => {
+    h ^= v & 0xffff;
+    h = Math.imul(h, 0x01000193) >>> 0;
+    h ^= (v >>> 16) & 0xffff;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  };
+  mix(list.count);
+  for (let i = 0; i < list.count; i++) {
+    mix(list.a[i]);
+    mix(list.b[i]);
+    mix(list.priority[i]);
+  }
+  return h;
+}
+
+/** Every item's box as the index reports it, by id. */
+export function snapshotBoxes(tree: LooseQuadtree, ids: Iterable<number>): Map<number, Box> {
+  const out = new Map<number, Box>();
+  for (const id of ids) out.set(id, tree.getBox(id, { minX: 0, minY: 0, maxX: 0, maxY: 0 }));
+  return out;
+}
+
+/** Sorted copy of numbers, for comparing unordered query results. */
+export function sorted(values: ArrayLike<number>): number[] {
+  return Array.from(values).sort((x, y) => x - y);
+}
