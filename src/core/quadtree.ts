@@ -39,6 +39,8 @@ export class LooseQuadtree {
   readonly y: number;
   readonly width: number;
   readonly height: number;
+  /** Deepest level of the tree (the root is 0). */
+  readonly maxDepth: number;
   /** Whether touching edges count as overlap (see {@link QuadtreeOptions.touching}). */
   readonly touching: boolean;
   /** Numbers about the index and the last step, updated in place. */
@@ -63,7 +65,10 @@ export class LooseQuadtree {
     checkNumber('option height', height);
     if (width <= 0) fail(`option width must be positive (got ${show(width)})`);
     if (height <= 0) fail(`option height must be positive (got ${show(height)})`);
-    const maxDepth = clampInt(options.maxDepth ?? 8, 0, MAX_DEPTH);
+    const rootSize = Math.max(width, height);
+    // By default, the depth whose cells come closest to 40 units: measured best for sprites of
+    // 4 to 48 units (see the README's maxDepth sweep).
+    const maxDepth = clampInt(options.maxDepth ?? Math.round(Math.log2(rootSize / 40)), 0, MAX_DEPTH);
     const lifespan = clampInt(options.lifespan ?? 8, 1, 65535);
     const maxLifespan = clampInt(options.maxLifespan ?? 64, lifespan, 65535);
     const maxId = clampInt(options.maxId ?? 2 ** 24, 1, 2 ** 31 - 1);
@@ -78,7 +83,8 @@ export class LooseQuadtree {
       enteredByTier: new Int32Array(4), stayedByTier: new Int32Array(4), exitedByTier: new Int32Array(4),
       deferred: 0, stepMs: 0,
     };
-    this.tree = new TreeIndex(x, y, Math.max(width, height), maxDepth, maxId, lifespan, maxLifespan);
+    this.maxDepth = maxDepth;
+    this.tree = new TreeIndex(x, y, rootSize, maxDepth, maxId, lifespan, maxLifespan);
     this.queries = new QueryEngine(this.tree);
     this.nodeStack = new Int32Array(4 * (maxDepth + 2));
     this.broadphase = new Broadphase(this.tree, this.touching, this.stats);

@@ -16,7 +16,7 @@ export interface QuadtreeOptions {
    * Deepest level of the tree (root is 0). Clamped to 0..11. Together with the world size it
    * sets the smallest cell: `max(width, height) / 2 ** maxDepth`. Each level in use keeps a
    * dense cell index of 4^depth entries (12 bytes each): 768 KB at depth 8, 12 MB at 10.
-   * @default 8
+   * @default the depth whose cells are closest to 40 units: `round(log2(max(width, height) / 40))`
    */
   maxDepth?: number;
   /**

@@ -45,7 +45,7 @@ class OracleRun {
   /** Counters that prove the run reached the cases it is meant to cover. */
   readonly seen = {
     pairs: 0, entered: 0, exited: 0, reentered: 0, outside: 0, rayHits: 0, rayTies: 0, nearestTies: 0,
-    edgeOnlyPairs: 0, flushed: 0, rectHits: 0, clears: 0,
+    edgeOnlyPairs: 0, flushed: 0, rectHits: 0, clears: 0, fullPasses: 0,
   };
   /** Step in which each current pair began. */
   private born = new Map<string, number>();
@@ -63,7 +63,10 @@ class OracleRun {
       if (this.rng.chance(0.01)) this.clearAll();
       const ops = this.rng.int(14);
       for (let k = 0; k < ops; k++) this.randomOp();
+      // Now and then most items move at once: the step then takes its one-pass path.
+      if (this.rng.chance(0.2)) this.moveMost();
       this.stepAndCheck();
+      if (this.tree.stats.moved > 0 && this.tree.stats.moved === this.tree.size) this.seen.fullPasses++;
       this.checkQueries(4);
       if (i % 16 === 0) this.checkContent();
     }
@@ -138,6 +141,18 @@ class OracleRun {
   private anyId(): number {
     const keys = [...this.model.keys()];
     return keys[this.rng.int(keys.length)];
+  }
+
+  /** Moves about 80% of the items by a small step, the way a frame of a game does. */
+  private moveMost(): void {
+    for (const [id, item] of this.model) {
+      if (!this.rng.chance(0.8)) continue;
+      const dx = this.snap(this.rng.range(-4, 4) * this.s.quantum * 4);
+      const dy = this.snap(this.rng.range(-4, 4) * this.s.quantum * 4);
+      const box: [number, number, number, number] = [item.minX + dx, item.minY + dy, item.maxX + dx, item.maxY + dy];
+      this.tree.move(id, ...box);
+      [item.minX, item.minY, item.maxX, item.maxY] = box;
+    }
   }
 
   private randomOp(): void {
@@ -490,6 +505,8 @@ describe('LooseQuadtree against a brute-force oracle', () => {
         expect(run.seen.rectHits).toBeGreaterThan(s.steps);
         expect(run.seen.flushed).toBeGreaterThan(0);
         if (touching) expect(run.seen.edgeOnlyPairs).toBeGreaterThan(0);
+        // Steps where most items moved took the one-pass path over every item.
+        expect(run.seen.fullPasses).toBeGreaterThan(10);
         // Branches emptied and expired along the way (there are none without depth).
         if (s.maxDepth > 0) expect(run.tree.stats.groupsFreed).toBeGreaterThan(0);
       });
