@@ -358,7 +358,10 @@ export class Broadphase {
     sortPairs(entered.a, entered.b, entered.priority, entered.index, entered.count);
     sortPairs(exits.a, exits.b, exits.priority, exits.index, exits.count);
 
-    if (entered.count > 0 || exits.count > 0 || this.reorder) this.merge();
+    // Few changes: patch the list in place; many (or reordered priorities): merge it anew.
+    const changes = entered.count + exits.count;
+    if (this.reorder || changes * 32 > this.current.count) this.merge();
+    else if (changes > 0) this.patch();
 
     const byTier = stats.enteredByTier;
     byTier.fill(0);
@@ -379,6 +382,78 @@ export class Broadphase {
     stats.exited = exits.count;
     stats.stayed = cur.count - entered.count;
   }
+
+  /**
+   * Brings the sorted current list up to date in place: binary-search where each exit sits
+   * and where each entry goes, then move the untouched runs with copyWithin (a memmove),
+   * working from the back. O((entries + exits) log pairs) plus the moves, instead of a
+   * compare per current pair. Falls back to the full merge if an exit is not where its key says.
+   */
+  private patch(): void {
+    const cur = this.current;
+    const entered = this.entered;
+    const exits = this.exited;
+    const n = cur.count;
+    const x = exits.count;
+    const e = entered.count;
+    if (this.scratchDel.length < x) this.scratchDel = new Int32Array(Math.max(x, 2 * this.scratchDel.length));
+    if (this.scratchIns.length < e) this.scratchIns = new Int32Array(Math.max(e, 2 * this.scratchIns.length));
+    const del = this.scratchDel;
+    const ins = this.scratchIns;
+    for (let i = 0; i < x; i++) {
+      const at = lowerBound(cur, n, exits.priority[i], exits.a[i], exits.b[i]);
+      if (at >= n || cur.index[at] !== exits.index[i]) {
+        this.merge();
+        return;
+      }
+      del[i] = at;
+    }
+    for (let j = 0; j < e; j++) ins[j] = lowerBound(cur, n, entered.priority[j], entered.a[j], entered.b[j]);
+    cur.reserve(n - x + e);
+    const ca = cur.a, cb = cur.b, cp = cur.priority, ci = cur.index;
+    // 1. Close the gaps left by exits, left to right (writes never pass reads).
+    let write = x > 0 ? del[0] : n;
+    for (let k = 0; k < x; k++) {
+      const from = del[k] + 1;
+      const to = k + 1 < x ? del[k + 1] : n;
+      if (to > from) {
+        ca.copyWithin(write, from, to);
+        cb.copyWithin(write, from, to);
+        cp.copyWithin(write, from, to);
+        ci.copyWithin(write, from, to);
+        write += to - from;
+      }
+    }
+    // Insertion points move left by the exits before them.
+    for (let j = 0, k = 0; j < e; j++) {
+      while (k < x && del[k] < ins[j]) k++;
+      ins[j] -= k;
+    }
+    // 2. Open room for the entries, right to left (writes never pass reads).
+    let read = n - x;
+    write = n - x + e;
+    for (let j = e - 1; j >= 0; j--) {
+      const cut = ins[j];
+      if (read > cut) {
+        const shift = write - read;
+        ca.copyWithin(cut + shift, cut, read);
+        cb.copyWithin(cut + shift, cut, read);
+        cp.copyWithin(cut + shift, cut, read);
+        ci.copyWithin(cut + shift, cut, read);
+        write -= read - cut;
+        read = cut;
+      }
+      write--;
+      ca[write] = entered.a[j];
+      cb[write] = entered.b[j];
+      cp[write] = entered.priority[j];
+      ci[write] = entered.index[j];
+    }
+    cur.count = n - x + e;
+  }
+
+  private scratchDel = new Int32Array(64);
+  private scratchIns = new Int32Array(64);
 
   private merge(): void {
     const pairs = this.pairs;
@@ -453,6 +528,20 @@ export class Broadphase {
     this.current.count = 0;
     this.entered.count = 0;
   }
+}
+
+/** First index of the sorted list whose pair does not come before (priority, a, b). */
+function lowerBound(list: PairBuffer, count: number, priority: number, a: number, b: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const p = list.priority[mid];
+    const before = p !== priority ? p > priority : list.a[mid] !== a ? list.a[mid] < a : list.b[mid] < b;
+    if (before) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** End of the run of priorities at or above `floor` starting at i (the list is sorted descending). */

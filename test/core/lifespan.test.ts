@@ -19,7 +19,7 @@ function nodes(tree: LooseQuadtree): NodeInfo[] {
 
 /** A tree with one point item at the deepest level: the root plus 8 groups of 4 = 33 nodes. */
 function deepItem(options: QuadtreeOptions = {}) {
-  const tree = new LooseQuadtree(options);
+  const tree = new LooseQuadtree({ maxDepth: 8, ...options });
   tree.insert(1, 100, 100, 100, 100);
   tree.step();
   return tree;
@@ -73,7 +73,7 @@ describe('lifespan of empty branches', () => {
   });
 
   it('only the branch that emptied counts down; shared ancestors stay', () => {
-    const tree = new LooseQuadtree();
+    const tree = new LooseQuadtree({ maxDepth: 8 });
     tree.insert(1, 100, 100, 100, 100);
     tree.insert(2, 900, 900, 900, 900);
     tree.step();
