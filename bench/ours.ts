@@ -1,0 +1,42 @@
+import { LooseQuadtree } from '../src/core/index.js';
+import type { Contender, ContenderSpec, PairSum } from './contender.js';
+import type { Scene } from './scene.js';
+
+
+/** This library: insert once, then per frame move the movers and step. */
+class Ours implements Contender {
+  readonly name: string;
+  private tree!: LooseQuadtree;
+  private readonly maxDepth: number | undefined;
+
+  constructor(name: string, maxDepth: number | undefined) {
+    this.name = name;
+    this.maxDepth = maxDepth;
+  }
+
+  setup(scene: Scene): void {
+    this.tree = new LooseQuadtree({ width: scene.side, height: scene.side, maxDepth: this.maxDepth });
+    for (let i = 0; i < scene.n; i++) this.tree.insert(i, scene.minX[i], scene.minY[i], scene.maxX[i], scene.maxY[i]);
+  }
+
+  frame(scene: Scene, sum: PairSum): void {
+    const tree = this.tree;
+    const { movers, minX, minY, maxX, maxY } = scene;
+    for (let k = 0; k < movers.length; k++) {
+      const i = movers[k];
+      tree.move(i, minX[i], minY[i], maxX[i], maxY[i]);
+    }
+    tree.step();
+    const { count, a, b } = tree.current;
+    for (let p = 0; p < count; p++) sum.add(a[p], b[p]);
+  }
+}
+
+/** `maxDepth` undefined: the library's default, chosen from the world size. */
+export function oursSpec(maxDepth?: number, name = 'bitecs-quadtree'): ContenderSpec {
+  return {
+    name,
+    note: `LooseQuadtree sized to the world, ${maxDepth === undefined ? 'default maxDepth (from the world size: 6 at 10k, 7 at 100k)' : `maxDepth ${maxDepth}`}; insert once, then \`move\` the movers and \`step()\`; pairs read from \`current\``,
+    create: () => new Ours(name, maxDepth),
+  };
+}

@@ -1,0 +1,90 @@
+import { PREFIX, show } from '../core/errors.js';
+import { DEFAULT_COLLIDER } from './components.js';
+import type { QuadtreeState } from './state.js';
+
+/** Outcomes of reading an entity's components. */
+export const VALID = 0;
+export const BAD_BOX = 1;
+export const NO_POSITION = 2;
+export const BEYOND_LIMIT = 3;
+export const BAD_COLLIDER = 4;
+
+/** Collider values read by {@link readCollider} (module scratch: the systems are not re-entrant). */
+export const collider = { layer: 1, mask: -1, priority: 128 };
+
+/**
+ * True when the box of centre (x, y) and size (w, h) is one the tree accepts: every value
+ * finite, sizes not negative, corners not overflowing. Written so that NaN and undefined fail.
+ */
+export function validBox(x: number, y: number, w: number, h: number): boolean {
+  const hw = w * 0.5;
+  const hh = h * 0.5;
+  const dx = (x + hw) - (x - hw);
+  const dy = (y + hh) - (y - hh);
+  // NaN fails every comparison; an overflowing corner makes dx Infinity or NaN.
+  return w >= 0 && h >= 0 && dx < Infinity && dy < Infinity;
+}
+
+/** Reads an entity's Collider (defaults when absent or unwritten) into {@link collider}. */
+export function readCollider(s: QuadtreeState, eid: number, has: boolean): number {
+  if (!has) {
+    collider.layer = DEFAULT_COLLIDER.layer;
+    collider.mask = DEFAULT_COLLIDER.mask;
+    collider.priority = DEFAULT_COLLIDER.priority;
+    return VALID;
+  }
+  const c = s.collider;
+  const layer = c.layer[eid] ?? DEFAULT_COLLIDER.layer;
+  const mask = c.mask[eid] ?? DEFAULT_COLLIDER.mask;
+  const priority = c.priority[eid] ?? DEFAULT_COLLIDER.priority;
+  if (!bits(layer) || (layer | 0) === 0 || !bits(mask) || !Number.isInteger(priority) || priority < 0 || priority > 255) {
+    return BAD_COLLIDER;
+  }
+  collider.layer = layer | 0;
+  collider.mask = mask | 0;
+  collider.priority = priority;
+  return VALID;
+}
+
+function bits(v: number): boolean {
+  return Number.isInteger(v) && v >= -(2 ** 31) && v <= 2 ** 32 - 1;
+}
+
+/** The error message for an entity that failed a check, naming the field and the value. */
+export function describe(s: QuadtreeState, eid: number, code: number): string {
+  return PREFIX + `entity ${eid} ` + reason(s, eid, code);
+}
+
+function reason(s: QuadtreeState, eid: number, code: number): string {
+  if (code === BEYOND_LIMIT) {
+    return `is beyond the id limit ${s.idLimit} (raise option maxId)`;
+  }
+  if (code === NO_POSITION) return 'has Bounds but no Position: add Position too, or remove Bounds';
+  if (code === BAD_COLLIDER) {
+    const c = s.collider;
+    const layer = c.layer[eid] ?? DEFAULT_COLLIDER.layer;
+    const mask = c.mask[eid] ?? DEFAULT_COLLIDER.mask;
+    const priority = c.priority[eid] ?? DEFAULT_COLLIDER.priority;
+    if (!bits(layer)) return `has a Collider.layer that is not a 32-bit integer (got ${show(layer)})`;
+    if ((layer | 0) === 0) return 'has Collider.layer 0: it would match no mask (got 0)';
+    if (!bits(mask)) return `has a Collider.mask that is not a 32-bit integer (got ${show(mask)})`;
+    return `has a Collider.priority outside the integers 0..255 (got ${show(priority)})`;
+  }
+  const x = s.position.x[eid];
+  const y = s.position.y[eid];
+  const w = s.bounds.width[eid];
+  const h = s.bounds.height[eid];
+  const hint = ': write Position and Bounds before the sync system runs';
+  if (!finite(x)) return `has a non-finite Position.x (got ${show(x)})${x === undefined ? hint : ''}`;
+  if (!finite(y)) return `has a non-finite Position.y (got ${show(y)})${y === undefined ? hint : ''}`;
+  if (!finite(w)) return `has a non-finite Bounds.width (got ${show(w)})${w === undefined ? hint : ''}`;
+  if (!finite(h)) return `has a non-finite Bounds.height (got ${show(h)})${h === undefined ? hint : ''}`;
+  if (w < 0) return `has a negative Bounds.width (got ${show(w)})`;
+  if (h < 0) return `has a negative Bounds.height (got ${show(h)})`;
+  return `has a box too large for floating point (Position.x ${show(x)}, Position.y ${show(y)}, ` +
+    `Bounds.width ${show(w)}, Bounds.height ${show(h)})`;
+}
+
+function finite(v: unknown): boolean {
+  return typeof v === 'number' && Number.isFinite(v);
+}

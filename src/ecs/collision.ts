@@ -1,0 +1,186 @@
+import { addComponent, addEntity, hasComponent, removeEntity, type World } from 'bitecs';
+import { Phase } from './components.js';
+import { fit } from './idlist.js';
+import { PairMap } from './pairmap.js';
+import { stateOf, type QuadtreeState } from './state.js';
+
+/**
+ * The collision system: runs the tree's broadphase step (only entities that changed are
+ * checked; see the core's budget for tiers) and writes the pair changes to the world.
+ *
+ * With pair entities on, each pair is an entity carrying {@link Collision}: created with
+ * phase `Enter` in the frame the pair begins, set to `Stay` by the next run, set to `Exit`
+ * in the frame it ends and removed by the run after that. One entity add and one remove per
+ * pair lifetime; a pair that ends and begins again (or whose entity id was recycled) gets a
+ * new pair entity. A pair entity the game removes is forgotten, never touched again (its id
+ * may be reused). Run it after {@link quadtreeSyncSystem}, once per frame.
+ */
+export function quadtreeCollisionSystem<W extends object>(world: W): W {
+  const s = stateOf(world);
+  const started = performance.now();
+  if (s.pairEntities) retirePairEntities(s);
+  const tree = s.tree;
+  tree.step();
+  const map = s.pairs;
+  if (map !== null) {
+    recordExits(s, map);
+    recordEnters(s, map);
+    if (s.refreshPairs) refreshPairs(s, map);
+  }
+  s.refreshPairs = false;
+  const stats = s.stats;
+  const ts = tree.stats;
+  stats.frame = tree.stepCount;
+  stats.relocated = ts.relocated;
+  stats.nodesLive = ts.nodesLive;
+  stats.nodesFree = ts.nodesFree;
+  stats.pairTests = ts.pairTests;
+  stats.pairs = ts.pairs;
+  stats.entered = ts.entered;
+  stats.stayed = ts.stayed;
+  stats.exited = ts.exited;
+  stats.deferred = ts.deferred;
+  stats.pairEntities = s.pairEntityCount;
+  stats.collisionMs = performance.now() - started;
+  return world;
+}
+
+/** Makes sure live pairs are remembered (for handlers), building the map from the current pairs. */
+export function keepPairs(s: QuadtreeState): PairMap {
+  if (s.pairs !== null) return s.pairs;
+  const map = new PairMap();
+  const cur = s.tree.current;
+  const ent = s.entities;
+  for (let i = 0; i < cur.count; i++) {
+    const a = cur.a[i];
+    const b = cur.b[i];
+    const r = map.add(a, b);
+    map.layerA[r] = ent.layer[a];
+    map.layerB[r] = ent.layer[b];
+  }
+  // This step's exits were not described: do it from what is left.
+  const ex = s.tree.exited;
+  reserveExits(s, ex.count);
+  for (let k = 0; k < ex.count; k++) {
+    s.exitLayerA[k] = ent.layer[ex.a[k]];
+    s.exitLayerB[k] = ent.layer[ex.b[k]];
+  }
+  s.pairs = map;
+  return map;
+}
+
+/** Removes last frame's exited pair entities and moves last frame's entered ones to Stay. */
+function retirePairEntities(s: QuadtreeState): void {
+  const world = s.world as World;
+  const C = s.collision;
+  const exits = s.exitedEntities;
+  try {
+    for (let i = 0; i < exits.count; i++) {
+      const pe = exits.data[i];
+      // The game may have removed it already (its id may even be reused): check it is still ours.
+      if (hasComponent(world, pe, C) && C.phase[pe] === Phase.Exit) removeEntity(world, pe);
+      s.pairEntityCount--;
+    }
+  } finally {
+    exits.clear();
+  }
+  const entered = s.enteredEntities;
+  for (let i = 0; i < entered.count; i++) {
+    const pe = entered.data[i];
+    if (hasComponent(world, pe, C) && C.phase[pe] === Phase.Enter) C.phase[pe] = Phase.Stay;
+  }
+  entered.clear();
+}
+
+/** Records the layers of the step's exits and marks their pair entities Exit. */
+function recordExits(s: QuadtreeState, map: PairMap): void {
+  const ex = s.tree.exited;
+  const n = ex.count;
+  reserveExits(s, n);
+  const C = s.collision;
+  const ent = s.entities;
+  for (let k = 0; k < n; k++) {
+    const a = ex.a[k];
+    const b = ex.b[k];
+    const r = map.find(a, b);
+    if (r < 0) {
+      // Began before the map was kept: the best description left.
+      s.exitLayerA[k] = ent.layer[a];
+      s.exitLayerB[k] = ent.layer[b];
+      continue;
+    }
+    s.exitLayerA[k] = map.layerA[r];
+    s.exitLayerB[k] = map.layerB[r];
+    const pe = map.entity[r];
+    if (pe !== 0) {
+      if (owns(s, pe, a, b)) {
+        C.phase[pe] = Phase.Exit;
+        s.exitedEntities.push(pe);
+      } else {
+        s.pairEntityCount--;
+      }
+    }
+    map.remove(r);
+  }
+}
+
+function reserveExits(s: QuadtreeState, n: number): void {
+  if (n <= s.exitLayerA.length) return;
+  s.exitLayerA = fit(s.exitLayerA, n);
+  s.exitLayerB = fit(s.exitLayerB, n);
+}
+
+/** Remembers the step's new pairs and creates their pair entities. */
+function recordEnters(s: QuadtreeState, map: PairMap): void {
+  const world = s.world as World;
+  const en = s.tree.entered;
+  const ent = s.entities;
+  const C = s.collision;
+  const frame = s.tree.stepCount;
+  const create = s.pairEntities;
+  for (let k = 0; k < en.count; k++) {
+    const a = en.a[k];
+    const b = en.b[k];
+    const r = map.add(a, b);
+    map.layerA[r] = ent.layer[a];
+    map.layerB[r] = ent.layer[b];
+    if (!create) continue;
+    const pe = addEntity(world);
+    // Written before the component is added, so the game's onAdd observers see the data.
+    C.a[pe] = a;
+    C.b[pe] = b;
+    C.priority[pe] = en.priority[k];
+    C.phase[pe] = Phase.Enter;
+    C.startedAt[pe] = frame;
+    addComponent(world, pe, C);
+    map.entity[r] = pe;
+    s.enteredEntities.push(pe);
+    s.pairEntityCount++;
+  }
+}
+
+/** After a collider change: pair priorities (changed in place by the tree) and layers. */
+function refreshPairs(s: QuadtreeState, map: PairMap): void {
+  const cur = s.tree.current;
+  const ent = s.entities;
+  const C = s.collision;
+  for (let i = 0; i < cur.count; i++) {
+    const a = cur.a[i];
+    const b = cur.b[i];
+    const r = map.find(a, b);
+    if (r < 0) continue;
+    map.layerA[r] = ent.layer[a];
+    map.layerB[r] = ent.layer[b];
+    const pe = map.entity[r];
+    if (pe !== 0 && owns(s, pe, a, b)) C.priority[pe] = cur.priority[i];
+  }
+}
+
+/**
+ * True if the pair entity is still the plugin's for the pair (a, b). The game may have
+ * removed it, and its id may since carry another entity, even another pair of the plugin's.
+ */
+export function owns(s: QuadtreeState, pe: number, a: number, b: number): boolean {
+  const C = s.collision;
+  return hasComponent(s.world as World, pe, C) && C.a[pe] === a && C.b[pe] === b && C.phase[pe] !== Phase.Exit;
+}

@@ -1,0 +1,94 @@
+/**
+ * The plugin's components, in bitECS's SoA shape: one array per field, indexed by entity id.
+ *
+ * Storage is a plain `number[]` per field. It grows with any entity id (no capacity to pick
+ * up front), keeps full double precision (a position written is the position read back, so
+ * change detection by comparison is exact), and is never replaced, so references taken from
+ * it stay valid. V8 keeps a plain array of numbers as unboxed doubles, as fast to read as a
+ * typed array. A game that wants typed arrays passes its own components to `addQuadtree`.
+ */
+
+/** One field of an SoA component: a plain array or any typed array, indexed by entity id. */
+export type NumberStore = { [index: number]: number };
+
+/** Anything with `x` and `y` stores: the centre of an entity's box. */
+export interface PositionStore {
+  x: NumberStore;
+  y: NumberStore;
+}
+
+/** Anything with `width` and `height` stores: the full size of an entity's box. */
+export interface BoundsStore {
+  width: NumberStore;
+  height: NumberStore;
+}
+
+/** Anything with `layer`, `mask` and `priority` stores. */
+export interface ColliderStore {
+  layer: NumberStore;
+  mask: NumberStore;
+  priority: NumberStore;
+}
+
+/** Anything with the five stores of a collision pair. */
+export interface CollisionStore {
+  a: NumberStore;
+  b: NumberStore;
+  priority: NumberStore;
+  phase: NumberStore;
+  startedAt: NumberStore;
+}
+
+/** Centre of the entity's box, in world units. */
+export const Position = { x: [] as number[], y: [] as number[] };
+
+/** Full width and height of the entity's box (not half sizes). Zero is allowed, negative is not. */
+export const Bounds = { width: [] as number[], height: [] as number[] };
+
+/**
+ * Collision filter and importance. An entity without Collider gets the defaults: layer 1,
+ * mask all bits, priority 128. A field left unwritten (`undefined`) also takes its default.
+ * - `layer`: the entity's category bits (usually one bit of 32; not 0)
+ * - `mask`: the categories it collides with; a pair exists only if each side's mask has a
+ *   bit of the other's layer
+ * - `priority`: 0..255, higher is more important; a pair has the lower of its two
+ */
+export const Collider = { layer: [] as number[], mask: [] as number[], priority: [] as number[] };
+
+/** Tag for entities that do not move (walls): never scanned for changes, never paired with each other. */
+export const Static = {};
+
+/**
+ * One overlapping pair, carried by a pair entity the plugin creates when the pair begins and
+ * removes the frame after it ends. `a` and `b` are the two entities (`a` has the lower id),
+ * `priority` the pair's priority, `phase` one of {@link Phase} and `startedAt` the frame
+ * (collision step) in which the pair began.
+ */
+export const Collision = {
+  a: [] as number[],
+  b: [] as number[],
+  priority: [] as number[],
+  phase: [] as number[],
+  startedAt: [] as number[],
+};
+
+/**
+ * Phases of a collision pair. The values are bits, so a handler can ask for several at once
+ * (`Phase.Enter | Phase.Exit`).
+ */
+export const Phase = {
+  /** The pair began this frame. */
+  Enter: 1,
+  /** The pair began in an earlier frame and still overlaps. */
+  Stay: 2,
+  /** The pair ended this frame (its entities separated, changed filter, or one was removed). */
+  Exit: 4,
+  /** Every phase. */
+  All: 7,
+} as const;
+
+/** A single phase: {@link Phase.Enter}, {@link Phase.Stay} or {@link Phase.Exit}. */
+export type PhaseValue = 1 | 2 | 4;
+
+/** Defaults for entities without {@link Collider}. */
+export const DEFAULT_COLLIDER = { layer: 1, mask: -1, priority: 128 } as const;

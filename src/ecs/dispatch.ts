@@ -1,0 +1,257 @@
+import { fail, show } from '../core/errors.js';
+import { keepPairs } from './collision.js';
+import { Phase, type PhaseValue } from './components.js';
+import { IN_TREE } from './entities.js';
+import { byPriority, HandlerRecord, type CollisionHandler, type CollisionHandlerOptions } from './handlers.js';
+import { before, lowerBound } from './pairs.js';
+import { stateOf, type QuadtreeState } from './state.js';
+
+/** Budget bookkeeping of the running dispatch (module scratch: dispatch is not re-entrant). */
+const run = { calls: 0, made: 0, over: false, started: 0, nextClock: 0 };
+
+/**
+ * Registers a collision handler, called by {@link quadtreeDispatchSystem} for the pairs whose
+ * layers match, in the phases it asks for. Returns a function that unregisters it.
+ *
+ * Guarantees of the dispatch:
+ * 1. **Order.** Handlers run highest priority first, ties in registration order. Each one
+ *    gets, in this order: its deferred calls (oldest first); this frame's exits and enters
+ *    by pair priority (high first), then entity index, an exit before an enter of the same
+ *    two entities; then this frame's stays by pair priority, starting where the budget cut
+ *    it last frame, if it did. Without a budget the order is fully deterministic.
+ * 2. **Tier 0 is never cut.** A handler of priority 192-255 gets every call of the frame in
+ *    the frame. Its calls count toward the budget.
+ * 3. **Budget.** Once `maxCalls` calls (all handlers) or `maxMs` are spent, each later
+ *    handler still makes `minCalls` calls; the rest waits for the next frame.
+ * 4. **Enter and exit are events**: each reaches every handler that asked for it exactly
+ *    once, in its frame or later, in order. A deferred enter is dropped only if its pair
+ *    ended before it was delivered; the pair's exit still reaches handlers that asked for
+ *    exits. A call deferred at place `p` (from 0) of a handler's backlog is made (or dropped
+ *    as above) within `floor(p / minCalls) + 1` frames.
+ * 5. **Stay is a level**: at most one stay per pair per frame, never before the handler got
+ *    the pair's enter (stays wait while its backlog is not empty), never replayed late. A
+ *    stay cut by the budget is not queued: the pair gets its stay in a later frame, when the
+ *    walk resumes at the cut. While the handler's enters and exits fit in its share, each
+ *    pair that keeps overlapping gets a stay at least once every `ceil(S / minCalls)` frames
+ *    (S = its matching stay pairs, if that set does not change).
+ * 6. Enters and stays are not delivered for an entity removed (or stripped of Position or
+ *    Bounds) earlier in the frame, by a handler for instance: that pair has ended and its
+ *    exit comes next frame. Exits name the entities as they were, even if removed since.
+ * 7. A handler that throws aborts the dispatch; the calls after it in that frame are lost.
+ *
+ * A handler registered while pairs exist gets their stays and exits without an enter.
+ *
+ * @example
+ * onCollision(world, (bullet, enemy) => removeEntity(world, bullet),
+ *   { layer: BULLET, other: ENEMY, priority: 255, phases: Phase.Enter });
+ */
+export function onCollision(world: object, handler: CollisionHandler, options: CollisionHandlerOptions = {}): () => void {
+  const s = stateOf(world);
+  if (typeof handler !== 'function') fail(`onCollision expects a function (got ${show(handler)})`);
+  const layer = bits('layer', options.layer ?? -1);
+  const other = bits('other', options.other ?? -1);
+  const priority = options.priority ?? 128;
+  if (!Number.isInteger(priority) || priority < 0 || priority > 255) {
+    fail(`handler priority must be an integer 0..255 (got ${show(priority)})`);
+  }
+  const phases = options.phases ?? Phase.All;
+  if (!Number.isInteger(phases) || phases < 1 || phases > Phase.All) {
+    fail(`handler phases must be bits of Phase, at least one (got ${show(phases)})`);
+  }
+  keepPairs(s);
+  const h = new HandlerRecord(handler, layer, other, priority, phases, s.handlerOrder++);
+  s.handlers = s.handlers.concat(h).sort(byPriority);
+  return () => {
+    if (!h.active) return;
+    h.active = false;
+    s.handlers = s.handlers.filter((x) => x !== h);
+  };
+}
+
+function bits(field: string, value: number): number {
+  if (!Number.isInteger(value) || value < -(2 ** 31) || value > 2 ** 32 - 1) {
+    fail(`handler ${field} must be a 32-bit integer of layer bits (got ${show(value)})`);
+  }
+  if ((value | 0) === 0) fail(`handler ${field} is 0: it would match no entity (got 0)`);
+  return value | 0;
+}
+
+/**
+ * The dispatch system: calls the registered handlers for the last collision step's pairs,
+ * highest priority first, within the dispatch budget (see {@link onCollision} for what is
+ * guaranteed). Run it after {@link quadtreeCollisionSystem}; it serves each collision step
+ * once (run again without a new step, it calls nothing).
+ */
+export function quadtreeDispatchSystem<W extends object>(world: W): W {
+  const s = stateOf(world);
+  const started = performance.now();
+  run.calls = 0;
+  run.over = false;
+  run.started = started;
+  run.nextClock = 0;
+  let cut = 0;
+  let deferred = 0;
+  const handlers = s.handlers;
+  // Once per collision step: a second run (or one before any step) has nothing new to say.
+  if (s.dispatchedStep !== s.tree.stepCount) {
+    s.dispatchedStep = s.tree.stepCount;
+    for (let n = 0; n < handlers.length; n++) {
+      const h = handlers[n];
+      if (!h.active) continue;
+      if (serve(s, h)) cut++;
+      deferred += h.count;
+    }
+  }
+  const stats = s.stats;
+  stats.handlerCalls = run.calls;
+  stats.handlerDeferred = deferred;
+  stats.handlersCut = cut;
+  stats.dispatchMs = performance.now() - started;
+  return world;
+}
+
+/** One handler's share of the frame. Returns true if the budget cut it. */
+function serve(s: QuadtreeState, h: HandlerRecord): boolean {
+  const tier0 = h.priority >= 192;
+  run.made = 0;
+  let cut = false;
+  const tree = s.tree;
+  while (h.count > 0) {
+    if (!mayCall(s, tier0)) {
+      cut = true;
+      break;
+    }
+    const i = h.front();
+    const phase = h.phase[i] as PhaseValue;
+    const self = h.selfEid[i];
+    const other = h.otherEid[i];
+    const priority = h.pairPriority[i];
+    const stale = phase === Phase.Enter && tree.pairStartedAt(h.pairA[i], h.pairB[i]) !== h.startedAt[i];
+    h.shift();
+    if (stale) continue;
+    run.made++;
+    run.calls++;
+    h.fn(self, other, phase, priority);
+  }
+  if ((h.phases & (Phase.Enter | Phase.Exit)) !== 0) cut = edges(s, h, tier0, cut);
+  if ((h.phases & Phase.Stay) === 0) return cut;
+  // Stays wait until the handler has had every enter: none before its pair's enter.
+  if (cut || h.count > 0) return true;
+  return stays(s, h, tier0);
+}
+
+function mayCall(s: QuadtreeState, tier0: boolean): boolean {
+  if (tier0 || run.made < s.minCalls) return true;
+  if (run.over) return false;
+  if (run.calls >= s.maxCalls) {
+    run.over = true;
+    return false;
+  }
+  // The clock is read at the first call past a minimum, then every 8 calls.
+  if (s.maxMs !== Infinity && run.calls >= run.nextClock) {
+    run.nextClock = run.calls + 8;
+    if (performance.now() - run.started >= s.maxMs) {
+      run.over = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+/** 1 if (a, b) matches (self = a), 2 if (b, a) matches, 0 if neither. */
+function side(h: HandlerRecord, la: number, lb: number): number {
+  if ((la & h.layer) !== 0 && (lb & h.other) !== 0) return 1;
+  if ((lb & h.layer) !== 0 && (la & h.other) !== 0) return 2;
+  return 0;
+}
+
+/** This frame's exits and enters, merged in pair order; what does not fit is deferred. */
+function edges(s: QuadtreeState, h: HandlerRecord, tier0: boolean, cutAlready: boolean): boolean {
+  const tree = s.tree;
+  const ex = tree.exited;
+  const en = tree.entered;
+  // Entity arrays are read through `ent` every time: a handler adding entities may grow them.
+  const ent = s.entities;
+  const frame = tree.stepCount;
+  let cut = cutAlready;
+  let k = (h.phases & Phase.Exit) !== 0 ? 0 : ex.count;
+  let j = (h.phases & Phase.Enter) !== 0 ? 0 : en.count;
+  while (k < ex.count || j < en.count) {
+    let phase: PhaseValue;
+    let a: number, b: number, p: number, la: number, lb: number;
+    if (k < ex.count && (j >= en.count || !before(en, j, ex, k))) {
+      phase = Phase.Exit;
+      a = ex.a[k];
+      b = ex.b[k];
+      p = ex.priority[k];
+      la = s.exitLayerA[k];
+      lb = s.exitLayerB[k];
+      k++;
+    } else {
+      phase = Phase.Enter;
+      a = en.a[j];
+      b = en.b[j];
+      p = en.priority[j];
+      j++;
+      if (ent.status[a] !== IN_TREE || ent.status[b] !== IN_TREE) continue;
+      la = ent.layer[a];
+      lb = ent.layer[b];
+    }
+    const m = side(h, la, lb);
+    if (m === 0) continue;
+    const self = m === 1 ? a : b;
+    const other = m === 1 ? b : a;
+    if (!cut && !mayCall(s, tier0)) cut = true;
+    if (cut) {
+      h.defer(self, other, a, b, frame, phase, p);
+      continue;
+    }
+    run.made++;
+    run.calls++;
+    h.fn(self, other, phase, p);
+  }
+  return cut;
+}
+
+/** This frame's stays, from the cursor round to it. Returns true if the budget cut them. */
+function stays(s: QuadtreeState, h: HandlerRecord, tier0: boolean): boolean {
+  const cur = s.tree.current;
+  let start = h.cursorSet ? lowerBound(cur, h.cursorPriority, h.cursorA, h.cursorB) : 0;
+  if (start >= cur.count) start = 0;
+  let stop = staySegment(s, h, tier0, start, cur.count);
+  if (stop < 0 && start > 0) stop = staySegment(s, h, tier0, 0, start);
+  if (stop < 0) {
+    h.cursorSet = false;
+    return false;
+  }
+  h.cursorSet = true;
+  h.cursorPriority = cur.priority[stop];
+  h.cursorA = cur.a[stop];
+  h.cursorB = cur.b[stop];
+  return true;
+}
+
+/** Stays of current[from..to); returns the index the budget stopped at, or -1. */
+function staySegment(s: QuadtreeState, h: HandlerRecord, tier0: boolean, from: number, to: number): number {
+  const cur = s.tree.current;
+  const en = s.tree.entered;
+  const ent = s.entities;
+  let j = from === 0 ? 0 : lowerBound(en, cur.priority[from], cur.a[from], cur.b[from]);
+  for (let i = from; i < to; i++) {
+    const a = cur.a[i];
+    const b = cur.b[i];
+    while (j < en.count && before(en, j, cur, i)) j++;
+    if (j < en.count && en.a[j] === a && en.b[j] === b) {
+      j++;
+      continue;
+    }
+    if (ent.status[a] !== IN_TREE || ent.status[b] !== IN_TREE) continue;
+    const m = side(h, ent.layer[a], ent.layer[b]);
+    if (m === 0) continue;
+    if (!mayCall(s, tier0)) return i;
+    run.made++;
+    run.calls++;
+    h.fn(m === 1 ? a : b, m === 1 ? b : a, Phase.Stay, cur.priority[i]);
+  }
+  return -1;
+}

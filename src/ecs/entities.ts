@@ -1,0 +1,76 @@
+import { fit, IdList } from './idlist.js';
+
+/** Not known to the plugin (no Position + Bounds, or removed). */
+export const NONE = 0;
+/** Gained Position + Bounds; read and inserted by the next sync. */
+export const QUEUED = 1;
+/** In the tree. */
+export const IN_TREE = 2;
+/** Held out of the tree because of bad values; re-checked every sync. */
+export const HELD = 3;
+
+/** `marks` bits: queued for a re-read by markMoved; listed in `held`. */
+export const MARK_MOVED = 1;
+export const IN_HELD_LIST = 2;
+
+/**
+ * What the plugin knows about each entity, in parallel typed arrays indexed by entity id
+ * (which is also the entity's id in the tree), grown by doubling.
+ */
+export class EntityTable {
+  /** NONE, QUEUED, IN_TREE or HELD. */
+  status = new Uint8Array(1024);
+  /** Values of Position and Bounds at the last sync: what the tree holds. */
+  x = new Float64Array(1024);
+  y = new Float64Array(1024);
+  w = new Float64Array(1024);
+  h = new Float64Array(1024);
+  /** Collider layer, for handler matching. */
+  layer = new Int32Array(1024);
+  isStatic = new Uint8Array(1024);
+  marks = new Uint8Array(1024);
+  /** Place in `dynamic`, or -1. */
+  dynamicAt = new Int32Array(1024).fill(-1);
+  /** Entities in the tree that are not static: the ones the scan compares. */
+  readonly dynamic = new IdList(1024);
+  /** Entities held out of the tree (may hold stale entries; see `heldCount`). */
+  readonly held = new IdList();
+  heldCount = 0;
+  inTree = 0;
+  staticCount = 0;
+
+  get capacity(): number {
+    return this.status.length;
+  }
+
+  /** Makes room for index `id`. */
+  ensure(id: number): void {
+    if (id < this.status.length) return;
+    const size = id + 1;
+    this.status = fit(this.status, size);
+    this.x = fit(this.x, size);
+    this.y = fit(this.y, size);
+    this.w = fit(this.w, size);
+    this.h = fit(this.h, size);
+    this.layer = fit(this.layer, size);
+    this.isStatic = fit(this.isStatic, size);
+    this.marks = fit(this.marks, size);
+    this.dynamicAt = fit(this.dynamicAt, size, -1);
+  }
+
+  addDynamic(id: number): void {
+    this.dynamicAt[id] = this.dynamic.count;
+    this.dynamic.push(id);
+  }
+
+  /** Swap-removes from `dynamic`. */
+  removeDynamic(id: number): void {
+    const at = this.dynamicAt[id];
+    if (at < 0) return;
+    const list = this.dynamic;
+    const last = list.data[--list.count];
+    list.data[at] = last;
+    this.dynamicAt[last] = at;
+    this.dynamicAt[id] = -1;
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The bitECS 0.4 face of the quadtree: components, the sync, collision and dispatch systems,
+ * collision pairs as entities or straight from typed buffers, handlers by priority, and
+ * spatial queries that return entity ids.
+ */
+export {
+  Position, Bounds, Collider, Static, Collision, Phase, DEFAULT_COLLIDER,
+  type NumberStore, type PositionStore, type BoundsStore, type ColliderStore, type CollisionStore, type PhaseValue,
+} from './components.js';
+export type { QuadtreeWorldOptions, DispatchBudget } from './options.js';
+export type { QuadtreeWorldStats } from './stats.js';
+export { addQuadtree, removeQuadtree, getQuadtree, hasQuadtree, getStats, setDispatchBudget } from './plugin.js';
+export { quadtreeSyncSystem, markMoved, markColliderChanged } from './sync.js';
+export { quadtreeCollisionSystem } from './collision.js';
+export { quadtreeDispatchSystem, onCollision } from './dispatch.js';
+export type { CollisionHandler, CollisionHandlerOptions } from './handlers.js';
+export { forEachPair, type PairVisitor } from './pairs.js';
+export { queryRect, queryCircle, queryPoint, raycast, raycastAll, queryNearest } from './queries.js';

@@ -1,0 +1,62 @@
+import type { QuadtreeOptions } from '../core/index.js';
+import type { BoundsStore, ColliderStore, CollisionStore, PositionStore } from './components.js';
+
+/**
+ * Options of {@link addQuadtree}. Every field is optional. The tree options (`x`, `y`,
+ * `width`, `height`, `maxDepth`, `touching`, `lifespan`, `maxLifespan`, `maxId`, `budget`)
+ * are the core's {@link QuadtreeOptions}, with the same defaults.
+ */
+export interface QuadtreeWorldOptions extends QuadtreeOptions {
+  /** The game's own position component (box centre). @default Position */
+  position?: PositionStore;
+  /** The game's own size component (full width and height). @default Bounds */
+  bounds?: BoundsStore;
+  /** The game's own collider component. @default Collider */
+  collider?: ColliderStore;
+  /** The game's own static tag. @default Static */
+  staticTag?: object;
+  /** The component put on pair entities. @default Collision */
+  collision?: CollisionStore;
+  /**
+   * What to do with bad component values (NaN or infinite position or size, negative size,
+   * Bounds without Position, an id beyond `maxId`, a bad Collider). Either way the entity is
+   * held out of the tree, counted in `stats.held`, and put back once its values are valid.
+   * `'throw'` also throws an error naming the entity, the field and the value at the end of
+   * the sync system, every frame while the values stay bad; `'skip'` stays silent.
+   * @default 'throw'
+   */
+  invalid?: 'throw' | 'skip';
+  /**
+   * How the sync system finds moved entities. `'scan'` compares every non-static entity's
+   * Position and Bounds with the values it last synced; `'mark'` looks only at entities
+   * passed to {@link markMoved} (for games that know what they moved).
+   * @default 'scan'
+   */
+  detect?: 'scan' | 'mark';
+  /**
+   * Create a pair entity carrying {@link Collision} for every overlapping pair. Turn off for
+   * games that read pairs only through {@link forEachPair} or handlers.
+   * @default true
+   */
+  pairEntities?: boolean;
+  /** Per-frame budget of the dispatch system (handler calls). @default no budget */
+  dispatch?: DispatchBudget;
+}
+
+/**
+ * A cap on the handler calls of one frame. Handlers of priority 192-255 (tier 0) are never
+ * cut. Other handlers run in priority order while the budget lasts, each at least
+ * `minCalls` times; what does not fit waits for the next frame. See {@link onCollision}.
+ */
+export interface DispatchBudget {
+  /** Handler calls per frame, tier 0 included (deterministic). @default Infinity */
+  maxCalls?: number;
+  /** Milliseconds per frame, checked every 8 calls past the minimums (not deterministic). @default Infinity */
+  maxMs?: number;
+  /**
+   * Calls every handler below tier 0 gets each frame even when the budget is spent. Bounds
+   * the wait of a deferred call (see {@link onCollision}). Clamped to at least 1.
+   * @default 16
+   */
+  minCalls?: number;
+}

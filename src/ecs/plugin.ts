@@ -1,0 +1,147 @@
+import { $internal, hasComponent, observe, onAdd, onRemove, query, removeEntity, type InternalWorld, type World } from 'bitecs';
+import type { LooseQuadtree } from '../core/index.js';
+import { fail, show } from '../core/errors.js';
+import { Phase } from './components.js';
+import { HELD, IN_TREE, NONE, QUEUED } from './entities.js';
+import type { DispatchBudget, QuadtreeWorldOptions } from './options.js';
+import { findState, QuadtreeState, setState, stateOf } from './state.js';
+import type { QuadtreeWorldStats } from './stats.js';
+import { refreshCounts, takeOut } from './sync.js';
+import { owns } from './collision.js';
+
+/**
+ * Adds a quadtree to a bitECS world: from now on, entities with Position and Bounds are
+ * indexed by the systems ({@link quadtreeSyncSystem}, {@link quadtreeCollisionSystem},
+ * {@link quadtreeDispatchSystem}). Entities that already have both are picked up by the next
+ * sync. Returns the world, so it can wrap `createWorld()`.
+ *
+ * The tree's item ids are the entity ids. Worlds with a versioned entity index
+ * (`withVersioning`) are refused: bitecs 0.4.0 reports live entities as removed once a
+ * versioned id is recycled. Plain ids are recycled safely: an entity's pairs end before its
+ * id can come back.
+ *
+ * @throws if the world already has a quadtree, is not a bitECS world, has a versioned entity
+ * index, or an option is invalid
+ */
+export function addQuadtree<W extends object>(world: W, options: QuadtreeWorldOptions = {}): W {
+  const internal = (world as unknown as InternalWorld)[$internal];
+  if (internal === undefined || internal.entityIndex === undefined) {
+    fail('addQuadtree expects a bitECS world (made by createWorld)');
+  }
+  if (findState(world) !== undefined) fail('this world already has a quadtree (addQuadtree was called twice)');
+  if (internal.entityIndex.versioning) {
+    fail('versioned entity indexes are not supported: bitecs 0.4.0 reports live entities as removed ' +
+      'once a versioned id is recycled (got a world made with withVersioning); create the world without it');
+  }
+  const s = new QuadtreeState(world, options);
+  if (options.dispatch !== undefined) applyBudget(s, options.dispatch);
+  setState(world, s);
+  watch(s);
+  const w = world as unknown as World;
+  for (const eid of query(w, [s.position, s.bounds])) entered(s, eid);
+  for (const eid of query(w, [s.bounds])) s.checkPosition.push(eid);
+  return world;
+}
+
+/**
+ * Detaches the quadtree from a world: stops observing its components, removes the pair
+ * entities the plugin created and forgets all its state. The components stay on the entities.
+ */
+export function removeQuadtree(world: object): void {
+  const s = stateOf(world);
+  for (const stop of s.unsubscribe) stop();
+  s.unsubscribe.length = 0;
+  const w = world as World;
+  if (s.pairs !== null) {
+    const map = s.pairs;
+    map.forEach((r) => {
+      const pe = map.entity[r];
+      if (pe !== 0 && owns(s, pe, map.a[r], map.b[r])) removeEntity(w, pe);
+    });
+  }
+  const exits = s.exitedEntities;
+  for (let i = 0; i < exits.count; i++) {
+    const pe = exits.data[i];
+    if (hasComponent(w, pe, s.collision) && s.collision.phase[pe] === Phase.Exit) removeEntity(w, pe);
+  }
+  setState(world, null);
+}
+
+/**
+ * The world's {@link LooseQuadtree}, for what the ECS face does not wrap (visitor queries,
+ * `visitNodes` for debug drawing, `validate()` in tests). Its item ids are entity indices
+ * (see {@link addQuadtree}). Moving or removing items through it directly desynchronises the
+ * plugin: read from it, write through the components.
+ */
+export function getQuadtree(world: object): LooseQuadtree {
+  return stateOf(world).tree;
+}
+
+/** True when {@link addQuadtree} was called on the world (and not undone). */
+export function hasQuadtree(world: object): boolean {
+  return findState(world) !== undefined;
+}
+
+/** The world's stats object (one per world, updated in place by the systems). */
+export function getStats(world: object): QuadtreeWorldStats {
+  const s = stateOf(world);
+  refreshCounts(s);
+  s.stats.pairEntities = s.pairEntityCount;
+  return s.stats;
+}
+
+/** Changes the dispatch budget; omitted fields return to their defaults (no budget). */
+export function setDispatchBudget(world: object, budget: DispatchBudget): void {
+  applyBudget(stateOf(world), budget);
+}
+
+function applyBudget(s: QuadtreeState, budget: DispatchBudget): void {
+  s.maxCalls = limit('maxCalls', budget.maxCalls);
+  s.maxMs = limit('maxMs', budget.maxMs);
+  const min = budget.minCalls ?? 16;
+  s.minCalls = typeof min === 'number' && min >= 1 ? Math.floor(min) : 1;
+}
+
+function limit(field: string, value: number | undefined): number {
+  if (value === undefined) return Infinity;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) fail(`dispatch.${field} must be >= 0 (got ${show(value)})`);
+  return value;
+}
+
+function watch(s: QuadtreeState): void {
+  const w = s.world as World;
+  const on = (hook: ReturnType<typeof onAdd>, fn: (eid: number) => void): void => {
+    s.unsubscribe.push(observe(w, hook, fn));
+  };
+  on(onAdd(s.position, s.bounds), (eid) => entered(s, eid));
+  on(onRemove(s.position, s.bounds), (eid) => left(s, eid));
+  // Bounds without Position is bad input: check entities that gain Bounds or lose Position.
+  on(onAdd(s.bounds), (eid) => s.checkPosition.push(eid));
+  on(onRemove(s.position), (eid) => s.checkPosition.push(eid));
+  on(onAdd(s.staticTag), (eid) => s.staticChanged.push(eid));
+  on(onRemove(s.staticTag), (eid) => s.staticChanged.push(eid));
+  on(onAdd(s.collider), (eid) => s.colliderChanged.push(eid));
+  on(onRemove(s.collider), (eid) => s.colliderChanged.push(eid));
+}
+
+/** The entity gained Position + Bounds: its values are not written yet, so queue it. */
+function entered(s: QuadtreeState, eid: number): void {
+  s.added.push(eid);
+  if (eid >= s.idLimit) return;
+  const ent = s.entities;
+  ent.ensure(eid);
+  const status = ent.status[eid];
+  if (status === IN_TREE) takeOut(s, eid);
+  else if (status === HELD) ent.heldCount--;
+  ent.status[eid] = QUEUED;
+}
+
+/** The entity lost Position or Bounds, or was removed: out of the tree now, pairs ended. */
+function left(s: QuadtreeState, eid: number): void {
+  const ent = s.entities;
+  if (!(eid < ent.capacity)) return;
+  const status = ent.status[eid];
+  if (status === IN_TREE) takeOut(s, eid);
+  else if (status === HELD) ent.heldCount--;
+  ent.status[eid] = NONE;
+}

@@ -1,0 +1,50 @@
+import type { RayHit } from '../core/index.js';
+import { stateOf } from './state.js';
+
+/*
+ * Spatial queries on a world. They see the tree as of the last sync: entities moved since
+ * are found where they were. Results are entity ids written into caller-owned arrays (their
+ * length is set to the count); `mask` keeps only entities whose Collider layer has one of
+ * its bits. Overlap follows the world's `touching` option, as pairs do.
+ */
+
+/** Entities whose box overlaps the rectangle. Returns the count. */
+export function queryRect(world: object, minX: number, minY: number, maxX: number, maxY: number,
+  out: number[], mask = -1): number {
+  return stateOf(world).tree.queryRect(minX, minY, maxX, maxY, out, mask);
+}
+
+/** Entities whose box overlaps the circle (an area attack). Returns the count. */
+export function queryCircle(world: object, x: number, y: number, radius: number, out: number[], mask = -1): number {
+  return stateOf(world).tree.queryCircle(x, y, radius, out, mask);
+}
+
+/** Entities whose box contains the point. Returns the count. */
+export function queryPoint(world: object, x: number, y: number, out: number[], mask = -1): number {
+  return stateOf(world).tree.queryPoint(x, y, out, mask);
+}
+
+/**
+ * The first entity a ray from (ox, oy) along (dx, dy) hits within `maxDistance` (the
+ * direction need not be unit length; ties go to the lower id). Writes the entity and the
+ * distance into `hit` (`id` -1 and `distance` Infinity when nothing is hit).
+ */
+export function raycast(world: object, ox: number, oy: number, dx: number, dy: number, maxDistance: number,
+  hit: RayHit, mask = -1): boolean {
+  return stateOf(world).tree.raycast(ox, oy, dx, dy, maxDistance, hit, mask);
+}
+
+/** Every entity a ray hits within `maxDistance`, nearest first, with their distances. Returns the count. */
+export function raycastAll(world: object, ox: number, oy: number, dx: number, dy: number, maxDistance: number,
+  outIds: number[], outDistances: number[], mask = -1): number {
+  return stateOf(world).tree.raycastAll(ox, oy, dx, dy, maxDistance, outIds, outDistances, mask);
+}
+
+/**
+ * The `k` entities nearest to a point (by distance to their boxes, 0 inside), closer than
+ * `maxDistance`, nearest first. Distances go to `outDistances` if given. Returns the count.
+ */
+export function queryNearest(world: object, x: number, y: number, k: number, maxDistance: number,
+  outIds: number[], outDistances: number[] | null = null, mask = -1): number {
+  return stateOf(world).tree.nearest(x, y, k, maxDistance, outIds, outDistances, mask);
+}

@@ -1,0 +1,121 @@
+import { LooseQuadtree } from '../core/index.js';
+import { fail } from '../core/errors.js';
+import { Bounds, Collider, Collision, Position, Static } from './components.js';
+import type { BoundsStore, ColliderStore, CollisionStore, PositionStore } from './components.js';
+import { EntityTable } from './entities.js';
+import type { HandlerRecord } from './handlers.js';
+import { IdList } from './idlist.js';
+import type { QuadtreeWorldOptions } from './options.js';
+import { PairMap } from './pairmap.js';
+import { createStats, type QuadtreeWorldStats } from './stats.js';
+
+/** Everything the plugin keeps for one world. Not exported from the package. */
+export class QuadtreeState {
+  readonly world: object;
+  readonly tree: LooseQuadtree;
+  readonly position: PositionStore;
+  readonly bounds: BoundsStore;
+  readonly collider: ColliderStore;
+  readonly staticTag: object;
+  readonly collision: CollisionStore;
+  readonly skip: boolean;
+  readonly scan: boolean;
+  readonly pairEntities: boolean;
+  /** Largest entity id plus one (the tree's `maxId`). */
+  readonly idLimit: number;
+  readonly stats: QuadtreeWorldStats;
+  readonly entities = new EntityTable();
+
+  /** Entity ids whose Position + Bounds were added, to insert at the next sync. */
+  readonly added = new IdList();
+  /** Entity ids that gained Bounds or lost Position: checked for a missing Position at the next sync. */
+  readonly checkPosition = new IdList();
+  /** Entity indices whose Static tag or Collider changed, to re-read at the next sync. */
+  readonly staticChanged = new IdList();
+  readonly colliderChanged = new IdList();
+  /** Entity indices passed to markMoved. */
+  readonly marked = new IdList();
+  /** Entity ids beyond the id limit, held out (rare: a plain array). */
+  readonly beyondLimit: number[] = [];
+  /** First error found by the running sync, thrown when it ends (mode 'throw'). */
+  error: string | null = null;
+
+  /** Live pairs, kept while pair entities or handlers need them. */
+  pairs: PairMap | null = null;
+  /** Layers the last step's exits began with, by index in `tree.exited` (when `pairs` is kept). */
+  exitLayerA = new Int32Array(64);
+  exitLayerB = new Int32Array(64);
+  /** Pair entities created by the last collision step (phase enter, to become stay). */
+  readonly enteredEntities = new IdList();
+  /** Pair entities set to exit by the last collision step (to remove at the next). */
+  readonly exitedEntities = new IdList();
+  /** Pair entities alive. */
+  pairEntityCount = 0;
+  /** A collider changed: pair priorities and layers must be refreshed after the next step. */
+  refreshPairs = false;
+  /** The collision step the dispatch system last served. */
+  dispatchedStep = 0;
+
+  handlers: HandlerRecord[] = [];
+  handlerOrder = 0;
+  handlersChanged = false;
+  maxCalls = Infinity;
+  maxMs = Infinity;
+  minCalls = 16;
+
+  readonly unsubscribe: (() => void)[] = [];
+
+  constructor(world: object, options: QuadtreeWorldOptions) {
+    this.world = world;
+    this.tree = new LooseQuadtree(options);
+    this.position = options.position ?? Position;
+    this.bounds = options.bounds ?? Bounds;
+    this.collider = options.collider ?? Collider;
+    this.staticTag = options.staticTag ?? Static;
+    this.collision = options.collision ?? Collision;
+    checkStores('position', this.position, ['x', 'y']);
+    checkStores('bounds', this.bounds, ['width', 'height']);
+    checkStores('collider', this.collider, ['layer', 'mask', 'priority']);
+    checkStores('collision', this.collision, ['a', 'b', 'priority', 'phase', 'startedAt']);
+    const invalid = options.invalid ?? 'throw';
+    if (invalid !== 'throw' && invalid !== 'skip') fail(`option invalid must be 'throw' or 'skip' (got ${JSON.stringify(invalid)})`);
+    const detect = options.detect ?? 'scan';
+    if (detect !== 'scan' && detect !== 'mark') fail(`option detect must be 'scan' or 'mark' (got ${JSON.stringify(detect)})`);
+    this.skip = invalid === 'skip';
+    this.scan = detect === 'scan';
+    this.pairEntities = options.pairEntities ?? true;
+    this.idLimit = Math.min(Math.max(Math.floor(options.maxId ?? 2 ** 24), 1), 2 ** 31 - 1);
+    this.stats = createStats(this.tree.stats);
+    if (this.pairEntities) this.pairs = new PairMap();
+  }
+}
+
+function checkStores(option: string, component: unknown, fields: string[]): void {
+  if (typeof component !== 'object' || component === null) fail(`option ${option} must be a component object (got ${String(component)})`);
+  for (const field of fields) {
+    const store = (component as Record<string, unknown>)[field];
+    if (typeof store !== 'object' || store === null) {
+      fail(`option ${option} has no ${field} array (got ${String(store)}); expected { ${fields.join(', ')} }`);
+    }
+  }
+}
+
+const states = new WeakMap<object, QuadtreeState>();
+
+/** The state of a world the plugin was added to; throws a clear error otherwise. */
+export function stateOf(world: object): QuadtreeState {
+  const s = states.get(world);
+  if (s === undefined) fail('this world has no quadtree: call addQuadtree(world) first');
+  return s;
+}
+
+/** The state of a world, or undefined if the plugin was not added. */
+export function findState(world: object): QuadtreeState | undefined {
+  return states.get(world);
+}
+
+/** Attaches (or with null, detaches) a world's state. */
+export function setState(world: object, state: QuadtreeState | null): void {
+  if (state === null) states.delete(world);
+  else states.set(world, state);
+}

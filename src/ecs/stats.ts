@@ -1,0 +1,69 @@
+import type { QuadtreeStats } from '../core/index.js';
+
+/**
+ * Numbers about a world's quadtree and its last frame. One object per world, updated in
+ * place by the systems: read it, don't keep copies of its arrays across frames.
+ */
+export interface QuadtreeWorldStats {
+  /** Collision steps run so far: the frame number of {@link Collision}'s `startedAt`. */
+  frame: number;
+  /** Entities in the tree (static ones included). */
+  entities: number;
+  /** Static entities in the tree. */
+  static: number;
+  /** Entities that gained Position + Bounds and wait for the next sync. */
+  queued: number;
+  /** Entities held out of the tree because of bad values (see the `invalid` option). */
+  held: number;
+  /** Entities inserted by the last sync. */
+  inserted: number;
+  /** Entities whose values the last sync compared (every dynamic one when scanning, else the marked ones). */
+  scanned: number;
+  /** Entities the last sync found moved or resized: the dirty ones handed to the tree. */
+  dirty: number;
+  /** Moves handed to the tree before the last step that changed an entity's node. */
+  relocated: number;
+  /** Tree nodes in use. */
+  nodesLive: number;
+  /** Tree nodes in free groups waiting for reuse. */
+  nodesFree: number;
+  /** Overlap tests made by the last step. */
+  pairTests: number;
+  /** Overlapping pairs after the last step. */
+  pairs: number;
+  /** Pairs by phase in the last step. */
+  entered: number;
+  stayed: number;
+  exited: number;
+  /** The same per tier 0..3 (tier 0 = priority 192-255, tier 3 = 0-63). */
+  enteredByTier: Int32Array;
+  stayedByTier: Int32Array;
+  exitedByTier: Int32Array;
+  /** Movers the tree's budget left for a later step. */
+  deferred: number;
+  /** Pair entities alive (carrying {@link Collision}). */
+  pairEntities: number;
+  /** Handler calls made by the last dispatch. */
+  handlerCalls: number;
+  /** Enter and exit calls waiting in handler backlogs after the last dispatch. */
+  handlerDeferred: number;
+  /** Handlers the dispatch budget cut in the last dispatch (their calls resume next frame). */
+  handlersCut: number;
+  /** Wall time of the last run of each system, in milliseconds. */
+  syncMs: number;
+  collisionMs: number;
+  dispatchMs: number;
+  /** The core's own numbers for the last step. */
+  tree: QuadtreeStats;
+}
+
+/** A zeroed stats object sharing the tree's per-tier arrays. */
+export function createStats(tree: QuadtreeStats): QuadtreeWorldStats {
+  return {
+    frame: 0, entities: 0, static: 0, queued: 0, held: 0, inserted: 0, scanned: 0, dirty: 0, relocated: 0,
+    nodesLive: 1, nodesFree: 0, pairTests: 0, pairs: 0, entered: 0, stayed: 0, exited: 0,
+    enteredByTier: tree.enteredByTier, stayedByTier: tree.stayedByTier, exitedByTier: tree.exitedByTier,
+    deferred: 0, pairEntities: 0, handlerCalls: 0, handlerDeferred: 0, handlersCut: 0,
+    syncMs: 0, collisionMs: 0, dispatchMs: 0, tree,
+  };
+}

@@ -1,0 +1,272 @@
+import type { IParticle, ParticleContainer } from 'pixi.js';
+import { fail, show } from '../core/errors.js';
+import type { LooseQuadtree } from '../core/quadtree.js';
+
+/** What the cullers read from a tree: {@link LooseQuadtree} or anything shaped like it. */
+export type CullTree = Pick<LooseQuadtree, 'queryRect'>;
+
+/** Options for {@link SpriteCuller} and {@link ParticleCuller}. */
+export interface CullOptions {
+  /** Only items whose layer has a bit of this mask are considered (see `setCollider`). @default all layers */
+  mask?: number;
+  /**
+   * Grows the view rectangle on every side, for sprites drawn larger than their boxes
+   * (glows, trails). In the tree's units.
+   * @default 0
+   */
+  margin?: number;
+}
+
+/** Anything with a `visible` flag: a PixiJS `Container`, `Sprite`, `Graphics`... */
+export interface Cullable {
+  visible: boolean;
+}
+
+function checkView(minX: number, minY: number, maxX: number, maxY: number): void {
+  if (!(minX <= maxX) || !(minY <= maxY)) {
+    fail(`cull view must have min <= max (got ${show(minX)}, ${show(minY)}, ${show(maxX)}, ${show(maxY)})`);
+  }
+}
+
+function checkEntry(id: number, what: string, value: unknown): void {
+  if (!Number.isInteger(id) || id < 0) fail(`cull id must be a non-negative integer (got ${show(id)})`);
+  if (value === null || typeof value !== 'object') fail(`${what} for id ${id} must be an object (got ${show(value)})`);
+}
+
+/**
+ * Viewport culling for display objects of tree items: after {@link cull}, the registered
+ * objects whose items overlap the view rectangle are `visible` and the others are not.
+ *
+ * Costs O(visible), not O(registered): one rectangle query, then only the objects that
+ * entered or left the view change their flag (a PixiJS visibility change rebuilds the render
+ * group, so flags are never rewritten with the same value). The culler owns `visible` of the
+ * objects it holds: {@link set} hides an object until a cull finds it in view.
+ *
+ * @example
+ * const culler = new SpriteCuller();
+ * culler.set(eid, sprite);                      // when the entity gets its sprite
+ * culler.cull(tree, camX, camY, camX + w, camY + h); // every frame, after the tree is synced
+ * culler.delete(eid);                           // when the entity goes
+ */
+export class SpriteCuller<T extends Cullable = Cullable> {
+  mask: number;
+  margin: number;
+  /** Registered objects found in view by the last {@link cull}. */
+  visibleCount = 0;
+  /** Objects made visible by the last {@link cull}. */
+  shown = 0;
+  /** Objects hidden by the last {@link cull}. */
+  hidden = 0;
+
+  /** Ids of the objects shown by the last {@link cull}: entries `0..visibleCount-1`, tree order. */
+  get visibleIds(): readonly number[] {
+    return this.lastIds;
+  }
+
+  private readonly objects: (T | undefined)[] = [];
+  // stamp[id] === frame: the id's object was shown by the latest cull.
+  private stamp = new Uint32Array(256);
+  private frame = 1;
+  private shownIds: number[] = [];
+  private lastIds: number[] = [];
+  private lastCount = 0;
+  private readonly hits: number[] = [];
+
+  constructor(options: CullOptions = {}) {
+    this.mask = options.mask ?? -1;
+    this.margin = options.margin ?? 0;
+  }
+
+  /** Registers the object for an id (replacing any other) and hides it until the next cull. */
+  set(id: number, object: T): void {
+    checkEntry(id, 'object', object);
+    if (id >= this.stamp.length) this.growStamp(id);
+    this.objects[id] = object;
+    this.stamp[id] = 0;
+    object.visible = false;
+  }
+
+  /** The object registered for an id, if any. */
+  get(id: number): T | undefined {
+    return this.objects[id];
+  }
+
+  /** Forgets an id's object (leaves its `visible` as it is). Returns whether there was one. */
+  delete(id: number): boolean {
+    if (this.objects[id] === undefined) return false;
+    this.objects[id] = undefined;
+    if (id < this.stamp.length) this.stamp[id] = 0;
+    return true;
+  }
+
+  /** Forgets every object (leaves their flags as they are). */
+  clear(): void {
+    this.objects.length = 0;
+    this.stamp.fill(0);
+    this.lastCount = 0;
+    this.visibleCount = 0;
+  }
+
+  /**
+   * Shows the objects of items overlapping the rectangle (grown by {@link margin}) and
+   * hides the ones shown by the previous cull that are no longer in it. Returns how many are
+   * visible.
+   */
+  cull(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number): number {
+    checkView(minX, minY, maxX, maxY);
+    const m = this.margin;
+    const hits = this.hits;
+    const n = tree.queryRect(minX - m, minY - m, maxX + m, maxY + m, hits, this.mask);
+    const objects = this.objects;
+    const prevFrame = this.frame;
+    const frame = ++this.frame;
+    const stamp = this.stamp;
+    const now = this.shownIds;
+    let count = 0;
+    let shown = 0;
+    let hidden = 0;
+    for (let i = 0; i < n; i++) {
+      const id = hits[i];
+      const object = objects[id];
+      if (object === undefined) continue;
+      if (stamp[id] !== prevFrame) {
+        object.visible = true;
+        shown++;
+      }
+      stamp[id] = frame;
+      now[count++] = id;
+    }
+    const last = this.lastIds;
+    for (let i = 0; i < this.lastCount; i++) {
+      const id = last[i];
+      if (stamp[id] === frame || stamp[id] !== prevFrame) continue;
+      const object = objects[id];
+      if (object !== undefined) {
+        object.visible = false;
+        hidden++;
+      }
+      stamp[id] = 0;
+    }
+    this.lastIds = now;
+    this.shownIds = last;
+    this.lastCount = count;
+    this.visibleCount = count;
+    this.shown = shown;
+    this.hidden = hidden;
+    return count;
+  }
+
+  private growStamp(id: number): void {
+    let size = this.stamp.length;
+    while (size <= id) size *= 2;
+    const stamp = new Uint32Array(size);
+    stamp.set(this.stamp);
+    this.stamp = stamp;
+  }
+}
+
+/**
+ * Viewport culling for a PixiJS v8 `ParticleContainer`, whose particles have no `visible`
+ * flag: after {@link cull}, the container's `particleChildren` holds exactly the registered
+ * particles whose items overlap the view, so the GPU upload and the draw only cover what is
+ * on screen. The culler owns `particleChildren`: add and remove particles through
+ * {@link set} and {@link delete}, not on the container.
+ *
+ * Particles are drawn in the order the tree returns them, unless `sortById` is on.
+ */
+export class ParticleCuller<T extends IParticle = IParticle> {
+  readonly container: ParticleContainer<T>;
+  mask: number;
+  margin: number;
+  /** Draw visible particles in id order (stable layering between frames) at the cost of a sort. @default false */
+  sortById: boolean;
+  /** Particles in view after the last {@link cull}. */
+  visibleCount = 0;
+  /**
+   * Ids of the particles in view: entry `i` (below {@link visibleCount}) is the id of
+   * `container.particleChildren[i]`, so a game can update only the particles on screen.
+   */
+  visibleIds = new Int32Array(256);
+
+  private readonly particles: (T | undefined)[] = [];
+  private readonly hits: number[] = [];
+  private sorted = new Int32Array(256);
+
+  constructor(container: ParticleContainer<T>, options: CullOptions & { sortById?: boolean } = {}) {
+    if (container === null || typeof container !== 'object' || !Array.isArray(container.particleChildren)) {
+      fail(`ParticleCuller needs a PixiJS ParticleContainer (got ${show(container)})`);
+    }
+    this.container = container;
+    this.mask = options.mask ?? -1;
+    this.margin = options.margin ?? 0;
+    this.sortById = options.sortById ?? false;
+    container.particleChildren.length = 0;
+    container.update();
+  }
+
+  /** Registers the particle for an id (replacing any other); it shows from the next cull on. */
+  set(id: number, particle: T): void {
+    checkEntry(id, 'particle', particle);
+    this.particles[id] = particle;
+  }
+
+  /** The particle registered for an id, if any. */
+  get(id: number): T | undefined {
+    return this.particles[id];
+  }
+
+  /** Forgets an id's particle; it leaves the container at the next cull. Returns whether there was one. */
+  delete(id: number): boolean {
+    if (this.particles[id] === undefined) return false;
+    this.particles[id] = undefined;
+    return true;
+  }
+
+  /** Forgets every particle and empties the container. */
+  clear(): void {
+    this.particles.length = 0;
+    this.container.particleChildren.length = 0;
+    this.container.update();
+    this.visibleCount = 0;
+  }
+
+  /** Fills the container with the particles of items overlapping the rectangle. Returns how many. */
+  cull(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number): number {
+    checkView(minX, minY, maxX, maxY);
+    const m = this.margin;
+    const hits = this.hits;
+    let n = tree.queryRect(minX - m, minY - m, maxX + m, maxY + m, hits, this.mask);
+    let ids: ArrayLike<number> = hits;
+    if (this.sortById) {
+      if (this.sorted.length < n) this.sorted = new Int32Array(Math.max(n, this.sorted.length * 2));
+      for (let i = 0; i < n; i++) this.sorted[i] = hits[i];
+      this.sorted.subarray(0, n).sort();
+      ids = this.sorted;
+    }
+    const out = this.container.particleChildren;
+    const particles = this.particles;
+    const before = out.length;
+    if (this.visibleIds.length < n) this.visibleIds = new Int32Array(Math.max(n, this.visibleIds.length * 2));
+    const visibleIds = this.visibleIds;
+    let changed = false;
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i];
+      const particle = particles[id];
+      if (particle === undefined) continue;
+      if (count >= before || out[count] !== particle) {
+        out[count] = particle;
+        changed = true;
+      }
+      visibleIds[count++] = id;
+    }
+    if (count !== before) {
+      out.length = count;
+      changed = true;
+    }
+    // Only a changed list needs the container to re-upload its static properties.
+    if (changed) this.container.update();
+    this.visibleCount = count;
+    return count;
+  }
+}

@@ -1,0 +1,235 @@
+import type { Graphics } from 'pixi.js';
+import { fail, show } from '../core/errors.js';
+import { tierOf } from '../core/items.js';
+import type { LooseQuadtree } from '../core/quadtree.js';
+
+/** What the overlay reads from a tree: {@link LooseQuadtree} or anything shaped like it. */
+export type OverlayTree = Pick<LooseQuadtree, 'visitNodes' | 'queryRect' | 'getBox' | 'has' | 'current'>;
+
+/** Options for {@link QuadtreeOverlay}. Every field is optional and can be changed later on the overlay. */
+export interface QuadtreeOverlayOptions {
+  /**
+   * Depth drawn pure red; shallower nodes fade towards white (the root). Give the tree's
+   * `maxDepth` so the leaves of the finest level are red. Clamped to 1..20.
+   * @default 8
+   */
+  maxDepth?: number;
+  /** Skip nodes whose subtree holds no item (empty nodes still counting down their lifespan). @default false */
+  skipEmpty?: boolean;
+  /**
+   * Which rectangle of a node to draw: `'loose'`, the bounds its items may reach (the cell
+   * grown by half a cell on each side), or `'cell'`, the quadrant itself, which draws the
+   * familiar quadtree grid.
+   * @default 'loose'
+   */
+  bounds?: 'loose' | 'cell';
+  /**
+   * Draw every line one screen pixel wide whatever the zoom, as GPU line primitives: the
+   * cheapest lines to rebuild each frame. When false, lines are `lineWidth` wide.
+   * @default true
+   */
+  pixelLine?: boolean;
+  /** Line width in the graphics' local units, when `pixelLine` is off. @default 1 */
+  lineWidth?: number;
+  /** Opacity of node outlines. @default 0.5 */
+  alpha?: number;
+  /** Draw the box of every item inside the view. @default false */
+  items?: boolean;
+  /** Colour of item boxes. @default 0x33ff99 */
+  itemColor?: number;
+  /** At most this many item boxes per draw (the rest are skipped). @default 20000 */
+  maxItems?: number;
+  /** Draw a line between the box centres of every current pair with an end in the view. @default false */
+  pairs?: boolean;
+  /** Colour of pair lines per tier, tier 0 (priority 192-255) first. @default [0xffee00, 0xff8800, 0x33ccff, 0x8888aa] */
+  pairColors?: readonly [number, number, number, number];
+  /** At most this many pair lines per draw. @default 20000 */
+  maxPairs?: number;
+}
+
+/** The colour of a node at `depth`: white at the root, pure red at `maxDepth` and below. */
+export function depthColor(depth: number, maxDepth: number): number {
+  const t = maxDepth > 0 ? Math.min(1, Math.max(0, depth / maxDepth)) : 1;
+  const gb = Math.round(255 * (1 - t));
+  return 0xff0000 | (gb << 8) | gb;
+}
+
+const FAR = Number.MAX_VALUE;
+const BOX = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+
+/**
+ * Debug drawing of a quadtree into a PixiJS v8 `Graphics`: the loose bounds (or cells) of
+ * every live node coloured by depth, and optionally item boxes and pair lines. Each
+ * {@link draw} clears the graphics and strokes one path per depth, deepest first (and one
+ * per pair tier), so a redraw every frame costs a few strokes however many nodes there are.
+ * Uses no `Text`.
+ *
+ * @example
+ * const overlay = new QuadtreeOverlay(new Graphics(), { maxDepth: 8, pairs: true });
+ * app.stage.addChild(overlay.graphics);
+ * app.ticker.add(() => overlay.draw(tree, 0, 0, app.screen.width, app.screen.height));
+ */
+export class QuadtreeOverlay {
+  /** The graphics drawn into; add it to the stage (or a camera container) yourself. */
+  readonly graphics: Graphics;
+  // The options, as fields: change any of them between draws (see QuadtreeOverlayOptions).
+  maxDepth: number;
+  skipEmpty: boolean;
+  bounds: 'loose' | 'cell';
+  pixelLine: boolean;
+  lineWidth: number;
+  alpha: number;
+  items: boolean;
+  itemColor: number;
+  maxItems: number;
+  pairs: boolean;
+  pairColors: readonly [number, number, number, number];
+  maxPairs: number;
+  /** Nodes drawn by the last {@link draw}. */
+  nodesDrawn = 0;
+  /** Item boxes drawn by the last {@link draw}. */
+  itemsDrawn = 0;
+  /** Pair lines drawn by the last {@link draw}. */
+  pairsDrawn = 0;
+
+  // Node rectangles of the current draw, 4 numbers each, and their depths.
+  private rects = new Float64Array(4 * 256);
+  private depths = new Uint8Array(256);
+  private count = 0;
+  private deepest = 0;
+  private viewMinX = -FAR;
+  private viewMinY = -FAR;
+  private viewMaxX = FAR;
+  private viewMaxY = FAR;
+  private readonly ids: number[] = [];
+  private readonly collect: (minX: number, minY: number, maxX: number, maxY: number, depth: number, items: number) => void;
+
+  constructor(graphics: Graphics, options: QuadtreeOverlayOptions = {}) {
+    if (graphics === null || typeof graphics !== 'object' || typeof graphics.clear !== 'function') {
+      fail(`QuadtreeOverlay needs a PixiJS Graphics (got ${show(graphics)})`);
+    }
+    this.graphics = graphics;
+    this.maxDepth = Math.min(20, Math.max(1, Math.floor(options.maxDepth ?? 8)));
+    this.skipEmpty = options.skipEmpty ?? false;
+    this.bounds = options.bounds ?? 'loose';
+    this.pixelLine = options.pixelLine ?? true;
+    this.lineWidth = options.lineWidth ?? 1;
+    this.alpha = options.alpha ?? 0.5;
+    this.items = options.items ?? false;
+    this.itemColor = options.itemColor ?? 0x33ff99;
+    this.maxItems = options.maxItems ?? 20000;
+    this.pairs = options.pairs ?? false;
+    this.pairColors = options.pairColors ?? [0xffee00, 0xff8800, 0x33ccff, 0x8888aa];
+    this.maxPairs = options.maxPairs ?? 20000;
+    this.collect = (minX, minY, maxX, maxY, depth, items) => {
+      if (items === 0 && this.skipEmpty) return;
+      if (maxX < this.viewMinX || minX > this.viewMaxX || maxY < this.viewMinY || minY > this.viewMaxY) return;
+      const i = this.count++;
+      if (i === this.depths.length) this.grow();
+      this.rects[4 * i] = minX;
+      this.rects[4 * i + 1] = minY;
+      this.rects[4 * i + 2] = maxX;
+      this.rects[4 * i + 3] = maxY;
+      this.depths[i] = depth;
+      if (depth > this.deepest) this.deepest = depth;
+    };
+  }
+
+  /**
+   * Clears the graphics and draws the tree's nodes (and items and pairs, if enabled) that
+   * overlap the view rectangle, in the tree's coordinates. Without a view, draws everything.
+   * Returns the number of nodes drawn.
+   */
+  draw(tree: OverlayTree, minX = -FAR, minY = -FAR, maxX = FAR, maxY = FAR): number {
+    const g = this.graphics;
+    g.clear();
+    this.viewMinX = minX;
+    this.viewMinY = minY;
+    this.viewMaxX = maxX;
+    this.viewMaxY = maxY;
+    this.count = 0;
+    this.deepest = 0;
+    tree.visitNodes(this.collect);
+    this.nodesDrawn = this.count;
+    this.strokeNodes();
+    this.itemsDrawn = this.items ? this.drawItems(tree) : 0;
+    this.pairsDrawn = this.pairs ? this.drawPairs(tree) : 0;
+    return this.nodesDrawn;
+  }
+
+  private strokeNodes(): void {
+    const g = this.graphics;
+    const { rects, depths, count } = this;
+    // A cell is the middle half of its loose bounds.
+    const inset = this.bounds === 'cell' ? 0.25 : 0;
+    // Deepest first: a cell's edges lie on its children's, and the coarser level stays on top.
+    for (let d = this.deepest; d >= 0; d--) {
+      let any = false;
+      for (let i = 0; i < count; i++) {
+        if (depths[i] !== d) continue;
+        const w = rects[4 * i + 2] - rects[4 * i];
+        const h = rects[4 * i + 3] - rects[4 * i + 1];
+        g.rect(rects[4 * i] + w * inset, rects[4 * i + 1] + h * inset, w * (1 - 2 * inset), h * (1 - 2 * inset));
+        any = true;
+      }
+      if (any) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: depthColor(d, this.maxDepth), alpha: this.alpha });
+    }
+  }
+
+  private drawItems(tree: OverlayTree): number {
+    const g = this.graphics;
+    const ids = this.ids;
+    const n = Math.min(tree.queryRect(this.viewMinX, this.viewMinY, this.viewMaxX, this.viewMaxY, ids), this.maxItems);
+    for (let i = 0; i < n; i++) {
+      tree.getBox(ids[i], BOX);
+      g.rect(BOX.minX, BOX.minY, BOX.maxX - BOX.minX, BOX.maxY - BOX.minY);
+    }
+    if (n > 0) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.itemColor, alpha: Math.min(1, this.alpha + 0.3) });
+    return n;
+  }
+
+  private drawPairs(tree: OverlayTree): number {
+    const g = this.graphics;
+    const pairs = tree.current;
+    const n = pairs.count;
+    let drawn = 0;
+    let pending = 0;
+    let tier = -1;
+    // Pairs come sorted by priority, highest first: one stroke per run of a tier.
+    for (let p = 0; p < n && drawn < this.maxPairs; p++) {
+      const t = tierOf(pairs.priority[p]);
+      if (t !== tier) {
+        if (pending > 0) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.pairColors[tier], alpha: 1 });
+        pending = 0;
+        tier = t;
+      }
+      // A pair lists until the next step an item removed since the last one.
+      if (!tree.has(pairs.a[p]) || !tree.has(pairs.b[p])) continue;
+      tree.getBox(pairs.a[p], BOX);
+      const ax = (BOX.minX + BOX.maxX) / 2;
+      const ay = (BOX.minY + BOX.maxY) / 2;
+      tree.getBox(pairs.b[p], BOX);
+      const bx = (BOX.minX + BOX.maxX) / 2;
+      const by = (BOX.minY + BOX.maxY) / 2;
+      if (!this.inView(ax, ay) && !this.inView(bx, by)) continue;
+      g.moveTo(ax, ay).lineTo(bx, by);
+      pending++;
+      drawn++;
+    }
+    if (pending > 0) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.pairColors[tier], alpha: 1 });
+    return drawn;
+  }
+
+  private inView(x: number, y: number): boolean {
+    return x >= this.viewMinX && x <= this.viewMaxX && y >= this.viewMinY && y <= this.viewMaxY;
+  }
+
+  private grow(): void {
+    const rects = new Float64Array(this.rects.length * 2);
+    rects.set(this.rects);
+    this.rects = rects;
+    const depths = new Uint8Array(this.depths.length * 2);
+    depths.set(this.depths);
+    this.depths = depths;
+  }
+}

@@ -1,0 +1,384 @@
+import { removeEntity } from 'bitecs';
+import { describe, expect, it } from 'vitest';
+import { getStats, onCollision, Phase, quadtreeDispatchSystem, setDispatchBudget } from '../../src/index.js';
+import { Rng } from './helpers.js';
+import { Scene } from './scene.js';
+
+const BULLET = 2;
+const ENEMY = 4;
+const WALL = 8;
+
+interface Call {
+  frame: number;
+  self: number;
+  other: number;
+  phase: number;
+  priority: number;
+}
+
+/** Registers a handler that records its calls, tagged with the scene's frame counter. */
+function recorder(scene: Scene, clock: { frame: number }, options: Parameters<typeof onCollision>[2], tag = ''): Call[] & { tag: string } {
+  const calls = Object.assign([] as Call[], { tag });
+  onCollision(scene.world, (self, other, phase, priority) => {
+    calls.push({ frame: clock.frame, self, other, phase, priority });
+  }, options);
+  return calls;
+}
+
+describe('handler order and matching', () => {
+  it('calls handlers highest priority first, ties in registration order', () => {
+    const scene = new Scene({ pairEntities: false });
+    scene.spawn(10, 10);
+    scene.spawn(12, 12);
+    const order: string[] = [];
+    const add = (name: string, priority: number) => onCollision(scene.world, () => {
+      order.push(name);
+    }, { priority, phases: Phase.Enter });
+    add('low', 10);
+    add('top-first', 200);
+    add('top-second', 200);
+    add('mid', 128);
+    add('max', 255);
+    scene.frame();
+    expect(order).toEqual(['max', 'top-first', 'top-second', 'mid', 'low']);
+  });
+
+  it('matches layer pairs and hands (self, other) in the handler\'s order', () => {
+    const scene = new Scene({ pairEntities: false });
+    const clock = { frame: 0 };
+    // The enemy has the lower id, the bullet the higher: the handler still gets (bullet, enemy).
+    const enemy = scene.spawn(100, 100, 20, 20, { layer: ENEMY });
+    const bullet = scene.spawn(105, 100, 4, 4, { layer: BULLET, priority: 250 });
+    const bullet2 = scene.spawn(106, 100, 4, 4, { layer: BULLET, priority: 250 });
+    const hits = recorder(scene, clock, { layer: BULLET, other: ENEMY });
+    const any = recorder(scene, clock, {});
+    const walls = recorder(scene, clock, { layer: WALL });
+    scene.frame();
+    expect(hits.map((c) => [c.self, c.other])).toEqual([[bullet, enemy], [bullet2, enemy]]);
+    // A pair's priority is the lower of its two colliders'.
+    expect(hits.every((c) => c.priority === 128)).toBe(true);
+    expect(any.map((c) => [c.self, c.other]).sort()).toEqual([[enemy, bullet], [enemy, bullet2], [bullet, bullet2]].sort());
+    expect(walls).toHaveLength(0);
+  });
+
+  it('delivers only the phases asked for', () => {
+    const scene = new Scene({ pairEntities: false });
+    const clock = { frame: 0 };
+    const a = scene.spawn(10, 10);
+    scene.spawn(12, 12);
+    const enters = recorder(scene, clock, { phases: Phase.Enter });
+    const stays = recorder(scene, clock, { phases: Phase.Stay });
+    const exits = recorder(scene, clock, { phases: Phase.Exit });
+    const edges = recorder(scene, clock, { phases: Phase.Enter | Phase.Exit });
+    for (clock.frame = 1; clock.frame <= 4; clock.frame++) {
+      if (clock.frame === 4) scene.move(a, 500, 500);
+      scene.frame();
+    }
+    expect(enters.map((c) => [c.frame, c.phase])).toEqual([[1, Phase.Enter]]);
+    expect(stays.map((c) => [c.frame, c.phase])).toEqual([[2, Phase.Stay], [3, Phase.Stay]]);
+    expect(exits.map((c) => [c.frame, c.phase])).toEqual([[4, Phase.Exit]]);
+    expect(edges.map((c) => c.phase)).toEqual([Phase.Enter, Phase.Exit]);
+  });
+
+  it('stops calling a handler once unregistered', () => {
+    const scene = new Scene({ pairEntities: false });
+    scene.spawn(10, 10);
+    scene.spawn(12, 12);
+    let calls = 0;
+    const stop = onCollision(scene.world, () => {
+      calls++;
+    });
+    scene.frame();
+    stop();
+    stop();
+    scene.frame();
+    expect(calls).toBe(1);
+  });
+
+  it('serves each collision step once', () => {
+    const scene = new Scene({ pairEntities: false });
+    scene.spawn(10, 10);
+    scene.spawn(12, 12);
+    let calls = 0;
+    onCollision(scene.world, () => {
+      calls++;
+    });
+    quadtreeDispatchSystem(scene.world);
+    expect(calls).toBe(0);
+    scene.frame();
+    quadtreeDispatchSystem(scene.world);
+    expect(calls).toBe(1);
+    expect(getStats(scene.world).handlerCalls).toBe(0);
+  });
+
+  it('a handler registered while pairs exist gets their stays and exits', () => {
+    const scene = new Scene({ pairEntities: false });
+    const clock = { frame: 0 };
+    const a = scene.spawn(10, 10);
+    scene.spawn(12, 12);
+    scene.frame();
+    const late = recorder(scene, clock, {});
+    clock.frame = 1;
+    scene.frame();
+    clock.frame = 2;
+    scene.move(a, 300, 300);
+    scene.frame();
+    expect(late.map((c) => [c.frame, c.phase])).toEqual([[1, Phase.Stay], [2, Phase.Exit]]);
+  });
+
+  it('skips enters and stays of an entity removed earlier in the frame; its exit comes next frame', () => {
+    const scene = new Scene({ pairEntities: false });
+    const clock = { frame: 1 };
+    const enemy = scene.spawn(100, 100, 40, 40, { layer: ENEMY });
+    const bullet = scene.spawn(100, 100, 4, 4, { layer: BULLET });
+    onCollision(scene.world, (b) => removeEntity(scene.world, b), { layer: BULLET, other: ENEMY, priority: 255, phases: Phase.Enter });
+    const later = recorder(scene, clock, { layer: ENEMY });
+    scene.frame();
+    expect(later).toHaveLength(0);
+    clock.frame = 2;
+    scene.frame();
+    expect(later.map((c) => [c.self, c.other, c.phase])).toEqual([[enemy, bullet, Phase.Exit]]);
+  });
+});
+
+describe('dispatch budget', () => {
+  /** n bullets on one enemy: n pairs that all begin in frame 1. */
+  function swarm(n: number, budget: { maxCalls?: number; maxMs?: number; minCalls?: number }) {
+    const scene = new Scene({ pairEntities: false, dispatch: budget });
+    const enemy = scene.spawn(500, 500, 200, 200, { layer: ENEMY });
+    const bullets: number[] = [];
+    for (let i = 0; i < n; i++) bullets.push(scene.spawn(420 + (i % 40) * 4, 420 + Math.floor(i / 40) * 4, 2, 2, { layer: BULLET }));
+    return { scene, enemy, bullets };
+  }
+
+  it('never cuts tier 0; lower handlers get minCalls a frame, oldest first, within the bound', () => {
+    const { scene, bullets } = swarm(100, { maxCalls: 0, minCalls: 8 });
+    const clock = { frame: 1 };
+    const top = recorder(scene, clock, { priority: 192, phases: Phase.Enter });
+    const low = recorder(scene, clock, { priority: 191, phases: Phase.Enter });
+    scene.frame();
+    expect(top).toHaveLength(100);
+    expect(low).toHaveLength(8);
+    expect(getStats(scene.world).handlerDeferred).toBe(92);
+    expect(getStats(scene.world).handlersCut).toBe(1);
+    for (clock.frame = 2; clock.frame <= 20; clock.frame++) scene.frame();
+    // In pair order (here: bullet id), each exactly once; the k-th is made in frame floor(k / 8) + 1.
+    expect(low.map((c) => c.other)).toEqual(bullets);
+    low.forEach((c, k) => expect(c.frame).toBe(Math.floor(k / 8) + 1));
+    expect(top).toHaveLength(100);
+    expect(getStats(scene.world).handlerDeferred).toBe(0);
+  });
+
+  it('the budget is shared: calls of earlier handlers count, later ones keep minCalls', () => {
+    const { scene } = swarm(50, { maxCalls: 60, minCalls: 4 });
+    const clock = { frame: 1 };
+    const top = recorder(scene, clock, { priority: 250, phases: Phase.Enter });
+    const mid = recorder(scene, clock, { priority: 150, phases: Phase.Enter });
+    const low = recorder(scene, clock, { priority: 20, phases: Phase.Enter });
+    scene.frame();
+    expect(top).toHaveLength(50);
+    expect(mid).toHaveLength(10);
+    expect(low).toHaveLength(4);
+    expect(getStats(scene.world).handlerCalls).toBe(64);
+  });
+
+  it('maxMs 0 leaves each cut handler its minCalls', () => {
+    const { scene } = swarm(30, { maxMs: 0, minCalls: 5 });
+    const clock = { frame: 1 };
+    const low = recorder(scene, clock, { priority: 100, phases: Phase.Enter });
+    scene.frame();
+    expect(low).toHaveLength(5);
+  });
+
+  it('drops a deferred enter whose pair ended, and still delivers the exit', () => {
+    const { scene, bullets } = swarm(20, { maxCalls: 0, minCalls: 2 });
+    const clock = { frame: 1 };
+    const low = recorder(scene, clock, { priority: 10 });
+    scene.frame();
+    // Bullets 0 and 1 got their enters; the rest wait. Now bullet 5 leaves and bullet 6 is removed.
+    scene.move(bullets[5], 5, 5);
+    removeEntity(scene.world, bullets[6]);
+    for (clock.frame = 2; clock.frame <= 40; clock.frame++) scene.frame();
+    const of = (eid: number) => low.filter((c) => c.self === eid || c.other === eid).map((c) => c.phase);
+    expect(of(bullets[5])).toEqual([Phase.Exit]);
+    expect(of(bullets[6])).toEqual([Phase.Exit]);
+    for (const b of bullets) {
+      if (b === bullets[5] || b === bullets[6]) continue;
+      const phases = of(b);
+      expect(phases[0]).toBe(Phase.Enter);
+      expect(phases.slice(1).every((p) => p === Phase.Stay)).toBe(true);
+    }
+  });
+
+  it('setDispatchBudget changes the budget; omitted fields return to no budget', () => {
+    const { scene } = swarm(40, { maxCalls: 0, minCalls: 1 });
+    const clock = { frame: 1 };
+    const low = recorder(scene, clock, { priority: 10, phases: Phase.Enter });
+    scene.frame();
+    expect(low).toHaveLength(1);
+    setDispatchBudget(scene.world, {});
+    scene.frame();
+    expect(low).toHaveLength(40);
+    expect(() => setDispatchBudget(scene.world, { maxCalls: -1 })).toThrow(/^bitecs-quadtree: dispatch.maxCalls must be >= 0 \(got -1\)/);
+  });
+
+  it('stays resume where the budget cut them, so every pair gets its turn', () => {
+    const { scene, bullets } = swarm(30, { maxCalls: 0, minCalls: 7 });
+    const clock = { frame: 1 };
+    const stays = recorder(scene, clock, { priority: 10, phases: Phase.Stay });
+    for (clock.frame = 1; clock.frame <= 13; clock.frame++) scene.frame();
+    // 30 stay pairs, 7 a frame from frame 2 on: each pair gets a stay every ceil(30 / 7) = 5 frames.
+    for (let f = 2; f <= 13; f++) {
+      const frame = stays.filter((c) => c.frame === f);
+      expect(frame).toHaveLength(7);
+      expect(new Set(frame.map((c) => c.other)).size).toBe(7);
+    }
+    for (const b of bullets) {
+      const frames = stays.filter((c) => c.other === b || c.self === b).map((c) => c.frame);
+      expect(frames[0]).toBeLessThanOrEqual(2 + 4);
+      for (let i = 1; i < frames.length; i++) expect(frames[i] - frames[i - 1]).toBeLessThanOrEqual(5);
+    }
+  });
+});
+
+describe('random games under a dispatch budget', () => {
+  interface Budgeted {
+    calls: Call[];
+    layer: number;
+    other: number;
+    phases: number;
+  }
+
+  /**
+   * Bullets, enemies and walls jumping around, removed and respawned (ids recycled). A tier-0
+   * handler without filters sees every event in its frame: the truth. Each budgeted handler
+   * must get the matching enters and exits in the same order, late by at most the bound, each
+   * once; an enter may be missing only if its pair ended before the handler got to it. Stays
+   * come only between a pair's enter and exit, at most once per frame.
+   */
+  for (let seed = 1; seed <= 8; seed++) {
+    it(`seed ${seed}`, () => {
+      const rng = new Rng(seed * 7919);
+      const minCalls = 1 + rng.int(6);
+      const maxCalls = rng.int(40);
+      const scene = new Scene({ pairEntities: seed % 2 === 0, dispatch: { maxCalls, minCalls } });
+      const clock = { frame: 0 };
+      const layers = [BULLET, ENEMY, WALL];
+      // Spawns per id, as (frame, layer): ids are recycled, so an id's layer depends on the frame.
+      const spawns = new Map<number, [number, number][]>();
+      const ents: number[] = [];
+      const spawn = () => {
+        const layer = rng.pick(layers);
+        const eid = scene.spawn(rng.int(300), rng.int(300), 5 + rng.int(30), 5 + rng.int(30),
+          { layer, priority: rng.pick([20, 100, 150, 200, 255]) }, layer === WALL && rng.chance(0.5));
+        if (!spawns.has(eid)) spawns.set(eid, []);
+        spawns.get(eid)!.push([clock.frame, layer]);
+        return eid;
+      };
+      for (let i = 0; i < 80; i++) ents.push(spawn());
+      const truth = recorder(scene, clock, { priority: 255 });
+      const specs = [
+        { layer: -1, other: -1, phases: Phase.All, priority: 100 + rng.int(90) },
+        { layer: BULLET, other: ENEMY | WALL, phases: Phase.All, priority: rng.int(64) },
+        { layer: ENEMY, other: -1, phases: Phase.Enter | Phase.Exit, priority: 64 + rng.int(64) },
+      ];
+      const budgeted: Budgeted[] = specs.map((spec) => ({ calls: recorder(scene, clock, spec), ...spec }));
+      const frames = 120;
+      for (clock.frame = 1; clock.frame <= frames + 2; clock.frame++) {
+        // Then still frames without a budget: every backlog drains at once.
+        if (clock.frame === frames + 1) setDispatchBudget(scene.world, {});
+        for (let k = clock.frame <= frames ? rng.int(12) : 0; k > 0; k--) {
+          const i = rng.int(ents.length);
+          if (rng.chance(0.1)) {
+            removeEntity(scene.world, ents[i]);
+            ents[i] = spawn();
+          } else {
+            scene.move(ents[i], rng.int(300), rng.int(300));
+          }
+        }
+        const before = truth.length;
+        scene.frame();
+        expect(truth.slice(before).every((c) => c.frame === clock.frame), 'tier 0 is never late').toBe(true);
+      }
+      expect(getStats(scene.world).handlerDeferred, 'every backlog drained').toBe(0);
+      const layerAt = (eid: number, frame: number) => spawns.get(eid)!.filter(([f]) => f <= frame).at(-1)![1];
+      const annotated = annotate(truth, layerAt);
+      for (const h of budgeted) check(annotated, h, minCalls, clock.frame);
+    });
+  }
+
+  interface Event extends Call {
+    la: number;
+    lb: number;
+  }
+
+  /** The layers each truth event's entities had when the pair began (ids may be reused since). */
+  function annotate(truth: Call[], layerAt: (eid: number, frame: number) => number): Event[] {
+    const open = new Map<string, [number, number]>();
+    return truth.map((c) => {
+      const key = `${c.self}:${c.other}`;
+      let layers = open.get(key);
+      if (c.phase === Phase.Enter) {
+        layers = [layerAt(c.self, c.frame), layerAt(c.other, c.frame)];
+        open.set(key, layers);
+      }
+      if (layers === undefined) throw new Error(`no enter before ${key} in frame ${c.frame}`);
+      if (c.phase === Phase.Exit) open.delete(key);
+      return { ...c, la: layers[0], lb: layers[1] };
+    });
+  }
+
+  function check(truth: Event[], h: Budgeted, minCalls: number, lastFrame: number): void {
+    // What this handler should see: matching events, oriented (self has its `layer`).
+    const wanted: Call[] = [];
+    for (const e of truth) {
+      if ((h.phases & e.phase) === 0) continue;
+      if ((e.la & h.layer) !== 0 && (e.lb & h.other) !== 0) wanted.push(e);
+      else if ((e.lb & h.layer) !== 0 && (e.la & h.other) !== 0) wanted.push({ ...e, self: e.other, other: e.self });
+    }
+    const same = (x: Call, y: Call) => x.phase === y.phase && x.self === y.self && x.other === y.other;
+    const pair = (c: Call) => (c.self < c.other ? `${c.self}:${c.other}` : `${c.other}:${c.self}`);
+    const edges = wanted.filter((c) => c.phase !== Phase.Stay);
+    const got = h.calls.filter((c) => c.phase !== Phase.Stay);
+    let j = 0;
+    for (let t = 0; t < edges.length; t++) {
+      const e = edges[t];
+      if (j < got.length && same(got[j], e)) {
+        // Deferred at a place p smaller than the backlog: made within floor(p / minCalls) + 1 frames.
+        const due = edges.filter((x, k) => k <= t || x.frame <= e.frame).length;
+        const done = got.filter((x) => x.frame <= e.frame).length;
+        const backlog = Math.max(0, due - done);
+        expect(got[j].frame - e.frame, `delay of ${pair(e)}`).toBeLessThanOrEqual(
+          backlog === 0 ? 0 : Math.floor((backlog - 1) / minCalls) + 1);
+        if (e.phase === Phase.Enter) {
+          // An enter is made only while its pair lasts: before the frame of its exit.
+          const exit = edges.slice(t + 1).find((x) => x.phase === Phase.Exit && pair(x) === pair(e));
+          if (exit !== undefined) expect(got[j].frame, `late enter of ${pair(e)}`).toBeLessThan(exit.frame);
+        }
+        j++;
+        continue;
+      }
+      expect(e.phase, `${pair(e)} ${e.phase} of frame ${e.frame} never arrived`).toBe(Phase.Enter);
+      const exit = edges.slice(t + 1).find((x) => x.phase === Phase.Exit && pair(x) === pair(e));
+      expect(exit, `enter of ${pair(e)} dropped though the pair never ended`).toBeDefined();
+      const reached = j < got.length ? got[j].frame : lastFrame;
+      expect(exit!.frame, `enter of ${pair(e)} dropped before its pair ended`).toBeLessThanOrEqual(reached);
+    }
+    expect(j, 'calls beyond the truth').toBe(got.length);
+    // Stays: inside an enter..exit the handler received, at most once a frame, and real.
+    const open = new Set<string>();
+    const seen = new Set<string>();
+    const real = new Set(wanted.filter((c) => c.phase === Phase.Stay).map((c) => `${c.self}:${c.other}@${c.frame}`));
+    for (const c of h.calls) {
+      const k = pair(c);
+      if (c.phase === Phase.Enter) open.add(k);
+      else if (c.phase === Phase.Exit) open.delete(k);
+      else {
+        expect(open.has(k), `stay of ${k} in frame ${c.frame} outside its enter and exit`).toBe(true);
+        expect(seen.has(`${k}@${c.frame}`), `two stays of ${k} in frame ${c.frame}`).toBe(false);
+        seen.add(`${k}@${c.frame}`);
+        expect(real.has(`${c.self}:${c.other}@${c.frame}`), `stay of ${k} in frame ${c.frame} is not a stay`).toBe(true);
+      }
+    }
+  }
+});

@@ -1,0 +1,58 @@
+/** Seeded PRNG (mulberry32): the same seed gives the same game on every machine. */
+export class Rng {
+  private a: number;
+
+  constructor(seed: number) {
+    this.a = seed >>> 0;
+  }
+
+  next(): number {
+    this.a = (this.a + 0x6d2b79f5) >>> 0;
+    let t = this.a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** Integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  pick<T>(values: readonly T[]): T {
+    return values[this.int(values.length)];
+  }
+}
+
+/** Overlap of two centre/size boxes, computed the way the plugin builds corners. */
+export function overlaps(
+  x1: number, y1: number, w1: number, h1: number,
+  x2: number, y2: number, w2: number, h2: number, touching: boolean,
+): boolean {
+  const a0 = x1 - w1 * 0.5, a1 = x1 + w1 * 0.5, b0 = y1 - h1 * 0.5, b1 = y1 + h1 * 0.5;
+  const c0 = x2 - w2 * 0.5, c1 = x2 + w2 * 0.5, d0 = y2 - h2 * 0.5, d1 = y2 + h2 * 0.5;
+  return touching
+    ? a0 <= c1 && c0 <= a1 && b0 <= d1 && d0 <= b1
+    : a0 < c1 && c0 < a1 && b0 < d1 && d0 < b1;
+}
+
+/** A pair event as the tests compare them. */
+export interface PairEvent {
+  a: number;
+  b: number;
+  phase: number;
+  priority: number;
+  startedAt?: number;
+}
+
+export function eventKey(e: PairEvent): string {
+  return `${e.phase}:${e.a}:${e.b}:${e.priority}${e.startedAt === undefined ? '' : `@${e.startedAt}`}`;
+}
+
+export function sortedKeys(events: PairEvent[]): string[] {
+  return events.map(eventKey).sort();
+}

@@ -1,0 +1,200 @@
+import { addComponent, addEntity, createEntityIndex, createWorld, removeComponent, removeEntity, withVersioning } from 'bitecs';
+import { describe, expect, it } from 'vitest';
+import {
+  addQuadtree, Bounds, Collider, forEachPair, getQuadtree, getStats, markColliderChanged, onCollision, Phase, Position,
+  quadtreeCollisionSystem, quadtreeDispatchSystem, quadtreeSyncSystem,
+} from '../../src/index.js';
+import { Scene } from './scene.js';
+
+function pairs(scene: Scene): string[] {
+  const out: string[] = [];
+  forEachPair(scene.world, (a, b, phase) => {
+    out.push(`${a}-${b}:${phase}`);
+  });
+  return out;
+}
+
+/** Sync that must throw the message; the tree stays valid either way. */
+function syncThrows(scene: Scene, message: RegExp): void {
+  expect(() => quadtreeSyncSystem(scene.world)).toThrow(message);
+  getQuadtree(scene.world).validate();
+}
+
+describe("bad component values with invalid: 'throw' (the default)", () => {
+  const cases: [string, (eid: number) => void, RegExp][] = [
+    ['NaN Position.x', (e) => (Position.x[e] = NaN), /entity \d+ has a non-finite Position\.x \(got NaN\)$/],
+    ['infinite Position.y', (e) => (Position.y[e] = Infinity), /entity \d+ has a non-finite Position\.y \(got Infinity\)$/],
+    ['negative Bounds.width', (e) => (Bounds.width[e] = -3), /entity \d+ has a negative Bounds\.width \(got -3\)$/],
+    ['-Infinity Bounds.height', (e) => (Bounds.height[e] = -Infinity), /entity \d+ has a non-finite Bounds\.height \(got -Infinity\)$/],
+    ['a box overflowing floating point', (e) => {
+      Position.x[e] = 1.7e308;
+      Bounds.width[e] = 1e308;
+    }, /entity \d+ has a box too large for floating point \(Position\.x 1\.7e\+308/],
+    ['Collider.layer 0', (e) => {
+      Collider.layer[e] = 0;
+      addComponent(getWorld(), e, Collider);
+    }, /entity \d+ has Collider\.layer 0: it would match no mask \(got 0\)$/],
+    ['Collider.priority 300', (e) => {
+      Collider.priority[e] = 300;
+      addComponent(getWorld(), e, Collider);
+    }, /entity \d+ has a Collider\.priority outside the integers 0\.\.255 \(got 300\)$/],
+    ['Collider.mask 1.5', (e) => {
+      Collider.mask[e] = 1.5;
+      addComponent(getWorld(), e, Collider);
+    }, /entity \d+ has a Collider\.mask that is not a 32-bit integer \(got 1\.5\)$/],
+  ];
+  let current: Scene;
+  const getWorld = () => current.world;
+
+  for (const [name, spoil, message] of cases) {
+    it(`${name}: thrown naming entity, field and value, at insert and on a later change`, () => {
+      // At insert. (The default components are shared by every world: clear what earlier cases left.)
+      Collider.layer.length = Collider.mask.length = Collider.priority.length = 0;
+      current = new Scene();
+      const good = current.spawn(10, 10);
+      const bad = current.spawn(12, 12);
+      spoil(bad);
+      syncThrows(current, new RegExp(`^bitecs-quadtree: ${message.source.replace('\\d+', String(bad))}`));
+      expect(getStats(current.world)).toMatchObject({ entities: 1, held: 1 });
+      // The sync finished its work: the good entity is in, and pairs can run.
+      quadtreeCollisionSystem(current.world);
+      expect(pairs(current)).toEqual([]);
+      // Every frame while the value stays bad.
+      syncThrows(current, message);
+      // Repaired: back in the tree, paired, no error.
+      Position.x[bad] = 12;
+      Position.y[bad] = 12;
+      Bounds.width[bad] = Bounds.height[bad] = 10;
+      Collider.layer[bad] = 1;
+      Collider.mask[bad] = -1;
+      Collider.priority[bad] = 128;
+      current.frame();
+      expect(pairs(current)).toEqual([`${good}-${bad}:${Phase.Enter}`]);
+      // On a later change: the entity leaves the tree, its pairs end.
+      spoil(bad);
+      if (name.startsWith('Collider')) markColliderChanged(current.world, bad);
+      syncThrows(current, message);
+      quadtreeCollisionSystem(current.world);
+      expect(pairs(current)).toEqual([`${good}-${bad}:${Phase.Exit}`]);
+      expect(getStats(current.world)).toMatchObject({ entities: 1, held: 1 });
+    });
+  }
+
+  it('a value never written is named as undefined, with a hint', () => {
+    const scene = new Scene();
+    const eid = addEntity(scene.world);
+    delete Position.x[eid];
+    addComponent(scene.world, eid, Position);
+    addComponent(scene.world, eid, Bounds);
+    Position.y[eid] = 0;
+    Bounds.width[eid] = Bounds.height[eid] = 1;
+    syncThrows(scene, new RegExp(`^bitecs-quadtree: entity ${eid} has a non-finite Position\\.x \\(got undefined\\): write Position and Bounds before the sync system runs$`));
+  });
+
+  it('Bounds without Position, and Position taken away from a boxed entity', () => {
+    const scene = new Scene();
+    const eid = addEntity(scene.world);
+    addComponent(scene.world, eid, Bounds);
+    syncThrows(scene, new RegExp(`^bitecs-quadtree: entity ${eid} has Bounds but no Position`));
+    syncThrows(scene, /has Bounds but no Position/);
+    removeComponent(scene.world, eid, Bounds);
+    quadtreeSyncSystem(scene.world);
+    expect(getStats(scene.world).held).toBe(0);
+    const other = scene.spawn(10, 10);
+    scene.frame();
+    removeComponent(scene.world, other, Position);
+    syncThrows(scene, new RegExp(`^bitecs-quadtree: entity ${other} has Bounds but no Position`));
+    addComponent(scene.world, other, Position);
+    scene.frame();
+    expect(getStats(scene.world)).toMatchObject({ entities: 1, held: 0 });
+  });
+
+  it('an entity id beyond maxId', () => {
+    const scene = new Scene({ maxId: 4 });
+    for (let i = 1; i <= 3; i++) scene.spawn(10 * i, 0);
+    scene.frame();
+    const far = scene.spawn(0, 0);
+    expect(far).toBe(4);
+    syncThrows(scene, /^bitecs-quadtree: entity 4 is beyond the id limit 4 \(raise option maxId\)$/);
+    expect(getStats(scene.world)).toMatchObject({ entities: 3, held: 1 });
+    removeEntity(scene.world, far);
+    scene.frame();
+    expect(getStats(scene.world).held).toBe(0);
+  });
+});
+
+describe("bad component values with invalid: 'skip'", () => {
+  it('holds the entity out silently, counts it, and puts it back once valid', () => {
+    const scene = new Scene({ invalid: 'skip', maxId: 16 });
+    const a = scene.spawn(10, 10);
+    const b = scene.spawn(12, 12);
+    const c = scene.spawn(14, 14);
+    scene.frame();
+    expect(pairs(scene)).toHaveLength(3);
+    Position.x[b] = NaN;
+    Bounds.width[c] = -1;
+    scene.frame();
+    expect(pairs(scene)).toEqual([`${a}-${b}:${Phase.Exit}`, `${a}-${c}:${Phase.Exit}`, `${b}-${c}:${Phase.Exit}`]);
+    expect(getStats(scene.world)).toMatchObject({ entities: 1, held: 2 });
+    for (let i = 0; i < 3; i++) scene.frame();
+    Position.x[b] = 12;
+    scene.frame();
+    expect(pairs(scene)).toEqual([`${a}-${b}:${Phase.Enter}`]);
+    expect(getStats(scene.world)).toMatchObject({ entities: 2, held: 1 });
+    removeEntity(scene.world, c);
+    scene.frame();
+    expect(getStats(scene.world)).toMatchObject({ entities: 2, held: 0 });
+    getQuadtree(scene.world).validate();
+  });
+
+  it('counts Bounds without Position and ids beyond maxId', () => {
+    const scene = new Scene({ invalid: 'skip', maxId: 3 });
+    const lone = addEntity(scene.world);
+    addComponent(scene.world, lone, Bounds);
+    scene.spawn(0, 0);
+    const far = scene.spawn(5, 5);
+    expect(far).toBe(3);
+    scene.frame();
+    expect(getStats(scene.world)).toMatchObject({ entities: 1, held: 2 });
+    Position.x[lone] = Position.y[lone] = 0;
+    Bounds.width[lone] = Bounds.height[lone] = 4;
+    addComponent(scene.world, lone, Position);
+    scene.frame();
+    expect(getStats(scene.world)).toMatchObject({ entities: 2, held: 1 });
+  });
+});
+
+describe('misuse of the API', () => {
+  it('refuses bad worlds and options with a clear error', () => {
+    const world = createWorld();
+    addQuadtree(world);
+    expect(() => addQuadtree(world)).toThrow(/^bitecs-quadtree: this world already has a quadtree/);
+    expect(() => addQuadtree({})).toThrow(/^bitecs-quadtree: addQuadtree expects a bitECS world/);
+    expect(() => addQuadtree(createWorld(createEntityIndex(withVersioning(8))))).toThrow(
+      /^bitecs-quadtree: versioned entity indexes are not supported: bitecs 0\.4\.0 reports live entities as removed/);
+    expect(() => addQuadtree(createWorld(), { invalid: 'ignore' as 'skip' })).toThrow(/option invalid must be 'throw' or 'skip' \(got "ignore"\)/);
+    expect(() => addQuadtree(createWorld(), { detect: 'poll' as 'scan' })).toThrow(/option detect must be 'scan' or 'mark' \(got "poll"\)/);
+    expect(() => addQuadtree(createWorld(), { position: { x: [] } as never })).toThrow(/option position has no y array/);
+    expect(() => addQuadtree(createWorld(), { width: -5 })).toThrow(/^bitecs-quadtree: option width must be positive \(got -5\)/);
+    expect(() => addQuadtree(createWorld(), { dispatch: { maxMs: NaN } })).toThrow(/dispatch\.maxMs must be >= 0 \(got NaN\)/);
+  });
+
+  it('systems and functions on a world without the plugin say so', () => {
+    const world = createWorld();
+    const message = /^bitecs-quadtree: this world has no quadtree: call addQuadtree\(world\) first$/;
+    expect(() => quadtreeSyncSystem(world)).toThrow(message);
+    expect(() => quadtreeCollisionSystem(world)).toThrow(message);
+    expect(() => quadtreeDispatchSystem(world)).toThrow(message);
+    expect(() => forEachPair(world, () => {})).toThrow(message);
+  });
+
+  it('refuses bad handler options', () => {
+    const scene = new Scene();
+    const fn = () => {};
+    expect(() => onCollision(scene.world, fn, { priority: 256 })).toThrow(/handler priority must be an integer 0\.\.255 \(got 256\)/);
+    expect(() => onCollision(scene.world, fn, { layer: 0 })).toThrow(/handler layer is 0: it would match no entity/);
+    expect(() => onCollision(scene.world, fn, { other: 2 ** 33 })).toThrow(/handler other must be a 32-bit integer/);
+    expect(() => onCollision(scene.world, fn, { phases: 8 })).toThrow(/handler phases must be bits of Phase/);
+    expect(() => onCollision(scene.world, 5 as never)).toThrow(/onCollision expects a function \(got 5\)/);
+  });
+});

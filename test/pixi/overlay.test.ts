@@ -1,0 +1,166 @@
+// @vitest-environment happy-dom
+import { Graphics, type StrokeInstruction } from 'pixi.js';
+import { describe, expect, it } from 'vitest';
+import { LooseQuadtree } from '../../src/core/index.js';
+import { QuadtreeOverlay, depthColor } from '../../src/pixi/index.js';
+
+type Rect = [number, number, number, number];
+interface Stroke { color: number; alpha: number; width: number; pixelLine: boolean; rects: Rect[]; lines: number[][] }
+
+/** The strokes of a Graphics, with the rectangles and polylines of each. */
+function strokes(g: Graphics): Stroke[] {
+  return g.context.instructions.map((ins) => {
+    expect(ins.action).toBe('stroke');
+    const { style, path } = (ins as StrokeInstruction).data;
+    const rects: Rect[] = [];
+    const lines: number[][] = [];
+    for (const p of path.shapePath.shapePrimitives) {
+      const s = p.shape as unknown as { type: string; x: number; y: number; width: number; height: number; points: number[] };
+      if (s.type === 'rectangle') rects.push([s.x, s.y, s.width, s.height]);
+      else lines.push([...s.points]);
+    }
+    return { color: style.color, alpha: style.alpha, width: style.width, pixelLine: style.pixelLine === true, rects, lines };
+  });
+}
+
+function sortRects(rects: Rect[]): Rect[] {
+  return [...rects].sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]);
+}
+
+/** The loose bounds of the four children of the cell at (x, y) of side `size`. */
+function looseChildren(x: number, y: number, size: number): Rect[] {
+  const h = size / 2;
+  return [[x, y], [x + h, y], [x, y + h], [x + h, y + h]].map(([cx, cy]) => [cx - h / 2, cy - h / 2, 2 * h, 2 * h] as Rect);
+}
+
+// A 256-wide world, maxDepth 3: a 2x2 item near the origin sits in a depth-3 leaf, so the
+// tree is the root, its four children, four grandchildren in the top-left and four
+// great-grandchildren in the top-left of those.
+function knownTree(): LooseQuadtree {
+  const tree = new LooseQuadtree({ width: 256, height: 256, maxDepth: 3 });
+  tree.insert(1, 9, 9, 11, 11);
+  tree.step();
+  return tree;
+}
+
+describe('depthColor', () => {
+  it('runs from white at the root to red at maxDepth', () => {
+    expect(depthColor(0, 3)).toBe(0xffffff);
+    expect(depthColor(1, 3)).toBe(0xffaaaa);
+    expect(depthColor(2, 3)).toBe(0xff5555);
+    expect(depthColor(3, 3)).toBe(0xff0000);
+    expect(depthColor(9, 3)).toBe(0xff0000);
+    expect(depthColor(4, 8)).toBe(0xff8080);
+  });
+});
+
+describe('QuadtreeOverlay', () => {
+  it('strokes each depth once, deepest first, with the loose bounds of its nodes', () => {
+    const overlay = new QuadtreeOverlay(new Graphics(), { maxDepth: 3, pixelLine: false, lineWidth: 2, alpha: 0.75 });
+    expect(overlay.draw(knownTree())).toBe(13);
+    const out = strokes(overlay.graphics).reverse();
+    expect(out.map((s) => s.color)).toEqual([0xffffff, 0xffaaaa, 0xff5555, 0xff0000]);
+    for (const s of out) {
+      expect(s.width).toBe(2);
+      expect(s.pixelLine).toBe(false);
+      expect(s.alpha).toBe(0.75);
+      expect(s.lines).toEqual([]);
+    }
+    expect(out[0].rects).toEqual([[-128, -128, 512, 512]]);
+    expect(sortRects(out[1].rects)).toEqual(sortRects(looseChildren(0, 0, 256)));
+    expect(sortRects(out[2].rects)).toEqual(sortRects(looseChildren(0, 0, 128)));
+    expect(sortRects(out[3].rects)).toEqual(sortRects(looseChildren(0, 0, 64)));
+  });
+
+  it('draws exactly the nodes visitNodes reports, on a random tree', () => {
+    const tree = new LooseQuadtree({ x: -100, y: 50, width: 900, height: 400, maxDepth: 6 });
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let id = 1; id <= 300; id++) {
+      const x = -150 + rnd() * 1000;
+      const y = rnd() * 500;
+      const s = rnd() * 30;
+      tree.insert(id, x, y, x + s, y + s);
+    }
+    tree.step();
+    const expected: Rect[][] = [];
+    tree.visitNodes((minX, minY, maxX, maxY, depth) => {
+      (expected[depth] ??= []).push([minX, minY, maxX - minX, maxY - minY]);
+    });
+    const overlay = new QuadtreeOverlay(new Graphics(), { maxDepth: 6 });
+    overlay.draw(tree);
+    const out = strokes(overlay.graphics);
+    for (const s of out) expect(s.pixelLine).toBe(true);
+    const depths = expected.map((_, d) => d).filter((d) => expected[d]).reverse();
+    expect(out.map((s) => s.color)).toEqual(depths.map((d) => depthColor(d, 6)));
+    out.forEach((s, i) => expect(sortRects(s.rects)).toEqual(sortRects(expected[depths[i]])));
+    expect(overlay.nodesDrawn).toBe(expected.flat().length);
+  });
+
+  it('clears before each draw, so redraws do not pile up', () => {
+    const tree = knownTree();
+    const overlay = new QuadtreeOverlay(new Graphics(), { maxDepth: 3 });
+    overlay.draw(tree);
+    const first = strokes(overlay.graphics);
+    overlay.draw(tree);
+    overlay.draw(tree);
+    expect(strokes(overlay.graphics)).toEqual(first);
+  });
+
+  it('draws only nodes overlapping the view, and skips empty ones on request', () => {
+    const tree = knownTree();
+    const overlay = new QuadtreeOverlay(new Graphics(), { maxDepth: 3 });
+    // Right of x = 300 only the root (to 384) and the two right children (to 320) reach.
+    overlay.draw(tree, 300, 100, 310, 110);
+    expect(strokes(overlay.graphics).map((s) => s.rects.length)).toEqual([2, 1]);
+    overlay.skipEmpty = true;
+    overlay.draw(tree);
+    // The root, then one non-empty node per level down to the item's leaf.
+    expect(strokes(overlay.graphics).map((s) => s.rects)).toEqual([
+      [[-16, -16, 64, 64]], [[-32, -32, 128, 128]], [[-64, -64, 256, 256]], [[-128, -128, 512, 512]],
+    ]);
+  });
+
+  it('draws the cells themselves on request', () => {
+    const overlay = new QuadtreeOverlay(new Graphics(), { maxDepth: 3, bounds: 'cell' });
+    overlay.draw(knownTree());
+    const out = strokes(overlay.graphics).reverse();
+    expect(out[0].rects).toEqual([[0, 0, 256, 256]]);
+    expect(sortRects(out[1].rects)).toEqual([[0, 0, 128, 128], [0, 128, 128, 128], [128, 0, 128, 128], [128, 128, 128, 128]]);
+    expect(sortRects(out[3].rects)).toEqual([[0, 0, 32, 32], [0, 32, 32, 32], [32, 0, 32, 32], [32, 32, 32, 32]]);
+  });
+
+  it('draws item boxes in the view and pair lines by tier', () => {
+    const tree = new LooseQuadtree({ width: 256, height: 256, maxDepth: 3 });
+    tree.insert(1, 0, 0, 10, 10);
+    tree.insert(2, 5, 5, 15, 15);
+    tree.insert(3, 100, 100, 120, 110);
+    tree.insert(4, 110, 100, 130, 110);
+    tree.insert(5, 200, 200, 201, 201);
+    tree.setCollider(1, 1, -1, 255);
+    tree.setCollider(2, 1, -1, 200);
+    tree.setCollider(3, 1, -1, 10);
+    tree.step();
+    const overlay = new QuadtreeOverlay(new Graphics(), { items: true, pairs: true, pairColors: [1, 2, 3, 4] });
+    overlay.draw(tree, 0, 0, 150, 150);
+    expect(overlay.itemsDrawn).toBe(4);
+    expect(overlay.pairsDrawn).toBe(2);
+    const out = strokes(overlay.graphics);
+    const items = out.find((s) => s.color === 0x33ff99)!;
+    expect(sortRects(items.rects)).toEqual([[0, 0, 10, 10], [5, 5, 10, 10], [100, 100, 20, 10], [110, 100, 20, 10]]);
+    // Pair (1, 2) has priority 200, tier 0; pair (3, 4) has priority 10, tier 3.
+    expect(out.slice(-2).map((s) => [s.color, s.lines])).toEqual([[1, [[5, 5, 10, 10]]], [4, [[110, 105, 120, 105]]]]);
+    // An item removed after the step leaves its pairs out, without an error.
+    tree.remove(2);
+    overlay.draw(tree, 0, 0, 150, 150);
+    expect(overlay.pairsDrawn).toBe(1);
+    // A view away from both ends of every pair draws no pair line.
+    overlay.draw(tree, 190, 190, 210, 210);
+    expect(overlay.itemsDrawn).toBe(1);
+    expect(overlay.pairsDrawn).toBe(0);
+  });
+
+  it('refuses something that is not a Graphics', () => {
+    expect(() => new QuadtreeOverlay(null as unknown as Graphics)).toThrow(/bitecs-quadtree: QuadtreeOverlay needs a PixiJS Graphics \(got null\)/);
+  });
+});
