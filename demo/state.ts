@@ -1,0 +1,20 @@
+/** What the demo shows on `window.demoState`, for tests and the screenshot script. Read-only. */
+export interface DemoState {
+  /** True once the first frame has been drawn. */
+  readonly ready: boolean;
+  /** Frames drawn so far (they go on while paused). */
+  readonly frames: number;
+  /** Entities in the world. */
+  readonly entities: number;
+  /** Entities whose sprites were on screen in the last frame. */
+  readonly onScreen: number;
+  /** Collision pairs after the last step. */
+  readonly pairs: number;
+  /** Pairs that began, summed over every step so far. */
+  readonly pairsEntered: number;
+  readonly overlay: boolean;
+  readonly budget: boolean;
+  readonly paused: boolean;
+  /** `webgl` or `webgpu`, with the GPU's name when the browser tells it. */
+  readonly renderer: string;
+}
