@@ -1,6 +1,5 @@
+import { fmt, label } from './format.js';
 import { addComponent, addEntity, createWorld, query, type World } from 'bitecs';
-import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { LooseQuadtree } from '../src/core/index.js';
 import {
   addQuadtree, forEachPair, markMoved, Phase, quadtreeCollisionSystem, quadtreeSyncSystem, type CollisionStore,
@@ -258,47 +257,4 @@ function ratio(x: number, base: number): string {
   return `${(x / base).toFixed(2)}x`;
 }
 
-function fmt(ms: number): string {
-  return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
-}
 
-function label(n: number): string {
-  return n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n);
-}
-
-const USAGE = `Usage: npx tsx bench/ecs.ts [--n 1000,10000] [--mode all|10|both] [--frames F] [--warmup W] [--markdown]`;
-
-function main(): void {
-  const { values } = parseArgs({
-    options: {
-      n: { type: 'string' },
-      mode: { type: 'string', default: 'both' },
-      frames: { type: 'string' },
-      warmup: { type: 'string' },
-      seed: { type: 'string' },
-      markdown: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
-  const ns = (values.n ?? '1000,10000').split(',').map(Number);
-  const modes: Mode[] = values.mode === 'both' ? ['all', '10'] : [values.mode as Mode];
-  const frames = values.frames === undefined ? undefined : Number(values.frames);
-  if (ns.some((n) => !Number.isInteger(n) || n < 1) || !modes.every((m) => m === 'all' || m === '10')) {
-    console.error(USAGE);
-    process.exit(2);
-  }
-  const rows = runEcsBench({
-    ns, modes, frames: frames === undefined ? undefined : () => frames,
-    warmup: values.warmup === undefined ? undefined : Number(values.warmup),
-    seed: values.seed === undefined ? undefined : Number(values.seed),
-    log: (line) => process.stderr.write(`${line}\n`),
-  });
-  console.log(ecsTable(rows, values.markdown));
-  if (rows.some((r) => r.mismatches > 0)) process.exitCode = 1;
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

@@ -1,3 +1,4 @@
+import { fmt, label } from './format.js';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { bruteSpec } from './brute.js';
@@ -7,6 +8,7 @@ import { detectCollisionsSpec } from './detect-collisions.js';
 import { flatbushSpec } from './flatbush.js';
 import { gridSpec } from './grid.js';
 import { oursSpec } from './ours.js';
+import { ecsTable, runEcsBench } from './ecs.js';
 import { planckSpec } from './planck.js';
 import { rbushSpec } from './rbush.js';
 import { AREA_PER_ITEM, DEFAULT_SEED, MAX_SPEED, MIN_SPEED, Scene, SIZE_BANDS, type Mode } from './scene.js';
@@ -19,6 +21,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --only a,b           contenders whose name contains one of these (the reference always runs)
   --depths 6,7,8       maxDepth values for the sweep of bitecs-quadtree (default 6..10)
   --no-sweep           skip the maxDepth sweep
+  --no-ecs             skip the bitECS-face overhead table
   --seed S             scene seed (default ${DEFAULT_SEED})
   --markdown           print the results as a README-ready Markdown section
   --quick              smoke run: N = 1k, 10k, few frames, small sweep`;
@@ -79,6 +82,7 @@ function main(): void {
       only: { type: 'string' },
       depths: { type: 'string' },
       'no-sweep': { type: 'boolean', default: false },
+      'no-ecs': { type: 'boolean', default: false },
       seed: { type: 'string' },
       markdown: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
@@ -111,10 +115,22 @@ function main(): void {
   const tables: Table[] = [];
   for (const mode of modes) tables.push(runMode(mode, ns, warmup, framesFor, seed, specs, selected));
   const sweep = values['no-sweep'] ? null : runSweep(ns, depths, quick ? 3 : 10, quick ? 10 : 30, seed);
+  // The ECS face against the bare core, on the same scenes (up to 50k: bitECS entity churn
+  // for the pair entities dominates beyond).
+  const ecsNs = ns.filter((n) => n <= 50_000);
+  const ecs = values['no-ecs'] || ecsNs.length === 0 ? null
+    : runEcsBench({ ns: ecsNs, modes, warmup, frames: (n) => Math.min(framesFor(n), 100), seed, log });
   log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   const context = { warmup, framesFor, seed, ns };
   console.log(values.markdown ? markdown(tables, sweep, selected, context) : plain(tables, sweep));
+  if (ecs !== null) {
+    console.log(values.markdown
+      ? '\n### The bitECS face against the bare core\n\nMedian ms per frame of sync + collision + reading the pairs, next to the core\'s move + step + reading `current`, run in lockstep on the same scene; the game\'s own movement system is listed apart.\n'
+      : '\nECS face vs bare core:');
+    console.log(ecsTable(ecs, values.markdown));
+    if (ecs.some((r) => r.mismatches > 0)) process.exitCode = 1;
+  }
   const bad = tables.flatMap((t) => [...t.rows].flatMap(([name, cells]) =>
     [...cells].filter(([, c]) => c.mismatch >= 0).map(([n, c]) => `${name} at N=${n}, mode ${t.mode}: ${c.detail}`)));
   if (sweep !== null) bad.push(...sweep.mismatches);
@@ -361,14 +377,7 @@ function mdRow(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-function label(n: number): string {
-  return n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n);
-}
 
-function fmt(ms: number): string {
-  if (!Number.isFinite(ms)) return '-';
-  return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
-}
 
 function hex(h: number): string {
   return (h >>> 0).toString(16).padStart(8, '0');
