@@ -1,11 +1,11 @@
 import { fmt, label } from './format.js';
 import { addComponent, addEntity, createWorld, query, type World } from 'bitecs';
-import { LooseQuadtree } from '../src/core/index.js';
 import {
   addQuadtree, forEachPair, markMoved, Phase, quadtreeCollisionSystem, quadtreeSyncSystem, type CollisionStore,
   type PairVisitor,
 } from '../src/index.js';
 import { PairSum, type Contender, type ContenderSpec } from './contender.js';
+import { oursSpec } from './ours.js';
 import { DEFAULT_SEED, Scene, type Mode } from './scene.js';
 
 /**
@@ -76,27 +76,6 @@ class EcsGame {
   }
 }
 
-/** The bare core, as in the main table: move the movers, step, read `current`. */
-class CoreGame {
-  readonly tree: LooseQuadtree;
-
-  constructor(scene: Scene) {
-    this.tree = new LooseQuadtree({ width: scene.side, height: scene.side });
-    for (let i = 0; i < scene.n; i++) this.tree.insert(i, scene.minX[i], scene.minY[i], scene.maxX[i], scene.maxY[i]);
-  }
-
-  frame(scene: Scene, sum: PairSum): void {
-    const tree = this.tree;
-    const { movers, minX, minY, maxX, maxY } = scene;
-    for (let k = 0; k < movers.length; k++) {
-      const i = movers[k];
-      tree.move(i, minX[i], minY[i], maxX[i], maxY[i]);
-    }
-    tree.step();
-    const { count, a, b } = tree.current;
-    for (let p = 0; p < count; p++) sum.add(a[p], b[p]);
-  }
-}
 
 /** A contender for the main table: the whole ECS frame (movement system included). */
 class EcsContender implements Contender {
@@ -176,7 +155,8 @@ export function runEcsBench(options: EcsBenchOptions = {}): EcsOverhead[] {
     for (const n of ns) {
       const frames = framesFor(n);
       const scenes = [0, 1, 2, 3].map(() => new Scene(n, mode, seed));
-      const core = new CoreGame(scenes[0]);
+      const core = oursSpec().create();
+      core.setup(scenes[0]);
       const games = [new EcsGame(scenes[1], false), new EcsGame(scenes[2], true), new EcsGame(scenes[3], false, 'mark')];
       const t = {
         core: new Float64Array(frames), movement: new Float64Array(frames),

@@ -1,5 +1,5 @@
 import { Container, Graphics, Particle, ParticleContainer, type Renderer, type Texture } from 'pixi.js';
-import { Bounds, getQuadtree, Position } from '../src/index.js';
+import { Bounds, getQuadtree, Position, type LooseQuadtree } from '../src/index.js';
 import { ParticleCuller, QuadtreeOverlay } from '../src/pixi/index.js';
 import { Kind, Kinds, type KindValue, Layer, Life, MAX_DEPTH, Tint, Velocity, WORLD_H, WORLD_W, type Game } from './game.js';
 
@@ -113,9 +113,9 @@ export class View {
     const maxY = minY + height;
     const tree = getQuadtree(game.world);
 
-    let n = this.particleCuller.cull(tree, minX, minY, maxX, maxY);
-    let ids = this.particleCuller.visibleIds;
-    let sprites = this.particles.particleChildren;
+    const n = this.particleCuller.cull(tree, minX, minY, maxX, maxY);
+    const ids = this.particleCuller.visibleIds;
+    const sprites = this.particles.particleChildren;
     for (let i = 0; i < n; i++) {
       const e = ids[i];
       const s = sprites[i];
@@ -136,29 +136,8 @@ export class View {
     }
     this.onScreen = n;
 
-    n = this.enemyCuller.cull(tree, minX, minY, maxX, maxY);
-    ids = this.enemyCuller.visibleIds;
-    sprites = this.enemies.particleChildren;
-    for (let i = 0; i < n; i++) {
-      const e = ids[i];
-      const s = sprites[i];
-      s.x = Position.x[e];
-      s.y = Position.y[e];
-      s.rotation = Math.atan2(Velocity.y[e], Velocity.x[e]);
-    }
-    this.onScreen += n;
-
-    n = this.bulletCuller.cull(tree, minX, minY, maxX, maxY);
-    ids = this.bulletCuller.visibleIds;
-    sprites = this.bullets.particleChildren;
-    for (let i = 0; i < n; i++) {
-      const e = ids[i];
-      const s = sprites[i];
-      s.x = Position.x[e];
-      s.y = Position.y[e];
-      s.rotation = Math.atan2(Velocity.y[e], Velocity.x[e]);
-    }
-    this.onScreen += n;
+    this.onScreen += this.placeHeaded(this.enemyCuller, this.enemies, tree, minX, minY, maxX, maxY);
+    this.onScreen += this.placeHeaded(this.bulletCuller, this.bullets, tree, minX, minY, maxX, maxY);
 
     this.ship.position.set(Position.x[p], Position.y[p]);
     this.ship.rotation = Math.atan2(aimY - Position.y[p], aimX - Position.x[p]);
@@ -168,6 +147,22 @@ export class View {
   }
 
   /** A sprite for a new entity, from the pool when one is free, dressed for its kind. */
+  /** Culls one container and places its visible sprites, turned along their velocity. */
+  private placeHeaded(culler: ParticleCuller<Particle>, container: ParticleContainer<Particle>, tree: LooseQuadtree,
+    minX: number, minY: number, maxX: number, maxY: number): number {
+    const n = culler.cull(tree, minX, minY, maxX, maxY);
+    const ids = culler.visibleIds;
+    const sprites = container.particleChildren;
+    for (let i = 0; i < n; i++) {
+      const e = ids[i];
+      const s = sprites[i];
+      s.x = Position.x[e];
+      s.y = Position.y[e];
+      s.rotation = Math.atan2(Velocity.y[e], Velocity.x[e]);
+    }
+    return n;
+  }
+
   private take(eid: number, kind: KindValue, texture: Texture): Particle {
     const pool = this.pools[kind];
     const s = pool !== undefined && pool.length > 0 ? pool.pop()! : new Particle({ texture, anchorX: 0.5, anchorY: 0.5 });
