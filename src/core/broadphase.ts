@@ -92,6 +92,7 @@ export class Broadphase {
    */
   requeue(id: number, oldPriority: number): void {
     const items = this.tree.items;
+    if (items.i32[(id << 4) | PRIORITY] !== oldPriority) this.priorityChanged = true;
     const tier = tierOf(items.i32[(id << 4) | PRIORITY]);
     if ((items.i32[(id << 4) | FLAGS] & DIRTY) === 0) this.markDirty(id);
     else if (tier !== tierOf(oldPriority)) this.queues[tier].push(id);
@@ -135,6 +136,7 @@ export class Broadphase {
         checked += done;
       }
     }
+    this.priorityChanged = false;
     this.finishLists();
     this.pairs.release();
     stats.moved = checked;
@@ -143,25 +145,111 @@ export class Broadphase {
     stats.stepMs = performance.now() - started;
   }
 
-  /** Checks every item, level by level in cell order, each looking only forward. */
+  /**
+   * Checks every item, level by level in cell order, each looking only forward: later items
+   * of its own cell, the next cells of its level and every deeper level. Each overlapping
+   * pair is then met exactly once, reading only slot memory (boxes and collider copies) in
+   * order, like a grid; an existing pair is found in the hash and stamped, a new one created.
+   * Pairs left unstamped ended. Used when at least half the items moved and there is no budget.
+   */
   private checkAll(): number {
     const tree = this.tree;
-    const slotId = tree.slots.id;
     for (let t = 0; t < TIERS; t++) this.queues[t].clear();
-    let checked = 0;
+    const r = this.touching ? 2 : 1;
+    const box = tree.slots.box;
+    const ox = tree.originX;
+    const oy = tree.originY;
+    this.curTests = 0;
     for (let d = 0; d <= tree.maxDepth; d++) {
       if (tree.levelItems[d] === 0) continue;
       const cells = tree.levelSlots[d]!;
-      for (let c = 0; c < cells.length; c += 2) {
-        const own = cells[c + 1];
-        for (let s = cells[c], end = s + own; s < end; s++) {
-          const m = slotId[s];
-          tree.items.i32[(m << 4) | FLAGS] |= DIRTY;
-          checked += this.check(m, s);
+      const side = 1 << d;
+      for (let cy = 0; cy < side; cy++) {
+        for (let cx = 0; cx < side; cx++) {
+          const c = (cy << d) + cx;
+          const own = cells[2 * c + 1];
+          if (own === 0) continue;
+          const first = cells[2 * c];
+          for (let s = first, end = first + own; s < end; s++) {
+            this.sweepSlots(s, s + 1, end);
+            this.sweepCells(s, d, cx + 1, cx + r, cy, cy);
+            this.sweepCells(s, d, cx - r, cx + r, cy + 1, cy + r);
+            for (let deeper = d + 1; deeper <= tree.maxDepth; deeper++) {
+              if (tree.levelItems[deeper] === 0) continue;
+              const inv = this.invCell[deeper];
+              this.sweepCells(s, deeper,
+                Math.ceil((box[4 * s] - ox) * inv - REACH), Math.floor((box[4 * s + 2] - ox) * inv + NEAR),
+                Math.ceil((box[4 * s + 1] - oy) * inv - REACH), Math.floor((box[4 * s + 3] - oy) * inv + NEAR));
+            }
+          }
         }
       }
     }
-    return checked;
+    this.tests += this.curTests;
+    // Pairs not met this pass stopped overlapping (or were filtered out since).
+    const unmet = this.pairs.unmet(this.stepId, this.scratchUnmet);
+    for (let i = 0; i < unmet; i++) this.endPair(this.scratchUnmet.list[i]);
+    // Everything is checked now: clear the dirty marks, sequentially over the records.
+    const items = tree.items;
+    for (let id = 0, end = items.capacity; id < end; id++) items.i32[(id << 4) | FLAGS] &= ~DIRTY;
+    return tree.size - tree.pendingCount;
+  }
+
+  /** One-pass scan of the cells [fx0..fx1] x [fy0..fy1] of a depth (clamped) for slot `s`. */
+  private sweepCells(s: number, d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
+    const last = (1 << d) - 1;
+    if (fx0 < 0) fx0 = 0;
+    if (fy0 < 0) fy0 = 0;
+    if (fx1 > last) fx1 = last;
+    if (fy1 > last) fy1 = last;
+    if (fx0 > fx1 || fy0 > fy1) return;
+    const cells = this.tree.levelSlots[d]!;
+    const ix0 = fx0 | 0;
+    const ix1 = fx1 | 0;
+    for (let iy = fy0 | 0, iy1 = fy1 | 0; iy <= iy1; iy++) {
+      const rowEnd = ((iy << d) + ix1) << 1;
+      for (let c = ((iy << d) + ix0) << 1; c <= rowEnd; c += 2) {
+        const own = cells[c + 1];
+        if (own !== 0) this.sweepSlots(s, cells[c], cells[c] + own);
+      }
+    }
+  }
+
+  /** One-pass test of slot `s` against slots [from, to): stamps or creates each overlapping pair. */
+  private sweepSlots(s: number, from: number, to: number): void {
+    const slots = this.tree.slots;
+    const box = slots.box;
+    const meta = slots.meta;
+    const x0 = box[4 * s], y0 = box[4 * s + 1], x1 = box[4 * s + 2], y1 = box[4 * s + 3];
+    const touching = this.touching;
+    this.curTests += to - from;
+    for (let t = from; t < to; t++) {
+      if (touching
+        ? x0 <= box[4 * t + 2] && box[4 * t] <= x1 && y0 <= box[4 * t + 3] && box[4 * t + 1] <= y1
+        : x0 < box[4 * t + 2] && box[4 * t] < x1 && y0 < box[4 * t + 3] && box[4 * t + 1] < y1) {
+        if ((meta[4 * s] & meta[4 * t + 1]) === 0 || (meta[4 * t] & meta[4 * s + 1]) === 0 ||
+            (meta[4 * s + 2] & meta[4 * t + 2]) !== 0) continue;
+        this.meet(slots.id[s], slots.id[t], meta[4 * s + 3] < meta[4 * t + 3] ? meta[4 * s + 3] : meta[4 * t + 3]);
+      }
+    }
+  }
+
+  /** Records that the pair of m and o overlaps this step, with priority `pp`. */
+  private meet(m: number, o: number, pp: number): void {
+    const pairs = this.pairs;
+    const a = m < o ? m : o;
+    const b = m < o ? o : m;
+    const step = this.stepId;
+    const p = pairs.meet(a, b, step);
+    if (p === NONE) {
+      const created = pairs.create(a, b, pp, step, this.tree.items);
+      pairs.meet(a, b, step);
+      this.entered.push(a, b, pp, created);
+    } else if (this.priorityChanged && pairs.priority[p] !== pp) {
+      // Only after a collider changed can a pair's priority differ: skip the read otherwise.
+      pairs.priority[p] = pp;
+      this.reorder = true;
+    }
   }
 
   /** Restarts the partner tokens before the counter would wrap (after 2^31 checks). */
@@ -452,6 +540,9 @@ export class Broadphase {
     cur.count = n - x + e;
   }
 
+  private readonly scratchUnmet = { list: new Int32Array(64) };
+  /** Set when a collider's priority changed since the last step. */
+  priorityChanged = false;
   private scratchDel = new Int32Array(64);
   private scratchIns = new Int32Array(64);
 

@@ -32,6 +32,11 @@ export class PairStore {
   private held: Int32Array;
   private heldCount = 0;
 
+  /**
+   * Open-addressing table, 4 ints per slot: pair index (NONE if empty), a, b, and the step in
+   * which the one-pass broadphase last met the pair. Key and stamp share a cache line, so
+   * meeting an existing pair costs one miss.
+   */
   private table: Int32Array;
   private tableMask: number;
 
@@ -42,7 +47,7 @@ export class PairStore {
     this.alive = new Uint8Array(cap);
     this.free = new Int32Array(cap);
     this.held = new Int32Array(cap);
-    this.table = new Int32Array(cap * 2).fill(NONE);
+    this.table = emptyTable(cap * 2);
     this.tableMask = cap * 2 - 1;
   }
 
@@ -77,9 +82,9 @@ export class PairStore {
     const table = this.table;
     const mask = this.tableMask;
     for (let slot = hash(a, b) & mask; ; slot = (slot + 1) & mask) {
-      const p = table[slot];
+      const p = table[slot << 2];
       if (p === NONE) return NONE;
-      if (this.rec[(p << 3) | PA] === a && this.rec[(p << 3) | PB] === b) return p;
+      if (table[(slot << 2) | 1] === a && table[(slot << 2) | 2] === b) return p;
     }
   }
 
@@ -94,11 +99,7 @@ export class PairStore {
     this.alive[p] = 1;
     this.linkEdge(p << 1, a, items);
     this.linkEdge((p << 1) | 1, b, items);
-    const table = this.table;
-    const mask = this.tableMask;
-    let slot = hash(a, b) & mask;
-    while (table[slot] !== NONE) slot = (slot + 1) & mask;
-    table[slot] = p;
+    this.insertKey(p, a, b, -1);
     this.count++;
     return p;
   }
@@ -127,6 +128,11 @@ export class PairStore {
   /** Pool slots in use or held (for validate). */
   get slotsUsed(): number {
     return this.used - this.freeCount;
+  }
+
+  /** Pool slots ever handed out: every live pair has an index below this. */
+  get highWater(): number {
+    return this.used;
   }
 
   /** Forgets every pair (the items' lists must be reset by the caller). */
@@ -161,23 +167,65 @@ export class PairStore {
     if (next !== NONE) rec[((next >> 1) << 3) | (PREV + (next & 1))] = prev;
   }
 
+  /**
+   * Stamps the pair (a, b) as met in `step` and returns its index, or NONE if there is no
+   * such pair (then nothing is stamped).
+   */
+  meet(a: number, b: number, step: number): number {
+    const table = this.table;
+    const mask = this.tableMask;
+    for (let slot = hash(a, b) & mask; ; slot = (slot + 1) & mask) {
+      const p = table[slot << 2];
+      if (p === NONE) return NONE;
+      if (table[(slot << 2) | 1] === a && table[(slot << 2) | 2] === b) {
+        table[(slot << 2) | 3] = step;
+        return p;
+      }
+    }
+  }
+
+  /** Writes into `out` the pairs not met in `step`; returns how many (`out` grows as needed). */
+  unmet(step: number, out: { list: Int32Array }): number {
+    const table = this.table;
+    let count = 0;
+    for (let i = 0; i < table.length; i += 4) {
+      if (table[i] === NONE || table[i + 3] === step) continue;
+      if (count === out.list.length) out.list = growInt32(out.list, count * 2);
+      out.list[count++] = table[i];
+    }
+    return count;
+  }
+
+  private insertKey(p: number, a: number, b: number, stamp: number): void {
+    const table = this.table;
+    const mask = this.tableMask;
+    let slot = hash(a, b) & mask;
+    while (table[slot << 2] !== NONE) slot = (slot + 1) & mask;
+    table[slot << 2] = p;
+    table[(slot << 2) | 1] = a;
+    table[(slot << 2) | 2] = b;
+    table[(slot << 2) | 3] = stamp;
+  }
+
   /** Linear-probing delete with backward shift, so no tombstones pile up. */
   private removeFromTable(p: number): void {
     const table = this.table;
     const mask = this.tableMask;
     let slot = hash(this.rec[(p << 3) | PA], this.rec[(p << 3) | PB]) & mask;
-    while (table[slot] !== p) slot = (slot + 1) & mask;
+    while (table[slot << 2] !== p) slot = (slot + 1) & mask;
     let hole = slot;
-    for (let next = (hole + 1) & mask; table[next] !== NONE; next = (next + 1) & mask) {
-      const q = table[next];
-      const home = hash(this.rec[(q << 3) | PA], this.rec[(q << 3) | PB]) & mask;
-      // Move q into the hole unless its home lies cyclically in (hole, next].
+    for (let next = (hole + 1) & mask; table[next << 2] !== NONE; next = (next + 1) & mask) {
+      const home = hash(table[(next << 2) | 1], table[(next << 2) | 2]) & mask;
+      // Move the entry into the hole unless its home lies cyclically in (hole, next].
       if (hole <= next ? home <= hole || home > next : home <= hole && home > next) {
-        table[hole] = q;
+        table[hole << 2] = table[next << 2];
+        table[(hole << 2) | 1] = table[(next << 2) | 1];
+        table[(hole << 2) | 2] = table[(next << 2) | 2];
+        table[(hole << 2) | 3] = table[(next << 2) | 3];
         hole = next;
       }
     }
-    table[hole] = NONE;
+    table[hole << 2] = NONE;
   }
 
   private grow(): void {
@@ -186,15 +234,17 @@ export class PairStore {
     this.priority = growUint8(this.priority, cap);
     this.alive = growUint8(this.alive, cap);
     this.free = growInt32(this.free, cap);
-    this.table = new Int32Array(cap * 2).fill(NONE);
+    const old = this.table;
+    this.table = emptyTable(cap * 2);
     this.tableMask = cap * 2 - 1;
-    for (let p = 0; p < this.used; p++) {
-      if (this.alive[p] === 0) continue;
-      let slot = hash(this.rec[(p << 3) | PA], this.rec[(p << 3) | PB]) & this.tableMask;
-      while (this.table[slot] !== NONE) slot = (slot + 1) & this.tableMask;
-      this.table[slot] = p;
+    for (let i = 0; i < old.length; i += 4) {
+      if (old[i] !== NONE) this.insertKey(old[i], old[i + 1], old[i + 2], old[i + 3]);
     }
   }
+}
+
+function emptyTable(slots: number): Int32Array {
+  return new Int32Array(slots * 4).fill(NONE);
 }
 
 function hash(a: number, b: number): number {

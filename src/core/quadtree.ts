@@ -205,7 +205,9 @@ export class LooseQuadtree {
     items.i32[(id << 4) | LAYER] = layer | 0;
     items.i32[(id << 4) | MASK] = mask | 0;
     items.i32[(id << 4) | PRIORITY] = priority;
-    if (items.i32[(id << 4) | NODE] !== PENDING) this.broadphase.requeue(id, old);
+    if (items.i32[(id << 4) | NODE] === PENDING) return;
+    this.tree.writeSlotMeta(id);
+    this.broadphase.requeue(id, old);
   }
 
   /** Marks an item static (a wall): never paired with another static item. */
@@ -214,7 +216,9 @@ export class LooseQuadtree {
     const i32 = this.tree.items.i32;
     if (((i32[(id << 4) | FLAGS] & STATIC) !== 0) === isStatic) return;
     i32[(id << 4) | FLAGS] ^= STATIC;
-    this.dirtyIfPlaced(id);
+    if (i32[(id << 4) | NODE] === PENDING) return;
+    this.tree.writeSlotMeta(id);
+    this.broadphase.markDirty(id);
   }
 
   /**
@@ -420,10 +424,6 @@ export class LooseQuadtree {
     return node;
   }
 
-  private dirtyIfPlaced(id: number): void {
-    // Pending items are marked when placed.
-    if (this.tree.items.i32[(id << 4) | NODE] !== PENDING) this.broadphase.markDirty(id);
-  }
 
   private fillStats(): void {
     const s = this.stats;

@@ -11,6 +11,11 @@ export class SlotPool {
   /** minX, minY, maxX, maxY per slot. */
   box: Float64Array;
   id: Int32Array;
+  /**
+   * Collider copy per slot: layer, mask, flags (static bit), priority. A pass over every item
+   * then filters candidates without touching their records.
+   */
+  meta: Int32Array;
   private top = 0;
   /** Free region starts per size class (class c holds 4 << c slots), threaded through `id`. */
   private readonly freeHead = new Int32Array(CLASSES).fill(-1);
@@ -20,6 +25,7 @@ export class SlotPool {
   constructor(capacity: number) {
     this.box = new Float64Array(capacity * 4);
     this.id = new Int32Array(capacity);
+    this.meta = new Int32Array(capacity * 4);
   }
 
   /** Slots handed out so far (the high-water mark). */
@@ -64,6 +70,7 @@ export class SlotPool {
     if (this.spareBox.length !== this.box.length) {
       this.spareBox = new Float64Array(this.box.length);
       this.spareId = new Int32Array(this.id.length);
+      this.spareMeta = new Int32Array(this.meta.length);
     }
     this.top = 0;
     this.freeHead.fill(-1);
@@ -77,7 +84,12 @@ export class SlotPool {
     const from = this.box;
     const to = this.spareBox;
     // Plain loops: subarray() would allocate a view per region.
-    for (let i = 4 * oldStart, j = 4 * start, end = 4 * (oldStart + count); i < end; i++, j++) to[j] = from[i];
+    const fromMeta = this.meta;
+    const toMeta = this.spareMeta;
+    for (let i = 4 * oldStart, j = 4 * start, end = 4 * (oldStart + count); i < end; i++, j++) {
+      to[j] = from[i];
+      toMeta[j] = fromMeta[i];
+    }
     for (let i = 0; i < count; i++) this.spareId[start + i] = this.id[oldStart + i];
     return start;
   }
@@ -85,14 +97,18 @@ export class SlotPool {
   endCompact(): void {
     const box = this.box;
     const id = this.id;
+    const meta = this.meta;
     this.box = this.spareBox;
     this.id = this.spareId;
+    this.meta = this.spareMeta;
     this.spareBox = box;
     this.spareId = id;
+    this.spareMeta = meta;
   }
 
   private spareBox: Float64Array = new Float64Array(0);
   private spareId: Int32Array = new Int32Array(0);
+  private spareMeta: Int32Array = new Int32Array(0);
 
   /** Moves one slot's box and id to another slot. */
   copy(from: number, to: number): void {
@@ -101,6 +117,11 @@ export class SlotPool {
     box[4 * to + 1] = box[4 * from + 1];
     box[4 * to + 2] = box[4 * from + 2];
     box[4 * to + 3] = box[4 * from + 3];
+    const meta = this.meta;
+    meta[4 * to] = meta[4 * from];
+    meta[4 * to + 1] = meta[4 * from + 1];
+    meta[4 * to + 2] = meta[4 * from + 2];
+    meta[4 * to + 3] = meta[4 * from + 3];
     this.id[to] = this.id[from];
   }
 
@@ -113,6 +134,9 @@ export class SlotPool {
     const id = new Int32Array(cap);
     id.set(this.id);
     this.id = id;
+    const meta = new Int32Array(cap * 4);
+    meta.set(this.meta);
+    this.meta = meta;
   }
 }
 

@@ -1,4 +1,4 @@
-import { ABSENT, FLAGS, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PENDING } from './items.js';
+import { ABSENT, FLAGS, ItemStore, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PENDING, PRIORITY, STATIC } from './items.js';
 import { NodePool, NONE } from './nodes.js';
 import { MIN_REGION, SlotPool } from './slots.js';
 
@@ -407,6 +407,7 @@ export class TreeIndex {
     const slot = nodes.start[n] + own;
     slots.id[slot] = id;
     items.slot[id] = slot;
+    this.writeSlotMeta(id);
     nodes.own[n] = own + 1;
     this.mirror(n);
     this.levelItems[nodes.depth[n]]++;
@@ -444,6 +445,17 @@ export class TreeIndex {
     const cells = this.levelSlots[d]!;
     cells[at] = nodes.start[n];
     cells[at + 1] = nodes.own[n];
+  }
+
+  /** Copies the item's collider into its slot, for the one-pass broadphase's filters. */
+  writeSlotMeta(id: number): void {
+    const i32 = this.items.i32;
+    const meta = this.slots.meta;
+    const at = 4 * this.items.slot[id];
+    meta[at] = i32[(id << 4) | LAYER];
+    meta[at + 1] = i32[(id << 4) | MASK];
+    meta[at + 2] = i32[(id << 4) | FLAGS] & STATIC;
+    meta[at + 3] = i32[(id << 4) | PRIORITY];
   }
 
   /** Copies the item's stored box into its slot (the copy queries scan). */

@@ -1,6 +1,6 @@
 import type { Broadphase } from './broadphase.js';
 import { fail } from './errors.js';
-import { ABSENT, DIRTY, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PAIR_HEAD, PENDING, STATIC } from './items.js';
+import { ABSENT, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PAIR_HEAD, PENDING, PRIORITY, STATIC } from './items.js';
 import { NONE } from './nodes.js';
 import type { TreeIndex } from './tree.js';
 
@@ -47,6 +47,11 @@ export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
       if (slots.box[4 * s] !== items.f64[(id << 3) | MIN_X] || slots.box[4 * s + 1] !== items.f64[(id << 3) | MIN_Y] ||
           slots.box[4 * s + 2] !== items.f64[(id << 3) | MAX_X] || slots.box[4 * s + 3] !== items.f64[(id << 3) | MAX_Y]) {
         fail(`validate: item ${id} slot box differs from its stored box`);
+      }
+      const meta = slots.meta;
+      if (meta[4 * s] !== items.i32[(id << 4) | LAYER] || meta[4 * s + 1] !== items.i32[(id << 4) | MASK] ||
+          meta[4 * s + 2] !== (items.i32[(id << 4) | FLAGS] & STATIC) || meta[4 * s + 3] !== items.i32[(id << 4) | PRIORITY]) {
+        fail(`validate: item ${id} slot collider differs from its stored collider`);
       }
       const inside = items.f64[(id << 3) | MIN_X] >= nb[4 * n] && items.f64[(id << 3) | MIN_Y] >= nb[4 * n + 1] &&
         items.f64[(id << 3) | MAX_X] <= nb[4 * n + 2] && items.f64[(id << 3) | MAX_Y] <= nb[4 * n + 3];
