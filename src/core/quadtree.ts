@@ -1,7 +1,7 @@
 import { Broadphase } from './broadphase.js';
 import { checkBox, checkId, checkNumber, fail, show } from './errors.js';
 import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PENDING, PRIORITY, STATIC } from './items.js';
-import { QueryEngine, type IdArray, type Visitor } from './queries.js';
+import { CIRCLE, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries.js';
 import { TreeIndex } from './tree.js';
 import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './types.js';
 import { validateIndex } from './validate.js';
@@ -131,18 +131,45 @@ export class LooseQuadtree {
    * A box equal to the stored one changes nothing and does not make the item dirty.
    */
   move(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    // Kept small so engines inline it into the caller's loop: the four numbers then never
+    // become heap objects. Anything unusual (bad input, pending items) takes the slow path.
     const items = this.tree.items;
-    const node = this.nodeOf(id, 'move');
-    checkBox(id, minX, minY, maxX, maxY);
-    if (items.f64[(id << 3) | MIN_X] === minX && items.f64[(id << 3) | MIN_Y] === minY && items.f64[(id << 3) | MAX_X] === maxX && items.f64[(id << 3) | MAX_Y] === maxY) return;
-    items.f64[(id << 3) | MIN_X] = minX;
-    items.f64[(id << 3) | MIN_Y] = minY;
-    items.f64[(id << 3) | MAX_X] = maxX;
-    items.f64[(id << 3) | MAX_Y] = maxY;
-    if (node === PENDING) return;
+    if (id >>> 0 === id && id < items.capacity && items.i32[(id << 4) | NODE] >= 0 &&
+        minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 &&
+        minX <= maxX && minY <= maxY) {
+      const f64 = items.f64;
+      const r = id << 3;
+      if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) return;
+      f64[r | MIN_X] = minX;
+      f64[r | MIN_Y] = minY;
+      f64[r | MAX_X] = maxX;
+      f64[r | MAX_Y] = maxY;
+      this.relocate(id);
+      return;
+    }
+    this.moveChecked(id, minX, minY, maxX, maxY);
+  }
+
+  /** The rest of a placed item's move, once its new box is stored. */
+  private relocate(id: number): void {
     this.tree.update(id);
     this.broadphase.markDirty(id);
   }
+
+  /** {@link move} with every check and its error message, and for pending items. */
+  private moveChecked(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    const items = this.tree.items;
+    const node = this.nodeOf(id, 'move');
+    checkBox(id, minX, minY, maxX, maxY);
+    const r = id << 3;
+    if (items.f64[r | MIN_X] === minX && items.f64[r | MIN_Y] === minY && items.f64[r | MAX_X] === maxX && items.f64[r | MAX_Y] === maxY) return;
+    items.f64[r | MIN_X] = minX;
+    items.f64[r | MIN_Y] = minY;
+    items.f64[r | MAX_X] = maxX;
+    items.f64[r | MAX_Y] = maxY;
+    if (node !== PENDING) this.relocate(id);
+  }
+
 
   /** Removes an item; its pairs end and show as exited in the next step. */
   remove(id: number): void {
@@ -294,46 +321,38 @@ export class LooseQuadtree {
 
   /** Ids of items overlapping the rectangle, into `out` (its length is set). Returns the count. */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: IdArray, mask = ALL): number {
-    checkQueryBox(minX, minY, maxX, maxY);
-    this.flush();
-    return trim(out, this.queries.rect(minX, minY, maxX, maxY, this.touching, mask, out, null));
+    this.rectArgs(minX, minY, maxX, maxY);
+    return trim(out, this.queries.shape(RECT, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item overlapping the rectangle; `false` stops. Returns the hits visited. */
   visitRect(minX: number, minY: number, maxX: number, maxY: number, visit: Visitor, mask = ALL): number {
-    checkQueryBox(minX, minY, maxX, maxY);
-    this.flush();
-    return this.queries.rect(minX, minY, maxX, maxY, this.touching, mask, null, visit);
+    this.rectArgs(minX, minY, maxX, maxY);
+    return this.queries.shape(RECT, this.touching, mask, null, visit);
   }
 
   /** Ids of items overlapping the circle (an area attack), into `out`. Returns the count. */
   queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
-    checkCircle(x, y, radius);
-    this.flush();
-    return trim(out, this.queries.circle(x, y, radius, this.touching, mask, out, null));
+    this.circleArgs(x, y, radius);
+    return trim(out, this.queries.shape(CIRCLE, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item overlapping the circle; `false` stops. */
   visitCircle(x: number, y: number, radius: number, visit: Visitor, mask = ALL): number {
-    checkCircle(x, y, radius);
-    this.flush();
-    return this.queries.circle(x, y, radius, this.touching, mask, null, visit);
+    this.circleArgs(x, y, radius);
+    return this.queries.shape(CIRCLE, this.touching, mask, null, visit);
   }
 
   /** Ids of items containing the point, into `out`. Returns the count. */
   queryPoint(x: number, y: number, out: IdArray, mask = ALL): number {
-    checkNumber('point x', x);
-    checkNumber('point y', y);
-    this.flush();
-    return trim(out, this.queries.point(x, y, this.touching, mask, out, null));
+    this.pointArgs(x, y);
+    return trim(out, this.queries.shape(POINT, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item containing the point; `false` stops. */
   visitPoint(x: number, y: number, visit: Visitor, mask = ALL): number {
-    checkNumber('point x', x);
-    checkNumber('point y', y);
-    this.flush();
-    return this.queries.point(x, y, this.touching, mask, null, visit);
+    this.pointArgs(x, y);
+    return this.queries.shape(POINT, this.touching, mask, null, visit);
   }
 
   /**
@@ -341,9 +360,8 @@ export class LooseQuadtree {
    * direction need not be unit length. Writes into `hit` and returns whether anything was hit.
    */
   raycast(ox: number, oy: number, dx: number, dy: number, maxDistance: number, hit: RayHit, mask = ALL): boolean {
-    const len = checkRay(ox, oy, dx, dy, maxDistance);
-    this.flush();
-    const found = this.queries.ray(ox, oy, dx / len, dy / len, maxDistance, this.touching, mask, true, this.rayIds, this.rayDist);
+    this.rayArgs(ox, oy, dx, dy, maxDistance);
+    const found = this.queries.ray(this.touching, mask, true, this.rayIds, this.rayDist);
     hit.id = found ? this.rayIds[0] : -1;
     hit.distance = found ? this.rayDist[0] : Infinity;
     return found === 1;
@@ -352,9 +370,8 @@ export class LooseQuadtree {
   /** Every item a ray hits within `maxDistance`, nearest first (ties by id). Returns the count. */
   raycastAll(ox: number, oy: number, dx: number, dy: number, maxDistance: number,
     outIds: IdArray, outDistances: IdArray, mask = ALL): number {
-    const len = checkRay(ox, oy, dx, dy, maxDistance);
-    this.flush();
-    const count = this.queries.ray(ox, oy, dx / len, dy / len, maxDistance, this.touching, mask, false, outIds, outDistances);
+    this.rayArgs(ox, oy, dx, dy, maxDistance);
+    const count = this.queries.ray(this.touching, mask, false, outIds, outDistances);
     outDistances.length = count;
     return trim(outIds, count);
   }
@@ -365,14 +382,61 @@ export class LooseQuadtree {
    */
   nearest(x: number, y: number, k: number, maxDistance: number, outIds: IdArray,
     outDistances: IdArray | null = null, mask = ALL): number {
-    checkNumber('point x', x);
-    checkNumber('point y', y);
-    if (!Number.isInteger(k) || k < 0) fail(`k must be a non-negative integer (got ${show(k)})`);
-    if (!(maxDistance >= 0)) fail(`maxDistance must be >= 0 (got ${show(maxDistance)})`);
+    if (!(x - x === 0 && y - y === 0 && maxDistance >= 0 && k >>> 0 === k)) checkNearest(x, y, k, maxDistance);
     this.flush();
-    const count = this.queries.nearest(x, y, k, maxDistance, this.touching, mask, outIds, outDistances);
+    const args = this.queries.args;
+    args[0] = x;
+    args[1] = y;
+    args[2] = maxDistance;
+    const count = this.queries.nearest(k, this.touching, mask, outIds, outDistances);
     if (outDistances !== null) outDistances.length = count;
     return trim(outIds, count);
+  }
+
+  // The *Args helpers check a query's numbers (the error path only when one is bad), place
+  // pending items, and store the numbers for the query engine. Small, so they inline.
+  private rectArgs(minX: number, minY: number, maxX: number, maxY: number): void {
+    if (!(minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0)) {
+      checkQueryBox(minX, minY, maxX, maxY);
+    }
+    if (this.tree.pendingCount !== 0) this.flush();
+    const args = this.queries.args;
+    args[0] = minX;
+    args[1] = minY;
+    args[2] = maxX;
+    args[3] = maxY;
+  }
+
+  private circleArgs(x: number, y: number, radius: number): void {
+    if (!(x - x === 0 && y - y === 0 && radius - radius === 0 && radius >= 0)) checkCircle(x, y, radius);
+    if (this.tree.pendingCount !== 0) this.flush();
+    const args = this.queries.args;
+    args[0] = x;
+    args[1] = y;
+    args[2] = radius;
+  }
+
+  private pointArgs(x: number, y: number): void {
+    if (!(x - x === 0 && y - y === 0)) checkPoint(x, y);
+    if (this.tree.pendingCount !== 0) this.flush();
+    const args = this.queries.args;
+    args[0] = x;
+    args[1] = y;
+  }
+
+  private rayArgs(ox: number, oy: number, dx: number, dy: number, maxDistance: number): void {
+    if (!(ox - ox === 0 && oy - oy === 0 && dx - dx === 0 && dy - dy === 0 && maxDistance >= 0 && (dx !== 0 || dy !== 0))) {
+      checkRay(ox, oy, dx, dy, maxDistance);
+    }
+    if (this.tree.pendingCount !== 0) this.flush();
+    // hypot, not sqrt of squares: no overflow for huge components, and the documented norm.
+    const len = Math.hypot(dx, dy);
+    const args = this.queries.args;
+    args[0] = ox;
+    args[1] = oy;
+    args[2] = dx / len;
+    args[3] = dy / len;
+    args[4] = maxDistance;
   }
 
   /**
@@ -475,13 +539,22 @@ function checkCircle(x: number, y: number, radius: number): void {
   if (radius < 0) fail(`circle radius must be >= 0 (got ${show(radius)})`);
 }
 
-function checkRay(ox: number, oy: number, dx: number, dy: number, maxDistance: number): number {
+function checkRay(ox: number, oy: number, dx: number, dy: number, maxDistance: number): void {
   checkNumber('ray origin x', ox);
   checkNumber('ray origin y', oy);
   checkNumber('ray direction x', dx);
   checkNumber('ray direction y', dy);
   if (!(maxDistance >= 0)) fail(`ray maxDistance must be >= 0 (got ${show(maxDistance)})`);
-  const len = Math.hypot(dx, dy);
-  if (len === 0) fail('ray direction must not be zero (got 0, 0)');
-  return len;
+  if (dx === 0 && dy === 0) fail('ray direction must not be zero (got 0, 0)');
+}
+
+function checkPoint(x: number, y: number): void {
+  checkNumber('point x', x);
+  checkNumber('point y', y);
+}
+
+function checkNearest(x: number, y: number, k: number, maxDistance: number): void {
+  checkPoint(x, y);
+  if (!Number.isInteger(k) || k < 0) fail(`k must be a non-negative integer (got ${show(k)})`);
+  if (!(maxDistance >= 0)) fail(`maxDistance must be >= 0 (got ${show(maxDistance)})`);
 }

@@ -10,9 +10,9 @@ export type Visitor = (id: number) => boolean | void;
 /** Caller-owned output: a plain array or any indexable number store. */
 export type IdArray = number[];
 
-const RECT = 0;
-const CIRCLE = 1;
-const POINT = 2;
+export const RECT = 0;
+export const CIRCLE = 1;
+export const POINT = 2;
 
 /**
  * Non-recursive queries over the tree with reused scratch arrays. One instance per index;
@@ -27,20 +27,29 @@ export class QueryEngine {
   private resKey = new Float64Array(16);
   private resId = new Int32Array(16);
 
+  /**
+   * The query's numbers, written here by the caller instead of passed as arguments: numbers
+   * passed to a call that is not inlined become heap objects, and queries must not allocate.
+   */
+  readonly args = new Float64Array(8);
+
   constructor(tree: TreeIndex) {
     this.tree = tree;
     this.stack = new Int32Array(4 * (tree.maxDepth + 2));
   }
 
   /**
-   * Walks every item overlapping a shape (rectangle, circle or point), pushing ids into `out`
-   * or calling `visit`. Returns the number of hits.
+   * Walks every item overlapping a shape, pushing ids into `out` or calling `visit`; returns
+   * the number of hits. The shape is in `args`: RECT minX, minY, maxX, maxY; CIRCLE x, y, r;
+   * POINT x, y.
    */
-  shape(kind: number, x0: number, y0: number, x1: number, y1: number, touching: boolean, mask: number,
-    out: IdArray | null, visit: Visitor | null): number {
+  shape(kind: number, touching: boolean, mask: number, out: IdArray | null, visit: Visitor | null): number {
+    const args = this.args;
+    const x0 = args[0], y0 = args[1], x1 = args[2], y1 = args[3];
     const nodes = this.tree.nodes;
     const items = this.tree.items;
     const stack = this.stack;
+    // For a circle, x1 holds the radius.
     const r2 = x1 * x1;
     const box = this.tree.slots.box;
     const slotId = this.tree.slots.id;
@@ -86,25 +95,17 @@ export class QueryEngine {
     return hits;
   }
 
-  rect(minX: number, minY: number, maxX: number, maxY: number, touching: boolean, mask: number, out: IdArray | null, visit: Visitor | null): number {
-    return this.shape(RECT, minX, minY, maxX, maxY, touching, mask, out, visit);
-  }
 
-  circle(x: number, y: number, r: number, touching: boolean, mask: number, out: IdArray | null, visit: Visitor | null): number {
-    return this.shape(CIRCLE, x, y, r, 0, touching, mask, out, visit);
-  }
 
-  point(x: number, y: number, touching: boolean, mask: number, out: IdArray | null, visit: Visitor | null): number {
-    return this.shape(POINT, x, y, 0, 0, touching, mask, out, visit);
-  }
 
   /**
    * Walks the items a ray segment hits. With `firstOnly`, shortens the segment to the best
    * hit so far and returns 1 with the hit in `outIds[0]`, `outDist[0]`; otherwise writes
    * every hit and sorts them by distance, then id. `ux, uy` is a unit direction.
    */
-  ray(ox: number, oy: number, ux: number, uy: number, maxDistance: number, touching: boolean, mask: number,
-    firstOnly: boolean, outIds: IdArray, outDist: IdArray): number {
+  ray(touching: boolean, mask: number, firstOnly: boolean, outIds: IdArray, outDist: IdArray): number {
+    const args = this.args;
+    const ox = args[0], oy = args[1], ux = args[2], uy = args[3], maxDistance = args[4];
     const nodes = this.tree.nodes;
     const items = this.tree.items;
     const stack = this.stack;
@@ -162,8 +163,9 @@ export class QueryEngine {
    * opened in order of their loose bounds' distance and the walk stops once no node can
    * beat the k-th result.
    */
-  nearest(x: number, y: number, k: number, maxDistance: number, touching: boolean, mask: number,
-    outIds: IdArray, outDist: IdArray | null): number {
+  nearest(k: number, touching: boolean, mask: number, outIds: IdArray, outDist: IdArray | null): number {
+    const args = this.args;
+    const x = args[0], y = args[1], maxDistance = args[2];
     const nodes = this.tree.nodes;
     const items = this.tree.items;
     const limit2 = maxDistance * maxDistance;

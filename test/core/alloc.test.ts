@@ -1,3 +1,4 @@
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree, type RayHit } from '../../src/core/index.js';
 import { mulberry32 } from './helpers.js';
@@ -9,6 +10,23 @@ const W = 2048;
 const H = 2048;
 /** Growth of the JS heap allowed over the measured run. */
 const BOUND = 1 << 20;
+
+/** Young-generation (scavenge) collections that happen while `run` executes. */
+async function countMinorGcs(run: () => void): Promise<number> {
+  let minor = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minor++;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  gc!();
+  run();
+  // GC entries are delivered asynchronously.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  observer.disconnect();
+  return minor;
+}
 
 function heapUsed(): number {
   for (let i = 0; i < 4; i++) gc!();
@@ -96,6 +114,24 @@ describe.skipIf(gc === undefined)('steady-state allocation (needs node --expose-
     expect(scene.tree.stats.pairs).toBeGreaterThan(0);
     expect(scene.checksum).not.toBe(0);
     expect(growth, `heap grew by ${growth} bytes`).toBeLessThan(BOUND);
+  }, 300_000);
+
+  it('makes next to no garbage: a handful of young-generation collections over 1500 steps', async () => {
+    const scene = new BouncingScene();
+    for (let k = 0; k < 300; k++) scene.step();
+    const minor = await countMinorGcs(() => {
+      for (let k = 0; k < 1500; k++) scene.step();
+    });
+    // The same counter sees a loop that does make garbage (the control).
+    const control = await countMinorGcs(() => {
+      let sum = 0;
+      for (let k = 0; k < 1500; k++) sum += new Array<number>(2048).fill(k + 0.5).length;
+      expect(sum).toBeGreaterThan(0);
+    });
+    expect(control).toBeGreaterThan(0);
+    // Moves and steps make none; the queries a few hundred bytes now and then. A move that
+    // boxed its four numbers (64 bytes x 5000 items x 1500 steps) would make dozens.
+    expect(minor, `${minor} young-generation collections`).toBeLessThanOrEqual(8);
   }, 300_000);
 
   it('control: the same measurement sees arrays retained by the loop', () => {
