@@ -58,8 +58,13 @@ export class Broadphase {
   private curMask = 0;
   private curPriority = 0;
   private curStatic = 0;
-  private curSkipChecked = true;
   private curTests = 0;
+  private curX0 = 0;
+  private curY0 = 0;
+  private curX1 = 0;
+  private curY1 = 0;
+  /** The slot being swept in the one-pass step, or -1 in a per-mover check. */
+  private sweepFrom = -1;
   private readonly sorter = new KeySorter();
   /** First cell key of each depth: cells of all levels numbered in one range. */
   private readonly levelOffset: Int32Array;
@@ -131,7 +136,7 @@ export class Broadphase {
               performance.now() - started >= this.maxMs) overBudget = true;
           if (overBudget) break;
         }
-        const done = this.check(queue.shift(), -1);
+        const done = this.check(queue.shift());
         served += done;
         checked += done;
       }
@@ -157,8 +162,6 @@ export class Broadphase {
     for (let t = 0; t < TIERS; t++) this.queues[t].clear();
     const r = this.touching ? 2 : 1;
     const box = tree.slots.box;
-    const ox = tree.originX;
-    const oy = tree.originY;
     this.curTests = 0;
     for (let d = 0; d <= tree.maxDepth; d++) {
       if (tree.levelItems[d] === 0) continue;
@@ -171,21 +174,19 @@ export class Broadphase {
           if (own === 0) continue;
           const first = cells[2 * c];
           for (let s = first, end = first + own; s < end; s++) {
+            this.sweepFrom = s;
             this.sweepSlots(s, s + 1, end);
-            this.sweepCells(s, d, cx + 1, cx + r, cy, cy);
-            this.sweepCells(s, d, cx - r, cx + r, cy + 1, cy + r);
+            this.visitCells(d, cx + 1, cx + r, cy, cy);
+            this.visitCells(d, cx - r, cx + r, cy + 1, cy + r);
             for (let deeper = d + 1; deeper <= tree.maxDepth; deeper++) {
-              if (tree.levelItems[deeper] === 0) continue;
-              const inv = this.invCell[deeper];
-              this.sweepCells(s, deeper,
-                Math.ceil((box[4 * s] - ox) * inv - REACH), Math.floor((box[4 * s + 2] - ox) * inv + NEAR),
-                Math.ceil((box[4 * s + 1] - oy) * inv - REACH), Math.floor((box[4 * s + 3] - oy) * inv + NEAR));
+              if (tree.levelItems[deeper] !== 0) this.visitReach(deeper, box[4 * s], box[4 * s + 1], box[4 * s + 2], box[4 * s + 3]);
             }
           }
         }
       }
     }
     this.tests += this.curTests;
+    this.sweepFrom = -1;
     // Pairs not met this pass stopped overlapping (or were filtered out since).
     const unmet = this.pairs.unmet(this.stepId, this.scratchUnmet);
     for (let i = 0; i < unmet; i++) this.endPair(this.scratchUnmet.list[i]);
@@ -195,8 +196,21 @@ export class Broadphase {
     return tree.size - tree.pendingCount;
   }
 
-  /** One-pass scan of the cells [fx0..fx1] x [fy0..fy1] of a depth (clamped) for slot `s`. */
-  private sweepCells(s: number, d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
+  /** Visits the cells of depth `d` whose loose bounds can reach the box (see REACH, NEAR). */
+  private visitReach(d: number, x0: number, y0: number, x1: number, y1: number): void {
+    const inv = this.invCell[d];
+    const ox = this.tree.originX;
+    const oy = this.tree.originY;
+    this.visitCells(d,
+      Math.ceil((x0 - ox) * inv - REACH), Math.floor((x1 - ox) * inv + NEAR),
+      Math.ceil((y0 - oy) * inv - REACH), Math.floor((y1 - oy) * inv + NEAR));
+  }
+
+  /**
+   * Tests the items of the cells [fx0..fx1] x [fy0..fy1] of depth `d` (clamped to the grid):
+   * against slot `sweepFrom` in the one-pass step, against the current box otherwise.
+   */
+  private visitCells(d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
     const last = (1 << d) - 1;
     if (fx0 < 0) fx0 = 0;
     if (fy0 < 0) fy0 = 0;
@@ -210,7 +224,9 @@ export class Broadphase {
       const rowEnd = ((iy << d) + ix1) << 1;
       for (let c = ((iy << d) + ix0) << 1; c <= rowEnd; c += 2) {
         const own = cells[c + 1];
-        if (own !== 0) this.sweepSlots(s, cells[c], cells[c] + own);
+        if (own === 0) continue;
+        if (this.sweepFrom >= 0) this.sweepSlots(this.sweepFrom, cells[c], cells[c] + own);
+        else this.scanSlots(cells[c], cells[c] + own);
       }
     }
   }
@@ -278,12 +294,12 @@ export class Broadphase {
     }
     sorter.sort();
     let checked = 0;
-    for (let i = 0; i < sorter.count; i++) checked += this.check(sorter.ids[i], -1);
+    for (let i = 0; i < sorter.count; i++) checked += this.check(sorter.ids[i]);
     return checked;
   }
 
   /** Checks one queued id; returns 0 for a stale queue entry (removed or already checked). */
-  private check(m: number, slot: number): number {
+  private check(m: number): number {
     const tree = this.tree;
     const items = tree.items;
     if ((items.i32[(m << 4) | FLAGS] & DIRTY) === 0) return 0;
@@ -297,8 +313,8 @@ export class Broadphase {
     const isStatic = items.i32[(m << 4) | FLAGS] & STATIC;
     let tests = 0;
 
-    // Partners are marked with a token unique to this check (a float: it never wraps), so
-    // the query below tells old pairs from new ones without a hash lookup.
+    // Partners are marked with a token unique to this check (restarted before it wraps), so
+    // the scan below tells old pairs from new ones without a hash lookup.
     const rec = pairs.rec;
     if (this.token === 0x7fffffff) this.resetTokens();
     const token = ++this.token;
@@ -330,74 +346,35 @@ export class Broadphase {
       }
     }
 
-    // 2. Find new partners. A pass over every item (`slot` >= 0) only looks forward: later
-    //    items of its own cell, the next cells of its own level and all deeper levels; every
-    //    pair is then met once, from its shallower or earlier side. A lone check looks all ways.
+    // 2. Find new partners in every cell, at every level, whose loose bounds reach the box.
     this.curId = m;
     this.curToken = token;
     this.curLayer = layer;
     this.curMask = mask;
     this.curPriority = priority;
     this.curStatic = isStatic;
-    this.curSkipChecked = slot < 0;
     this.curTests = tests;
+    this.curX0 = x0;
+    this.curY0 = y0;
+    this.curX1 = x1;
+    this.curY1 = y1;
+    this.sweepFrom = -1;
     const tree_ = this.tree;
-    let fromDepth = 0;
-    if (slot >= 0) {
-      const nodes = tree_.nodes;
-      const n = items.i32[(m << 4) | NODE];
-      const d = nodes.depth[n];
-      const cx = nodes.cellX[n];
-      const cy = nodes.cellY[n];
-      this.scanSlots(slot + 1, nodes.start[n] + nodes.own[n], x0, y0, x1, y1);
-      const r = touching ? 2 : 1;
-      this.scanCells(d, cx + 1, cx + r, cy, cy, x0, y0, x1, y1);
-      this.scanCells(d, cx - r, cx + r, cy + 1, cy + r, x0, y0, x1, y1);
-      fromDepth = d + 1;
-    }
-    const ox = tree_.originX;
-    const oy = tree_.originY;
-    for (let d = fromDepth; d <= tree_.maxDepth; d++) {
+    for (let d = 0; d <= tree_.maxDepth; d++) {
       if (tree_.levelItems[d] === 0) continue;
-      if (d === 0) {
-        // The root cell is always visited: items that fit nowhere else live there.
-        this.scanCells(0, 0, 0, 0, 0, x0, y0, x1, y1);
-        continue;
-      }
-      const inv = this.invCell[d];
-      this.scanCells(d,
-        Math.ceil((x0 - ox) * inv - REACH), Math.floor((x1 - ox) * inv + NEAR),
-        Math.ceil((y0 - oy) * inv - REACH), Math.floor((y1 - oy) * inv + NEAR), x0, y0, x1, y1);
+      // The root cell is always visited: items that fit nowhere else live there.
+      if (d === 0) this.visitCells(0, 0, 0, 0, 0);
+      else this.visitReach(d, x0, y0, x1, y1);
     }
     tests = this.curTests;
     this.tests += tests;
     return 1;
   }
 
-  /** Scans the cells [ix0..ix1] x [iy0..iy1] of a depth (clamped to the grid) for new partners. */
-  private scanCells(d: number, fx0: number, fx1: number, fy0: number, fy1: number,
-    x0: number, y0: number, x1: number, y1: number): void {
-    const last = (1 << d) - 1;
-    if (fx0 < 0) fx0 = 0;
-    if (fy0 < 0) fy0 = 0;
-    if (fx1 > last) fx1 = last;
-    if (fy1 > last) fy1 = last;
-    if (fx0 > fx1 || fy0 > fy1) return;
-    const cells = this.tree.levelSlots[d]!;
-    const ix0 = fx0 | 0;
-    const ix1 = fx1 | 0;
-    for (let iy = fy0 | 0, iy1 = fy1 | 0; iy <= iy1; iy++) {
-      const rowEnd = ((iy << d) + ix1) << 1;
-      for (let c = ((iy << d) + ix0) << 1; c <= rowEnd; c += 2) {
-        const own = cells[c + 1];
-        if (own !== 0) this.scanSlots(cells[c], cells[c] + own, x0, y0, x1, y1);
-      }
-    }
-  }
-
   /** Tests the items in slots [from, to) against the current box; pairs up the new overlaps. */
-  private scanSlots(from: number, to: number, x0: number, y0: number, x1: number, y1: number): void {
+  private scanSlots(from: number, to: number): void {
     const box = this.tree.slots.box;
+    const x0 = this.curX0, y0 = this.curY0, x1 = this.curX1, y1 = this.curY1;
     const touching = this.touching;
     this.curTests += to - from;
     for (let s = from; s < to; s++) {
@@ -415,8 +392,7 @@ export class Broadphase {
     const m = this.curId;
     const i32 = this.tree.items.i32;
     const r = o << 4;
-    if (o === m || i32[r | SEEN] === this.curToken) return;
-    if (this.curSkipChecked && i32[r | CHECKED] === this.stepId) return;
+    if (o === m || i32[r | SEEN] === this.curToken || i32[r | CHECKED] === this.stepId) return;
     if ((this.curLayer & i32[r | MASK]) === 0 || (i32[r | LAYER] & this.curMask) === 0 ||
         (this.curStatic & i32[r | FLAGS]) !== 0) return;
     const op = i32[r | PRIORITY];
