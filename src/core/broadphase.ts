@@ -20,8 +20,10 @@ const NEAR = 0.5 + 1e-9;
 /**
  * Incremental pair finding, in the manner of Box2D's move buffer: only items queued as
  * dirty (moved, resized, added, re-filtered) are checked; each re-tests its existing pairs
- * and queries the tree for new ones. Pairs of two items that did not move are kept as they
- * are: nothing about them can have changed.
+ * and scans the cells its box can reach for new ones. Pairs of two items that did not move
+ * are kept as they are: nothing about them can have changed. When at least half the items
+ * moved and there is no budget, one forward-looking pass over all items replaces the
+ * per-mover checks (see checkAll).
  *
  * Dirty items wait in one FIFO per tier. Tier 0 is emptied every step. Tiers 1-3 are
  * served in order while the budget lasts, and at least `minChecksPerTier` from each one
