@@ -220,13 +220,16 @@ export class Broadphase {
     if (fy1 > last) fy1 = last;
     if (fx0 > fx1 || fy0 > fy1) return;
     const cells = this.tree.levelSlots[d]!;
+    const layers = this.tree.levelLayers[d]!;
+    // Cells holding no layer the current item's mask accepts cannot hold a partner.
+    const mask = this.sweepFrom >= 0 ? this.tree.slots.meta[4 * this.sweepFrom + 1] : this.curMask;
     const ix0 = fx0 | 0;
     const ix1 = fx1 | 0;
     for (let iy = fy0 | 0, iy1 = fy1 | 0; iy <= iy1; iy++) {
       const rowEnd = ((iy << d) + ix1) << 1;
       for (let c = ((iy << d) + ix0) << 1; c <= rowEnd; c += 2) {
         const own = cells[c + 1];
-        if (own === 0) continue;
+        if (own === 0 || (layers[c >> 1] & mask) === 0) continue;
         if (this.sweepFrom >= 0) this.sweepSlots(this.sweepFrom, cells[c], cells[c] + own);
         else this.scanSlots(cells[c], cells[c] + own);
       }

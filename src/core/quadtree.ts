@@ -233,7 +233,7 @@ export class LooseQuadtree {
     items.i32[(id << 4) | MASK] = mask | 0;
     items.i32[(id << 4) | PRIORITY] = priority;
     if (items.i32[(id << 4) | NODE] === PENDING) return;
-    this.tree.writeSlotMeta(id);
+    this.tree.colliderChanged(id);
     this.broadphase.requeue(id, old);
   }
 
@@ -244,7 +244,7 @@ export class LooseQuadtree {
     if (((i32[(id << 4) | FLAGS] & STATIC) !== 0) === isStatic) return;
     i32[(id << 4) | FLAGS] ^= STATIC;
     if (i32[(id << 4) | NODE] === PENDING) return;
-    this.tree.writeSlotMeta(id);
+    this.tree.colliderChanged(id);
     this.broadphase.markDirty(id);
   }
 

@@ -37,6 +37,11 @@ export class TreeIndex {
    * pool so a scan of neighbouring cells reads one array instead of chasing node indices.
    */
   readonly levelSlots: (Int32Array | null)[];
+  /**
+   * Per depth, per cell: the union of its items' layers. A scan skips a cell none of whose
+   * items its mask accepts: dust that only collides with walls skips the cells of dust.
+   */
+  readonly levelLayers: (Int32Array | null)[];
   /** Items stored at each depth (levels without items are skipped). */
   readonly levelItems: Int32Array;
 
@@ -72,6 +77,7 @@ export class TreeIndex {
     this.slots = new SlotPool(4096);
     this.levelCells = new Array<Int32Array | null>(maxDepth + 1).fill(null);
     this.levelSlots = new Array<Int32Array | null>(maxDepth + 1).fill(null);
+    this.levelLayers = new Array<Int32Array | null>(maxDepth + 1).fill(null);
     this.levelItems = new Int32Array(maxDepth + 1);
     this.setNodeBounds(0, 0, 0, 0);
     this.indexCell(0);
@@ -247,6 +253,7 @@ export class TreeIndex {
     this.slots.reset();
     for (const cells of this.levelCells) cells?.fill(NONE);
     for (const cells of this.levelSlots) cells?.fill(0);
+    for (const cells of this.levelLayers) cells?.fill(0);
     this.levelItems.fill(0);
     this.setNodeBounds(0, 0, 0, 0);
     this.indexCell(0);
@@ -361,6 +368,7 @@ export class TreeIndex {
       cells = new Int32Array(4 ** d).fill(NONE);
       this.levelCells[d] = cells;
       this.levelSlots[d] = new Int32Array(2 * 4 ** d);
+      this.levelLayers[d] = new Int32Array(4 ** d);
     }
     cells[(nodes.cellY[n] << d) + nodes.cellX[n]] = n;
   }
@@ -437,14 +445,29 @@ export class TreeIndex {
     }
   }
 
-  /** Copies a node's region start and item count into its level's cell array. */
+  /**
+   * Copies a node's region start and item count into its level's cell array, and recomputes
+   * the cell's layer union from its items (a few, read in order).
+   */
   private mirror(n: number): void {
     const nodes = this.nodes;
     const d = nodes.depth[n];
-    const at = 2 * ((nodes.cellY[n] << d) + nodes.cellX[n]);
+    const cell = (nodes.cellY[n] << d) + nodes.cellX[n];
     const cells = this.levelSlots[d]!;
-    cells[at] = nodes.start[n];
-    cells[at + 1] = nodes.own[n];
+    const start = nodes.start[n];
+    const own = nodes.own[n];
+    cells[2 * cell] = start;
+    cells[2 * cell + 1] = own;
+    const meta = this.slots.meta;
+    let layers = 0;
+    for (let s = start; s < start + own; s++) layers |= meta[4 * s];
+    this.levelLayers[d]![cell] = layers;
+  }
+
+  /** After a collider change: the slot's copy and the cell's layer union. */
+  colliderChanged(id: number): void {
+    this.writeSlotMeta(id);
+    this.mirror(this.items.i32[(id << 4) | NODE]);
   }
 
   /** Copies the item's collider into its slot, for the one-pass broadphase's filters. */

@@ -31,6 +31,12 @@ export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
     const size = nodes.size[n];
     if (own > size) fail(`validate: node ${n} holds ${own} items in a region of ${size} slots`);
     if (size !== 0 && (size & (size - 1)) !== 0) fail(`validate: node ${n} has a region of ${size} slots, not a power of two`);
+    const cell = (nodes.cellY[n] << d) + nodes.cellX[n];
+    let layers = 0;
+    for (let s = start; s < start + own; s++) layers |= items.i32[(slots.id[s] << 4) | LAYER];
+    if (tree.levelLayers[d]![cell] !== layers) fail(`validate: node ${n} cell layer union is out of date`);
+    if (tree.levelSlots[d]![2 * cell] !== start && own > 0) fail(`validate: node ${n} cell region start is out of date`);
+    if (tree.levelSlots[d]![2 * cell + 1] !== own) fail(`validate: node ${n} cell item count is out of date`);
     if (size > 0) {
       if (start + size > slots.used) fail(`validate: node ${n} region runs past the slot pool`);
       for (let s = start; s < start + size; s++) {
