@@ -125,15 +125,7 @@ export class PairStore {
     this.heldCount = 0;
   }
 
-  /** Pool slots in use or held (for validate). */
-  get slotsUsed(): number {
-    return this.used - this.freeCount;
-  }
 
-  /** Pool slots ever handed out: every live pair has an index below this. */
-  get highWater(): number {
-    return this.used;
-  }
 
   /** Forgets every pair (the items' lists must be reset by the caller). */
   reset(): void {

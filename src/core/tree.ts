@@ -471,7 +471,7 @@ export class TreeIndex {
   }
 
   /** Copies the item's collider into its slot, for the one-pass broadphase's filters. */
-  writeSlotMeta(id: number): void {
+  private writeSlotMeta(id: number): void {
     const i32 = this.items.i32;
     const meta = this.slots.meta;
     const at = 4 * this.items.slot[id];
