@@ -1,10 +1,16 @@
 import type { QuadtreeStats } from '../core/index.js';
 
+/** The core's numbers for the last step that the world's stats repeat at top level. */
+type TreeNumbers = Pick<QuadtreeStats, 'relocated' | 'nodesLive' | 'nodesFree' | 'pairTests' | 'pairs' |
+  'entered' | 'stayed' | 'exited' | 'enteredByTier' | 'stayedByTier' | 'exitedByTier' | 'deferred'>;
+
 /**
  * Numbers about a world's quadtree and its last frame. One object per world, updated in
- * place by the systems: read it, don't keep copies of its arrays across frames.
+ * place by the systems: read it, don't keep copies of its arrays across frames. The tree's
+ * fields (`relocated`, `nodesLive`, `nodesFree`, `pairTests`, `pairs`, `entered`, `stayed`,
+ * `exited`, the per-tier arrays, `deferred`) mean what they mean in {@link QuadtreeStats}.
  */
-export interface QuadtreeWorldStats {
+export interface QuadtreeWorldStats extends TreeNumbers {
   /** Collision steps run so far: the frame number of {@link Collision}'s `startedAt`. */
   frame: number;
   /** Entities in the tree (static ones included). */
@@ -21,26 +27,6 @@ export interface QuadtreeWorldStats {
   scanned: number;
   /** Entities the last sync found moved or resized: the dirty ones handed to the tree. */
   dirty: number;
-  /** Moves handed to the tree before the last step that changed an entity's node. */
-  relocated: number;
-  /** Tree nodes in use. */
-  nodesLive: number;
-  /** Tree nodes in free groups waiting for reuse. */
-  nodesFree: number;
-  /** Overlap tests made by the last step. */
-  pairTests: number;
-  /** Overlapping pairs after the last step. */
-  pairs: number;
-  /** Pairs by phase in the last step. */
-  entered: number;
-  stayed: number;
-  exited: number;
-  /** The same per tier 0..3 (tier 0 = priority 192-255, tier 3 = 0-63). */
-  enteredByTier: Int32Array;
-  stayedByTier: Int32Array;
-  exitedByTier: Int32Array;
-  /** Movers the tree's budget left for a later step. */
-  deferred: number;
   /** Pair entities alive (carrying {@link Collision}). */
   pairEntities: number;
   /** Handler calls made by the last dispatch. */
