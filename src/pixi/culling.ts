@@ -22,10 +22,13 @@ export interface Cullable {
   visible: boolean;
 }
 
-function checkView(minX: number, minY: number, maxX: number, maxY: number): void {
+/** Ids of the items overlapping the view grown by `margin`, into `hits`; returns the count. */
+function queryView(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number,
+  margin: number, mask: number, hits: number[]): number {
   if (!(minX <= maxX) || !(minY <= maxY)) {
     fail(`cull view must have min <= max (got ${show(minX)}, ${show(minY)}, ${show(maxX)}, ${show(maxY)})`);
   }
+  return tree.queryRect(minX - margin, minY - margin, maxX + margin, maxY + margin, hits, mask);
 }
 
 function checkEntry(id: number, what: string, value: unknown): void {
@@ -113,10 +116,8 @@ export class SpriteCuller<T extends Cullable = Cullable> {
    * visible.
    */
   cull(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number): number {
-    checkView(minX, minY, maxX, maxY);
-    const m = this.margin;
     const hits = this.hits;
-    const n = tree.queryRect(minX - m, minY - m, maxX + m, maxY + m, hits, this.mask);
+    const n = queryView(tree, minX, minY, maxX, maxY, this.margin, this.mask, hits);
     const objects = this.objects;
     const prevFrame = this.frame;
     const frame = ++this.frame;
@@ -232,10 +233,8 @@ export class ParticleCuller<T extends IParticle = IParticle> {
 
   /** Fills the container with the particles of items overlapping the rectangle. Returns how many. */
   cull(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number): number {
-    checkView(minX, minY, maxX, maxY);
-    const m = this.margin;
     const hits = this.hits;
-    let n = tree.queryRect(minX - m, minY - m, maxX + m, maxY + m, hits, this.mask);
+    const n = queryView(tree, minX, minY, maxX, maxY, this.margin, this.mask, hits);
     let ids: ArrayLike<number> = hits;
     if (this.sortById) {
       if (this.sorted.length < n) this.sorted = new Int32Array(Math.max(n, this.sorted.length * 2));
