@@ -3,19 +3,14 @@ import { NONE } from './nodes.js';
 import { PairBuffer } from './pairlist.js';
 import { NEXT, PairStore } from './pairs.js';
 import { IdQueue } from './queue.js';
-import { KeySorter } from './radix.js';
+import { KeySorter, PairRadix } from './radix.js';
 import { sortPairs } from './sort.js';
+import { NEAR, PairSweep, REACH } from './sweep.js';
 import type { TreeIndex } from './tree.js';
 import type { QuadtreeStats } from './types.js';
 
 export const TIERS = 4;
 
-/**
- * Cell-index margins, in cells: loose bounds reach 1.5 cells before a cell's index and 0.5
- * after it. The 1e-9 widening keeps float rounding from dropping a cell at the boundary.
- */
-const REACH = 1.5 + 1e-9;
-const NEAR = 0.5 + 1e-9;
 
 /**
  * Incremental pair finding, in the manner of Box2D's move buffer: only items queued as
@@ -65,9 +60,13 @@ export class Broadphase {
   private curY0 = 0;
   private curX1 = 0;
   private curY1 = 0;
-  /** The slot being swept in the one-pass step, or -1 in a per-mover check. */
-  private sweepFrom = -1;
   private readonly sorter = new KeySorter();
+  private readonly sweep: PairSweep;
+  private readonly radix = new PairRadix();
+  /** Every pair the last one-pass sweep found, sorted like the lists. */
+  private readonly found = new PairBuffer();
+  /** Set when the one-pass step rebuilt the current list itself (no merge of entries needed). */
+  private rebuilt = false;
   /** First cell key of each depth: cells of all levels numbered in one range. */
   private readonly levelOffset: Int32Array;
   /** 1 / cell size per depth. */
@@ -78,6 +77,7 @@ export class Broadphase {
     this.tree = tree;
     this.touching = touching;
     this.stats = stats;
+    this.sweep = new PairSweep(tree, touching);
     this.levelOffset = new Int32Array(tree.maxDepth + 1);
     for (let d = 1; d <= tree.maxDepth; d++) this.levelOffset[d] = this.levelOffset[d - 1] + 4 ** (d - 1);
     this.invCell = new Float64Array(tree.maxDepth + 1);
@@ -153,49 +153,96 @@ export class Broadphase {
   }
 
   /**
-   * Checks every item, level by level in cell order, each looking only forward: later items
-   * of its own cell, the next cells of its level and every deeper level. Each overlapping
-   * pair is then met exactly once, reading only slot memory (boxes and collider copies) in
-   * order, like a grid; an existing pair is found in the hash and stamped, a new one created.
-   * Pairs left unstamped ended. Used when at least half the items moved and there is no budget.
+   * Checks every item at once: the sweep finds every overlapping pair, a radix sort puts them
+   * in list order, and one merge against the previous list tells the pairs that stayed from
+   * those that began or ended. Only the changes touch the pair pool; no per-pair lookup.
+   * Used when at least half the items moved and there is no budget.
    */
   private checkAll(): number {
     const tree = this.tree;
     for (let t = 0; t < TIERS; t++) this.queues[t].clear();
-    const r = this.touching ? 2 : 1;
-    const box = tree.slots.box;
-    this.curTests = 0;
-    for (let d = 0; d <= tree.maxDepth; d++) {
-      if (tree.levelItems[d] === 0) continue;
-      const cells = tree.levelSlots[d]!;
-      const side = 1 << d;
-      for (let cy = 0; cy < side; cy++) {
-        for (let cx = 0; cx < side; cx++) {
-          const c = (cy << d) + cx;
-          const own = cells[2 * c + 1];
-          if (own === 0) continue;
-          const first = cells[2 * c];
-          for (let s = first, end = first + own; s < end; s++) {
-            this.sweepFrom = s;
-            this.sweepSlots(s, s + 1, end);
-            this.visitCells(d, cx + 1, cx + r, cy, cy);
-            this.visitCells(d, cx - r, cx + r, cy + 1, cy + r);
-            for (let deeper = d + 1; deeper <= tree.maxDepth; deeper++) {
-              if (tree.levelItems[deeper] !== 0) this.visitReach(deeper, box[4 * s], box[4 * s + 1], box[4 * s + 2], box[4 * s + 3]);
-            }
-          }
-        }
-      }
-    }
-    this.tests += this.curTests;
-    this.sweepFrom = -1;
-    // Pairs not met this pass stopped overlapping (or were filtered out since).
-    const unmet = this.pairs.unmet(this.stepId, this.scratchUnmet);
-    for (let i = 0; i < unmet; i++) this.endPair(this.scratchUnmet.list[i]);
+    if (this.priorityChanged) this.refreshPriorities();
+    const found = this.found;
+    found.count = 0;
+    this.sweep.run(found);
+    this.tests += this.sweep.tests;
+    this.radix.sort(found);
+    this.mergeFound();
     // Everything is checked now: clear the dirty marks, sequentially over the records.
     const items = tree.items;
     for (let id = 0, end = items.capacity; id < end; id++) items.i32[(id << 4) | FLAGS] &= ~DIRTY;
     return tree.size - tree.pendingCount;
+  }
+
+  /**
+   * Merges the sorted pairs found by the sweep with the current list into the new current
+   * list: a pair in both stays (keeping its pool entry), one only found began, one only
+   * listed ended. Entries are made in list order, so they need no sort.
+   */
+  private mergeFound(): void {
+    const pairs = this.pairs;
+    const items = this.tree.items;
+    const step = this.stepId;
+    const old = this.current;
+    const found = this.found;
+    const out = this.spare;
+    out.reserve(found.count);
+    out.count = 0;
+    const alive = pairs.alive;
+    const oa = old.a, ob = old.b, op = old.priority, oi = old.index;
+    const fa = found.a, fb = found.b, fp = found.priority;
+    const on = old.count, fn = found.count;
+    const refreshed = this.priorityChanged;
+    let i = 0;
+    let j = 0;
+    while (i < on || j < fn) {
+      // Pairs ended by a removal since the last step are gone from the pool (and reported).
+      if (i < on && alive[oi[i]] === 0) {
+        i++;
+        continue;
+      }
+      const order = i >= on ? 1 : j >= fn ? -1
+        : op[i] !== fp[j] ? (op[i] > fp[j] ? -1 : 1)
+        : oa[i] !== fa[j] ? (oa[i] < fa[j] ? -1 : 1)
+        : ob[i] !== fb[j] ? (ob[i] < fb[j] ? -1 : 1) : 0;
+      if (order === 0) {
+        if (refreshed) pairs.priority[oi[i]] = fp[j];
+        out.push(oa[i], ob[i], op[i], oi[i]);
+        i++;
+        j++;
+      } else if (order < 0) {
+        this.endPair(oi[i]);
+        i++;
+      } else {
+        const p = pairs.create(fa[j], fb[j], fp[j], step, items);
+        out.push(fa[j], fb[j], fp[j], p);
+        this.entered.push(fa[j], fb[j], fp[j], p);
+        j++;
+      }
+    }
+    this.spare = old;
+    this.current = out;
+    this.rebuilt = true;
+  }
+
+  /**
+   * After a collider's priority changed: gives every listed pair the priority its items have
+   * now and sorts the list again, so the merge with the sweep's pairs lines up.
+   */
+  private refreshPriorities(): void {
+    const i32 = this.tree.items.i32;
+    const pairs = this.pairs;
+    const cur = this.current;
+    for (let i = 0; i < cur.count; i++) {
+      const p = cur.index[i];
+      if (pairs.alive[p] === 0) continue;
+      const pa = i32[(cur.a[i] << 4) | PRIORITY];
+      const pb = i32[(cur.b[i] << 4) | PRIORITY];
+      const pp = pa < pb ? pa : pb;
+      // The pool keeps the old priority until the merge: a pair that ends now reports it.
+      cur.priority[i] = pp;
+    }
+    sortPairs(cur.a, cur.b, cur.priority, cur.index, cur.count);
   }
 
   /** Visits the cells of depth `d` whose loose bounds can reach the box (see REACH, NEAR). */
@@ -208,10 +255,7 @@ export class Broadphase {
       Math.ceil((y0 - oy) * inv - REACH), Math.floor((y1 - oy) * inv + NEAR));
   }
 
-  /**
-   * Tests the items of the cells [fx0..fx1] x [fy0..fy1] of depth `d` (clamped to the grid):
-   * against slot `sweepFrom` in the one-pass step, against the current box otherwise.
-   */
+  /** Tests the items of the cells [fx0..fx1] x [fy0..fy1] of depth `d` (clamped to the grid) against the current box. */
   private visitCells(d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
     const last = (1 << d) - 1;
     if (fx0 < 0) fx0 = 0;
@@ -222,7 +266,7 @@ export class Broadphase {
     const cells = this.tree.levelSlots[d]!;
     const layers = this.tree.levelLayers[d]!;
     // Cells holding no layer the current item's mask accepts cannot hold a partner.
-    const mask = this.sweepFrom >= 0 ? this.tree.slots.meta[4 * this.sweepFrom + 1] : this.curMask;
+    const mask = this.curMask;
     const ix0 = fx0 | 0;
     const ix1 = fx1 | 0;
     for (let iy = fy0 | 0, iy1 = fy1 | 0; iy <= iy1; iy++) {
@@ -230,46 +274,8 @@ export class Broadphase {
       for (let c = ((iy << d) + ix0) << 1; c <= rowEnd; c += 2) {
         const own = cells[c + 1];
         if (own === 0 || (layers[c >> 1] & mask) === 0) continue;
-        if (this.sweepFrom >= 0) this.sweepSlots(this.sweepFrom, cells[c], cells[c] + own);
-        else this.scanSlots(cells[c], cells[c] + own);
+        this.scanSlots(cells[c], cells[c] + own);
       }
-    }
-  }
-
-  /** One-pass test of slot `s` against slots [from, to): stamps or creates each overlapping pair. */
-  private sweepSlots(s: number, from: number, to: number): void {
-    const slots = this.tree.slots;
-    const box = slots.box;
-    const meta = slots.meta;
-    const x0 = box[4 * s], y0 = box[4 * s + 1], x1 = box[4 * s + 2], y1 = box[4 * s + 3];
-    const touching = this.touching;
-    this.curTests += to - from;
-    for (let t = from; t < to; t++) {
-      if (touching
-        ? x0 <= box[4 * t + 2] && box[4 * t] <= x1 && y0 <= box[4 * t + 3] && box[4 * t + 1] <= y1
-        : x0 < box[4 * t + 2] && box[4 * t] < x1 && y0 < box[4 * t + 3] && box[4 * t + 1] < y1) {
-        if ((meta[4 * s] & meta[4 * t + 1]) === 0 || (meta[4 * t] & meta[4 * s + 1]) === 0 ||
-            (meta[4 * s + 2] & meta[4 * t + 2]) !== 0) continue;
-        this.meet(slots.id[s], slots.id[t], meta[4 * s + 3] < meta[4 * t + 3] ? meta[4 * s + 3] : meta[4 * t + 3]);
-      }
-    }
-  }
-
-  /** Records that the pair of m and o overlaps this step, with priority `pp`. */
-  private meet(m: number, o: number, pp: number): void {
-    const pairs = this.pairs;
-    const a = m < o ? m : o;
-    const b = m < o ? o : m;
-    const step = this.stepId;
-    const p = pairs.meet(a, b, step);
-    if (p === NONE) {
-      const created = pairs.create(a, b, pp, step, this.tree.items);
-      pairs.meet(a, b, step);
-      this.entered.push(a, b, pp, created);
-    } else if (this.priorityChanged && pairs.priority[p] !== pp) {
-      // Only after a collider changed can a pair's priority differ: skip the read otherwise.
-      pairs.priority[p] = pp;
-      this.reorder = true;
     }
   }
 
@@ -363,7 +369,6 @@ export class Broadphase {
     this.curY0 = y0;
     this.curX1 = x1;
     this.curY1 = y1;
-    this.sweepFrom = -1;
     const tree_ = this.tree;
     for (let d = 0; d <= tree_.maxDepth; d++) {
       if (tree_.levelItems[d] === 0) continue;
@@ -424,13 +429,17 @@ export class Broadphase {
     this.exiting = this.exited;
     this.exiting.count = 0;
     this.exited = exits;
-    sortPairs(entered.a, entered.b, entered.priority, entered.index, entered.count);
-    sortPairs(exits.a, exits.b, exits.priority, exits.index, exits.count);
-
-    // Few changes: patch the list in place; many (or reordered priorities): merge it anew.
-    const changes = entered.count + exits.count;
-    if (this.reorder || changes * 32 > this.current.count) this.merge();
-    else if (changes > 0) this.patch();
+    if (!isSorted(exits)) sortPairs(exits.a, exits.b, exits.priority, exits.index, exits.count);
+    if (this.rebuilt) {
+      // The one-pass step built the current list and its entries in order already.
+      this.rebuilt = false;
+    } else {
+      sortPairs(entered.a, entered.b, entered.priority, entered.index, entered.count);
+      // Few changes: patch the list in place; many (or reordered priorities): merge it anew.
+      const changes = entered.count + exits.count;
+      if (this.reorder || changes * 32 > this.current.count) this.merge();
+      else if (changes > 0) this.patch();
+    }
 
     const byTier = stats.enteredByTier;
     byTier.fill(0);
@@ -521,7 +530,6 @@ export class Broadphase {
     cur.count = n - x + e;
   }
 
-  private readonly scratchUnmet = { list: new Int32Array(64) };
   /** Set when a collider's priority changed since the last step. */
   priorityChanged = false;
   private scratchDel = new Int32Array(64);
@@ -600,6 +608,15 @@ export class Broadphase {
     this.current.count = 0;
     this.entered.count = 0;
   }
+}
+
+/** True when the list is in order (priority descending, then a, then b). */
+function isSorted(list: PairBuffer): boolean {
+  const p = list.priority, a = list.a, b = list.b;
+  for (let i = 1; i < list.count; i++) {
+    if (p[i - 1] !== p[i] ? p[i - 1] < p[i] : a[i - 1] !== a[i] ? a[i - 1] > a[i] : b[i - 1] > b[i]) return false;
+  }
+  return true;
 }
 
 /** First index of the sorted list whose pair does not come before (priority, a, b). */

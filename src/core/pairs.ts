@@ -33,9 +33,8 @@ export class PairStore {
   private heldCount = 0;
 
   /**
-   * Open-addressing table, 4 ints per slot: pair index (NONE if empty), a, b, and the step in
-   * which the one-pass broadphase last met the pair. Key and stamp share a cache line, so
-   * meeting an existing pair costs one miss.
+   * Open-addressing table, 4 ints per slot: pair index (NONE if empty), a, b and one unused,
+   * so a slot is 16 bytes and never straddles a cache line.
    */
   private table: Int32Array;
   private tableMask: number;
@@ -99,7 +98,7 @@ export class PairStore {
     this.alive[p] = 1;
     this.linkEdge(p << 1, a, items);
     this.linkEdge((p << 1) | 1, b, items);
-    this.insertKey(p, a, b, -1);
+    this.insertKey(p, a, b);
     this.count++;
     return p;
   }
@@ -159,36 +158,7 @@ export class PairStore {
     if (next !== NONE) rec[((next >> 1) << 3) | (PREV + (next & 1))] = prev;
   }
 
-  /**
-   * Stamps the pair (a, b) as met in `step` and returns its index, or NONE if there is no
-   * such pair (then nothing is stamped).
-   */
-  meet(a: number, b: number, step: number): number {
-    const table = this.table;
-    const mask = this.tableMask;
-    for (let slot = hash(a, b) & mask; ; slot = (slot + 1) & mask) {
-      const p = table[slot << 2];
-      if (p === NONE) return NONE;
-      if (table[(slot << 2) | 1] === a && table[(slot << 2) | 2] === b) {
-        table[(slot << 2) | 3] = step;
-        return p;
-      }
-    }
-  }
-
-  /** Writes into `out` the pairs not met in `step`; returns how many (`out` grows as needed). */
-  unmet(step: number, out: { list: Int32Array }): number {
-    const table = this.table;
-    let count = 0;
-    for (let i = 0; i < table.length; i += 4) {
-      if (table[i] === NONE || table[i + 3] === step) continue;
-      if (count === out.list.length) out.list = growInt32(out.list, count * 2);
-      out.list[count++] = table[i];
-    }
-    return count;
-  }
-
-  private insertKey(p: number, a: number, b: number, stamp: number): void {
+  private insertKey(p: number, a: number, b: number): void {
     const table = this.table;
     const mask = this.tableMask;
     let slot = hash(a, b) & mask;
@@ -196,7 +166,6 @@ export class PairStore {
     table[slot << 2] = p;
     table[(slot << 2) | 1] = a;
     table[(slot << 2) | 2] = b;
-    table[(slot << 2) | 3] = stamp;
   }
 
   /** Linear-probing delete with backward shift, so no tombstones pile up. */
@@ -213,7 +182,6 @@ export class PairStore {
         table[hole << 2] = table[next << 2];
         table[(hole << 2) | 1] = table[(next << 2) | 1];
         table[(hole << 2) | 2] = table[(next << 2) | 2];
-        table[(hole << 2) | 3] = table[(next << 2) | 3];
         hole = next;
       }
     }
@@ -230,7 +198,7 @@ export class PairStore {
     this.table = emptyTable(cap * 2);
     this.tableMask = cap * 2 - 1;
     for (let i = 0; i < old.length; i += 4) {
-      if (old[i] !== NONE) this.insertKey(old[i], old[i + 1], old[i + 2], old[i + 3]);
+      if (old[i] !== NONE) this.insertKey(old[i], old[i + 1], old[i + 2]);
     }
   }
 }
