@@ -1,4 +1,4 @@
-import { CHECKED, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PRIORITY, SEEN, STATIC, tierOf } from './items.js';
+import { ABSENT, CHECKED, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PRIORITY, REBORN, SEEN, STATIC, tierOf } from './items.js';
 import { NONE } from './nodes.js';
 import { PairBuffer } from './pairlist.js';
 import { NEXT, PairStore } from './pairs.js';
@@ -67,6 +67,16 @@ export class Broadphase {
   private readonly found = new PairBuffer();
   /** Set when the one-pass step rebuilt the current list itself (no merge of entries needed). */
   private rebuilt = false;
+  /**
+   * Whether the pair pool (per-item pair lists and the hash) mirrors the current list. The
+   * one-pass step leaves it behind: with every item moving, creating and destroying pool
+   * entries for every change costs more than the sweep. The current list (with each pair's
+   * start step) is then the truth, and {@link link} rebuilds the pool from it when a per-item
+   * check or a per-item question needs it.
+   */
+  linked = true;
+  /** Items inserted since the last step while the pool was not kept (flagged REBORN). */
+  private reborn = 0;
   /** First cell key of each depth: cells of all levels numbered in one range. */
   private readonly levelOffset: Int32Array;
   /** 1 / cell size per depth. */
@@ -105,9 +115,23 @@ export class Broadphase {
     else if (tier !== tierOf(oldPriority)) this.queues[tier].push(id);
   }
 
-  /** Ends every pair of an item leaving the index; the exits show in the next step. */
+  /** Notes an id entering the index; while the pool is not kept, its old pairs must not carry over. */
+  admitted(id: number): void {
+    if (this.linked) return;
+    this.tree.items.i32[(id << 4) | FLAGS] |= REBORN;
+    this.reborn++;
+  }
+
+  /**
+   * Ends every pair of an item leaving the index; the exits show in the next step. While the
+   * pool is not kept, the next step (or {@link link}) finds them gone instead.
+   */
   endPairsOf(id: number): void {
     const items = this.tree.items;
+    if (!this.linked) {
+      items.i32[(id << 4) | FLAGS] &= ~DIRTY;
+      return;
+    }
     for (let e = items.i32[(id << 4) | PAIR_HEAD]; e !== NONE; e = items.i32[(id << 4) | PAIR_HEAD]) this.endPair(e >> 1);
     items.i32[(id << 4) | FLAGS] &= ~DIRTY;
   }
@@ -126,7 +150,9 @@ export class Broadphase {
     let dirty = 0;
     for (let t = 0; t < TIERS; t++) dirty += this.queues[t].count;
     // When most items moved, one forward-looking pass over every item beats a query per mover.
-    let checked = unlimited && dirty * 2 >= this.tree.size ? this.checkAll() : this.checkInCellOrder(unlimited ? TIERS : 1);
+    const onePass = unlimited && dirty * 2 >= this.tree.size;
+    if (!onePass && !this.linked) this.link();
+    let checked = onePass ? this.checkAll() : this.checkInCellOrder(unlimited ? TIERS : 1);
     let overBudget = false;
     for (let t = 1; t < TIERS && !unlimited; t++) {
       const queue = this.queues[t];
@@ -170,79 +196,134 @@ export class Broadphase {
     this.mergeFound();
     // Everything is checked now: clear the dirty marks, sequentially over the records.
     const items = tree.items;
-    for (let id = 0, end = items.capacity; id < end; id++) items.i32[(id << 4) | FLAGS] &= ~DIRTY;
+    for (let id = 0, end = items.capacity; id < end; id++) items.i32[(id << 4) | FLAGS] &= ~(DIRTY | REBORN);
+    this.reborn = 0;
     return tree.size - tree.pendingCount;
   }
 
   /**
    * Merges the sorted pairs found by the sweep with the current list into the new current
-   * list: a pair in both stays (keeping its pool entry), one only found began, one only
-   * listed ended. Entries are made in list order, so they need no sort.
+   * list: a pair in both stays, one only found began, one only listed ended. Entries come out
+   * in list order, so they need no sort. The pool is left behind (see {@link linked}): the
+   * new list carries each pair's start step instead of a pool index.
    */
   private mergeFound(): void {
     const pairs = this.pairs;
-    const items = this.tree.items;
+    const i32 = this.tree.items.i32;
     const step = this.stepId;
     const old = this.current;
     const found = this.found;
     const out = this.spare;
+    const exiting = this.exiting;
     out.reserve(found.count);
     out.count = 0;
+    const linked = this.linked;
+    const refreshed = this.priorityChanged;
+    const reborn = this.reborn > 0;
     const alive = pairs.alive;
-    const oa = old.a, ob = old.b, op = old.priority, oi = old.index;
+    const oa = old.a, ob = old.b, op = old.priority, oi = old.index, oborn = old.born;
     const fa = found.a, fb = found.b, fp = found.priority;
     const on = old.count, fn = found.count;
-    const refreshed = this.priorityChanged;
     let i = 0;
     let j = 0;
     while (i < on || j < fn) {
-      // Pairs ended by a removal since the last step are gone from the pool (and reported).
-      if (i < on && alive[oi[i]] === 0) {
+      // With the pool kept, pairs ended by a removal since the last step are reported already.
+      if (linked && i < on && alive[oi[i]] === 0) {
         i++;
         continue;
       }
-      const order = i >= on ? 1 : j >= fn ? -1
+      let order = i >= on ? 1 : j >= fn ? -1
         : op[i] !== fp[j] ? (op[i] > fp[j] ? -1 : 1)
         : oa[i] !== fa[j] ? (oa[i] < fa[j] ? -1 : 1)
         : ob[i] !== fb[j] ? (ob[i] < fb[j] ? -1 : 1) : 0;
+      // A listed pair of an id removed and inserted again is another pair: it ends, the new one begins.
+      if (order === 0 && reborn && ((i32[(oa[i] << 4) | FLAGS] | i32[(ob[i] << 4) | FLAGS]) & REBORN) !== 0) order = -1;
       if (order === 0) {
-        if (refreshed) pairs.priority[oi[i]] = fp[j];
-        out.push(oa[i], ob[i], op[i], oi[i]);
+        out.push(oa[i], ob[i], op[i], -1, linked ? pairs.born(oi[i]) : oborn[i]);
         i++;
         j++;
       } else if (order < 0) {
-        this.endPair(oi[i]);
+        // An ending pair reports the priority it had (refreshPriorities kept it in `index`).
+        exiting.push(oa[i], ob[i], linked ? pairs.priority[oi[i]] : refreshed ? oi[i] : op[i], -1);
         i++;
       } else {
-        const p = pairs.create(fa[j], fb[j], fp[j], step, items);
-        out.push(fa[j], fb[j], fp[j], p);
-        this.entered.push(fa[j], fb[j], fp[j], p);
+        out.push(fa[j], fb[j], fp[j], -1, step);
+        this.entered.push(fa[j], fb[j], fp[j], -1);
         j++;
       }
     }
     this.spare = old;
     this.current = out;
     this.rebuilt = true;
+    this.linked = false;
   }
 
   /**
    * After a collider's priority changed: gives every listed pair the priority its items have
-   * now and sorts the list again, so the merge with the sweep's pairs lines up.
+   * now and sorts the list again, so the merge with the sweep's pairs lines up. Without the
+   * pool, the old priority rides along in `index` for pairs that end now.
    */
   private refreshPriorities(): void {
     const i32 = this.tree.items.i32;
-    const pairs = this.pairs;
     const cur = this.current;
     for (let i = 0; i < cur.count; i++) {
-      const p = cur.index[i];
-      if (pairs.alive[p] === 0) continue;
+      if (this.linked && this.pairs.alive[cur.index[i]] === 0) continue;
       const pa = i32[(cur.a[i] << 4) | PRIORITY];
       const pb = i32[(cur.b[i] << 4) | PRIORITY];
-      const pp = pa < pb ? pa : pb;
-      // The pool keeps the old priority until the merge: a pair that ends now reports it.
-      cur.priority[i] = pp;
+      if (!this.linked) cur.index[i] = cur.priority[i];
+      cur.priority[i] = pa < pb ? pa : pb;
     }
-    sortPairs(cur.a, cur.b, cur.priority, cur.index, cur.count);
+    sortPairs(cur);
+  }
+
+  /**
+   * Rebuilds the pair pool from the current list after one-pass steps left it behind: O(pairs).
+   * A listed pair whose item left the index (or left and came back) is created and ended at
+   * once, exactly as if the pool had been kept when the item was removed.
+   */
+  link(): void {
+    if (this.linked) return;
+    const pairs = this.pairs;
+    const items = this.tree.items;
+    const i32 = items.i32;
+    pairs.reset();
+    for (let id = 0; id < items.capacity; id++) i32[(id << 4) | PAIR_HEAD] = NONE;
+    this.linked = true;
+    const cur = this.current;
+    for (let i = 0; i < cur.count; i++) {
+      const a = cur.a[i];
+      const b = cur.b[i];
+      const p = pairs.create(a, b, cur.priority[i], cur.born[i], items);
+      cur.index[i] = p;
+      if (i32[(a << 4) | NODE] === ABSENT || i32[(b << 4) | NODE] === ABSENT ||
+          ((i32[(a << 4) | FLAGS] | i32[(b << 4) | FLAGS]) & REBORN) !== 0) this.endPair(p);
+    }
+    if (this.reborn > 0) {
+      for (let id = 0; id < items.capacity; id++) i32[(id << 4) | FLAGS] &= ~REBORN;
+      this.reborn = 0;
+    }
+  }
+
+  /** Step in which the pair (a < b) began, or -1 if there is no such pair. */
+  startedAt(a: number, b: number): number {
+    if (this.linked) {
+      const p = this.pairs.find(a, b);
+      return p < 0 ? -1 : this.pairs.born(p);
+    }
+    const i32 = this.tree.items.i32;
+    if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b < this.tree.items.capacity)) return -1;
+    if (i32[(a << 4) | NODE] === ABSENT || i32[(b << 4) | NODE] === ABSENT ||
+        ((i32[(a << 4) | FLAGS] | i32[(b << 4) | FLAGS]) & REBORN) !== 0) return -1;
+    const cur = this.current;
+    if (!this.priorityChanged) {
+      // The list is sorted by the priorities the items have now: a binary search finds it.
+      const pa = i32[(a << 4) | PRIORITY];
+      const pb = i32[(b << 4) | PRIORITY];
+      const at = lowerBound(cur, cur.count, pa < pb ? pa : pb, a, b);
+      return at < cur.count && cur.a[at] === a && cur.b[at] === b ? cur.born[at] : -1;
+    }
+    for (let i = 0; i < cur.count; i++) if (cur.a[i] === a && cur.b[i] === b) return cur.born[i];
+    return -1;
   }
 
   /** Visits the cells of depth `d` whose loose bounds can reach the box (see REACH, NEAR). */
@@ -429,12 +510,12 @@ export class Broadphase {
     this.exiting = this.exited;
     this.exiting.count = 0;
     this.exited = exits;
-    if (!isSorted(exits)) sortPairs(exits.a, exits.b, exits.priority, exits.index, exits.count);
+    if (!isSorted(exits)) sortPairs(exits);
     if (this.rebuilt) {
       // The one-pass step built the current list and its entries in order already.
       this.rebuilt = false;
     } else {
-      sortPairs(entered.a, entered.b, entered.priority, entered.index, entered.count);
+      sortPairs(entered);
       // Few changes: patch the list in place; many (or reordered priorities): merge it anew.
       const changes = entered.count + exits.count;
       if (this.reorder || changes * 32 > this.current.count) this.merge();
@@ -576,7 +657,7 @@ export class Broadphase {
     }
     out.count = k;
     if (this.reorder) {
-      sortPairs(out.a, out.b, out.priority, out.index, out.count);
+      sortPairs(out);
       this.reorder = false;
     }
     this.spare = old;

@@ -11,6 +11,11 @@ export const STATIC = 1;
 export const DIRTY = 2;
 /** Sits in the root because its box fits no loose bounds (far outside the world). */
 export const OUTSIDE = 4;
+/**
+ * Inserted while the pair pool was not kept (see Broadphase.linked): a listed pair with this
+ * id may belong to an earlier item under the same id, so it ends rather than stays.
+ */
+export const REBORN = 8;
 
 /** Default collider: layer 1, every mask bit, priority 128 (tier 1). */
 export const DEFAULT_LAYER = 1;

@@ -7,23 +7,27 @@ export class PairBuffer implements PairList {
   a: Int32Array;
   b: Int32Array;
   priority: Uint8Array;
-  /** Pool index of each entry (unused for exits, whose pairs are gone). */
+  /** Pool index of each entry (unused for exits, whose pairs are gone), or -1 when the pool is not kept. */
   index: Int32Array;
+  /** Step each pair began, kept in the current list while the pool is not kept. */
+  born: Int32Array;
 
   constructor(capacity = 64) {
     this.a = new Int32Array(capacity);
     this.b = new Int32Array(capacity);
     this.priority = new Uint8Array(capacity);
     this.index = new Int32Array(capacity);
+    this.born = new Int32Array(capacity);
   }
 
-  push(a: number, b: number, priority: number, index: number): void {
+  push(a: number, b: number, priority: number, index: number, born = 0): void {
     if (this.count === this.a.length) this.reserve(this.count * 2);
     const i = this.count++;
     this.a[i] = a;
     this.b[i] = b;
     this.priority[i] = priority;
     this.index[i] = index;
+    this.born[i] = born;
   }
 
   reserve(capacity: number): void {
@@ -32,5 +36,6 @@ export class PairBuffer implements PairList {
     this.b = growInt32(this.b, capacity);
     this.priority = growUint8(this.priority, capacity);
     this.index = growInt32(this.index, capacity);
+    this.born = growInt32(this.born, capacity);
   }
 }

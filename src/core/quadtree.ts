@@ -109,6 +109,7 @@ export class LooseQuadtree {
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.admit(id, minX, minY, maxX, maxY);
     this.tree.place(id);
+    this.broadphase.admitted(id);
     this.broadphase.markDirty(id);
   }
 
@@ -118,6 +119,7 @@ export class LooseQuadtree {
    */
   queueInsert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.admit(id, minX, minY, maxX, maxY);
+    this.broadphase.admitted(id);
     this.tree.enqueue(id);
   }
 
@@ -291,14 +293,14 @@ export class LooseQuadtree {
 
   /** Step in which the pair (a, b) began, or -1 if there is no such pair. */
   pairStartedAt(a: number, b: number): number {
-    const pairs = this.broadphase.pairs;
-    const p = a < b ? pairs.find(a, b) : pairs.find(b, a);
-    return p < 0 ? -1 : pairs.born(p);
+    return a < b ? this.broadphase.startedAt(a, b) : this.broadphase.startedAt(b, a);
   }
 
   /** Writes into `out` the ids paired with `id` and returns how many. */
   pairsOf(id: number, out: IdArray): number {
     this.nodeOf(id, 'pairsOf');
+    // After one-pass steps the per-item pair lists are rebuilt first (once, O(pairs)).
+    this.broadphase.link();
     const pairs = this.broadphase.pairs;
     let count = 0;
     for (let e = this.tree.items.i32[(id << 4) | PAIR_HEAD]; e !== -1; e = pairs.edgeNext(e)) {

@@ -181,13 +181,15 @@ function scatterByPriority(from: PairBuffer, to: PairBuffer, n: number, counts: 
 
 /** Exchanges the arrays (not the counts) of two pair buffers. */
 function swapArrays(x: PairBuffer, y: PairBuffer): void {
-  const a = x.a, b = x.b, p = x.priority, i = x.index;
+  const a = x.a, b = x.b, p = x.priority, i = x.index, born = x.born;
   x.a = y.a;
   x.b = y.b;
   x.priority = y.priority;
   x.index = y.index;
+  x.born = y.born;
   y.a = a;
   y.b = b;
   y.priority = p;
   y.index = i;
+  y.born = born;
 }

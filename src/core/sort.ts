@@ -1,3 +1,5 @@
+import type { PairBuffer } from './pairlist.js';
+
 /**
  * In-place sorts on parallel typed arrays (no comparator closures, no allocation):
  * pair lists by (priority descending, a, b), and hit lists by (distance, id).
@@ -8,12 +10,12 @@ function pairBefore(pa: number, aa: number, ba: number, pb: number, ab: number, 
   return pa !== pb ? pa > pb : aa !== ab ? aa < ab : ba < bb;
 }
 
-/** Sorts `count` pairs held in parallel arrays; `extra` (e.g. pair indices) moves along. */
-export function sortPairs(a: Int32Array, b: Int32Array, priority: Uint8Array, extra: Int32Array, count: number): void {
-  quickPairs(a, b, priority, extra, 0, count - 1);
+/** Sorts a pair list's first `count` entries; the `index` and `born` columns move along. */
+export function sortPairs(list: PairBuffer): void {
+  quickPairs(list.a, list.b, list.priority, list.index, list.born, 0, list.count - 1);
 }
 
-function quickPairs(a: Int32Array, b: Int32Array, pr: Uint8Array, ex: Int32Array, lo: number, hi: number): void {
+function quickPairs(a: Int32Array, b: Int32Array, pr: Uint8Array, ex: Int32Array, bo: Int32Array, lo: number, hi: number): void {
   while (hi - lo > 16) {
     const mid = (lo + hi) >> 1;
     const pp = pr[mid], pa = a[mid], pb = b[mid];
@@ -23,29 +25,30 @@ function quickPairs(a: Int32Array, b: Int32Array, pr: Uint8Array, ex: Int32Array
       while (pairBefore(pr[i], a[i], b[i], pp, pa, pb)) i++;
       while (pairBefore(pp, pa, pb, pr[j], a[j], b[j])) j--;
       if (i <= j) {
-        swapPair(a, b, pr, ex, i, j);
+        swapPair(a, b, pr, ex, bo, i, j);
         i++;
         j--;
       }
     }
     // Recurse into the smaller side, loop on the larger: stack depth stays O(log n).
     if (j - lo < hi - i) {
-      quickPairs(a, b, pr, ex, lo, j);
+      quickPairs(a, b, pr, ex, bo, lo, j);
       lo = i;
     } else {
-      quickPairs(a, b, pr, ex, i, hi);
+      quickPairs(a, b, pr, ex, bo, i, hi);
       hi = j;
     }
   }
   for (let i = lo + 1; i <= hi; i++) {
     for (let j = i; j > lo && pairBefore(pr[j], a[j], b[j], pr[j - 1], a[j - 1], b[j - 1]); j--) {
-      swapPair(a, b, pr, ex, j, j - 1);
+      swapPair(a, b, pr, ex, bo, j, j - 1);
     }
   }
 }
 
-function swapPair(a: Int32Array, b: Int32Array, pr: Uint8Array, ex: Int32Array, i: number, j: number): void {
+function swapPair(a: Int32Array, b: Int32Array, pr: Uint8Array, ex: Int32Array, bo: Int32Array, i: number, j: number): void {
   let t = a[i]; a[i] = a[j]; a[j] = t;
+  t = bo[i]; bo[i] = bo[j]; bo[j] = t;
   t = b[i]; b[i] = b[j]; b[j] = t;
   t = pr[i]; pr[i] = pr[j]; pr[j] = t;
   t = ex[i]; ex[i] = ex[j]; ex[j] = t;

@@ -1,6 +1,6 @@
 import type { Broadphase } from './broadphase.js';
 import { fail } from './errors.js';
-import { ABSENT, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PAIR_HEAD, PENDING, PRIORITY, STATIC } from './items.js';
+import { ABSENT, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PAIR_HEAD, PENDING, PRIORITY, REBORN, STATIC } from './items.js';
 import { NONE } from './nodes.js';
 import type { TreeIndex } from './tree.js';
 
@@ -136,7 +136,7 @@ export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
   for (let id = 0; id < items.capacity; id++) {
     const n = items.i32[(id << 4) | NODE];
     if (n === ABSENT) {
-      if (items.i32[(id << 4) | PAIR_HEAD] !== NONE) fail(`validate: absent item ${id} still has pairs`);
+      if (bp.linked && items.i32[(id << 4) | PAIR_HEAD] !== NONE) fail(`validate: absent item ${id} still has pairs`);
       continue;
     }
     present++;
@@ -151,6 +151,10 @@ export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
 }
 
 function validatePairs(tree: TreeIndex, bp: Broadphase): void {
+  if (!bp.linked) {
+    validateList(tree, bp);
+    return;
+  }
   const items = tree.items;
   const pairs = bp.pairs;
   let edges = 0;
@@ -190,4 +194,30 @@ function validatePairs(tree: TreeIndex, bp: Broadphase): void {
     prevB = b;
   }
   if (live !== pairs.count) fail(`validate: current list has ${live} pairs, the set has ${pairs.count}`);
+}
+
+/**
+ * The current list while the pair pool is not kept (after one-pass steps): ordered, each pair
+ * once, no static pairs, begun no later than the last step. Pairs of items removed (or
+ * removed and inserted again) since the step are still listed; they end in the next one.
+ */
+function validateList(tree: TreeIndex, bp: Broadphase): void {
+  const i32 = tree.items.i32;
+  const cur = bp.current;
+  for (let i = 0; i < cur.count; i++) {
+    const a = cur.a[i], b = cur.b[i], pr = cur.priority[i];
+    if (!(a < b)) fail(`validate: current pair ${i} (${a}, ${b}) is not ordered a < b`);
+    if (i > 0) {
+      const pp = cur.priority[i - 1], pa = cur.a[i - 1], pb = cur.b[i - 1];
+      const sorted = pr !== pp ? pr < pp : a !== pa ? a > pa : b > pb;
+      if (!sorted) fail(`validate: current pairs are out of order (or repeated) at ${i}`);
+    }
+    if (cur.born[i] > bp.stepId || cur.born[i] < 0) fail(`validate: current pair (${a}, ${b}) began at step ${cur.born[i]}, after the last step ${bp.stepId}`);
+    const gone = i32[(a << 4) | NODE] === ABSENT || i32[(b << 4) | NODE] === ABSENT ||
+      ((i32[(a << 4) | FLAGS] | i32[(b << 4) | FLAGS]) & REBORN) !== 0;
+    if (!gone && (i32[(a << 4) | FLAGS] & STATIC) !== 0 && (i32[(b << 4) | FLAGS] & STATIC) !== 0 &&
+        (i32[(a << 4) | FLAGS] & DIRTY) === 0 && (i32[(b << 4) | FLAGS] & DIRTY) === 0) {
+      fail(`validate: static items ${a} and ${b} are paired`);
+    }
+  }
 }
