@@ -216,10 +216,16 @@ export class PairSweep {
     const meta = slots.meta;
     if ((meta[4 * s] & meta[4 * t + 1]) === 0 || (meta[4 * t] & meta[4 * s + 1]) === 0 ||
         (meta[4 * s + 2] & meta[4 * t + 2]) !== 0) return;
+    const out = this.out!;
+    // Only the three columns a sort and merge read; the list's index and born stay unused.
+    if (out.count === out.a.length) out.reserve(out.count * 2);
+    const k = out.count++;
     const a = slots.id[s];
     const b = slots.id[t];
     const ps = meta[4 * s + 3];
     const pt = meta[4 * t + 3];
-    this.out!.push(a < b ? a : b, a < b ? b : a, ps < pt ? ps : pt, -1);
+    out.a[k] = a < b ? a : b;
+    out.b[k] = a < b ? b : a;
+    out.priority[k] = ps < pt ? ps : pt;
   }
 }

@@ -106,10 +106,9 @@ export class TreeIndex {
     const h = maxY - minY;
     const extent = w > h ? w : h;
     const d0 = nodes.depth[n];
-    // Still inside the loose bounds and still sized for this depth: only the box changes.
+    // Still inside the loose bounds and not small enough to belong deeper: only the box changes.
     if (minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3] &&
-        (d0 === this.maxDepth ? true : extent > this.cellSize[d0 + 1]) &&
-        (d0 === 0 || extent <= this.cellSize[d0])) {
+        (d0 === this.maxDepth || (extent > this.cellSize[d0 + 1] && !this.fitsDeeper(minX, minY, maxX, maxY, d0 + 1)))) {
       this.writeSlotBox(id);
       // A root item may have come back inside the world (or left it) without changing node.
       if (n === 0) this.markOutside(id);
@@ -296,13 +295,31 @@ export class TreeIndex {
     this.outside += isOutside ? 1 : -1;
   }
 
+  /** True when the box fits the loose bounds of the cell of depth `d` holding its centre. */
+  private fitsDeeper(minX: number, minY: number, maxX: number, maxY: number, d: number): boolean {
+    const s = this.cellSize[d];
+    if (maxX - minX > 2 * s || maxY - minY > 2 * s) return false;
+    const last = (1 << d) - 1;
+    let ix = Math.floor(((minX + maxX) * 0.5 - this.originX) / s);
+    let iy = Math.floor(((minY + maxY) * 0.5 - this.originY) / s);
+    ix = ix < 0 ? 0 : ix > last ? last : ix;
+    iy = iy < 0 ? 0 : iy > last ? last : iy;
+    const lx = this.originX + ix * s - s * 0.5;
+    const ly = this.originY + iy * s - s * 0.5;
+    return minX >= lx && maxX <= lx + 2 * s && minY >= ly && maxY <= ly + 2 * s;
+  }
+
   /** Finds the node coordinates for an item's stored box into the target fields. */
   private findTarget(id: number): void {
     const items = this.items;
     const minX = items.f64[(id << 3) | MIN_X], minY = items.f64[(id << 3) | MIN_Y], maxX = items.f64[(id << 3) | MAX_X], maxY = items.f64[(id << 3) | MAX_Y];
     const cx = (minX + maxX) * 0.5;
     const cy = (minY + maxY) * 0.5;
-    for (let d = this.depthFor(minX, minY, maxX, maxY); d >= 0; d--) {
+    // A box up to twice a cell's side fits that cell's loose bounds when its centre sits near
+    // the cell's centre: try one level deeper than the size alone promises first. Fewer
+    // levels in use means fewer cells a sweep reaches across levels.
+    const bySize = this.depthFor(minX, minY, maxX, maxY);
+    for (let d = bySize < this.maxDepth ? bySize + 1 : bySize; d >= 0; d--) {
       const s = this.cellSize[d];
       const last = (1 << d) - 1;
       let ix = Math.floor((cx - this.originX) / s);

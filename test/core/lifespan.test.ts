@@ -181,10 +181,11 @@ describe('lifespan of empty branches', () => {
     expect(tree.stats.nodesLive).toBe(33);
     expect(tree.stats.nodesFree).toBe(0);
     expect(highWater()).toBe(33);
-    // A box of side 100 sits at depth 3: it needs the shared root group plus 2 more.
+    // A box of side 130 sits at depth 3 (depth 4's loose bounds are 128 wide): it needs the
+    // shared root group plus 2 more.
     tree.remove(2);
     stepsUntilFreed(tree);
-    tree.insert(3, 300, 700, 400, 800);
+    tree.insert(3, 300, 700, 430, 830);
     tree.step();
     tree.validate();
     expect(tree.stats.nodesLive).toBe(1 + 4 * 3);
