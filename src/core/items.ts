@@ -16,6 +16,8 @@ export const OUTSIDE = 4;
  * id may belong to an earlier item under the same id, so it ends rather than stays.
  */
 export const REBORN = 8;
+/** Moved since the tree last caught up (see TreeIndex.sync): its slot and node may be stale. */
+export const UNSYNCED = 16;
 
 /** Default collider: layer 1, every mask bit, priority 128 (tier 1). */
 export const DEFAULT_LAYER = 1;

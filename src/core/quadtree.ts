@@ -1,6 +1,6 @@
 import { Broadphase } from './broadphase.js';
 import { checkBox, checkId, checkNumber, fail, show } from './errors.js';
-import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PENDING, PRIORITY, STATIC } from './items.js';
+import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PENDING, PRIORITY, STATIC, UNSYNCED } from './items.js';
 import { CIRCLE, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries.js';
 import { TreeIndex } from './tree.js';
 import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './types.js';
@@ -125,12 +125,15 @@ export class LooseQuadtree {
 
   /** Places every pending item. Returns how many were placed. */
   flush(): number {
+    // Moves first: the tree catches up with them before anything new is placed.
+    this.tree.sync(this.broadphase.queues);
     return this.tree.pendingCount === 0 ? 0 : this.tree.flush(this.markDirty);
   }
 
   /**
-   * Gives an item a new box. Cheap when the box stays inside its node's loose bounds.
-   * A box equal to the stored one changes nothing and does not make the item dirty.
+   * Gives an item a new box. Only stores it: the tree catches up with every move at once
+   * before the next step or query. A box equal to the stored one changes nothing and does
+   * not make the item dirty.
    */
   move(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     // Kept small so engines inline it into the caller's loop: the four numbers then never
@@ -154,7 +157,13 @@ export class LooseQuadtree {
 
   /** The rest of a placed item's move, once its new box is stored. */
   private relocate(id: number): void {
-    this.tree.update(id);
+    // The tree catches up with every move at once (TreeIndex.sync); the broadphase queue
+    // that markDirty fills lists the moved items for it.
+    const i32 = this.tree.items.i32;
+    if ((i32[(id << 4) | FLAGS] & UNSYNCED) === 0) {
+      i32[(id << 4) | FLAGS] |= UNSYNCED;
+      this.tree.unsyncedCount++;
+    }
     this.broadphase.markDirty(id);
   }
 
@@ -401,7 +410,7 @@ export class LooseQuadtree {
     if (!(minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0)) {
       checkQueryBox(minX, minY, maxX, maxY);
     }
-    if (this.tree.pendingCount !== 0) this.flush();
+    if ((this.tree.pendingCount | this.tree.unsyncedCount) !== 0) this.flush();
     const args = this.queries.args;
     args[0] = minX;
     args[1] = minY;
@@ -411,7 +420,7 @@ export class LooseQuadtree {
 
   private circleArgs(x: number, y: number, radius: number): void {
     if (!(x - x === 0 && y - y === 0 && radius - radius === 0 && radius >= 0)) checkCircle(x, y, radius);
-    if (this.tree.pendingCount !== 0) this.flush();
+    if ((this.tree.pendingCount | this.tree.unsyncedCount) !== 0) this.flush();
     const args = this.queries.args;
     args[0] = x;
     args[1] = y;
@@ -420,7 +429,7 @@ export class LooseQuadtree {
 
   private pointArgs(x: number, y: number): void {
     if (!(x - x === 0 && y - y === 0)) checkPoint(x, y);
-    if (this.tree.pendingCount !== 0) this.flush();
+    if ((this.tree.pendingCount | this.tree.unsyncedCount) !== 0) this.flush();
     const args = this.queries.args;
     args[0] = x;
     args[1] = y;
@@ -430,7 +439,7 @@ export class LooseQuadtree {
     if (!(ox - ox === 0 && oy - oy === 0 && dx - dx === 0 && dy - dy === 0 && maxDistance >= 0 && (dx !== 0 || dy !== 0))) {
       checkRay(ox, oy, dx, dy, maxDistance);
     }
-    if (this.tree.pendingCount !== 0) this.flush();
+    if ((this.tree.pendingCount | this.tree.unsyncedCount) !== 0) this.flush();
     // hypot, not sqrt of squares: no overflow for huge components, and the documented norm.
     const len = Math.hypot(dx, dy);
     const args = this.queries.args;
@@ -447,6 +456,7 @@ export class LooseQuadtree {
    * nothing; not re-entrant.
    */
   visitNodes(visit: NodeVisitor): void {
+    this.flush();
     const nodes = this.tree.nodes;
     const stack = this.nodeStack;
     let top = 0;
@@ -465,6 +475,8 @@ export class LooseQuadtree {
    * Error naming the first broken one. Costs O(items + nodes + pairs): for tests.
    */
   validate(): void {
+    // Moves are applied lazily; bring the tree up to date so its invariants can hold.
+    this.tree.sync(this.broadphase.queues);
     validateIndex(this.tree, this.broadphase);
   }
 

@@ -1,5 +1,6 @@
-import { ABSENT, FLAGS, ItemStore, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PENDING, PRIORITY, STATIC } from './items.js';
-import { NodePool, NONE } from './nodes.js';
+import { ABSENT, FLAGS, ItemStore, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PENDING, PRIORITY, STATIC, UNSYNCED } from './items.js';
+import { growInt32, NodePool, NONE } from './nodes.js';
+import type { IdQueue } from './queue.js';
 import { MIN_REGION, SlotPool } from './slots.js';
 
 /**
@@ -54,6 +55,12 @@ export class TreeIndex {
 
   pending: Int32Array;
   pendingCount = 0;
+  /**
+   * Items moved since the tree last caught up (flagged UNSYNCED). A move only stores the new
+   * box; {@link sync} then re-places them all at once, before anything reads the tree.
+   */
+  unsyncedCount = 0;
+  private stale: Int32Array = new Int32Array(64);
 
   // Result of the last placement (fields, so placement allocates nothing).
   private targetDepth = 0;
@@ -108,7 +115,7 @@ export class TreeIndex {
     const d0 = nodes.depth[n];
     // Still inside the loose bounds and not small enough to belong deeper: only the box changes.
     if (minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3] &&
-        (d0 === this.maxDepth || (extent > this.cellSize[d0 + 1] && !this.fitsDeeper(minX, minY, maxX, maxY, d0 + 1)))) {
+        (d0 === this.maxDepth || (extent > this.cellSize[d0 + 1] && !this.fitsDeeper(id, d0 + 1)))) {
       this.writeSlotBox(id);
       // A root item may have come back inside the world (or left it) without changing node.
       if (n === 0) this.markOutside(id);
@@ -131,14 +138,75 @@ export class TreeIndex {
     const target = this.descend(m, d, this.targetX, this.targetY);
     this.unlinkList(id, n);
     this.addToList(id, target);
-    // Count up the new path before counting down the old one, so shared ancestors never
-    // look empty for a moment and restart a lifespan countdown.
-    this.countUp(target);
-    this.countDown(n);
+    // Only the nodes below the common ancestor m change counts: from m up, one item left and
+    // one came. Count up the new path before counting down the old one.
+    this.countUp(target, m);
+    this.countDown(n, m);
     this.markOutside(id);
     this.relocated++;
     this.moved++;
     return true;
+  }
+
+  /**
+   * Brings the tree up to date with the moves since the last call. A few moved items are
+   * updated one by one. When a quarter or more moved, one pass over the slot regions in cell
+   * order copies each moved item's box into its slot and tests it against its node's bounds,
+   * read once per node: memory is read and written in order instead of at random per move.
+   * The few that left their node are then relocated one by one.
+   */
+  sync(queues: readonly IdQueue[]): void {
+    const count = this.unsyncedCount;
+    if (count === 0) return;
+    this.unsyncedCount = 0;
+    const i32 = this.items.i32;
+    if (count * 4 < this.size) {
+      // Every moved item is queued for the broadphase too: walk the queues.
+      for (const queue of queues) {
+        for (let k = 0; k < queue.count; k++) {
+          const id = queue.at(k);
+          // Not moved (queued for another reason, or listed twice), or removed since.
+          if ((i32[(id << 4) | FLAGS] & UNSYNCED) === 0) continue;
+          i32[(id << 4) | FLAGS] &= ~UNSYNCED;
+          this.update(id);
+        }
+      }
+      return;
+    }
+    let stale = 0;
+    const f64 = this.items.f64;
+    const nodes = this.nodes;
+    const nb = nodes.bounds;
+    const box = this.slots.box;
+    const slotId = this.slots.id;
+    for (let d = 0; d <= this.maxDepth; d++) {
+      if (this.levelItems[d] === 0) continue;
+      const cells = this.levelCells[d]!;
+      const deeper = d < this.maxDepth ? this.cellSize[d + 1] : Infinity;
+      for (let c = 0; c < cells.length; c++) {
+        const n = cells[c];
+        if (n === NONE || nodes.own[n] === 0) continue;
+        const x0 = nb[4 * n], y0 = nb[4 * n + 1], x1 = nb[4 * n + 2], y1 = nb[4 * n + 3];
+        for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) {
+          const id = slotId[s];
+          if ((i32[(id << 4) | FLAGS] & UNSYNCED) === 0) continue;
+          i32[(id << 4) | FLAGS] &= ~UNSYNCED;
+          const minX = f64[id << 3], minY = f64[(id << 3) | 1], maxX = f64[(id << 3) | 2], maxY = f64[(id << 3) | 3];
+          box[4 * s] = minX;
+          box[4 * s + 1] = minY;
+          box[4 * s + 2] = maxX;
+          box[4 * s + 3] = maxY;
+          const w = maxX - minX;
+          const h = maxY - minY;
+          // The same test as update's fast path; anything else (root items included) goes there.
+          if (n !== 0 && minX >= x0 && minY >= y0 && maxX <= x1 && maxY <= y1 &&
+              (d === this.maxDepth || ((w > h ? w : h) > deeper && !this.fitsDeeper(id, d + 1)))) continue;
+          if (stale === this.stale.length) this.stale = growInt32(this.stale, stale * 2);
+          this.stale[stale++] = id;
+        }
+      }
+    }
+    for (let k = 0; k < stale; k++) this.update(this.stale[k]);
   }
 
   /** Unlinks an item from its node, leaving its box in place. */
@@ -246,7 +314,7 @@ export class TreeIndex {
     const i32 = this.items.i32;
     for (let id = 0; id < this.items.capacity; id++) {
       i32[(id << 4) | NODE] = ABSENT;
-      i32[(id << 4) | FLAGS] &= ~OUTSIDE;
+      i32[(id << 4) | FLAGS] &= ~(OUTSIDE | UNSYNCED);
     }
     this.nodes.reset();
     this.slots.reset();
@@ -259,6 +327,7 @@ export class TreeIndex {
     this.size = 0;
     this.outside = 0;
     this.pendingCount = 0;
+    this.unsyncedCount = 0;
   }
 
   /** Depth a box of this size belongs to: the deepest whose cell is at least its larger side. */
@@ -295,8 +364,10 @@ export class TreeIndex {
     this.outside += isOutside ? 1 : -1;
   }
 
-  /** True when the box fits the loose bounds of the cell of depth `d` holding its centre. */
-  private fitsDeeper(minX: number, minY: number, maxX: number, maxY: number, d: number): boolean {
+  /** True when the item's box fits the loose bounds of the cell of depth `d` holding its centre. */
+  private fitsDeeper(id: number, d: number): boolean {
+    const f64 = this.items.f64;
+    const minX = f64[(id << 3) | MIN_X], minY = f64[(id << 3) | MIN_Y], maxX = f64[(id << 3) | MAX_X], maxY = f64[(id << 3) | MAX_Y];
     const s = this.cellSize[d];
     if (maxX - minX > 2 * s || maxY - minY > 2 * s) return false;
     const last = (1 << d) - 1;
@@ -509,10 +580,10 @@ export class TreeIndex {
     box[at + 3] = items.f64[(id << 3) | MAX_Y];
   }
 
-  /** Adds one to the subtree counts up to the root; a counting group that gains an item is reused. */
-  private countUp(n: number): void {
+  /** Adds one to the subtree counts from n up to `stop` (exclusive; the root by default); a counting group that gains an item is reused. */
+  private countUp(n: number, stop = NONE): void {
     const nodes = this.nodes;
-    for (let m = n; m !== NONE; m = nodes.parent[m]) {
+    for (let m = n; m !== stop; m = nodes.parent[m]) {
       nodes.total[m]++;
       const g = m >> 2;
       if (g !== 0 && nodes.countingAt[g] !== NONE) {
@@ -523,10 +594,10 @@ export class TreeIndex {
     }
   }
 
-  /** Takes one from the subtree counts up to the root; a group left empty starts counting down. */
-  private countDown(n: number): void {
+  /** Takes one from the subtree counts from n up to `stop` (exclusive; the root by default); a group left empty starts counting down. */
+  private countDown(n: number, stop = NONE): void {
     const nodes = this.nodes;
-    for (let m = n; m !== NONE; m = nodes.parent[m]) {
+    for (let m = n; m !== stop; m = nodes.parent[m]) {
       if (--nodes.total[m] === 0 && m !== 0) {
         const first = m & ~3;
         if (nodes.total[first] + nodes.total[first + 1] + nodes.total[first + 2] + nodes.total[first + 3] === 0) {
