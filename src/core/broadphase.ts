@@ -224,6 +224,10 @@ export class Broadphase {
     const oa = old.a, ob = old.b, op = old.priority, oi = old.index, oborn = old.born;
     const fa = found.a, fb = found.b, fp = found.priority;
     const on = old.count, fn = found.count;
+    if (!linked && !refreshed && !reborn) {
+      this.mergeFoundPlain();
+      return;
+    }
     let i = 0;
     let j = 0;
     while (i < on || j < fn) {
@@ -256,6 +260,64 @@ export class Broadphase {
     this.current = out;
     this.rebuilt = true;
     this.linked = false;
+  }
+
+  /**
+   * {@link mergeFound} in the common case, every item moving step after step: no pool to
+   * keep, no priority changed, no id inserted again. One tight loop writing the arrays directly.
+   */
+  private mergeFoundPlain(): void {
+    const step = this.stepId;
+    const old = this.current;
+    const found = this.found;
+    const out = this.spare;
+    const exiting = this.exiting;
+    const entered = this.entered;
+    const oa = old.a, ob = old.b, op = old.priority, oborn = old.born;
+    const fa = found.a, fb = found.b, fp = found.priority;
+    const on = old.count, fn = found.count;
+    const na = out.a, nb = out.b, np = out.priority, ni = out.index, nborn = out.born;
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < on && j < fn) {
+      const order = op[i] !== fp[j] ? (op[i] > fp[j] ? -1 : 1)
+        : oa[i] !== fa[j] ? (oa[i] < fa[j] ? -1 : 1)
+        : ob[i] !== fb[j] ? (ob[i] < fb[j] ? -1 : 1) : 0;
+      if (order === 0) {
+        na[k] = oa[i];
+        nb[k] = ob[i];
+        np[k] = op[i];
+        ni[k] = -1;
+        nborn[k++] = oborn[i];
+        i++;
+        j++;
+      } else if (order < 0) {
+        exiting.push(oa[i], ob[i], op[i], -1);
+        i++;
+      } else {
+        na[k] = fa[j];
+        nb[k] = fb[j];
+        np[k] = fp[j];
+        ni[k] = -1;
+        nborn[k++] = step;
+        entered.push(fa[j], fb[j], fp[j], -1);
+        j++;
+      }
+    }
+    for (; i < on; i++) exiting.push(oa[i], ob[i], op[i], -1);
+    for (; j < fn; j++) {
+      na[k] = fa[j];
+      nb[k] = fb[j];
+      np[k] = fp[j];
+      ni[k] = -1;
+      nborn[k++] = step;
+      entered.push(fa[j], fb[j], fp[j], -1);
+    }
+    out.count = k;
+    this.spare = old;
+    this.current = out;
+    this.rebuilt = true;
   }
 
   /**

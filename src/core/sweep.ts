@@ -176,6 +176,7 @@ export class PairSweep {
     const box = tree.slots.box;
     const meta = tree.slots.meta;
     const touching = this.touching;
+    let tests = 0;
     for (let iy = fy0; iy <= fy1; iy++) {
       for (let c = (iy << d) + fx0, rowEnd = (iy << d) + fx1; c <= rowEnd; c++) {
         const own = cells[2 * c + 1];
@@ -197,7 +198,7 @@ export class PairSweep {
           // Skip the cell for this item when its box misses the cell's items or its mask all of their layers.
           if ((touching ? sx0 > bx1 || bx0 > sx1 || sy0 > by1 || by0 > sy1 : sx0 >= bx1 || bx0 >= sx1 || sy0 >= by1 || by0 >= sy1) ||
               (cellLayers & meta[4 * s + 1]) === 0) continue;
-          this.tests += own;
+          tests += own;
           for (let t = from; t < to; t++) {
             if (touching
               ? sx0 <= box[4 * t + 2] && box[4 * t] <= sx1 && sy0 <= box[4 * t + 3] && box[4 * t + 1] <= sy1
@@ -208,6 +209,7 @@ export class PairSweep {
         }
       }
     }
+    this.tests += tests;
   }
 
   /** Records the overlapping slots s and t as a pair unless their colliders filter it out. */

@@ -275,10 +275,11 @@ export class TreeIndex {
 
   /**
    * Lays the slot regions out again in level and row order when enough items changed node
-   * since the last time (a sixteenth of them): O(items), sequential copies.
+   * since the last time (a quarter of them: more often costs more than the locality saves
+   * when every item moves): O(items), sequential copies.
    */
   compactIfScattered(): void {
-    if (this.moved * 16 < this.size || this.size === 0) return;
+    if (this.moved * 4 < this.size || this.size === 0) return;
     this.moved = 0;
     const nodes = this.nodes;
     const slots = this.slots;
