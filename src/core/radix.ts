@@ -68,6 +68,7 @@ const WHOLE_ID_LIMIT = 1 << 20;
 export class PairRadix {
   private readonly counts = new Int32Array(PAIR_BUCKETS);
   private idCounts = new Int32Array(1024);
+  private movePriority = true;
   private tmp = new PairBuffer();
 
   sort(list: PairBuffer): void {
@@ -84,6 +85,8 @@ export class PairRadix {
       if (pr[i] > high) high = pr[i];
     }
     this.tmp.reserve(n);
+    // With one priority for all (the usual case) that column is not moved, only refilled.
+    this.movePriority = low !== high;
     let passes = 0;
     if (maxId < WHOLE_ID_LIMIT) {
       // One pass per id with a bucket per id value: two passes instead of four, and the
@@ -97,6 +100,7 @@ export class PairRadix {
     }
     if (low !== high) this.pass(list, 2, 0, passes++);
     if ((passes & 1) !== 0) swapArrays(list, this.tmp);
+    if (low === high) list.priority.fill(low, 0, n);
   }
 
   /** A counting pass on a whole id (field 0 = a, 1 = b), ids below `buckets`. */
@@ -114,7 +118,7 @@ export class PairRadix {
       counts[d] = sum;
       sum += c;
     }
-    scatterById(from, to, key, n, counts);
+    scatterById(from, to, key, n, counts, this.movePriority);
   }
 
   /** One counting pass on field 0 (a), 1 (b) or 2 (255 - priority); `k` says which buffer is the source. */
@@ -157,14 +161,22 @@ function scatterByDigit(from: PairBuffer, to: PairBuffer, key: Int32Array, n: nu
   }
 }
 
-function scatterById(from: PairBuffer, to: PairBuffer, key: Int32Array, n: number, counts: Int32Array): void {
+function scatterById(from: PairBuffer, to: PairBuffer, key: Int32Array, n: number, counts: Int32Array, withPriority: boolean): void {
   const fa = from.a, fb = from.b, fp = from.priority;
   const ta = to.a, tb = to.b, tp = to.priority;
-  for (let i = 0; i < n; i++) {
-    const at = counts[key[i]]++;
-    ta[at] = fa[i];
-    tb[at] = fb[i];
-    tp[at] = fp[i];
+  if (withPriority) {
+    for (let i = 0; i < n; i++) {
+      const at = counts[key[i]]++;
+      ta[at] = fa[i];
+      tb[at] = fb[i];
+      tp[at] = fp[i];
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const at = counts[key[i]]++;
+      ta[at] = fa[i];
+      tb[at] = fb[i];
+    }
   }
 }
 
