@@ -45,7 +45,7 @@ class OracleRun {
   /** Counters that prove the run reached the cases it is meant to cover. */
   readonly seen = {
     pairs: 0, entered: 0, exited: 0, reentered: 0, outside: 0, rayHits: 0, rayTies: 0, nearestTies: 0,
-    edgeOnlyPairs: 0, flushed: 0, rectHits: 0, clears: 0, fullPasses: 0,
+    edgeOnlyPairs: 0, flushed: 0, rectHits: 0, clears: 0, fullPasses: 0, queriesAfterMoveMost: 0,
   };
   /** Step in which each current pair began. */
   private born = new Map<string, number>();
@@ -64,7 +64,16 @@ class OracleRun {
       const ops = this.rng.int(14);
       for (let k = 0; k < ops; k++) this.randomOp();
       // Now and then most items move at once: the step then takes its one-pass path.
-      if (this.rng.chance(0.2)) this.moveMost();
+      if (this.rng.chance(0.2)) {
+        this.moveMost();
+        // A query right after catches the tree up with all those moves in one pass; more
+        // changes (removals of just-moved items among them) may follow before the step.
+        if (this.rng.chance(0.5)) {
+          this.checkQueries(1);
+          this.seen.queriesAfterMoveMost++;
+          for (let k = this.rng.int(4); k > 0; k--) this.randomOp();
+        }
+      }
       this.stepAndCheck();
       if (this.tree.stats.moved > 0 && this.tree.stats.moved === this.tree.size) this.seen.fullPasses++;
       this.checkQueries(4);
@@ -507,6 +516,7 @@ describe('LooseQuadtree against a brute-force oracle', () => {
         if (touching) expect(run.seen.edgeOnlyPairs).toBeGreaterThan(0);
         // Steps where most items moved took the one-pass path over every item.
         expect(run.seen.fullPasses).toBeGreaterThan(10);
+        expect(run.seen.queriesAfterMoveMost).toBeGreaterThan(10);
         // Branches emptied and expired along the way (there are none without depth).
         if (s.maxDepth > 0) expect(run.tree.stats.groupsFreed).toBeGreaterThan(0);
       });
