@@ -4,6 +4,7 @@ import { PairBuffer } from './pairlist.js';
 import { NEXT, PairStore } from './pairs.js';
 import { IdQueue } from './queue.js';
 import { KeySorter, PairRadix } from './radix.js';
+import { isSorted, ListPatcher, lowerBound, mergeEntries, mergeSorted, runEnd } from './lists.js';
 import { sortPairs } from './sort.js';
 import { NEAR, PairSweep, REACH } from './sweep.js';
 import type { TreeIndex } from './tree.js';
@@ -208,15 +209,30 @@ export class Broadphase {
    * new list carries each pair's start step instead of a pool index.
    */
   private mergeFound(): void {
-    const pairs = this.pairs;
-    const i32 = this.tree.items.i32;
-    const step = this.stepId;
     const old = this.current;
     const found = this.found;
     const out = this.spare;
-    const exiting = this.exiting;
     out.reserve(found.count);
     out.count = 0;
+    // The common case, every item moving step after step, is one tight loop.
+    if (this.linked || this.priorityChanged || this.reborn > 0) this.mergeFoundChanged(old, found, out);
+    else mergeSorted(old, found, out, this.entered, this.exiting, this.stepId);
+    this.spare = old;
+    this.current = out;
+    this.rebuilt = true;
+    this.linked = false;
+  }
+
+  /**
+   * {@link mergeFound} after a step that kept the pool, a priority change or an id inserted
+   * again: start steps and ended priorities come from the pool or the refreshed list, and a
+   * listed pair of a re-inserted id ends even when found again (the new pair begins).
+   */
+  private mergeFoundChanged(old: PairBuffer, found: PairBuffer, out: PairBuffer): void {
+    const pairs = this.pairs;
+    const i32 = this.tree.items.i32;
+    const step = this.stepId;
+    const exiting = this.exiting;
     const linked = this.linked;
     const refreshed = this.priorityChanged;
     const reborn = this.reborn > 0;
@@ -224,10 +240,6 @@ export class Broadphase {
     const oa = old.a, ob = old.b, op = old.priority, oi = old.index, oborn = old.born;
     const fa = found.a, fb = found.b, fp = found.priority;
     const on = old.count, fn = found.count;
-    if (!linked && !refreshed && !reborn) {
-      this.mergeFoundPlain();
-      return;
-    }
     let i = 0;
     let j = 0;
     while (i < on || j < fn) {
@@ -240,7 +252,6 @@ export class Broadphase {
         : op[i] !== fp[j] ? (op[i] > fp[j] ? -1 : 1)
         : oa[i] !== fa[j] ? (oa[i] < fa[j] ? -1 : 1)
         : ob[i] !== fb[j] ? (ob[i] < fb[j] ? -1 : 1) : 0;
-      // A listed pair of an id removed and inserted again is another pair: it ends, the new one begins.
       if (order === 0 && reborn && ((i32[(oa[i] << 4) | FLAGS] | i32[(ob[i] << 4) | FLAGS]) & REBORN) !== 0) order = -1;
       if (order === 0) {
         out.push(oa[i], ob[i], op[i], -1, linked ? pairs.born(oi[i]) : oborn[i]);
@@ -256,68 +267,6 @@ export class Broadphase {
         j++;
       }
     }
-    this.spare = old;
-    this.current = out;
-    this.rebuilt = true;
-    this.linked = false;
-  }
-
-  /**
-   * {@link mergeFound} in the common case, every item moving step after step: no pool to
-   * keep, no priority changed, no id inserted again. One tight loop writing the arrays directly.
-   */
-  private mergeFoundPlain(): void {
-    const step = this.stepId;
-    const old = this.current;
-    const found = this.found;
-    const out = this.spare;
-    const exiting = this.exiting;
-    const entered = this.entered;
-    const oa = old.a, ob = old.b, op = old.priority, oborn = old.born;
-    const fa = found.a, fb = found.b, fp = found.priority;
-    const on = old.count, fn = found.count;
-    const na = out.a, nb = out.b, np = out.priority, ni = out.index, nborn = out.born;
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < on && j < fn) {
-      const order = op[i] !== fp[j] ? (op[i] > fp[j] ? -1 : 1)
-        : oa[i] !== fa[j] ? (oa[i] < fa[j] ? -1 : 1)
-        : ob[i] !== fb[j] ? (ob[i] < fb[j] ? -1 : 1) : 0;
-      if (order === 0) {
-        na[k] = oa[i];
-        nb[k] = ob[i];
-        np[k] = op[i];
-        ni[k] = -1;
-        nborn[k++] = oborn[i];
-        i++;
-        j++;
-      } else if (order < 0) {
-        exiting.push(oa[i], ob[i], op[i], -1);
-        i++;
-      } else {
-        na[k] = fa[j];
-        nb[k] = fb[j];
-        np[k] = fp[j];
-        ni[k] = -1;
-        nborn[k++] = step;
-        entered.push(fa[j], fb[j], fp[j], -1);
-        j++;
-      }
-    }
-    for (; i < on; i++) exiting.push(oa[i], ob[i], op[i], -1);
-    for (; j < fn; j++) {
-      na[k] = fa[j];
-      nb[k] = fb[j];
-      np[k] = fp[j];
-      ni[k] = -1;
-      nborn[k++] = step;
-      entered.push(fa[j], fb[j], fp[j], -1);
-    }
-    out.count = k;
-    this.spare = old;
-    this.current = out;
-    this.rebuilt = true;
   }
 
   /**
@@ -580,8 +529,7 @@ export class Broadphase {
       sortPairs(entered);
       // Few changes: patch the list in place; many (or reordered priorities): merge it anew.
       const changes = entered.count + exits.count;
-      if (this.reorder || changes * 32 > this.current.count) this.merge();
-      else if (changes > 0) this.patch();
+      if (this.reorder || changes * 32 > this.current.count || (changes > 0 && !this.patcher.patch(this.current, entered, exits))) this.merge();
     }
 
     const byTier = stats.enteredByTier;
@@ -604,125 +552,19 @@ export class Broadphase {
     stats.stayed = cur.count - entered.count;
   }
 
-  /**
-   * Brings the sorted current list up to date in place: binary-search where each exit sits
-   * and where each entry goes, then move the untouched runs with copyWithin (a memmove),
-   * working from the back. O((entries + exits) log pairs) plus the moves, instead of a
-   * compare per current pair. Falls back to the full merge if an exit is not where its key says.
-   */
-  private patch(): void {
-    const cur = this.current;
-    const entered = this.entered;
-    const exits = this.exited;
-    const n = cur.count;
-    const x = exits.count;
-    const e = entered.count;
-    if (this.scratchDel.length < x) this.scratchDel = new Int32Array(Math.max(x, 2 * this.scratchDel.length));
-    if (this.scratchIns.length < e) this.scratchIns = new Int32Array(Math.max(e, 2 * this.scratchIns.length));
-    const del = this.scratchDel;
-    const ins = this.scratchIns;
-    for (let i = 0; i < x; i++) {
-      const at = lowerBound(cur, n, exits.priority[i], exits.a[i], exits.b[i]);
-      if (at >= n || cur.index[at] !== exits.index[i]) {
-        this.merge();
-        return;
-      }
-      del[i] = at;
-    }
-    for (let j = 0; j < e; j++) ins[j] = lowerBound(cur, n, entered.priority[j], entered.a[j], entered.b[j]);
-    cur.reserve(n - x + e);
-    const ca = cur.a, cb = cur.b, cp = cur.priority, ci = cur.index;
-    // 1. Close the gaps left by exits, left to right (writes never pass reads).
-    let write = x > 0 ? del[0] : n;
-    for (let k = 0; k < x; k++) {
-      const from = del[k] + 1;
-      const to = k + 1 < x ? del[k + 1] : n;
-      if (to > from) {
-        ca.copyWithin(write, from, to);
-        cb.copyWithin(write, from, to);
-        cp.copyWithin(write, from, to);
-        ci.copyWithin(write, from, to);
-        write += to - from;
-      }
-    }
-    // Insertion points move left by the exits before them.
-    for (let j = 0, k = 0; j < e; j++) {
-      while (k < x && del[k] < ins[j]) k++;
-      ins[j] -= k;
-    }
-    // 2. Open room for the entries, right to left (writes never pass reads).
-    let read = n - x;
-    write = n - x + e;
-    for (let j = e - 1; j >= 0; j--) {
-      const cut = ins[j];
-      if (read > cut) {
-        const shift = write - read;
-        ca.copyWithin(cut + shift, cut, read);
-        cb.copyWithin(cut + shift, cut, read);
-        cp.copyWithin(cut + shift, cut, read);
-        ci.copyWithin(cut + shift, cut, read);
-        write -= read - cut;
-        read = cut;
-      }
-      write--;
-      ca[write] = entered.a[j];
-      cb[write] = entered.b[j];
-      cp[write] = entered.priority[j];
-      ci[write] = entered.index[j];
-    }
-    cur.count = n - x + e;
-  }
-
   /** Set when a collider's priority changed since the last step. */
   priorityChanged = false;
-  private scratchDel = new Int32Array(64);
-  private scratchIns = new Int32Array(64);
+  private readonly patcher = new ListPatcher();
 
+  /** Merges this step's entries into the current list, dropping pairs that ended (and re-sorting after priority changes). */
   private merge(): void {
-    const pairs = this.pairs;
-    const old = this.current;
-    const entered = this.entered;
     const out = this.spare;
-    out.reserve(old.count + entered.count);
-    const oa = old.a, ob = old.b, oi = old.index;
-    const ea = entered.a, eb = entered.b, ep = entered.priority, ei = entered.index;
-    const na = out.a, nb = out.b, np = out.priority, ni = out.index;
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < old.count || j < entered.count) {
-      if (i < old.count && pairs.alive[oi[i]] === 0) {
-        i++;
-        continue;
-      }
-      let takeOld: boolean;
-      if (i >= old.count) takeOld = false;
-      else if (j >= entered.count) takeOld = true;
-      else {
-        const p1 = pairs.priority[oi[i]];
-        takeOld = p1 !== ep[j] ? p1 > ep[j] : oa[i] !== ea[j] ? oa[i] < ea[j] : ob[i] < eb[j];
-      }
-      if (takeOld) {
-        na[k] = oa[i];
-        nb[k] = ob[i];
-        np[k] = pairs.priority[oi[i]];
-        ni[k] = oi[i];
-        i++;
-      } else {
-        na[k] = ea[j];
-        nb[k] = eb[j];
-        np[k] = ep[j];
-        ni[k] = ei[j];
-        j++;
-      }
-      k++;
-    }
-    out.count = k;
+    mergeEntries(this.current, this.entered, out, this.pairs);
     if (this.reorder) {
       sortPairs(out);
       this.reorder = false;
     }
-    this.spare = old;
+    this.spare = this.current;
     this.current = out;
   }
 
@@ -753,38 +595,3 @@ export class Broadphase {
   }
 }
 
-/** True when the list is in order (priority descending, then a, then b). */
-function isSorted(list: PairBuffer): boolean {
-  const p = list.priority, a = list.a, b = list.b;
-  for (let i = 1; i < list.count; i++) {
-    if (p[i - 1] !== p[i] ? p[i - 1] < p[i] : a[i - 1] !== a[i] ? a[i - 1] > a[i] : b[i - 1] > b[i]) return false;
-  }
-  return true;
-}
-
-/** First index of the sorted list whose pair does not come before (priority, a, b). */
-function lowerBound(list: PairBuffer, count: number, priority: number, a: number, b: number): number {
-  let lo = 0;
-  let hi = count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const p = list.priority[mid];
-    const before = p !== priority ? p > priority : list.a[mid] !== a ? list.a[mid] < a : list.b[mid] < b;
-    if (before) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** End of the run of priorities at or above `floor` starting at i (the list is sorted descending). */
-function runEnd(priority: Uint8Array, i: number, count: number, floor: number): number {
-  // Binary search for the first entry below floor.
-  let lo = i;
-  let hi = count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (priority[mid] >= floor) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
