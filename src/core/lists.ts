@@ -166,8 +166,9 @@ export function mergeSorted(old: PairBuffer, found: PairBuffer, out: PairBuffer,
   let i = 0;
   let j = 0;
   let k = 0;
-  while (i < on && j < fn) {
-    const order = op[i] !== fp[j] ? (op[i] > fp[j] ? -1 : 1)
+  while (i < on || j < fn) {
+    const order = i >= on ? 1 : j >= fn ? -1
+      : op[i] !== fp[j] ? (op[i] > fp[j] ? -1 : 1)
       : oa[i] !== fa[j] ? (oa[i] < fa[j] ? -1 : 1)
       : ob[i] !== fb[j] ? (ob[i] < fb[j] ? -1 : 1) : 0;
     if (order === 0) {
@@ -190,15 +191,6 @@ export function mergeSorted(old: PairBuffer, found: PairBuffer, out: PairBuffer,
       entered.push(fa[j], fb[j], fp[j], -1);
       j++;
     }
-  }
-  for (; i < on; i++) exiting.push(oa[i], ob[i], op[i], -1);
-  for (; j < fn; j++) {
-    na[k] = fa[j];
-    nb[k] = fb[j];
-    np[k] = fp[j];
-    ni[k] = -1;
-    nborn[k++] = step;
-    entered.push(fa[j], fb[j], fp[j], -1);
   }
   out.count = k;
 }
