@@ -48,7 +48,7 @@ export class PairSweep {
     this.bounds = new Array<Float64Array | null>(tree.maxDepth + 1).fill(null);
   }
 
-  /** Appends every overlapping, unfiltered pair to `out` as (lower id, higher id, pair priority). */
+  /** Appends every overlapping pair the colliders allow to `out` as (lower id, higher id, pair priority). */
   run(out: PairBuffer): void {
     const tree = this.tree;
     this.out = out;
