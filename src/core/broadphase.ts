@@ -1,10 +1,10 @@
-import { ABSENT, CHECKED, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PRIORITY, REBORN, SEEN, STATIC, tierOf } from './items.js';
+import { CHECKED, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, pairLeft, PRIORITY, REBORN, SEEN, STATIC, tierOf } from './items.js';
 import { NONE } from './nodes.js';
 import { PairBuffer } from './pairlist.js';
 import { NEXT, PairStore } from './pairs.js';
 import { IdQueue } from './queue.js';
 import { KeySorter, PairRadix } from './radix.js';
-import { isSorted, ListPatcher, lowerBound, mergeEntries, mergeSorted, runEnd } from './lists.js';
+import { isSorted, ListPatcher, lowerBound, mergeEntries, runEnd } from './lists.js';
 import { sortPairs } from './sort.js';
 import { NEAR, PairSweep, REACH } from './sweep.js';
 import type { TreeIndex } from './tree.js';
@@ -12,14 +12,13 @@ import type { QuadtreeStats } from './types.js';
 
 export const TIERS = 4;
 
-
 /**
  * Incremental pair finding, in the manner of Box2D's move buffer: only items queued as
  * dirty (moved, resized, added, re-filtered) are checked; each re-tests its existing pairs
  * and scans the cells its box can reach for new ones. Pairs of two items that did not move
  * are kept as they are: nothing about them can have changed. When at least half the items
- * moved and there is no budget, one forward-looking pass over all items replaces the
- * per-mover checks (see checkAll).
+ * moved and there is no budget, one sweep over every cell replaces the per-mover checks
+ * (see checkAll).
  *
  * Dirty items wait in one FIFO per tier. Tier 0 is emptied every step. Tiers 1-3 are
  * served in order while the budget lasts, and at least `minChecksPerTier` from each one
@@ -39,6 +38,8 @@ export class Broadphase {
   private exiting = new PairBuffer();
   /** Pairs whose priority changed in place: the current list needs a full sort. */
   private reorder = false;
+  /** Set when a collider's priority changed since the last step. */
+  priorityChanged = false;
 
   stepId = 0;
   maxPairTests = Infinity;
@@ -66,8 +67,6 @@ export class Broadphase {
   private readonly radix = new PairRadix();
   /** Every pair the last one-pass sweep found, sorted like the lists. */
   private readonly found = new PairBuffer();
-  /** Set when the one-pass step rebuilt the current list itself (no merge of entries needed). */
-  private rebuilt = false;
   /**
    * Whether the pair pool (per-item pair lists and the hash) mirrors the current list. The
    * one-pass step leaves it behind: with every item moving, creating and destroying pool
@@ -80,8 +79,6 @@ export class Broadphase {
   private reborn = 0;
   /** First cell key of each depth: cells of all levels numbered in one range. */
   private readonly levelOffset: Int32Array;
-  /** 1 / cell size per depth. */
-  private readonly invCell: Float64Array;
   private readonly stats: QuadtreeStats;
 
   constructor(tree: TreeIndex, touching: boolean, stats: QuadtreeStats) {
@@ -91,8 +88,6 @@ export class Broadphase {
     this.sweep = new PairSweep(tree, touching);
     this.levelOffset = new Int32Array(tree.maxDepth + 1);
     for (let d = 1; d <= tree.maxDepth; d++) this.levelOffset[d] = this.levelOffset[d - 1] + 4 ** (d - 1);
-    this.invCell = new Float64Array(tree.maxDepth + 1);
-    for (let d = 0; d <= tree.maxDepth; d++) this.invCell[d] = 1 / tree.cellSize[d];
   }
 
   /** Queues an item for the next step unless it is queued already. */
@@ -129,11 +124,9 @@ export class Broadphase {
    */
   endPairsOf(id: number): void {
     const items = this.tree.items;
-    if (!this.linked) {
-      items.i32[(id << 4) | FLAGS] &= ~DIRTY;
-      return;
+    if (this.linked) {
+      for (let e = items.i32[(id << 4) | PAIR_HEAD]; e !== NONE; e = items.i32[(id << 4) | PAIR_HEAD]) this.endPair(e >> 1);
     }
-    for (let e = items.i32[(id << 4) | PAIR_HEAD]; e !== NONE; e = items.i32[(id << 4) | PAIR_HEAD]) this.endPair(e >> 1);
     items.i32[(id << 4) | FLAGS] &= ~DIRTY;
   }
 
@@ -171,7 +164,7 @@ export class Broadphase {
       }
     }
     this.priorityChanged = false;
-    this.finishLists();
+    this.finishLists(onePass);
     this.pairs.release();
     stats.moved = checked;
     stats.pairTests = this.tests;
@@ -182,7 +175,7 @@ export class Broadphase {
   /**
    * Checks every item at once: the sweep finds every overlapping pair, a radix sort puts them
    * in list order, and one merge against the previous list tells the pairs that stayed from
-   * those that began or ended. Only the changes touch the pair pool; no per-pair lookup.
+   * those that began or ended: no per-pair lookup, and no pair pool (see {@link linked}).
    * Used when at least half the items moved and there is no budget.
    */
   private checkAll(): number {
@@ -214,21 +207,6 @@ export class Broadphase {
     const out = this.spare;
     out.reserve(found.count);
     out.count = 0;
-    // The common case, every item moving step after step, is one tight loop.
-    if (this.linked || this.priorityChanged || this.reborn > 0) this.mergeFoundChanged(old, found, out);
-    else mergeSorted(old, found, out, this.entered, this.exiting, this.stepId);
-    this.spare = old;
-    this.current = out;
-    this.rebuilt = true;
-    this.linked = false;
-  }
-
-  /**
-   * {@link mergeFound} after a step that kept the pool, a priority change or an id inserted
-   * again: start steps and ended priorities come from the pool or the refreshed list, and a
-   * listed pair of a re-inserted id ends even when found again (the new pair begins).
-   */
-  private mergeFoundChanged(old: PairBuffer, found: PairBuffer, out: PairBuffer): void {
     const pairs = this.pairs;
     const i32 = this.tree.items.i32;
     const step = this.stepId;
@@ -252,7 +230,8 @@ export class Broadphase {
         : op[i] !== fp[j] ? (op[i] > fp[j] ? -1 : 1)
         : oa[i] !== fa[j] ? (oa[i] < fa[j] ? -1 : 1)
         : ob[i] !== fb[j] ? (ob[i] < fb[j] ? -1 : 1) : 0;
-      if (order === 0 && reborn && ((i32[(oa[i] << 4) | FLAGS] | i32[(ob[i] << 4) | FLAGS]) & REBORN) !== 0) order = -1;
+      // A listed pair of an id removed and inserted again is another pair: it ends, the new one begins.
+      if (order === 0 && reborn && pairLeft(i32, oa[i], ob[i])) order = -1;
       if (order === 0) {
         out.push(oa[i], ob[i], op[i], -1, linked ? pairs.born(oi[i]) : oborn[i]);
         i++;
@@ -267,6 +246,9 @@ export class Broadphase {
         j++;
       }
     }
+    this.spare = old;
+    this.current = out;
+    this.linked = false;
   }
 
   /**
@@ -306,8 +288,7 @@ export class Broadphase {
       const b = cur.b[i];
       const p = pairs.create(a, b, cur.priority[i], cur.born[i], items);
       cur.index[i] = p;
-      if (i32[(a << 4) | NODE] === ABSENT || i32[(b << 4) | NODE] === ABSENT ||
-          ((i32[(a << 4) | FLAGS] | i32[(b << 4) | FLAGS]) & REBORN) !== 0) this.endPair(p);
+      if (pairLeft(i32, a, b)) this.endPair(p);
     }
     if (this.reborn > 0) {
       for (let id = 0; id < items.capacity; id++) i32[(id << 4) | FLAGS] &= ~REBORN;
@@ -323,8 +304,7 @@ export class Broadphase {
     }
     const i32 = this.tree.items.i32;
     if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b < this.tree.items.capacity)) return -1;
-    if (i32[(a << 4) | NODE] === ABSENT || i32[(b << 4) | NODE] === ABSENT ||
-        ((i32[(a << 4) | FLAGS] | i32[(b << 4) | FLAGS]) & REBORN) !== 0) return -1;
+    if (pairLeft(i32, a, b)) return -1;
     const cur = this.current;
     if (!this.priorityChanged) {
       // The list is sorted by the priorities the items have now: a binary search finds it.
@@ -339,7 +319,7 @@ export class Broadphase {
 
   /** Visits the cells of depth `d` whose loose bounds can reach the box (see REACH, NEAR). */
   private visitReach(d: number, x0: number, y0: number, x1: number, y1: number): void {
-    const inv = this.invCell[d];
+    const inv = this.tree.invCellSize[d];
     const ox = this.tree.originX;
     const oy = this.tree.originY;
     this.visitCells(d,
@@ -512,9 +492,10 @@ export class Broadphase {
 
   /**
    * Sorts this step's entries and exits and merges the entries into the sorted current list,
-   * dropping pairs that ended: O(pairs) only in steps where something changed.
+   * dropping pairs that ended: O(pairs) only in steps where something changed. After a
+   * one-pass step the list and its entries are built in order already.
    */
-  private finishLists(): void {
+  private finishLists(onePass: boolean): void {
     const stats = this.stats;
     const entered = this.entered;
     const exits = this.exiting;
@@ -522,10 +503,7 @@ export class Broadphase {
     this.exiting.count = 0;
     this.exited = exits;
     if (!isSorted(exits)) sortPairs(exits);
-    if (this.rebuilt) {
-      // The one-pass step built the current list and its entries in order already.
-      this.rebuilt = false;
-    } else {
+    if (!onePass) {
       sortPairs(entered);
       // Few changes: patch the list in place; many (or reordered priorities): merge it anew.
       const changes = entered.count + exits.count;
@@ -552,8 +530,6 @@ export class Broadphase {
     stats.stayed = cur.count - entered.count;
   }
 
-  /** Set when a collider's priority changed since the last step. */
-  priorityChanged = false;
   private readonly patcher = new ListPatcher();
 
   /** Merges this step's entries into the current list, dropping pairs that ended (and re-sorting after priority changes). */
@@ -584,14 +560,6 @@ export class Broadphase {
       }
     }
     return deferred;
-  }
-
-  /** Forgets every pair and queue entry (after the index was cleared). */
-  reset(): void {
-    for (const q of this.queues) q.clear();
-    this.pairs.reset();
-    this.current.count = 0;
-    this.entered.count = 0;
   }
 }
 

@@ -19,6 +19,15 @@ export const REBORN = 8;
 /** Moved since the tree last caught up (see TreeIndex.sync): its slot and node may be stale. */
 export const UNSYNCED = 16;
 
+/**
+ * True when a pair listed by the last step no longer holds because one of its ids left the
+ * index since, or left and came back as a new item (REBORN).
+ */
+export function pairLeft(i32: Int32Array, a: number, b: number): boolean {
+  return i32[(a << 4) | NODE] === ABSENT || i32[(b << 4) | NODE] === ABSENT ||
+    ((i32[(a << 4) | FLAGS] | i32[(b << 4) | FLAGS]) & REBORN) !== 0;
+}
+
 /** Default collider: layer 1, every mask bit, priority 128 (tier 1). */
 export const DEFAULT_LAYER = 1;
 export const DEFAULT_MASK = -1;

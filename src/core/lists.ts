@@ -1,4 +1,5 @@
 import type { PairBuffer } from './pairlist.js';
+import type { PairList } from './types.js';
 import type { PairStore } from './pairs.js';
 
 /**
@@ -8,7 +9,7 @@ import type { PairStore } from './pairs.js';
  */
 
 /** True when pair (pa, aa, ba) comes before pair (pb, ab, bb). */
-function before(pa: number, aa: number, ba: number, pb: number, ab: number, bb: number): boolean {
+export function before(pa: number, aa: number, ba: number, pb: number, ab: number, bb: number): boolean {
   return pa !== pb ? pa > pb : aa !== ab ? aa < ab : ba < bb;
 }
 
@@ -20,7 +21,7 @@ export function isSorted(list: PairBuffer): boolean {
 }
 
 /** First index of the sorted list whose pair does not come before (priority, a, b). */
-export function lowerBound(list: PairBuffer, count: number, priority: number, a: number, b: number): number {
+export function lowerBound(list: PairList, count: number, priority: number, a: number, b: number): number {
   let lo = 0;
   let hi = count;
   while (lo < hi) {
@@ -147,50 +148,6 @@ export function mergeEntries(old: PairBuffer, entered: PairBuffer, out: PairBuff
       j++;
     }
     k++;
-  }
-  out.count = k;
-}
-
-/**
- * The one-pass step's merge in its common case (no pair pool kept, no priority changed, no
- * id inserted again): the previous list and the sorted pairs just found go into `out`; a
- * pair in both stays with its start step, one only found began (in `entered`, starting at
- * `step`), one only listed ended (in `exiting`). `out` must hold `found.count` entries.
- */
-export function mergeSorted(old: PairBuffer, found: PairBuffer, out: PairBuffer, entered: PairBuffer,
-  exiting: PairBuffer, step: number): void {
-  const oa = old.a, ob = old.b, op = old.priority, oborn = old.born;
-  const fa = found.a, fb = found.b, fp = found.priority;
-  const on = old.count, fn = found.count;
-  const na = out.a, nb = out.b, np = out.priority, ni = out.index, nborn = out.born;
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < on || j < fn) {
-    const order = i >= on ? 1 : j >= fn ? -1
-      : op[i] !== fp[j] ? (op[i] > fp[j] ? -1 : 1)
-      : oa[i] !== fa[j] ? (oa[i] < fa[j] ? -1 : 1)
-      : ob[i] !== fb[j] ? (ob[i] < fb[j] ? -1 : 1) : 0;
-    if (order === 0) {
-      na[k] = oa[i];
-      nb[k] = ob[i];
-      np[k] = op[i];
-      ni[k] = -1;
-      nborn[k++] = oborn[i];
-      i++;
-      j++;
-    } else if (order < 0) {
-      exiting.push(oa[i], ob[i], op[i], -1);
-      i++;
-    } else {
-      na[k] = fa[j];
-      nb[k] = fb[j];
-      np[k] = fp[j];
-      ni[k] = -1;
-      nborn[k++] = step;
-      entered.push(fa[j], fb[j], fp[j], -1);
-      j++;
-    }
   }
   out.count = k;
 }

@@ -1,6 +1,6 @@
 import { Broadphase } from './broadphase.js';
 import { checkBox, checkId, checkNumber, fail, show } from './errors.js';
-import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PENDING, PRIORITY, STATIC, UNSYNCED } from './items.js';
+import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PENDING, PRIORITY, STATIC } from './items.js';
 import { CIRCLE, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries.js';
 import { TreeIndex } from './tree.js';
 import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './types.js';
@@ -149,21 +149,18 @@ export class LooseQuadtree {
       f64[r | MIN_Y] = minY;
       f64[r | MAX_X] = maxX;
       f64[r | MAX_Y] = maxY;
-      this.relocate(id);
+      this.noteMoved(id);
       return;
     }
     this.moveChecked(id, minX, minY, maxX, maxY);
   }
 
-  /** The rest of a placed item's move, once its new box is stored. */
-  private relocate(id: number): void {
-    // The tree catches up with every move at once (TreeIndex.sync); the broadphase queue
-    // that markDirty fills lists the moved items for it.
-    const i32 = this.tree.items.i32;
-    if ((i32[(id << 4) | FLAGS] & UNSYNCED) === 0) {
-      i32[(id << 4) | FLAGS] |= UNSYNCED;
-      this.tree.unsyncedCount++;
-    }
+  /**
+   * The rest of a placed item's move, once its new box is stored. The tree catches up with
+   * every move at once (TreeIndex.sync), finding the moved items in the queue markDirty fills.
+   */
+  private noteMoved(id: number): void {
+    this.tree.noteMoved(id);
     this.broadphase.markDirty(id);
   }
 
@@ -178,7 +175,7 @@ export class LooseQuadtree {
     items.f64[r | MIN_Y] = minY;
     items.f64[r | MAX_X] = maxX;
     items.f64[r | MAX_Y] = maxY;
-    if (node !== PENDING) this.relocate(id);
+    if (node !== PENDING) this.noteMoved(id);
   }
 
 
@@ -404,13 +401,18 @@ export class LooseQuadtree {
     return trim(outIds, count);
   }
 
+  /** Places pending items and applies moves before a query reads the tree. */
+  private catchUp(): void {
+    if ((this.tree.pendingCount | this.tree.unsyncedCount) !== 0) this.flush();
+  }
+
   // The *Args helpers check a query's numbers (the error path only when one is bad), place
   // pending items, and store the numbers for the query engine. Small, so they inline.
   private rectArgs(minX: number, minY: number, maxX: number, maxY: number): void {
     if (!(minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0)) {
       checkQueryBox(minX, minY, maxX, maxY);
     }
-    if ((this.tree.pendingCount | this.tree.unsyncedCount) !== 0) this.flush();
+    this.catchUp();
     const args = this.queries.args;
     args[0] = minX;
     args[1] = minY;
@@ -420,7 +422,7 @@ export class LooseQuadtree {
 
   private circleArgs(x: number, y: number, radius: number): void {
     if (!(x - x === 0 && y - y === 0 && radius - radius === 0 && radius >= 0)) checkCircle(x, y, radius);
-    if ((this.tree.pendingCount | this.tree.unsyncedCount) !== 0) this.flush();
+    this.catchUp();
     const args = this.queries.args;
     args[0] = x;
     args[1] = y;
@@ -429,7 +431,7 @@ export class LooseQuadtree {
 
   private pointArgs(x: number, y: number): void {
     if (!(x - x === 0 && y - y === 0)) checkPoint(x, y);
-    if ((this.tree.pendingCount | this.tree.unsyncedCount) !== 0) this.flush();
+    this.catchUp();
     const args = this.queries.args;
     args[0] = x;
     args[1] = y;
@@ -439,7 +441,7 @@ export class LooseQuadtree {
     if (!(ox - ox === 0 && oy - oy === 0 && dx - dx === 0 && dy - dy === 0 && maxDistance >= 0 && (dx !== 0 || dy !== 0))) {
       checkRay(ox, oy, dx, dy, maxDistance);
     }
-    if ((this.tree.pendingCount | this.tree.unsyncedCount) !== 0) this.flush();
+    this.catchUp();
     // hypot, not sqrt of squares: no overflow for huge components, and the documented norm.
     const len = Math.hypot(dx, dy);
     const args = this.queries.args;

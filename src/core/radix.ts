@@ -58,18 +58,27 @@ const PAIR_BUCKETS = 1 << PAIR_BITS;
 /** Ids below this are sorted with a bucket per id (at most 4 MB of counts). */
 const WHOLE_ID_LIMIT = 1 << 20;
 
+/** Which column a counting pass sorts by. */
+const A = 0;
+const B = 1;
+const PRIORITY = 2;
+
 /**
  * Sorts a pair list by (priority descending, a, b) with LSD counting passes: b, then a, then
  * the priority unless every pair has the same one. Ids below 2^20 take one pass each (a
- * bucket per id); larger ones 11 bits per pass. Linear in the pairs, unlike a comparison sort. Swaps the list's
- * arrays with its own scratch list, so the caller's buffer ends up holding the result.
- * The `index` column is not carried (the lists sorted here have none yet).
+ * bucket per id); larger ones 11 bits per pass. Linear in the pairs, unlike a comparison
+ * sort. Swaps the list's arrays with its own scratch list, so the caller's buffer ends up
+ * holding the result. The `index` and `born` columns are not carried (the lists sorted here
+ * have none yet).
  */
 export class PairRadix {
-  private readonly counts = new Int32Array(PAIR_BUCKETS);
+  private readonly digitCounts = new Int32Array(PAIR_BUCKETS);
   private idCounts = new Int32Array(1024);
-  private movePriority = true;
   private tmp = new PairBuffer();
+  /** Passes made so far in this sort: even ones read the list, odd ones the scratch list. */
+  private passes = 0;
+  /** False when every pair has the same priority: that column is refilled, not moved. */
+  private movePriority = true;
 
   sort(list: PairBuffer): void {
     const n = list.count;
@@ -85,109 +94,64 @@ export class PairRadix {
       if (pr[i] > high) high = pr[i];
     }
     this.tmp.reserve(n);
-    // With one priority for all (the usual case) that column is not moved, only refilled.
+    this.passes = 0;
     this.movePriority = low !== high;
-    let passes = 0;
-    if (maxId < WHOLE_ID_LIMIT) {
-      // One pass per id with a bucket per id value: two passes instead of four, and the
-      // bucket counts (4 bytes per id) stay small next to the item records.
-      if (this.idCounts.length <= maxId) this.idCounts = new Int32Array(Math.max(maxId + 1, 2 * this.idCounts.length));
-      this.wholePass(list, 1, maxId + 1, passes++);
-      this.wholePass(list, 0, maxId + 1, passes++);
-    } else {
-      for (let shift = 0; maxId >>> shift !== 0; shift += PAIR_BITS) this.pass(list, 1, shift, passes++);
-      for (let shift = 0; maxId >>> shift !== 0; shift += PAIR_BITS) this.pass(list, 0, shift, passes++);
-    }
-    if (low !== high) this.pass(list, 2, 0, passes++);
-    if ((passes & 1) !== 0) swapArrays(list, this.tmp);
+    this.byId(list, B, maxId);
+    this.byId(list, A, maxId);
+    if (low !== high) this.pass(list, PRIORITY, 0, 255, 256, true);
+    if ((this.passes & 1) !== 0) swapArrays(list, this.tmp);
     if (low === high) list.priority.fill(low, 0, n);
   }
 
-  /** A counting pass on a whole id (field 0 = a, 1 = b), ids below `buckets`. */
-  private wholePass(list: PairBuffer, field: number, buckets: number, k: number): void {
-    const from = (k & 1) === 0 ? list : this.tmp;
-    const to = (k & 1) === 0 ? this.tmp : list;
+  /** Sorts by one id column: one pass with a bucket per id when ids are small enough, else 11 bits per pass. */
+  private byId(list: PairBuffer, column: number, maxId: number): void {
+    if (maxId < WHOLE_ID_LIMIT) {
+      this.pass(list, column, 0, -1, maxId + 1, false);
+      return;
+    }
+    for (let shift = 0; maxId >>> shift !== 0; shift += PAIR_BITS) this.pass(list, column, shift, PAIR_BUCKETS - 1, PAIR_BUCKETS, false);
+  }
+
+  /** One stable counting pass on `(column >> shift) & mask`, in `buckets` buckets, ascending or descending. */
+  private pass(list: PairBuffer, column: number, shift: number, mask: number, buckets: number, descending: boolean): void {
+    const from = (this.passes & 1) === 0 ? list : this.tmp;
+    const to = (this.passes & 1) === 0 ? this.tmp : list;
+    this.passes++;
+    if (buckets > PAIR_BUCKETS && this.idCounts.length < buckets) this.idCounts = new Int32Array(Math.max(buckets, 2 * this.idCounts.length));
+    const counts = buckets > PAIR_BUCKETS ? this.idCounts : this.digitCounts;
+    const key = column === A ? from.a : column === B ? from.b : from.priority;
     const n = list.count;
-    const counts = this.idCounts;
-    const key = field === 0 ? from.a : from.b;
     counts.fill(0, 0, buckets);
-    for (let i = 0; i < n; i++) counts[key[i]]++;
+    for (let i = 0; i < n; i++) counts[(key[i] >> shift) & mask]++;
     let sum = 0;
-    for (let d = 0; d < buckets; d++) {
+    for (let k = 0; k < buckets; k++) {
+      const d = descending ? buckets - 1 - k : k;
       const c = counts[d];
       counts[d] = sum;
       sum += c;
     }
-    scatterById(from, to, key, n, counts, this.movePriority);
-  }
-
-  /** One counting pass on field 0 (a), 1 (b) or 2 (255 - priority); `k` says which buffer is the source. */
-  private pass(list: PairBuffer, field: number, shift: number, k: number): void {
-    const from = (k & 1) === 0 ? list : this.tmp;
-    const to = (k & 1) === 0 ? this.tmp : list;
-    const n = list.count;
-    const counts = this.counts;
-    counts.fill(0);
-    if (field === 2) countPriorities(from.priority, n, counts);
-    else countDigits(field === 0 ? from.a : from.b, n, shift, counts, PAIR_BUCKETS - 1);
-    let sum = 0;
-    for (let d = 0; d < PAIR_BUCKETS; d++) {
-      const c = counts[d];
-      counts[d] = sum;
-      sum += c;
-    }
-    if (field === 2) scatterByPriority(from, to, n, counts);
-    else scatterByDigit(from, to, field === 0 ? from.a : from.b, n, shift, counts, PAIR_BUCKETS - 1);
+    scatter(from, to, key, n, shift, mask, counts, this.movePriority);
   }
 }
 
-// The passes' loops, one function each so every loop stays simple for the compiler.
-function countDigits(key: Int32Array, n: number, shift: number, counts: Int32Array, mask: number): void {
-  for (let i = 0; i < n; i++) counts[(key[i] >>> shift) & mask]++;
-}
-
-function countPriorities(pr: Uint8Array, n: number, counts: Int32Array): void {
-  for (let i = 0; i < n; i++) counts[255 - pr[i]]++;
-}
-
-function scatterByDigit(from: PairBuffer, to: PairBuffer, key: Int32Array, n: number, shift: number, counts: Int32Array, mask: number): void {
-  const fa = from.a, fb = from.b, fp = from.priority;
-  const ta = to.a, tb = to.b, tp = to.priority;
-  for (let i = 0; i < n; i++) {
-    const at = counts[(key[i] >>> shift) & mask]++;
-    ta[at] = fa[i];
-    tb[at] = fb[i];
-    tp[at] = fp[i];
-  }
-}
-
-function scatterById(from: PairBuffer, to: PairBuffer, key: Int32Array, n: number, counts: Int32Array, withPriority: boolean): void {
+/** Moves each pair to its bucket's next place; the priority column only when it varies. */
+function scatter(from: PairBuffer, to: PairBuffer, key: Int32Array | Uint8Array, n: number, shift: number,
+  mask: number, counts: Int32Array, withPriority: boolean): void {
   const fa = from.a, fb = from.b, fp = from.priority;
   const ta = to.a, tb = to.b, tp = to.priority;
   if (withPriority) {
     for (let i = 0; i < n; i++) {
-      const at = counts[key[i]]++;
+      const at = counts[(key[i] >> shift) & mask]++;
       ta[at] = fa[i];
       tb[at] = fb[i];
       tp[at] = fp[i];
     }
   } else {
     for (let i = 0; i < n; i++) {
-      const at = counts[key[i]]++;
+      const at = counts[(key[i] >> shift) & mask]++;
       ta[at] = fa[i];
       tb[at] = fb[i];
     }
-  }
-}
-
-function scatterByPriority(from: PairBuffer, to: PairBuffer, n: number, counts: Int32Array): void {
-  const fa = from.a, fb = from.b, fp = from.priority;
-  const ta = to.a, tb = to.b, tp = to.priority;
-  for (let i = 0; i < n; i++) {
-    const at = counts[255 - fp[i]]++;
-    ta[at] = fa[i];
-    tb[at] = fb[i];
-    tp[at] = fp[i];
   }
 }
 

@@ -151,7 +151,7 @@ export class PairSweep {
   private pairWithReach(first: number, end: number, d: number): void {
     const tree = this.tree;
     const u = this.union;
-    const inv = 1 / tree.cellSize[d];
+    const inv = tree.invCellSize[d];
     const last = (1 << d) - 1;
     // Clamped before the conversion to an integer: boxes far outside the world give huge values.
     const lx = Math.ceil((u[0] - tree.originX) * inv - REACH);

@@ -23,6 +23,8 @@ export class TreeIndex {
   readonly maxDepth: number;
   /** Cell side per depth. */
   readonly cellSize: Float64Array;
+  /** 1 / cell side per depth, for the cell index of a coordinate. */
+  readonly invCellSize: Float64Array;
   readonly idLimit: number;
   readonly lifespan: number;
   readonly maxLifespan: number;
@@ -79,6 +81,7 @@ export class TreeIndex {
     this.maxLifespan = maxLifespan;
     this.cellSize = new Float64Array(maxDepth + 2);
     for (let d = 0; d <= maxDepth + 1; d++) this.cellSize[d] = rootSize / 2 ** d;
+    this.invCellSize = this.cellSize.map((s) => 1 / s);
     this.items = new ItemStore(1024);
     this.nodes = new NodePool(256);
     this.slots = new SlotPool(4096);
@@ -107,15 +110,7 @@ export class TreeIndex {
     const items = this.items;
     const nodes = this.nodes;
     const n = items.i32[(id << 4) | NODE];
-    const minX = items.f64[(id << 3) | MIN_X], minY = items.f64[(id << 3) | MIN_Y], maxX = items.f64[(id << 3) | MAX_X], maxY = items.f64[(id << 3) | MAX_Y];
-    const nb = nodes.bounds;
-    const w = maxX - minX;
-    const h = maxY - minY;
-    const extent = w > h ? w : h;
-    const d0 = nodes.depth[n];
-    // Still inside the loose bounds and not small enough to belong deeper: only the box changes.
-    if (minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3] &&
-        (d0 === this.maxDepth || (extent > this.cellSize[d0 + 1] && !this.fitsDeeper(id, d0 + 1)))) {
+    if (this.keepsNode(id, n)) {
       this.writeSlotBox(id);
       // A root item may have come back inside the world (or left it) without changing node.
       if (n === 0) this.markOutside(id);
@@ -148,6 +143,14 @@ export class TreeIndex {
     return true;
   }
 
+  /** Notes that an item's stored box changed; the tree catches up in {@link sync}. */
+  noteMoved(id: number): void {
+    const i32 = this.items.i32;
+    if ((i32[(id << 4) | FLAGS] & UNSYNCED) !== 0) return;
+    i32[(id << 4) | FLAGS] |= UNSYNCED;
+    this.unsyncedCount++;
+  }
+
   /**
    * Brings the tree up to date with the moves since the last call. A few moved items are
    * updated one by one. When a quarter or more moved, one pass over the slot regions in cell
@@ -176,31 +179,24 @@ export class TreeIndex {
     let stale = 0;
     const f64 = this.items.f64;
     const nodes = this.nodes;
-    const nb = nodes.bounds;
     const box = this.slots.box;
     const slotId = this.slots.id;
     for (let d = 0; d <= this.maxDepth; d++) {
       if (this.levelItems[d] === 0) continue;
       const cells = this.levelCells[d]!;
-      const deeper = d < this.maxDepth ? this.cellSize[d + 1] : Infinity;
       for (let c = 0; c < cells.length; c++) {
         const n = cells[c];
         if (n === NONE || nodes.own[n] === 0) continue;
-        const x0 = nb[4 * n], y0 = nb[4 * n + 1], x1 = nb[4 * n + 2], y1 = nb[4 * n + 3];
         for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) {
           const id = slotId[s];
           if ((i32[(id << 4) | FLAGS] & UNSYNCED) === 0) continue;
           i32[(id << 4) | FLAGS] &= ~UNSYNCED;
-          const minX = f64[id << 3], minY = f64[(id << 3) | 1], maxX = f64[(id << 3) | 2], maxY = f64[(id << 3) | 3];
-          box[4 * s] = minX;
-          box[4 * s + 1] = minY;
-          box[4 * s + 2] = maxX;
-          box[4 * s + 3] = maxY;
-          const w = maxX - minX;
-          const h = maxY - minY;
-          // The same test as update's fast path; anything else (root items included) goes there.
-          if (n !== 0 && minX >= x0 && minY >= y0 && maxX <= x1 && maxY <= y1 &&
-              (d === this.maxDepth || ((w > h ? w : h) > deeper && !this.fitsDeeper(id, d + 1)))) continue;
+          box[4 * s] = f64[(id << 3) | MIN_X];
+          box[4 * s + 1] = f64[(id << 3) | MIN_Y];
+          box[4 * s + 2] = f64[(id << 3) | MAX_X];
+          box[4 * s + 3] = f64[(id << 3) | MAX_Y];
+          // Root items go through update too: it keeps their outside flag.
+          if (n !== 0 && this.keepsNode(id, n)) continue;
           if (stale === this.stale.length) this.stale = growInt32(this.stale, stale * 2);
           this.stale[stale++] = id;
         }
@@ -365,17 +361,38 @@ export class TreeIndex {
     this.outside += isOutside ? 1 : -1;
   }
 
-  /** True when the item's box fits the loose bounds of the cell of depth `d` holding its centre. */
-  private fitsDeeper(id: number, d: number): boolean {
+  /**
+   * True when the item can stay in node n: its box is inside n's loose bounds and not small
+   * enough to belong deeper (it does not fit the loose bounds of the deeper cell holding its
+   * centre). This is what looseness buys: most moves end here.
+   */
+  private keepsNode(id: number, n: number): boolean {
+    const f64 = this.items.f64;
+    const nb = this.nodes.bounds;
+    const minX = f64[(id << 3) | MIN_X], minY = f64[(id << 3) | MIN_Y], maxX = f64[(id << 3) | MAX_X], maxY = f64[(id << 3) | MAX_Y];
+    if (!(minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3])) return false;
+    const d = this.nodes.depth[n];
+    if (d === this.maxDepth) return true;
+    const w = maxX - minX;
+    const h = maxY - minY;
+    return (w > h ? w : h) > this.cellSize[d + 1] && !this.fitsAt(id, d + 1);
+  }
+
+  /**
+   * True when the item's box fits the loose bounds of the depth-`d` cell holding its centre;
+   * that cell goes into the target fields.
+   */
+  private fitsAt(id: number, d: number): boolean {
     const f64 = this.items.f64;
     const minX = f64[(id << 3) | MIN_X], minY = f64[(id << 3) | MIN_Y], maxX = f64[(id << 3) | MAX_X], maxY = f64[(id << 3) | MAX_Y];
     const s = this.cellSize[d];
-    if (maxX - minX > 2 * s || maxY - minY > 2 * s) return false;
     const last = (1 << d) - 1;
     let ix = Math.floor(((minX + maxX) * 0.5 - this.originX) / s);
     let iy = Math.floor(((minY + maxY) * 0.5 - this.originY) / s);
     ix = ix < 0 ? 0 : ix > last ? last : ix;
     iy = iy < 0 ? 0 : iy > last ? last : iy;
+    this.targetX = ix;
+    this.targetY = iy;
     const lx = this.originX + ix * s - s * 0.5;
     const ly = this.originY + iy * s - s * 0.5;
     return minX >= lx && maxX <= lx + 2 * s && minY >= ly && maxY <= ly + 2 * s;
@@ -383,27 +400,14 @@ export class TreeIndex {
 
   /** Finds the node coordinates for an item's stored box into the target fields. */
   private findTarget(id: number): void {
-    const items = this.items;
-    const minX = items.f64[(id << 3) | MIN_X], minY = items.f64[(id << 3) | MIN_Y], maxX = items.f64[(id << 3) | MAX_X], maxY = items.f64[(id << 3) | MAX_Y];
-    const cx = (minX + maxX) * 0.5;
-    const cy = (minY + maxY) * 0.5;
+    const f64 = this.items.f64;
     // A box up to twice a cell's side fits that cell's loose bounds when its centre sits near
     // the cell's centre: try one level deeper than the size alone promises first. Fewer
     // levels in use means fewer cells a sweep reaches across levels.
-    const bySize = this.depthFor(minX, minY, maxX, maxY);
+    const bySize = this.depthFor(f64[(id << 3) | MIN_X], f64[(id << 3) | MIN_Y], f64[(id << 3) | MAX_X], f64[(id << 3) | MAX_Y]);
     for (let d = bySize < this.maxDepth ? bySize + 1 : bySize; d >= 0; d--) {
-      const s = this.cellSize[d];
-      const last = (1 << d) - 1;
-      let ix = Math.floor((cx - this.originX) / s);
-      let iy = Math.floor((cy - this.originY) / s);
-      ix = ix < 0 ? 0 : ix > last ? last : ix;
-      iy = iy < 0 ? 0 : iy > last ? last : iy;
-      const lx = this.originX + ix * s - s * 0.5;
-      const ly = this.originY + iy * s - s * 0.5;
-      if (minX >= lx && maxX <= lx + 2 * s && minY >= ly && maxY <= ly + 2 * s) {
+      if (this.fitsAt(id, d)) {
         this.targetDepth = d;
-        this.targetX = ix;
-        this.targetY = iy;
         return;
       }
     }

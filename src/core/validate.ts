@@ -1,6 +1,7 @@
 import type { Broadphase } from './broadphase.js';
 import { fail } from './errors.js';
-import { ABSENT, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PAIR_HEAD, PENDING, PRIORITY, REBORN, STATIC } from './items.js';
+import { ABSENT, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PAIR_HEAD, pairLeft, PENDING, PRIORITY, STATIC } from './items.js';
+import { before } from './lists.js';
 import { NONE } from './nodes.js';
 import type { TreeIndex } from './tree.js';
 
@@ -207,15 +208,11 @@ function validateList(tree: TreeIndex, bp: Broadphase): void {
   for (let i = 0; i < cur.count; i++) {
     const a = cur.a[i], b = cur.b[i], pr = cur.priority[i];
     if (!(a < b)) fail(`validate: current pair ${i} (${a}, ${b}) is not ordered a < b`);
-    if (i > 0) {
-      const pp = cur.priority[i - 1], pa = cur.a[i - 1], pb = cur.b[i - 1];
-      const sorted = pr !== pp ? pr < pp : a !== pa ? a > pa : b > pb;
-      if (!sorted) fail(`validate: current pairs are out of order (or repeated) at ${i}`);
+    if (i > 0 && !before(cur.priority[i - 1], cur.a[i - 1], cur.b[i - 1], pr, a, b)) {
+      fail(`validate: current pairs are out of order (or repeated) at ${i}`);
     }
     if (cur.born[i] > bp.stepId || cur.born[i] < 0) fail(`validate: current pair (${a}, ${b}) began at step ${cur.born[i]}, after the last step ${bp.stepId}`);
-    const gone = i32[(a << 4) | NODE] === ABSENT || i32[(b << 4) | NODE] === ABSENT ||
-      ((i32[(a << 4) | FLAGS] | i32[(b << 4) | FLAGS]) & REBORN) !== 0;
-    if (!gone && (i32[(a << 4) | FLAGS] & STATIC) !== 0 && (i32[(b << 4) | FLAGS] & STATIC) !== 0 &&
+    if (!pairLeft(i32, a, b) && (i32[(a << 4) | FLAGS] & STATIC) !== 0 && (i32[(b << 4) | FLAGS] & STATIC) !== 0 &&
         (i32[(a << 4) | FLAGS] & DIRTY) === 0 && (i32[(b << 4) | FLAGS] & DIRTY) === 0) {
       fail(`validate: static items ${a} and ${b} are paired`);
     }
