@@ -47,3 +47,8 @@ function checkFinite(id: number, field: string, value: number): void {
 export function checkNumber(what: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value)) fail(`${what} must be a finite number (got ${show(value)})`);
 }
+
+/** True for a value that stands for 32 layer bits: an integer from -2^31 to 2^32 - 1 (signed or unsigned). */
+export function isBits32(value: number): boolean {
+  return Number.isInteger(value) && value >= -(2 ** 31) && value <= 2 ** 32 - 1;
+}

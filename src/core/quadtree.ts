@@ -1,5 +1,5 @@
 import { Broadphase } from './broadphase.js';
-import { checkBox, checkId, checkNumber, fail, show } from './errors.js';
+import { checkBox, checkId, checkNumber, fail, isBits32, show } from './errors.js';
 import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PENDING, PRIORITY, STATIC } from './items.js';
 import { CIRCLE, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries.js';
 import { TreeIndex } from './tree.js';
@@ -530,7 +530,7 @@ function trim(out: IdArray, count: number): number {
 }
 
 function checkBits(id: number, field: string, value: number): void {
-  if (!Number.isInteger(value) || value < -(2 ** 31) || value > 2 ** 32 - 1) {
+  if (!isBits32(value)) {
     fail(`item ${id} has a ${field} that is not a 32-bit integer (got ${show(value)})`);
   }
 }

@@ -1,4 +1,4 @@
-import { PREFIX, show } from '../core/errors.js';
+import { isBits32, PREFIX, show } from '../core/errors.js';
 import { DEFAULT_COLLIDER } from './components.js';
 import type { QuadtreeState } from './state.js';
 
@@ -37,17 +37,13 @@ export function readCollider(s: QuadtreeState, eid: number, has: boolean): numbe
   const layer = c.layer[eid] ?? DEFAULT_COLLIDER.layer;
   const mask = c.mask[eid] ?? DEFAULT_COLLIDER.mask;
   const priority = c.priority[eid] ?? DEFAULT_COLLIDER.priority;
-  if (!bits(layer) || (layer | 0) === 0 || !bits(mask) || !Number.isInteger(priority) || priority < 0 || priority > 255) {
+  if (!isBits32(layer) || (layer | 0) === 0 || !isBits32(mask) || !Number.isInteger(priority) || priority < 0 || priority > 255) {
     return BAD_COLLIDER;
   }
   collider.layer = layer | 0;
   collider.mask = mask | 0;
   collider.priority = priority;
   return VALID;
-}
-
-function bits(v: number): boolean {
-  return Number.isInteger(v) && v >= -(2 ** 31) && v <= 2 ** 32 - 1;
 }
 
 /** The error message for an entity that failed a check, naming the field and the value. */
@@ -65,9 +61,9 @@ function reason(s: QuadtreeState, eid: number, code: number): string {
     const layer = c.layer[eid] ?? DEFAULT_COLLIDER.layer;
     const mask = c.mask[eid] ?? DEFAULT_COLLIDER.mask;
     const priority = c.priority[eid] ?? DEFAULT_COLLIDER.priority;
-    if (!bits(layer)) return `has a Collider.layer that is not a 32-bit integer (got ${show(layer)})`;
+    if (!isBits32(layer)) return `has a Collider.layer that is not a 32-bit integer (got ${show(layer)})`;
     if ((layer | 0) === 0) return 'has Collider.layer 0: it would match no mask (got 0)';
-    if (!bits(mask)) return `has a Collider.mask that is not a 32-bit integer (got ${show(mask)})`;
+    if (!isBits32(mask)) return `has a Collider.mask that is not a 32-bit integer (got ${show(mask)})`;
     return `has a Collider.priority outside the integers 0..255 (got ${show(priority)})`;
   }
   const x = s.position.x[eid];

@@ -51,13 +51,7 @@ export function keepPairs(s: QuadtreeState): PairMap {
   const map = new PairMap();
   const cur = s.tree.current;
   const ent = s.entities;
-  for (let i = 0; i < cur.count; i++) {
-    const a = cur.a[i];
-    const b = cur.b[i];
-    const r = map.add(a, b);
-    map.layerA[r] = ent.layer[a];
-    map.layerB[r] = ent.layer[b];
-  }
+  for (let i = 0; i < cur.count; i++) remember(map, ent, cur.a[i], cur.b[i]);
   // This step's exits were not described: do it from what is left.
   const ex = s.tree.exited;
   reserveExits(s, ex.count);
@@ -69,6 +63,15 @@ export function keepPairs(s: QuadtreeState): PairMap {
   return map;
 }
 
+/**
+ * Removes an exited pair entity. The game may have removed it already (its id may even be
+ * reused): only an entity that still has Collision in phase Exit is ours to remove.
+ */
+export function removeIfExited(s: QuadtreeState, pe: number): void {
+  const world = s.world as World;
+  if (hasComponent(world, pe, s.collision) && s.collision.phase[pe] === Phase.Exit) removeEntity(world, pe);
+}
+
 /** Removes last frame's exited pair entities and moves last frame's entered ones to Stay. */
 function retirePairEntities(s: QuadtreeState): void {
   const world = s.world as World;
@@ -76,9 +79,7 @@ function retirePairEntities(s: QuadtreeState): void {
   const exits = s.exitedEntities;
   try {
     for (let i = 0; i < exits.count; i++) {
-      const pe = exits.data[i];
-      // The game may have removed it already (its id may even be reused): check it is still ours.
-      if (hasComponent(world, pe, C) && C.phase[pe] === Phase.Exit) removeEntity(world, pe);
+      removeIfExited(s, exits.data[i]);
       s.pairEntityCount--;
     }
   } finally {
@@ -130,6 +131,14 @@ function reserveExits(s: QuadtreeState, n: number): void {
   s.exitLayerB = fit(s.exitLayerB, n);
 }
 
+/** Adds the pair to the map with its entities' layers as they are now; returns its record. */
+function remember(map: PairMap, ent: QuadtreeState['entities'], a: number, b: number): number {
+  const r = map.add(a, b);
+  map.layerA[r] = ent.layer[a];
+  map.layerB[r] = ent.layer[b];
+  return r;
+}
+
 /** Remembers the step's new pairs and creates their pair entities. */
 function recordEnters(s: QuadtreeState, map: PairMap): void {
   const world = s.world as World;
@@ -141,9 +150,7 @@ function recordEnters(s: QuadtreeState, map: PairMap): void {
   for (let k = 0; k < en.count; k++) {
     const a = en.a[k];
     const b = en.b[k];
-    const r = map.add(a, b);
-    map.layerA[r] = ent.layer[a];
-    map.layerB[r] = ent.layer[b];
+    const r = remember(map, ent, a, b);
     if (!create) continue;
     const pe = addEntity(world);
     // Written before the component is added, so the game's onAdd observers see the data.

@@ -1,9 +1,10 @@
-import { fail, show } from '../core/errors.js';
+import { fail, isBits32, show } from '../core/errors.js';
 import { keepPairs } from './collision.js';
 import { Phase, type PhaseValue } from './components.js';
 import { IN_TREE } from './entities.js';
 import { byPriority, HandlerRecord, type CollisionHandler, type CollisionHandlerOptions } from './handlers.js';
-import { before, lowerBound } from './pairs.js';
+import { lowerBound } from '../core/lists.js';
+import { before } from './pairs.js';
 import { stateOf, type QuadtreeState } from './state.js';
 
 /** Budget bookkeeping of the running dispatch (module scratch: dispatch is not re-entrant). */
@@ -69,7 +70,7 @@ export function onCollision(world: object, handler: CollisionHandler, options: C
 }
 
 function bits(field: string, value: number): number {
-  if (!Number.isInteger(value) || value < -(2 ** 31) || value > 2 ** 32 - 1) {
+  if (!isBits32(value)) {
     fail(`handler ${field} must be a 32-bit integer of layer bits (got ${show(value)})`);
   }
   if ((value | 0) === 0) fail(`handler ${field} is 0: it would match no entity (got 0)`);
@@ -216,7 +217,7 @@ function edges(s: QuadtreeState, h: HandlerRecord, tier0: boolean, cutAlready: b
 /** This frame's stays, from the cursor round to it. Returns true if the budget cut them. */
 function stays(s: QuadtreeState, h: HandlerRecord, tier0: boolean): boolean {
   const cur = s.tree.current;
-  let start = h.cursorSet ? lowerBound(cur, h.cursorPriority, h.cursorA, h.cursorB) : 0;
+  let start = h.cursorSet ? lowerBound(cur, cur.count, h.cursorPriority, h.cursorA, h.cursorB) : 0;
   if (start >= cur.count) start = 0;
   let stop = staySegment(s, h, tier0, start, cur.count);
   if (stop < 0 && start > 0) stop = staySegment(s, h, tier0, 0, start);
@@ -236,7 +237,7 @@ function staySegment(s: QuadtreeState, h: HandlerRecord, tier0: boolean, from: n
   const cur = s.tree.current;
   const en = s.tree.entered;
   const ent = s.entities;
-  let j = from === 0 ? 0 : lowerBound(en, cur.priority[from], cur.a[from], cur.b[from]);
+  let j = from === 0 ? 0 : lowerBound(en, en.count, cur.priority[from], cur.a[from], cur.b[from]);
   for (let i = from; i < to; i++) {
     const a = cur.a[i];
     const b = cur.b[i];

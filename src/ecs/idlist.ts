@@ -11,11 +11,7 @@ export class IdList {
   }
 
   push(id: number): void {
-    if (this.count === this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
+    if (this.count === this.data.length) this.data = fit(this.data, this.count + 1);
     this.data[this.count++] = id;
   }
 

@@ -78,13 +78,6 @@ export class PairMap {
     for (let slot = 0; slot < table.length; slot++) if (table[slot] !== EMPTY) visit(table[slot]);
   }
 
-  clear(): void {
-    this.table.fill(EMPTY);
-    this.count = 0;
-    this.used = 0;
-    this.freeCount = 0;
-  }
-
   private reserve(size: number): void {
     this.a = fit(this.a, size);
     this.b = fit(this.b, size);

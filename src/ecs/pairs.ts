@@ -1,4 +1,5 @@
 import type { PairList } from '../core/index.js';
+import { before as keyBefore, runEnd } from '../core/lists.js';
 import { Phase, type PhaseValue } from './components.js';
 import { IN_TREE } from './entities.js';
 import { stateOf } from './state.js';
@@ -73,36 +74,10 @@ export function forEachPair(world: object, visit: PairVisitor, phases: number = 
 
 /** True when entry i of x sorts strictly before entry j of y (priority desc, a, b). */
 export function before(x: PairList, i: number, y: PairList, j: number): boolean {
-  const px = x.priority[i];
-  const py = y.priority[j];
-  if (px !== py) return px > py;
-  if (x.a[i] !== y.a[j]) return x.a[i] < y.a[j];
-  return x.b[i] < y.b[j];
+  return keyBefore(x.priority[i], x.a[i], x.b[i], y.priority[j], y.a[j], y.b[j]);
 }
 
 /** First entry whose priority is at most `max` (the list is sorted by priority, descending). */
-export function startAt(list: PairList, max: number): number {
-  if (max >= 255) return 0;
-  let lo = 0;
-  let hi = list.count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list.priority[mid] > max) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First entry whose key (priority desc, a, b) is not before the given key. */
-export function lowerBound(list: PairList, priority: number, a: number, b: number): number {
-  let lo = 0;
-  let hi = list.count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const p = list.priority[mid];
-    const isBefore = p !== priority ? p > priority : list.a[mid] !== a ? list.a[mid] < a : list.b[mid] < b;
-    if (isBefore) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+function startAt(list: PairList, max: number): number {
+  return runEnd(list.priority, 0, list.count, Math.floor(max) + 1);
 }

@@ -1,13 +1,12 @@
-import { $internal, hasComponent, observe, onAdd, onRemove, query, removeEntity, type InternalWorld, type World } from 'bitecs';
+import { $internal, observe, onAdd, onRemove, query, removeEntity, type InternalWorld, type World } from 'bitecs';
 import type { LooseQuadtree } from '../core/index.js';
 import { fail, show } from '../core/errors.js';
-import { Phase } from './components.js';
-import { HELD, IN_TREE, NONE, QUEUED } from './entities.js';
+import { NONE, QUEUED } from './entities.js';
 import type { DispatchBudget, QuadtreeWorldOptions } from './options.js';
 import { findState, QuadtreeState, setState, stateOf } from './state.js';
 import type { QuadtreeWorldStats } from './stats.js';
-import { refreshCounts, takeOut } from './sync.js';
-import { owns } from './collision.js';
+import { refreshCounts, release } from './sync.js';
+import { owns, removeIfExited } from './collision.js';
 
 /**
  * Adds a quadtree to a bitECS world: from now on, entities with Position and Bounds are
@@ -61,8 +60,7 @@ export function removeQuadtree(world: object): void {
   }
   const exits = s.exitedEntities;
   for (let i = 0; i < exits.count; i++) {
-    const pe = exits.data[i];
-    if (hasComponent(w, pe, s.collision) && s.collision.phase[pe] === Phase.Exit) removeEntity(w, pe);
+    removeIfExited(s, exits.data[i]);
   }
   setState(world, null);
 }
@@ -130,9 +128,7 @@ function entered(s: QuadtreeState, eid: number): void {
   if (eid >= s.idLimit) return;
   const ent = s.entities;
   ent.ensure(eid);
-  const status = ent.status[eid];
-  if (status === IN_TREE) takeOut(s, eid);
-  else if (status === HELD) ent.heldCount--;
+  release(s, eid);
   ent.status[eid] = QUEUED;
 }
 
@@ -140,8 +136,6 @@ function entered(s: QuadtreeState, eid: number): void {
 function left(s: QuadtreeState, eid: number): void {
   const ent = s.entities;
   if (!(eid < ent.capacity)) return;
-  const status = ent.status[eid];
-  if (status === IN_TREE) takeOut(s, eid);
-  else if (status === HELD) ent.heldCount--;
+  release(s, eid);
   ent.status[eid] = NONE;
 }

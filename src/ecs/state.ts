@@ -58,7 +58,6 @@ export class QuadtreeState {
 
   handlers: HandlerRecord[] = [];
   handlerOrder = 0;
-  handlersChanged = false;
   maxCalls = Infinity;
   maxMs = Infinity;
   minCalls = 16;

@@ -117,6 +117,16 @@ function hold(s: QuadtreeState, eid: number, code: number): void {
   report(s, eid, code);
 }
 
+/**
+ * Lets go of an entity whatever its status: out of the tree if it was in (its pairs end), off
+ * the held count if it was held. Its status is left for the caller to set.
+ */
+export function release(s: QuadtreeState, eid: number): void {
+  const status = s.entities.status[eid];
+  if (status === IN_TREE) takeOut(s, eid);
+  else if (status === HELD) s.entities.heldCount--;
+}
+
 /** Removes an entity of status IN_TREE from the tree (its pairs end) and from the lists. */
 export function takeOut(s: QuadtreeState, eid: number): void {
   const ent = s.entities;

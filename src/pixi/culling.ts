@@ -72,7 +72,6 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   private frame = 1;
   private shownIds: number[] = [];
   private lastIds: number[] = [];
-  private lastCount = 0;
   private readonly hits: number[] = [];
 
   constructor(options: CullOptions = {}) {
@@ -106,7 +105,6 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   clear(): void {
     this.objects.length = 0;
     this.stamp.fill(0);
-    this.lastCount = 0;
     this.visibleCount = 0;
   }
 
@@ -138,9 +136,10 @@ export class SpriteCuller<T extends Cullable = Cullable> {
       now[count++] = id;
     }
     const last = this.lastIds;
-    for (let i = 0; i < this.lastCount; i++) {
+    for (let i = 0; i < this.visibleCount; i++) {
       const id = last[i];
-      if (stamp[id] === frame || stamp[id] !== prevFrame) continue;
+      // Shown again this frame, or forgotten since (remove, or a stale entry).
+      if (stamp[id] !== prevFrame) continue;
       const object = objects[id];
       if (object !== undefined) {
         object.visible = false;
@@ -150,7 +149,6 @@ export class SpriteCuller<T extends Cullable = Cullable> {
     }
     this.lastIds = now;
     this.shownIds = last;
-    this.lastCount = count;
     this.visibleCount = count;
     this.shown = shown;
     this.hidden = hidden;

@@ -1,6 +1,7 @@
 import type { Graphics } from 'pixi.js';
 import { fail, show } from '../core/errors.js';
 import { tierOf } from '../core/items.js';
+import { growFloat64, growUint8 } from '../core/nodes.js';
 import type { LooseQuadtree } from '../core/quadtree.js';
 
 /** What the overlay reads from a tree: {@link LooseQuadtree} or anything shaped like it. */
@@ -93,8 +94,8 @@ export class QuadtreeOverlay {
   pairsDrawn = 0;
 
   // Node rectangles of the current draw, 4 numbers each, and their depths.
-  private rects = new Float64Array(4 * 256);
-  private depths = new Uint8Array(256);
+  private rects: Float64Array = new Float64Array(4 * 256);
+  private depths: Uint8Array = new Uint8Array(256);
   private count = 0;
   private deepest = 0;
   private viewMinX = -FAR;
@@ -225,11 +226,7 @@ export class QuadtreeOverlay {
   }
 
   private grow(): void {
-    const rects = new Float64Array(this.rects.length * 2);
-    rects.set(this.rects);
-    this.rects = rects;
-    const depths = new Uint8Array(this.depths.length * 2);
-    depths.set(this.depths);
-    this.depths = depths;
+    this.rects = growFloat64(this.rects, this.rects.length * 2);
+    this.depths = growUint8(this.depths, this.depths.length * 2);
   }
 }
