@@ -45,6 +45,10 @@ export const Tint = { value: [] as number[] };
 export const Mover = {};
 export const Enemy = {};
 export const Mortal = {};
+// Query terms made once: bitECS's query() takes an array, and the systems run every frame.
+const ENEMIES = [Enemy];
+const MOVERS = [Mover];
+const MORTALS = [Mortal];
 
 /** Calls out to the renderer when entities come and go. */
 export interface GameHooks {
@@ -103,6 +107,7 @@ export class Game {
   private swarmTimer = 0;
   private readonly near: number[] = [];
   private readonly point = { x: 0, y: 0 };
+  private readonly patrol = { x: 0, y: 0 };
   /** Wall and rock rectangles, 4 numbers each, for placing things while building. */
   private readonly walls: number[] = [];
 
@@ -177,9 +182,11 @@ export class Game {
     return this.point;
   }
 
-  /** Where the autopilot flies at time `t`: a slow loop through the open middle of the arena. */
-  patrolPoint(t: number): [number, number] {
-    return [WORLD_W / 2 + Math.sin(t * 0.35) * 330, WORLD_H / 2 + Math.sin(t * 0.61) * 200];
+  /** Where the autopilot flies at time `t`: a slow loop through the open middle of the arena (a reused object). */
+  patrolPoint(t: number): { x: number; y: number } {
+    this.patrol.x = WORLD_W / 2 + Math.sin(t * 0.35) * 330;
+    this.patrol.y = WORLD_H / 2 + Math.sin(t * 0.61) * 200;
+    return this.patrol;
   }
 
   /** The nearest enemy within `range` of a point, or 0. */
@@ -218,7 +225,7 @@ export class Game {
     const py = Position.y[this.player];
     const k = Math.min(1, dt * 2.5);
     const time = this.time;
-    for (const e of query(this.world, [Enemy])) {
+    for (const e of query(this.world, ENEMIES)) {
       const dx = px - Position.x[e];
       const dy = py - Position.y[e];
       const d = Math.hypot(dx, dy) || 1;
@@ -245,7 +252,7 @@ export class Game {
     const vy = Velocity.y;
     const px = Position.x;
     const py = Position.y;
-    for (const e of query(this.world, [Mover])) {
+    for (const e of query(this.world, MOVERS)) {
       const kind = Kinds.value[e];
       if (kind === Kind.Bullet) {
         // A bullet's box covers its whole path this frame, so a fast one cannot skip an enemy.
@@ -280,7 +287,7 @@ export class Game {
         vy[e] = py[e] === hh ? Math.abs(vy[e]) : -Math.abs(vy[e]);
       }
     }
-    for (const e of query(this.world, [Mortal])) {
+    for (const e of query(this.world, MORTALS)) {
       if (Kinds.value[e] === Kind.Bullet) continue;
       Life.left[e] -= dt;
       if (Life.left[e] <= 0) this.kill(e);

@@ -102,9 +102,9 @@ function steer(c: Controls, input: Input, game: Game, view: View, autopilot: boo
   }
   // Autopilot: loop around the open middle of the arena, shooting the nearest enemy.
   const t = game.time;
-  const [tx, ty] = game.patrolPoint(t);
-  c.moveX = tx - px;
-  c.moveY = ty - py;
+  const patrol = game.patrolPoint(t);
+  c.moveX = patrol.x - px;
+  c.moveY = patrol.y - py;
   if (Math.hypot(c.moveX, c.moveY) < 8) c.moveX = c.moveY = 0;
   const target = game.nearestEnemy(px, py, 650);
   c.fire = target !== 0;
