@@ -82,7 +82,7 @@ describe('one-pass steps without the per-item pair lists', () => {
     // 6 drops to 0 and leaves 7 behind; 5 rises.
     tree.setCollider(6, 1, -1, 0);
     tree.setCollider(5, 1, -1, 255);
-    for (let i = 0; i < 10; i++) if (i !== 7) tree.move(i, 100 + i * 10 + 2, 100, 112 + i * 10 + 2, 110);
+    nudgeAll(tree, 2, [7]);
     tree.move(7, 300, 300, 310, 310);
     onePassStep(tree);
     expect(readPairs(tree.exited)).toEqual([[6, 7, 128], [7, 8, 128]]);

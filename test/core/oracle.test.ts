@@ -517,6 +517,7 @@ describe('LooseQuadtree against a brute-force oracle', () => {
         // Steps where most items moved took the one-pass path over every item.
         expect(run.seen.fullPasses).toBeGreaterThan(10);
         expect(run.seen.queriesAfterMoveMost).toBeGreaterThan(10);
+        expect(run.seen.clears).toBeGreaterThan(0);
         // Branches emptied and expired along the way (there are none without depth).
         if (s.maxDepth > 0) expect(run.tree.stats.groupsFreed).toBeGreaterThan(0);
       });
@@ -702,8 +703,8 @@ describe('geometry helpers on hand-worked cases', () => {
     expect(r(25, -10, 0, 1, 100, true)).toBe(-1);
     // Through a corner only.
     const s = Math.SQRT1_2;
-    expect(r(0, 20, s, -s, 100, false, unitBox())).toBe(-1);
-    expect(r(0, 20, s, -s, 100, true, unitBox())).toBeCloseTo(10 * Math.SQRT2, 12);
+    expect(r(0, 20, s, -s, 100, false, unit)).toBe(-1);
+    expect(r(0, 20, s, -s, 100, true, unit)).toBeCloseTo(10 * Math.SQRT2, 12);
     // Diagonal through the interior: enters at x = 10 (t = 10 * sqrt 2).
     expect(r(0, -5, s, s, 100, false)).toBeCloseTo(10 * Math.SQRT2, 12);
     // Zero-size boxes: a point is never hit strictly; a line across the ray is hit when closed.
@@ -712,10 +713,6 @@ describe('geometry helpers on hand-worked cases', () => {
     expect(r(0, 5, 1, 0, 100, false, [10, 0, 10, 10])).toBe(-1);
     expect(r(0, 5, 1, 0, 100, true, [10, 0, 10, 10])).toBe(10);
   });
-
-  function unitBox(): number[] {
-    return [0, 0, 10, 10];
-  }
 
   it('properties: symmetry, strict implies touching, agreement between helpers (fast-check, fixed seed)', () => {
     const coord = fc.integer({ min: -20, max: 20 });

@@ -1,32 +1,5 @@
 /** Seeded PRNG (mulberry32): the same seed gives the same game on every machine. */
-export class Rng {
-  private a: number;
-
-  constructor(seed: number) {
-    this.a = seed >>> 0;
-  }
-
-  next(): number {
-    this.a = (this.a + 0x6d2b79f5) >>> 0;
-    let t = this.a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  /** Integer in [0, n). */
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-
-  pick<T>(values: readonly T[]): T {
-    return values[this.int(values.length)];
-  }
-}
+export { Rng } from '../core/helpers.js';
 
 /** Overlap of two centre/size boxes, computed the way the plugin builds corners. */
 export function overlaps(

@@ -3,15 +3,7 @@ import { Container, Particle, ParticleContainer, Sprite, Texture } from 'pixi.js
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree } from '../../src/core/index.js';
 import { ParticleCuller, SpriteCuller } from '../../src/pixi/index.js';
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../core/helpers.js';
 
 /** A stand-in sprite that counts writes to `visible`. */
 class FakeSprite {
