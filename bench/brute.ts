@@ -3,7 +3,6 @@ import type { Scene } from './scene.js';
 
 /** Every pair tested, O(n^2). The oracle for small N. */
 class Brute implements Contender {
-  readonly name = 'brute force';
 
   setup(): void {}
 

@@ -4,7 +4,6 @@ import type { Scene } from './scene.js';
 
 /** The classic tutorial loop: clear, insert everything, retrieve candidates per item. */
 class ClassicQuadtree implements Contender {
-  readonly name = '@timohausmann/quadtree-ts';
   private tree!: Quadtree<Rectangle<number>>;
   private rects: Rectangle<number>[] = [];
 

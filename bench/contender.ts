@@ -27,7 +27,6 @@ export class PairSum {
 
 /** One way of keeping the overlapping pairs of a moving scene. */
 export interface Contender {
-  readonly name: string;
   /** Builds the index from the scene's initial boxes (not timed). */
   setup(scene: Scene): void;
   /**

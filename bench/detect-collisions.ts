@@ -13,7 +13,6 @@ export const DEFAULT_PADDING = 4;
  * from both sides. Candidates are filtered to strict AABB overlap, keeping j > i.
  */
 class DetectCollisions implements Contender {
-  readonly name = 'detect-collisions';
   private system = new System();
   private boxes: Box[] = [];
   private readonly padding: number;

@@ -4,7 +4,7 @@ import {
   addQuadtree, forEachPair, markMoved, Phase, quadtreeCollisionSystem, quadtreeSyncSystem, type CollisionStore,
   type PairVisitor,
 } from '../src/index.js';
-import { PairSum, type Contender, type ContenderSpec } from './contender.js';
+import { PairSum } from './contender.js';
 import { oursSpec } from './ours.js';
 import { DEFAULT_SEED, Scene, type Mode } from './scene.js';
 
@@ -55,12 +55,15 @@ class EcsGame {
       px[i + 1] = minX[i] + w[i] * 0.5;
       py[i + 1] = minY[i] + h[i] * 0.5;
     }
-    if (this.mark) for (let k = 0; k < movers.length; k++) markMoved(this.world, movers[k] + 1);
   }
 
-  /** Sync, collision, and reading the current pairs into `sum`. */
-  systems(sum: PairSum): void {
+  /**
+   * The plugin's part: with `detect: 'mark'`, marking the movers (the plugin's cost, not the
+   * game's), then sync, collision, and reading the current pairs into `sum`.
+   */
+  systems(scene: Scene, sum: PairSum): void {
     const world = this.world;
+    if (this.mark) for (let k = 0; k < scene.movers.length; k++) markMoved(world, scene.movers[k] + 1);
     quadtreeCollisionSystem(quadtreeSyncSystem(world));
     this.sum = sum;
     if (this.pairEntities) {
@@ -76,38 +79,6 @@ class EcsGame {
   }
 }
 
-
-/** A contender for the main table: the whole ECS frame (movement system included). */
-class EcsContender implements Contender {
-  readonly name: string;
-  private game!: EcsGame;
-  private readonly pairEntities: boolean;
-
-  constructor(name: string, pairEntities: boolean) {
-    this.name = name;
-    this.pairEntities = pairEntities;
-  }
-
-  setup(scene: Scene): void {
-    this.game = new EcsGame(scene, this.pairEntities);
-  }
-
-  frame(scene: Scene, sum: PairSum): void {
-    this.game.move(scene);
-    this.game.systems(sum);
-  }
-}
-
-/** The ECS face as a contender of the main table (`bench/run.ts`). */
-export function ecsSpec(pairEntities: boolean): ContenderSpec {
-  const name = `bitecs-quadtree ECS, pair entities ${pairEntities ? 'on' : 'off'}`;
-  return {
-    name,
-    note: `a bitECS world, one entity per box; a movement system writes Position, then the sync and collision ` +
-      `systems run and the pairs are read ${pairEntities ? 'from the pair entities (`query(world, [Collision])`)' : 'through `forEachPair`'}`,
-    create: () => new EcsContender(name, pairEntities),
-  };
-}
 
 /** Overhead of the ECS face at one N and mode. Times are medians in ms per frame. */
 export interface EcsOverhead {
@@ -183,12 +154,11 @@ export function runEcsBench(options: EcsBenchOptions = {}): EcsOverhead[] {
           const t0 = performance.now();
           game.move(scenes[which]);
           const t1 = performance.now();
-          game.systems(sums[which]);
+          game.systems(scenes[which], sums[which]);
           const t2 = performance.now();
           if (k < 0) continue;
           if (which === 1) t.movement[k] = t1 - t0;
-          // The marking is the plugin's cost, not the game's: time it with the systems.
-          times[which - 1][k] = which === 3 ? t2 - t0 - t.movement[k] : t2 - t1;
+          times[which - 1][k] = t2 - t1;
         }
         pairs = sums[0].count;
         if (sums.some((sum) => sum.count !== pairs || sum.hash !== sums[0].hash)) mismatches++;

@@ -4,7 +4,6 @@ import type { Scene } from './scene.js';
 
 /** Rebuilt every frame (static packed Hilbert R-tree); search per item through the filter. */
 class FlatbushContender implements Contender {
-  readonly name = 'flatbush';
   private sum: PairSum | null = null;
   private i = 0;
   private x0 = 0;

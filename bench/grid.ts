@@ -12,7 +12,6 @@ export const DEFAULT_CELL = 32;
  * monotonic, and both boxes cover it.
  */
 class UniformGrid implements Contender {
-  readonly name = 'uniform grid';
   private readonly cell: number;
   private cols = 0;
   private rows = 0;

@@ -5,12 +5,10 @@ import type { Scene } from './scene.js';
 
 /** This library: insert once, then per frame move the movers and step. */
 class Ours implements Contender {
-  readonly name: string;
   private tree!: LooseQuadtree;
   private readonly maxDepth: number | undefined;
 
-  constructor(name: string, maxDepth: number | undefined) {
-    this.name = name;
+  constructor(maxDepth: number | undefined) {
     this.maxDepth = maxDepth;
   }
 
@@ -37,6 +35,6 @@ export function oursSpec(maxDepth?: number, name = 'bitecs-quadtree'): Contender
   return {
     name,
     note: `LooseQuadtree sized to the world, ${maxDepth === undefined ? 'default maxDepth (from the world size: 6 at 10k, 7 at 100k)' : `maxDepth ${maxDepth}`}; insert once, then \`move\` the movers and \`step()\`; pairs read from \`current\``,
-    create: () => new Ours(name, maxDepth),
+    create: () => new Ours(maxDepth),
   };
 }

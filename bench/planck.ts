@@ -15,7 +15,6 @@ export const DEFAULT_UNIT_PX = 1;
  * part, otherwise tested exactly. Contacts live in a dense pool with per-item edge lists.
  */
 class PlanckContender implements Contender {
-  readonly name = 'planck';
   private bp = new BroadPhase();
   private proxy = new Int32Array(0);
   private readonly aabb = new AABB();

@@ -12,7 +12,6 @@ interface Item {
 
 /** Bulk load once; per frame remove and reinsert the movers, then search per item. */
 class RBushContender implements Contender {
-  readonly name = 'rbush';
   private tree = new RBush<Item>();
   private items: Item[] = [];
 

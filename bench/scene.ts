@@ -80,24 +80,8 @@ export class Scene {
     const { movers, minX, minY, maxX, maxY, w, h, vx, vy, side } = this;
     for (let k = 0; k < movers.length; k++) {
       const i = movers[k];
-      let x = minX[i] + vx[i] * DT;
-      const xLimit = side - w[i];
-      if (x < 0) {
-        x = Math.min(-x, xLimit);
-        vx[i] = -vx[i];
-      } else if (x > xLimit) {
-        x = Math.max(2 * xLimit - x, 0);
-        vx[i] = -vx[i];
-      }
-      let y = minY[i] + vy[i] * DT;
-      const yLimit = side - h[i];
-      if (y < 0) {
-        y = Math.min(-y, yLimit);
-        vy[i] = -vy[i];
-      } else if (y > yLimit) {
-        y = Math.max(2 * yLimit - y, 0);
-        vy[i] = -vy[i];
-      }
+      const x = bounce(minX, vx, i, side - w[i]);
+      const y = bounce(minY, vy, i, side - h[i]);
       minX[i] = x;
       minY[i] = y;
       maxX[i] = x + w[i];
@@ -131,4 +115,18 @@ function sample(n: number, k: number, rng: () => number): Int32Array {
     ids[j] = t;
   }
   return ids.slice(0, k).sort();
+}
+
+/** One axis of a step: the new low edge of item i, reflected into [0, limit] (its velocity flips on a bounce). */
+function bounce(low: Float64Array, v: Float64Array, i: number, limit: number): number {
+  const x = low[i] + v[i] * DT;
+  if (x < 0) {
+    v[i] = -v[i];
+    return Math.min(-x, limit);
+  }
+  if (x > limit) {
+    v[i] = -v[i];
+    return Math.max(2 * limit - x, 0);
+  }
+  return x;
 }
