@@ -37,6 +37,26 @@ function stepsUntilFreed(tree: LooseQuadtree, limit = 1000): number {
   throw new Error('branch never freed');
 }
 
+/** Empties the deep item's branch for one step and fills it again: one reuse while counting. */
+function reuseOnce(tree: LooseQuadtree): void {
+  tree.remove(1);
+  tree.step();
+  tree.insert(1, 100, 100, 100, 100);
+  tree.step();
+}
+
+/** Lifespans measured after 0, 1, ..., `reuses` reuses of the deep item's branch, each on a fresh tree. */
+function spansAfterReuses(options: QuadtreeOptions, reuses: number): number[] {
+  const spans: number[] = [];
+  for (let n = 0; n <= reuses; n++) {
+    const tree = deepItem(options);
+    for (let r = 0; r < n; r++) reuseOnce(tree);
+    tree.remove(1);
+    spans.push(stepsUntilFreed(tree));
+  }
+  return spans;
+}
+
 describe('lifespan of empty branches', () => {
   it('an emptied branch counts down 8 frames by default and is freed at 0', () => {
     const tree = deepItem();
@@ -116,49 +136,19 @@ describe('lifespan of empty branches', () => {
   });
 
   it('doubles 8, 16, 32, 64, 64 across successive reuses', () => {
-    const spans: number[] = [];
-    for (let reuses = 0; reuses <= 4; reuses++) {
-      const tree = deepItem();
-      for (let r = 0; r < reuses; r++) {
-        tree.remove(1);
-        tree.step();
-        tree.insert(1, 100, 100, 100, 100);
-        tree.step();
-      }
-      tree.remove(1);
-      spans.push(stepsUntilFreed(tree));
-    }
-    expect(spans).toEqual([8, 16, 32, 64, 64]);
+    expect(spansAfterReuses({}, 4)).toEqual([8, 16, 32, 64, 64]);
   });
 
   it('honours configured lifespan and maxLifespan, clamped', () => {
-    const spansFor = (options: QuadtreeOptions, reuses: number) => {
-      const spans: number[] = [];
-      for (let n = 0; n <= reuses; n++) {
-        const tree = deepItem(options);
-        for (let r = 0; r < n; r++) {
-          tree.remove(1);
-          tree.step();
-          tree.insert(1, 100, 100, 100, 100);
-          tree.step();
-        }
-        tree.remove(1);
-        spans.push(stepsUntilFreed(tree));
-      }
-      return spans;
-    };
-    expect(spansFor({ lifespan: 3, maxLifespan: 10 }, 3)).toEqual([3, 6, 10, 10]);
+    expect(spansAfterReuses({ lifespan: 3, maxLifespan: 10 }, 3)).toEqual([3, 6, 10, 10]);
     // lifespan is clamped to at least 1; maxLifespan to at least lifespan.
-    expect(spansFor({ lifespan: 0 }, 0)).toEqual([1]);
-    expect(spansFor({ lifespan: 5, maxLifespan: 2 }, 2)).toEqual([5, 5, 5]);
+    expect(spansAfterReuses({ lifespan: 0 }, 0)).toEqual([1]);
+    expect(spansAfterReuses({ lifespan: 5, maxLifespan: 2 }, 2)).toEqual([5, 5, 5]);
   });
 
   it('a freed group starts again from the base lifespan when it is reused', () => {
     const tree = deepItem();
-    tree.remove(1);
-    tree.step();
-    tree.insert(1, 100, 100, 100, 100);
-    tree.step();
+    reuseOnce(tree);
     tree.remove(1);
     expect(stepsUntilFreed(tree)).toBe(16);
     // Same groups from the free list, fresh spans.
