@@ -8,6 +8,16 @@ function modelItem(box: number[], priority = 128): ModelItem {
   return { minX: box[0], minY: box[1], maxX: box[2], maxY: box[3], layer: 1, mask: -1, priority, isStatic: false };
 }
 
+/** Moves each item of the model with probability p to a new box from `box`, in tree and model alike. */
+function moveSome(tree: LooseQuadtree, model: Map<number, ModelItem>, rng: Rng, p: number, box: () => number[]): void {
+  for (const [id, item] of model) {
+    if (!rng.chance(p)) continue;
+    const b = box();
+    tree.move(id, b[0], b[1], b[2], b[3]);
+    [item.minX, item.minY, item.maxX, item.maxY] = b;
+  }
+}
+
 /** Partners of every item by brute force, sorted. */
 function bruteRows(model: Map<number, ModelItem>): Map<number, number[]> {
   const rows = new Map<number, number[]>();
@@ -228,12 +238,7 @@ describe('budget', () => {
     }
     let sawDeferred = false;
     for (let step = 0; step < 40; step++) {
-      for (const [id, item] of model) {
-        if (!rng.chance(0.5)) continue;
-        const b = box();
-        tree.move(id, b[0], b[1], b[2], b[3]);
-        [item.minX, item.minY, item.maxX, item.maxY] = b;
-      }
+      moveSome(tree, model, rng, 0.5, box);
       sawDeferred ||= tree.step().deferred > 0;
       tree.validate();
     }
@@ -274,12 +279,7 @@ describe('budget', () => {
       model.set(id, modelItem(b, priority));
     }
     for (let step = 0; step < 60; step++) {
-      for (const [id, item] of model) {
-        if (!rng.chance(0.4)) continue;
-        const b = box();
-        tree.move(id, b[0], b[1], b[2], b[3]);
-        [item.minX, item.minY, item.maxX, item.maxY] = b;
-      }
+      moveSome(tree, model, rng, 0.4, box);
       const stats = tree.step();
       expect(stats.deferred).toBe(0);
       expect(readPairs(tree.current)).toEqual(brutePairs(model, false));

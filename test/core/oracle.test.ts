@@ -342,6 +342,11 @@ class OracleRun {
     return [...this.model].filter(([, it]) => (it.layer & m) !== 0);
   }
 
+  /** Ids of the items the mask accepts that `hit` keeps, ascending: a query's expected answer. */
+  private expectedIds(mask: number | undefined, hit: (it: ModelItem) => boolean): number[] {
+    return this.candidates(mask).filter(([, it]) => hit(it)).map(([id]) => id).sort((a, b) => a - b);
+  }
+
   /** A coordinate pair that is often exactly on some item's edge or corner. */
   private randomPoint(): [number, number] {
     const rng = this.rng;
@@ -378,9 +383,7 @@ class OracleRun {
       const it = this.model.get(this.anyId())!;
       q = rng.chance(0.5) ? [it.minX, it.minY, it.maxX, it.maxY] : [it.maxX, it.minY, it.maxX + 10, it.maxY];
     }
-    const expected = this.candidates(mask)
-      .filter(([, it]) => boxesOverlap(q[0], q[1], q[2], q[3], it.minX, it.minY, it.maxX, it.maxY, touching))
-      .map(([id]) => id).sort((a, b) => a - b);
+    const expected = this.expectedIds(mask, (it) => boxesOverlap(q[0], q[1], q[2], q[3], it.minX, it.minY, it.maxX, it.maxY, touching));
     const out = [-7, -7, -7];
     const n = tree.queryRect(q[0], q[1], q[2], q[3], out, mask);
     expect(n).toBe(expected.length);
@@ -404,9 +407,7 @@ class OracleRun {
     const mask = rng.pick(QUERY_MASKS);
     const [x, y] = this.randomPoint();
     const r = rng.chance(0.1) ? 0 : this.snap(rng.range(0, Math.max(this.s.width, this.s.height) / 4));
-    const expected = this.candidates(mask)
-      .filter(([, it]) => circleBoxOverlap(x, y, r, it.minX, it.minY, it.maxX, it.maxY, this.s.touching))
-      .map(([id]) => id).sort((a, b) => a - b);
+    const expected = this.expectedIds(mask, (it) => circleBoxOverlap(x, y, r, it.minX, it.minY, it.maxX, it.maxY, this.s.touching));
     const out: number[] = [];
     expect(tree.queryCircle(x, y, r, out, mask)).toBe(expected.length);
     expect(sorted(out)).toEqual(expected);
@@ -420,9 +421,7 @@ class OracleRun {
     const tree = this.tree;
     const mask = rng.pick(QUERY_MASKS);
     const [x, y] = this.randomPoint();
-    const expected = this.candidates(mask)
-      .filter(([, it]) => pointInBox(x, y, it.minX, it.minY, it.maxX, it.maxY, this.s.touching))
-      .map(([id]) => id).sort((a, b) => a - b);
+    const expected = this.expectedIds(mask, (it) => pointInBox(x, y, it.minX, it.minY, it.maxX, it.maxY, this.s.touching));
     const out: number[] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
     expect(tree.queryPoint(x, y, out, mask)).toBe(expected.length);
     expect(sorted(out)).toEqual(expected);
