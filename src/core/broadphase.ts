@@ -163,12 +163,14 @@ export class Broadphase {
         checked += done;
       }
     }
-    this.priorityChanged = false;
     this.finishLists(onePass);
     this.pairs.release();
     stats.moved = checked;
     stats.pairTests = this.tests;
     stats.deferred = this.countDeferred();
+    // A priority change is settled once its item has been checked: until then a later
+    // one-pass step must still refresh the listed priorities before it merges.
+    if (stats.deferred === 0) this.priorityChanged = false;
     stats.stepMs = performance.now() - started;
   }
 
@@ -192,7 +194,7 @@ export class Broadphase {
     const items = tree.items;
     for (let id = 0, end = items.capacity; id < end; id++) items.i32[(id << 4) | FLAGS] &= ~(DIRTY | REBORN);
     this.reborn = 0;
-    return tree.size - tree.pendingCount;
+    return tree.size - tree.waiting;
   }
 
   /**

@@ -27,7 +27,9 @@ export function quadtreeCollisionSystem<W extends object>(world: W): W {
     recordEnters(s, map);
     if (s.refreshPairs) refreshPairs(s, map);
   }
-  s.refreshPairs = false;
+  // A changed collider of an entity the budget deferred changes its pairs' priorities only
+  // when the entity is checked: keep refreshing until nothing waits.
+  if (tree.stats.deferred === 0) s.refreshPairs = false;
   const stats = s.stats;
   const ts = tree.stats;
   stats.frame = tree.stepCount;

@@ -1,0 +1,201 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { circleBoxOverlap, LooseQuadtree, pointBoxDistance } from '../../src/core/index.js';
+import { readPairs } from './helpers.js';
+
+/** True when the list holds the pair (a, b). */
+function listed(list: LooseQuadtree['current'], a: number, b: number): boolean {
+  for (let i = 0; i < list.count; i++) if (list.a[i] === a && list.b[i] === b) return true;
+  return false;
+}
+
+describe('a priority change on an item the budget deferred', () => {
+  /**
+   * Items 1 and 2 overlap from step 1 on. Item 3 sits alone in tier 2 and moves, so it heads
+   * the tier-2 queue; item 2 then drops to priority 100 and waits behind it. `far` extra
+   * items that never move make the next steps few-movers steps instead of one-pass ones.
+   */
+  function scene(far: number): LooseQuadtree {
+    const t = new LooseQuadtree();
+    t.insert(1, 0, 0, 10, 10);
+    t.insert(2, 5, 5, 15, 15);
+    t.insert(3, 500, 500, 510, 510);
+    t.setCollider(3, 1, -1, 100);
+    for (let i = 0; i < far; i++) t.insert(100 + i, 900, 20 * i, 905, 20 * i + 5);
+    t.step();
+    t.setBudget({ maxPairTests: 0, minChecksPerTier: 1 });
+    for (let i = 0; i < 3; i++) t.step();
+    expect(t.pairStartedAt(1, 2)).toBe(1);
+    t.move(3, 501, 500, 511, 510);
+    t.setCollider(2, 1, -1, 100);
+    t.step();
+    expect(t.stats.deferred).toBe(1);
+    return t;
+  }
+
+  /** The pair never stopped overlapping: it must neither exit nor enter, and keep its start step. */
+  function expectKept(t: LooseQuadtree): void {
+    t.validate();
+    expect(listed(t.exited, 1, 2)).toBe(false);
+    expect(listed(t.entered, 1, 2)).toBe(false);
+    expect(t.pairStartedAt(1, 2)).toBe(1);
+  }
+
+  const nextSteps: [string, number, (t: LooseQuadtree) => void][] = [
+    ['budget lifted, one-pass step', 0, (t) => t.setBudget({})],
+    ['budget lifted, few-movers step', 20, (t) => t.setBudget({})],
+    ['budget kept, few-movers steps until it is checked', 20, () => {}],
+    ['budget kept, then lifted for a one-pass step', 0, () => {}],
+  ];
+
+  for (const [name, far, change] of nextSteps) {
+    it(`keeps the pair and gives it the new priority: ${name}`, () => {
+      const t = scene(far);
+      change(t);
+      t.move(1, 1, 0, 11, 10);
+      t.step();
+      expectKept(t);
+      // Under the budget the item may wait a few more steps; the pair keeps its state meanwhile.
+      for (let k = 0; k < 4 && t.stats.deferred > 0; k++) {
+        t.move(1, 1 + ((k + 1) & 1), 0, 11 + ((k + 1) & 1), 10);
+        t.step();
+        expectKept(t);
+      }
+      if (name.endsWith('lifted for a one-pass step')) {
+        t.setBudget({});
+        t.move(1, 3, 0, 13, 10);
+        t.step();
+        expectKept(t);
+      }
+      expect(t.stats.deferred).toBe(0);
+      // Once checked, the pair takes the lower priority: 100.
+      expect(readPairs(t.current)).toEqual([[1, 2, 100]]);
+    });
+  }
+
+  it('an item whose priority changed while deferred, checked by a one-pass step after a few-movers step', () => {
+    const t = scene(0);
+    // A step with the budget that checks item 2 but not 1 keeps the pair too.
+    t.step();
+    expectKept(t);
+    t.setBudget({});
+    t.move(1, 1, 0, 11, 10);
+    t.move(2, 6, 5, 16, 15);
+    t.step();
+    expectKept(t);
+    expect(readPairs(t.current)).toEqual([[1, 2, 100]]);
+  });
+});
+
+describe('pending', () => {
+  it('counts the ids waiting to be placed, not the removed ones', () => {
+    const t = new LooseQuadtree();
+    t.queueInsert(5, 0, 0, 1, 1);
+    expect(t.pending).toBe(1);
+    t.remove(5);
+    expect(t.pending).toBe(0);
+    expect(t.size).toBe(0);
+    t.queueInsert(5, 0, 0, 1, 1);
+    expect(t.pending).toBe(1);
+    t.queueInsert(6, 0, 0, 1, 1);
+    expect(t.pending).toBe(2);
+    expect(t.flush()).toBe(2);
+    expect(t.pending).toBe(0);
+    expect(t.size).toBe(2);
+    t.validate();
+  });
+
+  it('stays right through clear and a step', () => {
+    const t = new LooseQuadtree();
+    t.queueInsert(1, 0, 0, 1, 1);
+    t.queueInsert(2, 0, 0, 1, 1);
+    t.remove(1);
+    expect(t.pending).toBe(1);
+    t.clear();
+    expect(t.pending).toBe(0);
+    t.queueInsert(3, 0, 0, 1, 1);
+    t.step();
+    expect(t.pending).toBe(0);
+    expect(t.size).toBe(1);
+  });
+});
+
+describe('distances far from the origin', () => {
+  // Small integers times one power of two: every difference and square is exact in doubles
+  // until it overflows, so the exact answer is known (BigInt) at any scale.
+  const int = fc.integer({ min: -(2 ** 20), max: 2 ** 20 });
+  const size = fc.integer({ min: 0, max: 2 ** 12 });
+  const exponent = fc.constantFrom(0, 100, 400, 500, 510, 600, 900, 950, 970);
+
+  it('circleBoxOverlap and pointBoxDistance are exact at every scale (fast-check, fixed seed)', () => {
+    fc.assert(
+      fc.property(int, int, int, int, size, size, fc.nat(2 ** 21), exponent, (x, y, bx, by, w, h, r, e) => {
+        const s = 2 ** e;
+        const dx = BigInt(x < bx ? bx - x : x > bx + w ? x - bx - w : 0);
+        const dy = BigInt(y < by ? by - y : y > by + h ? y - by - h : 0);
+        const d2 = dx * dx + dy * dy;
+        const r2 = BigInt(r) * BigInt(r);
+        const args = [x * s, y * s, r * s, bx * s, by * s, (bx + w) * s, (by + h) * s] as const;
+        expect(circleBoxOverlap(...args, false)).toBe(d2 < r2);
+        expect(circleBoxOverlap(...args, true)).toBe(d2 <= r2);
+        expect(pointBoxDistance(x * s, y * s, bx * s, by * s, (bx + w) * s, (by + h) * s)).toBe(Math.sqrt(Number(d2)) * s);
+      }),
+      { seed: 8081, numRuns: 3000 },
+    );
+  });
+
+  it('the issue case: items at 1e200 and 3e200 are found by nearest and circle queries', () => {
+    for (const touching of [false, true]) {
+      const t = new LooseQuadtree({ touching });
+      t.insert(1, 10, 10, 20, 20);
+      t.insert(2, 1e200, 0, 1e200, 0);
+      t.insert(3, 3e200, 0, 3e200, 0);
+      const ids: number[] = [];
+      const d: number[] = [];
+      const hits: number[] = [];
+      expect(t.nearest(0, 0, 3, Infinity, ids, d)).toBe(3);
+      expect(ids).toEqual([1, 2, 3]);
+      expect(d).toEqual([Math.hypot(10, 10), 1e200, 3e200]);
+      t.queryCircle(0, 0, 2e200, hits);
+      expect(hits.sort()).toEqual([1, 2]);
+      expect(t.nearest(0, 0, 3, 2e200, ids, d)).toBe(2);
+      expect(t.nearest(-1e300, 1e300, 1, Infinity, ids, d)).toBe(1);
+      expect(ids).toEqual([1]);
+    }
+  });
+
+  it('nearest and circle queries match brute force with coordinates up to ±1e300 (fast-check, fixed seed)', () => {
+    // Magnitudes under 1e-100 become 0: their squares underflow, at any scale, which no
+    // floating-point distance can help (the same holds near the origin without scaling).
+    const coord = fc.oneof(
+      fc.double({ min: -100, max: 1100, noNaN: true }),
+      fc.double({ min: -1e300, max: 1e300, noNaN: true }),
+      fc.integer({ min: -5, max: 5 }).map((k) => k * 1e200),
+    ).map((v) => (Math.abs(v) < 1e-100 ? 0 : v));
+    const item = fc.tuple(coord, coord, fc.oneof(fc.constant(0), fc.double({ min: 0, max: 50, noNaN: true })));
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 30 }), coord, coord, coord, fc.boolean(), (boxes, qx, qy, qr, touching) => {
+        const t = new LooseQuadtree({ touching });
+        boxes.forEach(([x, y, w], id) => t.insert(id, x, y, x + w, y + w));
+        t.validate();
+        const r = Math.abs(qr);
+        const hits: number[] = [];
+        t.queryCircle(qx, qy, r, hits);
+        const expectHits = boxes.map(([x, y, w], id) => [id, circleBoxOverlap(qx, qy, r, x, y, x + w, y + w, touching)] as const)
+          .filter(([, hit]) => hit).map(([id]) => id);
+        expect(hits.sort((a, b) => a - b)).toEqual(expectHits);
+        const all = boxes.map(([x, y, w], id) => [id, pointBoxDistance(qx, qy, x, y, x + w, y + w)] as const)
+          .filter(([id]) => expectHits.includes(id))
+          .sort((p, q) => p[1] - q[1] || p[0] - q[0]);
+        const ids: number[] = [];
+        const dists: number[] = [];
+        for (const k of [1, 3, 100]) {
+          t.nearest(qx, qy, k, r, ids, dists);
+          expect(ids).toEqual(all.slice(0, k).map((e) => e[0]));
+          expect(dists).toEqual(all.slice(0, k).map((e) => e[1]));
+        }
+      }),
+      { seed: 4242, numRuns: 400 },
+    );
+  });
+});
