@@ -50,5 +50,6 @@ export function checkNumber(what: string, value: number): void {
 
 /** True for a value that stands for 32 layer bits: an integer from -2^31 to 2^32 - 1 (signed or unsigned). */
 export function isBits32(value: number): boolean {
-  return Number.isInteger(value) && value >= -(2 ** 31) && value <= 2 ** 32 - 1;
+  // Written so engines inline it in the queries' argument checks.
+  return value === (value | 0) || value === value >>> 0;
 }

@@ -22,13 +22,43 @@ export function pointBoxDistanceSq(x: number, y: number, minX: number, minY: num
 }
 
 /**
+ * Power of two that brings coordinates up to 2^1024 down to about 2^424, so squared
+ * distances cannot overflow. Scaling by a power of two is exact (bar values under 2^-422,
+ * which cannot matter next to the distances that need it).
+ */
+const DOWN = 2 ** -600;
+
+/**
+ * Distance from a point to a box (0 inside or on the edge). Exact where squaring does not
+ * overflow, and finite for any finite input: past about 1e154 it works on scaled values.
+ */
+export function pointBoxDistance(x: number, y: number, minX: number, minY: number, maxX: number, maxY: number): number {
+  const d2 = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
+  if (d2 < Infinity) return Math.sqrt(d2);
+  return Math.sqrt(pointBoxDistanceSq(x * DOWN, y * DOWN, minX * DOWN, minY * DOWN, maxX * DOWN, maxY * DOWN)) / DOWN;
+}
+
+/**
  * True when a circle and a box overlap. Strict: the box's open interior must come closer
  * than r to the centre (a zero-size box strictly inside the circle counts, as with boxes).
+ * Compares squares; when both the squared distance and r² overflow, compares scaled values.
  */
 export function circleBoxOverlap(x: number, y: number, r: number, minX: number, minY: number, maxX: number, maxY: number, touching: boolean): boolean {
-  const d = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
-  return touching ? d <= r * r : d < r * r;
+  let d2 = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
+  let r2 = r * r;
+  // Only one of them infinite still compares right: the other side is below ~1.3e154.
+  if (d2 === Infinity && r2 === Infinity) {
+    d2 = pointBoxDistanceSq(x * DOWN, y * DOWN, minX * DOWN, minY * DOWN, maxX * DOWN, maxY * DOWN);
+    r2 = (r * DOWN) * (r * DOWN);
+  }
+  return touching ? d2 <= r2 : d2 < r2;
 }
+
+/**
+ * Coordinates beyond this magnitude may overflow a squared distance (squares pass 2^1024
+ * from about 1.3e154 on): queries that can meet them take overflow-safe distances.
+ */
+export const FAR = 2 ** 500;
 
 /** True when the point lies in the box (open box unless `touching`). */
 export function pointInBox(x: number, y: number, minX: number, minY: number, maxX: number, maxY: number, touching: boolean): boolean {

@@ -5,5 +5,5 @@
 export { LooseQuadtree, type NodeVisitor } from './quadtree.js';
 export type { Visitor, IdArray } from './queries.js';
 export type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './types.js';
-export { boxesOverlap, circleBoxOverlap, pointInBox, rayBoxDistance, pointBoxDistanceSq } from './geometry.js';
+export { boxesOverlap, circleBoxOverlap, pointInBox, rayBoxDistance, pointBoxDistance, pointBoxDistanceSq } from './geometry.js';
 export { tierOf } from './items.js';

@@ -183,7 +183,7 @@ export class LooseQuadtree {
   remove(id: number): void {
     const node = this.nodeOf(id, 'remove');
     const items = this.tree.items;
-    if (node === PENDING) items.i32[(id << 4) | NODE] = ABSENT;
+    if (node === PENDING) this.tree.unqueue(id);
     else this.tree.unplace(id);
     this.broadphase.endPairsOf(id);
     items.i32[(id << 4) | LAYER] = DEFAULT_LAYER;
@@ -279,7 +279,7 @@ export class LooseQuadtree {
 
   /** Items waiting in the pending-insertion queue. */
   get pending(): number {
-    return this.tree.pendingCount;
+    return this.tree.waiting;
   }
 
   /** Every overlapping pair after the last step, sorted by priority (high first), then ids. */
@@ -329,37 +329,37 @@ export class LooseQuadtree {
 
   /** Ids of items overlapping the rectangle, into `out` (its length is set). Returns the count. */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: IdArray, mask = ALL): number {
-    this.rectArgs(minX, minY, maxX, maxY);
+    this.rectArgs(minX, minY, maxX, maxY, mask);
     return trim(out, this.queries.shape(RECT, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item overlapping the rectangle; `false` stops. Returns the hits visited. */
   visitRect(minX: number, minY: number, maxX: number, maxY: number, visit: Visitor, mask = ALL): number {
-    this.rectArgs(minX, minY, maxX, maxY);
+    this.rectArgs(minX, minY, maxX, maxY, mask);
     return this.queries.shape(RECT, this.touching, mask, null, visit);
   }
 
   /** Ids of items overlapping the circle (an area attack), into `out`. Returns the count. */
   queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
-    this.circleArgs(x, y, radius);
+    this.circleArgs(x, y, radius, mask);
     return trim(out, this.queries.shape(CIRCLE, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item overlapping the circle; `false` stops. */
   visitCircle(x: number, y: number, radius: number, visit: Visitor, mask = ALL): number {
-    this.circleArgs(x, y, radius);
+    this.circleArgs(x, y, radius, mask);
     return this.queries.shape(CIRCLE, this.touching, mask, null, visit);
   }
 
   /** Ids of items containing the point, into `out`. Returns the count. */
   queryPoint(x: number, y: number, out: IdArray, mask = ALL): number {
-    this.pointArgs(x, y);
+    this.pointArgs(x, y, mask);
     return trim(out, this.queries.shape(POINT, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item containing the point; `false` stops. */
   visitPoint(x: number, y: number, visit: Visitor, mask = ALL): number {
-    this.pointArgs(x, y);
+    this.pointArgs(x, y, mask);
     return this.queries.shape(POINT, this.touching, mask, null, visit);
   }
 
@@ -368,7 +368,7 @@ export class LooseQuadtree {
    * direction need not be unit length. Writes into `hit` and returns whether anything was hit.
    */
   raycast(ox: number, oy: number, dx: number, dy: number, maxDistance: number, hit: RayHit, mask = ALL): boolean {
-    this.rayArgs(ox, oy, dx, dy, maxDistance);
+    this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
     const found = this.queries.ray(this.touching, mask, true, this.rayIds, this.rayDist);
     hit.id = found ? this.rayIds[0] : -1;
     hit.distance = found ? this.rayDist[0] : Infinity;
@@ -378,7 +378,7 @@ export class LooseQuadtree {
   /** Every item a ray hits within `maxDistance`, nearest first (ties by id). Returns the count. */
   raycastAll(ox: number, oy: number, dx: number, dy: number, maxDistance: number,
     outIds: IdArray, outDistances: IdArray, mask = ALL): number {
-    this.rayArgs(ox, oy, dx, dy, maxDistance);
+    this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
     const count = this.queries.ray(this.touching, mask, false, outIds, outDistances);
     outDistances.length = count;
     return trim(outIds, count);
@@ -391,6 +391,7 @@ export class LooseQuadtree {
   nearest(x: number, y: number, k: number, maxDistance: number, outIds: IdArray,
     outDistances: IdArray | null = null, mask = ALL): number {
     if (!(x - x === 0 && y - y === 0 && maxDistance >= 0 && k >>> 0 === k)) checkNearest(x, y, k, maxDistance);
+    if (!isBits32(mask)) refuseMask(mask);
     this.flush();
     const args = this.queries.args;
     args[0] = x;
@@ -408,10 +409,11 @@ export class LooseQuadtree {
 
   // The *Args helpers check a query's numbers (the error path only when one is bad), place
   // pending items, and store the numbers for the query engine. Small, so they inline.
-  private rectArgs(minX: number, minY: number, maxX: number, maxY: number): void {
-    if (!(minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0)) {
+  private rectArgs(minX: number, minY: number, maxX: number, maxY: number, mask: number): void {
+    if (!(minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 && minX <= maxX && minY <= maxY)) {
       checkQueryBox(minX, minY, maxX, maxY);
     }
+    if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
     const args = this.queries.args;
     args[0] = minX;
@@ -420,8 +422,9 @@ export class LooseQuadtree {
     args[3] = maxY;
   }
 
-  private circleArgs(x: number, y: number, radius: number): void {
+  private circleArgs(x: number, y: number, radius: number, mask: number): void {
     if (!(x - x === 0 && y - y === 0 && radius - radius === 0 && radius >= 0)) checkCircle(x, y, radius);
+    if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
     const args = this.queries.args;
     args[0] = x;
@@ -429,18 +432,20 @@ export class LooseQuadtree {
     args[2] = radius;
   }
 
-  private pointArgs(x: number, y: number): void {
+  private pointArgs(x: number, y: number, mask: number): void {
     if (!(x - x === 0 && y - y === 0)) checkPoint(x, y);
+    if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
     const args = this.queries.args;
     args[0] = x;
     args[1] = y;
   }
 
-  private rayArgs(ox: number, oy: number, dx: number, dy: number, maxDistance: number): void {
+  private rayArgs(ox: number, oy: number, dx: number, dy: number, maxDistance: number, mask: number): void {
     if (!(ox - ox === 0 && oy - oy === 0 && dx - dx === 0 && dy - dy === 0 && maxDistance >= 0 && (dx !== 0 || dy !== 0))) {
       checkRay(ox, oy, dx, dy, maxDistance);
     }
+    if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
     // hypot, not sqrt of squares: no overflow for huge components, and the documented norm.
     const len = Math.hypot(dx, dy);
@@ -546,6 +551,13 @@ function checkQueryBox(minX: number, minY: number, maxX: number, maxY: number): 
   checkNumber('query minY', minY);
   checkNumber('query maxX', maxX);
   checkNumber('query maxY', maxY);
+  if (minX > maxX) fail(`query rectangle has minX ${show(minX)} > maxX ${show(maxX)}: pass the lower corner first`);
+  fail(`query rectangle has minY ${show(minY)} > maxY ${show(maxY)}: pass the lower corner first`);
+}
+
+/** A query mask follows a collider's rule: 32 bits as a signed or unsigned integer. */
+function refuseMask(mask: number): never {
+  fail(`query mask must be a 32-bit integer (got ${show(mask)})`);
 }
 
 function checkCircle(x: number, y: number, radius: number): void {

@@ -1,4 +1,4 @@
-import { circleBoxOverlap, pointBoxDistanceSq, pointInBox, rayBoxDistance } from './geometry.js';
+import { circleBoxOverlap, FAR, pointBoxDistance, pointBoxDistanceSq, pointInBox, rayBoxDistance } from './geometry.js';
 import { LAYER } from './items.js';
 import { NONE } from './nodes.js';
 import { sortHits } from './sort.js';
@@ -165,15 +165,18 @@ export class QueryEngine {
    */
   nearest(k: number, touching: boolean, mask: number, outIds: IdArray, outDist: IdArray | null): number {
     const args = this.args;
-    const x = args[0], y = args[1], maxDistance = args[2];
     const nodes = this.tree.nodes;
     const items = this.tree.items;
-    const limit2 = maxDistance * maxDistance;
     const box = this.tree.slots.box;
     const slotId = this.tree.slots.id;
     const nb = nodes.bounds;
     if (k > this.tree.size) k = this.tree.size;
     if (k <= 0 || nodes.total[0] === 0) return 0;
+    const x = args[0], y = args[1], maxDistance = args[2];
+    // Heap keys are squared distances, unless the query can meet coordinates whose squares
+    // overflow: then they are distances computed without overflow (slower, same order).
+    const far = this.extent(x, y, maxDistance) >= FAR;
+    const limit2 = far ? maxDistance : maxDistance * maxDistance;
     if (this.resKey.length < k) {
       let cap = this.resKey.length;
       while (cap < k) cap *= 2;
@@ -189,8 +192,15 @@ export class QueryEngine {
       nodeCount = this.popNode(nodeCount);
       if (found === k && key > this.resKey[0]) break;
       for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) {
-        const d2 = pointBoxDistanceSq(x, y, box[4 * s], box[4 * s + 1], box[4 * s + 2], box[4 * s + 3]);
-        if (touching ? d2 > limit2 : d2 >= limit2) continue;
+        const x0 = box[4 * s], y0 = box[4 * s + 1], x1 = box[4 * s + 2], y1 = box[4 * s + 3];
+        let d2: number;
+        if (!far) {
+          d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
+          if (touching ? d2 > limit2 : d2 >= limit2) continue;
+        } else {
+          if (!circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)) continue;
+          d2 = pointBoxDistance(x, y, x0, y0, x1, y1);
+        }
         const id = slotId[s];
         if ((items.i32[(id << 4) | LAYER] & mask) === 0) continue;
         if (found < k) {
@@ -203,7 +213,9 @@ export class QueryEngine {
       if (first === NONE) continue;
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
-        const d2 = pointBoxDistanceSq(x, y, nb[4 * c], nb[4 * c + 1], nb[4 * c + 2], nb[4 * c + 3]);
+        const b = 4 * c;
+        const d2 = far ? pointBoxDistance(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3])
+          : pointBoxDistanceSq(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3]);
         if (d2 > limit2 || (found === k && d2 > this.resKey[0])) continue;
         nodeCount = this.pushNode(nodeCount, d2, c);
       }
@@ -211,10 +223,28 @@ export class QueryEngine {
     // Pop the max-heap from the back so the output runs nearest first.
     for (let i = found - 1; i >= 0; i--) {
       outIds[i] = this.resId[0];
-      if (outDist !== null) outDist[i] = Math.sqrt(this.resKey[0]);
+      if (outDist !== null) outDist[i] = far ? this.resKey[0] : Math.sqrt(this.resKey[0]);
       this.replaceWorst(i + 1, this.resKey[i], this.resId[i], true);
     }
     return found;
+  }
+
+  /**
+   * The largest coordinate magnitude a nearest query can meet: the point, a finite range,
+   * the root's loose bounds (which hold every item below the root) and the root's own items
+   * (those far outside the world among them; every query visits them anyway).
+   */
+  private extent(x: number, y: number, maxDistance: number): number {
+    const nodes = this.tree.nodes;
+    const nb = nodes.bounds;
+    const box = this.tree.slots.box;
+    let m = Math.max(Math.abs(x), Math.abs(y), Math.abs(nb[0]), Math.abs(nb[1]), Math.abs(nb[2]), Math.abs(nb[3]));
+    if (maxDistance < Infinity && maxDistance > m) m = maxDistance;
+    for (let s = 4 * nodes.start[0], end = s + 4 * nodes.own[0]; s < end; s++) {
+      const v = Math.abs(box[s]);
+      if (v > m) m = v;
+    }
+    return m;
   }
 
   private pushNode(count: number, key: number, n: number): number {

@@ -55,8 +55,11 @@ export class TreeIndex {
   /** Node changes since the counter was last reset by the broadphase. */
   relocated = 0;
 
+  /** Ids queued for insertion, in order; an entry whose item was removed since is stale. */
   pending: Int32Array;
   pendingCount = 0;
+  /** Items waiting in {@link pending} (its stale entries left out). */
+  waiting = 0;
   /**
    * Items moved since the tree last caught up (flagged UNSYNCED). A move only stores the new
    * box; {@link sync} then re-places them all at once, before anything reads the tree.
@@ -223,6 +226,13 @@ export class TreeIndex {
     }
     this.pending[this.pendingCount++] = id;
     this.items.i32[(id << 4) | NODE] = PENDING;
+    this.waiting++;
+  }
+
+  /** Takes a pending item out of the queue (its entry stays, stale, until the next flush). */
+  unqueue(id: number): void {
+    this.items.i32[(id << 4) | NODE] = ABSENT;
+    this.waiting--;
   }
 
   /**
@@ -239,6 +249,7 @@ export class TreeIndex {
       if (onPlaced !== null) onPlaced(id);
     }
     this.pendingCount = 0;
+    this.waiting = 0;
     return placed;
   }
 
@@ -324,6 +335,7 @@ export class TreeIndex {
     this.size = 0;
     this.outside = 0;
     this.pendingCount = 0;
+    this.waiting = 0;
     this.unsyncedCount = 0;
   }
 

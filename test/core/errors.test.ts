@@ -217,6 +217,39 @@ describe('bad input is refused with a clear error, and the index is untouched', 
     expect(tree.flush()).toBe(1);
   });
 
+  it('an inverted query rectangle', () => {
+    const out: number[] = [];
+    expectRefused(() => tree.queryRect(10, 0, 3, 10, out), 'query rectangle', 'minX 10 > maxX 3');
+    expectRefused(() => tree.visitRect(0, 10, 10, -1, () => true), 'query rectangle', 'minY 10 > maxY -1');
+    // A degenerate rectangle (a line or a point) is fine.
+    expect(tree.queryRect(5, 5, 5, 5, out)).toBe(2);
+  });
+
+  it('query masks that are not 32-bit integers, for every query', () => {
+    const out: number[] = [];
+    const dist: number[] = [];
+    const hit: RayHit = { id: 123, distance: 456 };
+    const queries: ((mask: number) => unknown)[] = [
+      (m) => tree.queryRect(0, 0, 10, 10, out, m),
+      (m) => tree.visitRect(0, 0, 10, 10, () => true, m),
+      (m) => tree.queryCircle(0, 0, 10, out, m),
+      (m) => tree.visitCircle(0, 0, 10, () => true, m),
+      (m) => tree.queryPoint(5, 5, out, m),
+      (m) => tree.visitPoint(5, 5, () => true, m),
+      (m) => tree.raycast(0, 5, 1, 0, 100, hit, m),
+      (m) => tree.raycastAll(0, 5, 1, 0, 100, out, dist, m),
+      (m) => tree.nearest(0, 0, 3, 100, out, dist, m),
+    ];
+    const bad: [unknown, string][] = [[NaN, 'NaN'], [1.5, '1.5'], [2 ** 32, '4294967296'], [-(2 ** 31) - 1, '-2147483649'],
+      [Infinity, 'Infinity'], ['1', '"1"'], [null, 'null']];
+    for (const query of queries) {
+      for (const [mask, shown] of bad) expectRefused(() => query(mask as number), 'query mask', `(got ${shown})`);
+      // Every 32-bit pattern is accepted, signed or unsigned, as with setCollider.
+      for (const mask of [0, 1, -1, 0xffffffff, -(2 ** 31), 2 ** 31]) expect(() => query(mask)).not.toThrow();
+    }
+    expect(hit.id).not.toBe(123);
+  });
+
   it('bad options and budgets', () => {
     const build = (o: object) => () => new LooseQuadtree(o);
     const messageOf = (f: () => unknown) => {

@@ -2,7 +2,8 @@ import { addComponent, addEntity, createEntityIndex, createWorld, removeComponen
 import { describe, expect, it } from 'vitest';
 import {
   addQuadtree, Bounds, Collider, forEachPair, getQuadtree, getStats, markColliderChanged, onCollision, Phase, Position,
-  quadtreeCollisionSystem, quadtreeDispatchSystem, quadtreeSyncSystem,
+  quadtreeCollisionSystem, quadtreeDispatchSystem, quadtreeSyncSystem, queryCircle, queryNearest, queryPoint, queryRect,
+  raycast, raycastAll,
 } from '../../src/index.js';
 import { Scene } from './scene.js';
 
@@ -186,6 +187,34 @@ describe('misuse of the API', () => {
     expect(() => quadtreeCollisionSystem(world)).toThrow(message);
     expect(() => quadtreeDispatchSystem(world)).toThrow(message);
     expect(() => forEachPair(world, () => {})).toThrow(message);
+  });
+
+  it('the query wrappers refuse bad masks and inverted rectangles, and change nothing', () => {
+    const scene = new Scene();
+    const a = scene.spawn(10, 10);
+    scene.spawn(14, 14);
+    scene.frame();
+    const w = scene.world;
+    const out: number[] = [];
+    const dist: number[] = [];
+    const hit = { id: -1, distance: 0 };
+    const masked: [string, (mask: number) => unknown][] = [
+      ['queryRect', (m) => queryRect(w, 0, 0, 20, 20, out, m)],
+      ['queryCircle', (m) => queryCircle(w, 10, 10, 5, out, m)],
+      ['queryPoint', (m) => queryPoint(w, 10, 10, out, m)],
+      ['raycast', (m) => raycast(w, 0, 10, 1, 0, 50, hit, m)],
+      ['raycastAll', (m) => raycastAll(w, 0, 10, 1, 0, 50, out, dist, m)],
+      ['queryNearest', (m) => queryNearest(w, 0, 0, 2, 100, out, dist, m)],
+    ];
+    for (const [name, query] of masked) {
+      expect(() => query(NaN), name).toThrow(/^bitecs-quadtree: query mask must be a 32-bit integer \(got NaN\)$/);
+      expect(() => query(1.5), name).toThrow(/^bitecs-quadtree: query mask must be a 32-bit integer \(got 1\.5\)$/);
+      expect(query(-1), name).toBeTruthy();
+    }
+    expect(() => queryRect(w, 20, 0, 0, 20, out)).toThrow(/^bitecs-quadtree: query rectangle has minX 20 > maxX 0/);
+    getQuadtree(w).validate();
+    expect(queryPoint(w, 8, 8, out)).toBe(1);
+    expect(out).toEqual([a]);
   });
 
   it('refuses bad handler options', () => {
