@@ -17,9 +17,13 @@ export interface CullOptions {
   margin?: number;
 }
 
-/** Anything with a `visible` flag: a PixiJS `Container`, `Sprite`, `Graphics`... */
+/**
+ * Anything with a `culled` flag: a PixiJS v8 `Container`, `Sprite`, `Graphics`... PixiJS
+ * draws a container only when it is visible, renderable and not culled, so the culler can own
+ * `culled` and leave `visible` to the game.
+ */
 export interface Cullable {
-  visible: boolean;
+  culled: boolean;
 }
 
 /** Ids of the items overlapping the view grown by `margin`, into `hits`; returns the count. */
@@ -38,12 +42,17 @@ function checkEntry(id: number, what: string, value: unknown): void {
 
 /**
  * Viewport culling for display objects of tree items: after {@link cull}, the registered
- * objects whose items overlap the view rectangle are `visible` and the others are not.
+ * objects whose items overlap the view rectangle have `culled === false` and the others
+ * `culled === true`, as PixiJS's own `Culler` would set them.
  *
- * Costs O(visible), not O(registered): one rectangle query, then only the objects that
- * entered or left the view change their flag (a PixiJS visibility change rebuilds the render
- * group, so flags are never rewritten with the same value). The culler owns `visible` of the
- * objects it holds: {@link set} hides an object until a cull finds it in view.
+ * The culler owns `culled` and never writes `visible`: an object the game hid (a blinking
+ * ship, a pooled bullet) stays hidden in view, since PixiJS draws only objects that are both
+ * visible and not culled. {@link set} culls an object until a cull finds it in view. Do not
+ * also run PixiJS's `CullerPlugin` over these objects: it rewrites `culled` on every frame.
+ *
+ * Costs O(in view), not O(registered): one rectangle query, then only the objects that
+ * entered or left the view change their flag (a `culled` change rebuilds the render group,
+ * so flags are never rewritten with the same value).
  *
  * @example
  * const culler = new SpriteCuller();
@@ -56,18 +65,18 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   margin: number;
   /** Registered objects found in view by the last {@link cull}. */
   visibleCount = 0;
-  /** Objects made visible by the last {@link cull}. */
+  /** Objects that entered the view at the last {@link cull} (`culled` cleared). */
   shown = 0;
-  /** Objects hidden by the last {@link cull}. */
+  /** Objects that left the view at the last {@link cull} (`culled` set). */
   hidden = 0;
 
-  /** Ids of the objects shown by the last {@link cull}: entries `0..visibleCount-1`, tree order. */
+  /** Ids of the objects in view after the last {@link cull}: entries `0..visibleCount-1`, tree order. */
   get visibleIds(): readonly number[] {
     return this.lastIds;
   }
 
   private readonly objects: (T | undefined)[] = [];
-  // stamp[id] === frame: the id's object was shown by the latest cull.
+  // stamp[id] === frame: the id's object was in view at the latest cull.
   private stamp = new Uint32Array(256);
   private frame = 1;
   private shownIds: number[] = [];
@@ -79,13 +88,13 @@ export class SpriteCuller<T extends Cullable = Cullable> {
     this.margin = options.margin ?? 0;
   }
 
-  /** Registers the object for an id (replacing any other) and hides it until the next cull. */
+  /** Registers the object for an id (replacing any other) and culls it until a cull finds it in view. */
   set(id: number, object: T): void {
     checkEntry(id, 'object', object);
     if (id >= this.stamp.length) this.growStamp(id);
     this.objects[id] = object;
     this.stamp[id] = 0;
-    object.visible = false;
+    object.culled = true;
   }
 
   /** The object registered for an id, if any. */
@@ -93,7 +102,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
     return this.objects[id];
   }
 
-  /** Forgets an id's object (leaves its `visible` as it is). Returns whether there was one. */
+  /** Forgets an id's object (leaves its `culled` as it is). Returns whether there was one. */
   delete(id: number): boolean {
     if (this.objects[id] === undefined) return false;
     this.objects[id] = undefined;
@@ -109,9 +118,9 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   }
 
   /**
-   * Shows the objects of items overlapping the rectangle (grown by {@link margin}) and
-   * hides the ones shown by the previous cull that are no longer in it. Returns how many are
-   * visible.
+   * Clears `culled` on the objects of items overlapping the rectangle (grown by
+   * {@link margin}) and sets it on the ones in view at the previous cull that are no longer
+   * in it. Returns how many are in view.
    */
   cull(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number): number {
     const hits = this.hits;
@@ -129,7 +138,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
       const object = objects[id];
       if (object === undefined) continue;
       if (stamp[id] !== prevFrame) {
-        object.visible = true;
+        object.culled = false;
         shown++;
       }
       stamp[id] = frame;
@@ -138,11 +147,11 @@ export class SpriteCuller<T extends Cullable = Cullable> {
     const last = this.lastIds;
     for (let i = 0; i < this.visibleCount; i++) {
       const id = last[i];
-      // Shown again this frame, or forgotten since (remove, or a stale entry).
+      // In view again this frame, or forgotten since (remove, or a stale entry).
       if (stamp[id] !== prevFrame) continue;
       const object = objects[id];
       if (object !== undefined) {
-        object.visible = false;
+        object.culled = true;
         hidden++;
       }
       stamp[id] = 0;

@@ -5,16 +5,30 @@ import { LooseQuadtree } from '../../src/core/index.js';
 import { ParticleCuller, SpriteCuller } from '../../src/pixi/index.js';
 import { mulberry32 } from '../core/helpers.js';
 
-/** A stand-in sprite that counts writes to `visible`. */
+/**
+ * A stand-in sprite that counts the culler's writes to `culled`. `visible` belongs to the
+ * game: a write to it throws, so a culler that touches it fails the test; the game changes it
+ * through {@link FakeSprite.gameSets}.
+ */
 class FakeSprite {
   writes = 0;
+  private c = false;
   private v = true;
+  get culled(): boolean {
+    return this.c;
+  }
+  set culled(value: boolean) {
+    this.c = value;
+    this.writes++;
+  }
   get visible(): boolean {
     return this.v;
   }
-  set visible(value: boolean) {
-    this.v = value;
-    this.writes++;
+  set visible(_value: boolean) {
+    throw new Error('the culler wrote `visible`, which is the game\'s');
+  }
+  gameSets(visible: boolean): void {
+    this.v = visible;
   }
 }
 
@@ -75,7 +89,7 @@ class Scene {
 
 describe('SpriteCuller', () => {
   for (const seed of [1, 2, 3, 4]) {
-    it(`matches a brute-force visibility check on random scene ${seed}`, () => {
+    it(`culls exactly the sprites out of view, by brute force, on random scene ${seed}`, () => {
       const rnd = mulberry32(seed);
       const scene = new Scene(rnd, 800 + rnd() * 1200, 300 + rnd() * 900);
       const margin = seed === 2 ? 12.5 : 0;
@@ -94,8 +108,10 @@ describe('SpriteCuller', () => {
         if (rnd() < 0.9) {
           const s = new FakeSprite();
           sprites.set(id, s);
+          // The game hides some sprites itself (pooled, blinking).
+          if (rnd() < 0.2) s.gameSets(false);
           culler.set(id, s);
-          expect(s.visible).toBe(false);
+          expect(s.culled).toBe(true);
         }
       };
       for (let i = 0; i < 400; i++) spawn();
@@ -113,6 +129,9 @@ describe('SpriteCuller', () => {
           }
         }
         for (let k = 0; k < 5; k++) spawn();
+        // Blinking: the game flips some sprites between culls.
+        for (const s of sprites.values()) if (rnd() < 0.05) s.gameSets(!s.visible);
+        const gameVisible = new Map([...sprites].map(([id, s]) => [id, s.visible]));
         scene.tree.step();
         const v = scene.randomView();
         const writesBefore = [...sprites.values()].reduce((n, s) => n + s.writes, 0);
@@ -120,14 +139,15 @@ describe('SpriteCuller', () => {
         let expected = 0;
         for (const [id, s] of sprites) {
           const want = scene.inView(id, v, margin, mask);
-          expect(s.visible, `sprite ${id} in frame ${frame}`).toBe(want);
+          expect(s.culled, `sprite ${id} in frame ${frame}`).toBe(!want);
+          expect(s.visible, `the game's flag of sprite ${id} in frame ${frame}`).toBe(gameVisible.get(id));
           if (want) expected++;
         }
         expect(count).toBe(expected);
         expect(culler.visibleCount).toBe(expected);
         const shownIds = culler.visibleIds.slice(0, count);
         expect(new Set(shownIds).size).toBe(count);
-        for (const id of shownIds) expect(sprites.get(id)!.visible).toBe(true);
+        for (const id of shownIds) expect(sprites.get(id)!.culled).toBe(false);
         // Flags are written only when they change.
         const writes = [...sprites.values()].reduce((n, s) => n + s.writes, 0) - writesBefore;
         expect(writes).toBe(culler.shown + culler.hidden);
@@ -135,31 +155,50 @@ describe('SpriteCuller', () => {
     });
   }
 
-  it('shows a re-registered id from scratch and forgets deleted ones', () => {
+  it('culls a re-registered id from scratch and forgets deleted ones', () => {
     const tree = new LooseQuadtree({ width: 100, height: 100 });
     tree.insert(1, 10, 10, 20, 20);
     const culler = new SpriteCuller<FakeSprite>();
     const a = new FakeSprite();
     culler.set(1, a);
     expect(culler.cull(tree, 0, 0, 50, 50)).toBe(1);
-    expect(a.visible).toBe(true);
+    expect(a.culled).toBe(false);
     // The id is recycled for a new entity with a new sprite.
     const b = new FakeSprite();
     culler.set(1, b);
-    expect(b.visible).toBe(false);
+    expect(b.culled).toBe(true);
     culler.cull(tree, 0, 0, 50, 50);
-    expect(b.visible).toBe(true);
+    expect(b.culled).toBe(false);
     expect(culler.get(1)).toBe(b);
     expect(culler.delete(1)).toBe(true);
     expect(culler.delete(1)).toBe(false);
     expect(culler.cull(tree, 0, 0, 50, 50)).toBe(0);
-    expect(b.visible).toBe(true);
+    expect(b.culled).toBe(false);
     culler.set(1, b);
     culler.cull(tree, 60, 60, 90, 90);
-    expect(b.visible).toBe(false);
+    expect(b.culled).toBe(true);
+    expect([a.visible, b.visible]).toEqual([true, true]);
   });
 
-  it('drives the visible flag of real PixiJS sprites', () => {
+  it('leaves a sprite the game hid hidden through culls in and out of view', () => {
+    const tree = new LooseQuadtree({ width: 100, height: 100 });
+    tree.insert(1, 10, 10, 20, 20);
+    const culler = new SpriteCuller<FakeSprite>();
+    const ship = new FakeSprite();
+    ship.gameSets(false);
+    culler.set(1, ship);
+    for (const [minX, culled] of [[0, false], [0, false], [50, true], [0, false]] as const) {
+      culler.cull(tree, minX, 0, minX + 40, 40);
+      expect([ship.visible, ship.culled]).toEqual([false, culled]);
+    }
+    // Shown again by the game while in view: drawn (visible and not culled) with no cull in between.
+    ship.gameSets(true);
+    expect([ship.visible, ship.culled]).toEqual([true, false]);
+    culler.cull(tree, 50, 0, 90, 40);
+    expect([ship.visible, ship.culled]).toEqual([true, true]);
+  });
+
+  it('drives the culled flag of real PixiJS sprites and leaves visible to the game', () => {
     const tree = new LooseQuadtree({ width: 1000, height: 1000 });
     const stage = new Container({ isRenderGroup: true });
     const culler = new SpriteCuller<Sprite>();
@@ -170,17 +209,22 @@ describe('SpriteCuller', () => {
       const sprite = stage.addChild(new Sprite(Texture.WHITE));
       culler.set(id, sprite);
     }
-    expect(stage.children.every((c) => !c.visible)).toBe(true);
+    expect(stage.children.every((c) => c.culled && c.visible)).toBe(true);
+    // Hidden by the game (a pooled bullet), in the middle of the view.
+    culler.get(43)!.visible = false;
     // The view covers columns 2..4 of rows 3..5: nine sprites.
     expect(culler.cull(tree, 200, 300, 500, 600)).toBe(9);
     for (let id = 1; id <= 100; id++) {
       const col = id % 10;
       const row = Math.floor(id / 10);
-      expect(culler.get(id)!.visible).toBe(col >= 2 && col <= 4 && row >= 3 && row <= 5);
+      const sprite = culler.get(id)!;
+      expect(sprite.culled).toBe(!(col >= 2 && col <= 4 && row >= 3 && row <= 5));
+      expect(sprite.visible).toBe(id !== 43);
     }
-    // Panning right by a column shows three and hides three.
+    // Panning right by a column lets three in and culls three.
     culler.cull(tree, 300, 300, 600, 600);
     expect([culler.shown, culler.hidden]).toEqual([3, 3]);
+    expect(culler.get(43)!.visible).toBe(false);
   });
 
   it('grows its tables for large ids', () => {
@@ -190,13 +234,13 @@ describe('SpriteCuller', () => {
     tree.insert(5000, 1, 1, 2, 2);
     culler.set(5000, s);
     expect(culler.cull(tree, 0, 0, 10, 10)).toBe(1);
-    expect(s.visible).toBe(true);
+    expect(s.culled).toBe(false);
   });
 
   it('names the bad argument', () => {
     const culler = new SpriteCuller();
     const tree = new LooseQuadtree();
-    expect(() => culler.set(-1, { visible: true })).toThrow('bitecs-quadtree: cull id must be a non-negative integer (got -1)');
+    expect(() => culler.set(-1, { culled: false })).toThrow('bitecs-quadtree: cull id must be a non-negative integer (got -1)');
     expect(() => culler.set(3, undefined as unknown as FakeSprite)).toThrow('bitecs-quadtree: object for id 3 must be an object (got undefined)');
     expect(() => culler.cull(tree, 10, 0, 0, 10)).toThrow('bitecs-quadtree: cull view must have min <= max (got 10, 0, 0, 10)');
     expect(() => culler.cull(tree, NaN, 0, 0, 10)).toThrow(/got NaN/);
@@ -246,4 +290,43 @@ describe('ParticleCuller', () => {
       }
     });
   }
+
+  it('drops a deleted particle, takes a re-registered one and follows the view', () => {
+    const tree = new LooseQuadtree({ width: 100, height: 100 });
+    const container = new ParticleContainer();
+    const culler = new ParticleCuller(container, { sortById: true });
+    // Particles 1..4 in a row, 20 apart; Particle objects compare equal, so compare by index.
+    const particles: Particle[] = [];
+    for (let id = 1; id <= 4; id++) {
+      tree.insert(id, id * 20, 0, id * 20 + 10, 10);
+      particles[id] = new Particle(Texture.WHITE);
+      culler.set(id, particles[id]);
+    }
+    const shown = () => container.particleChildren.map((p) => particles.indexOf(p as Particle));
+    const ids = () => Array.from(culler.visibleIds.subarray(0, culler.visibleCount));
+
+    expect(culler.cull(tree, 0, 0, 55, 20)).toBe(2);
+    expect(shown()).toEqual([1, 2]);
+    // Deleted while in view: gone from the container at the next cull, the other stays.
+    expect(culler.delete(1)).toBe(true);
+    expect(culler.delete(1)).toBe(false);
+    expect(culler.get(1)).toBeUndefined();
+    expect(culler.cull(tree, 0, 0, 55, 20)).toBe(1);
+    expect(shown()).toEqual([2]);
+    expect(ids()).toEqual([2]);
+    // The id comes back with a new particle: that one is drawn.
+    particles[5] = new Particle(Texture.WHITE);
+    culler.set(1, particles[5]);
+    culler.cull(tree, 0, 0, 55, 20);
+    expect(shown()).toEqual([5, 2]);
+    expect(ids()).toEqual([1, 2]);
+    // Panning right: the particles now in view, and only they.
+    expect(culler.cull(tree, 45, 0, 100, 20)).toBe(3);
+    expect(shown()).toEqual([2, 3, 4]);
+    expect(culler.cull(tree, 75, 0, 100, 20)).toBe(1);
+    expect(shown()).toEqual([4]);
+    culler.clear();
+    expect(container.particleChildren).toEqual([]);
+    expect(culler.cull(tree, 0, 0, 100, 100)).toBe(0);
+  });
 });
