@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
-  boxesOverlap, circleBoxOverlap, LooseQuadtree, pointBoxDistanceSq, pointInBox, rayBoxDistance, tierOf,
+  boxesOverlap, circleBoxOverlap, LooseQuadtree, pointBoxDistance, pointBoxDistanceSq, pointInBox, rayBoxDistance, tierOf,
   type RayHit,
 } from '../../src/core/index.js';
 import { brutePairs, comparePairs, pairKey, readPairs, Rng, sorted, type ModelItem, type Pair } from './helpers.js';
@@ -20,7 +20,19 @@ interface Scenario {
   touching: boolean;
   maxId: number;
   quantum: number;
+  /** Switch a random budget on and off now and then (pairs are then exact only without one). */
+  budgets?: boolean;
+  /** Now and then put items, queries and radii at up to ±1e300. */
+  huge?: boolean;
 }
+
+/**
+ * Long runs: `ORACLE_STEPS=20000` sets the steps of every scenario and turns on budgets and
+ * huge coordinates in all of them; `ORACLE_SEED=n` shifts every seed (see `npm run fuzz`).
+ */
+const LONG_STEPS = Number(process.env.ORACLE_STEPS ?? 0);
+const SEED_SHIFT = Number(process.env.ORACLE_SEED ?? 0);
+const LONG = LONG_STEPS > 0;
 
 const PRIORITIES = [0, 1, 63, 64, 100, 127, 128, 129, 191, 192, 200, 255];
 const MASKS = [-1, -1, -1, 0, 1, 2, 3, 5, 0xf, 0xffffffff, (1 << 31) | 1, 6];
@@ -42,11 +54,16 @@ class OracleRun {
   private readonly ids: number[] = [];
   private readonly dists: number[] = [];
   private readonly hit: RayHit = { id: -1, distance: 0 };
+  /** The budget in force, or null. */
+  private budget: { maxPairTests: number; minChecksPerTier: number } | null = null;
   /** Counters that prove the run reached the cases it is meant to cover. */
   readonly seen = {
     pairs: 0, entered: 0, exited: 0, reentered: 0, outside: 0, rayHits: 0, rayTies: 0, nearestTies: 0,
     edgeOnlyPairs: 0, flushed: 0, rectHits: 0, clears: 0, fullPasses: 0, queriesAfterMoveMost: 0,
+    budgetSteps: 0, deferred: 0, budgetLifts: 0, hugeItems: 0,
   };
+  /** What the run did and checked, for the long-run summary. */
+  readonly counts = { steps: 0, ops: 0, moves: 0, pairsCompared: 0, queries: 0, validations: 0 };
   /** Step in which each current pair began. */
   private born = new Map<string, number>();
 
@@ -60,9 +77,11 @@ class OracleRun {
 
   run(): void {
     for (let i = 0; i < this.s.steps; i++) {
+      if (this.s.budgets && this.rng.chance(0.04)) this.toggleBudget();
       if (this.rng.chance(0.01)) this.clearAll();
       const ops = this.rng.int(14);
       for (let k = 0; k < ops; k++) this.randomOp();
+      this.counts.ops += ops;
       // Now and then most items move at once: the step then takes its one-pass path.
       if (this.rng.chance(0.2)) {
         this.moveMost();
@@ -81,6 +100,22 @@ class OracleRun {
     }
   }
 
+  /**
+   * A random budget, or none. With one, lower-tier movers wait their turn and their pairs keep
+   * their last state; priority changes land on waiting items. Lifting it must make the next
+   * step exact again, with no pair ending and beginning anew that never stopped overlapping.
+   */
+  private toggleBudget(): void {
+    if (this.budget === null) {
+      this.budget = { maxPairTests: this.rng.pick([0, 0, 10, 50, 400]), minChecksPerTier: 1 + this.rng.int(4) };
+      this.tree.setBudget(this.budget);
+    } else {
+      this.budget = null;
+      this.tree.setBudget({});
+      this.seen.budgetLifts++;
+    }
+  }
+
   private snap(v: number): number {
     const q = this.s.quantum;
     return Math.round(v / q) * q;
@@ -92,6 +127,14 @@ class OracleRun {
     const r = rng.next();
     let cx = rng.range(x, x + W);
     let cy = rng.range(y, y + H);
+    if (this.s.huge && rng.chance(0.05)) {
+      // Far out in float space: squared distances overflow there.
+      this.seen.hugeItems++;
+      const at = () => rng.pick([-1, 1]) * rng.pick([1e200, 3e250, 1e300, rng.range(1e150, 1e300)]);
+      const minX = this.snap(rng.chance(0.7) ? at() : cx);
+      const minY = this.snap(rng.chance(0.7) ? at() : cy);
+      return [minX, minY, minX + this.snap(rng.range(0, 50)), minY + this.snap(rng.range(0, 50))];
+    }
     if (rng.chance(0.4)) {
       // A crowded corner of the world, so pairs are plentiful.
       cx = rng.range(x + W * 0.1, x + W * 0.3);
@@ -161,6 +204,7 @@ class OracleRun {
       const box: [number, number, number, number] = [item.minX + dx, item.minY + dy, item.maxX + dx, item.maxY + dy];
       this.tree.move(id, ...box);
       [item.minX, item.minY, item.maxX, item.maxY] = box;
+      this.counts.moves++;
     }
   }
 
@@ -267,23 +311,29 @@ class OracleRun {
     const tree = this.tree;
     const stats = tree.step();
     this.pending.clear();
+    this.counts.steps++;
+    this.counts.validations++;
     expect(() => tree.validate()).not.toThrow();
 
     const expected = brutePairs(this.model, this.s.touching);
     const current = readPairs(tree.current);
-    expect(current).toEqual(expected);
-
     const removed = this.removedSinceStep;
     const touchesRemoved = (p: Pair) => removed.has(p[0]) || removed.has(p[1]);
     const prevKeys = new Set(this.prev.map((p) => pairKey(p[0], p[1])));
+    this.counts.pairsCompared += expected.length;
+    if (this.budget !== null) {
+      this.checkBudgetStep(expected, current, touchesRemoved);
+      return;
+    }
+    expect(current).toEqual(expected);
+
     const curKeys = new Set(expected.map((p) => pairKey(p[0], p[1])));
     const expEntered = expected.filter((p) => !prevKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p)).sort(comparePairs);
     const expExited = this.prev.filter((p) => !curKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p)).sort(comparePairs);
     expect(readPairs(tree.entered)).toEqual(expEntered);
     expect(readPairs(tree.exited)).toEqual(expExited);
     // A pair keeps the step it began in for as long as it lasts.
-    for (const [a, b] of expEntered) this.born.set(pairKey(a, b), tree.stepCount);
-    for (const [a, b] of expExited) if (!curKeys.has(pairKey(a, b))) this.born.delete(pairKey(a, b));
+    this.noteStarts(expEntered, expExited, curKeys);
     for (const [a, b] of expected) expect(tree.pairStartedAt(b, a)).toBe(this.born.get(pairKey(a, b)));
     for (const [a, b] of expExited.slice(0, 5)) if (!curKeys.has(pairKey(a, b))) expect(tree.pairStartedAt(a, b)).toBe(-1);
     expect(stats.outside).toBe(this.expectedOutside());
@@ -317,6 +367,42 @@ class OracleRun {
     }
     this.prev = expected;
     this.removedSinceStep = new Set();
+  }
+
+  /**
+   * A step under a budget: waiting items keep their pairs as they were, so the list is not
+   * brute force. What must hold: the list is the last one minus the exits plus the entries;
+   * every entry overlaps now and every exit does not (or an id left); a pair both exits and
+   * enters only when an id left and came back; start steps carry over.
+   */
+  private checkBudgetStep(expected: Pair[], current: Pair[], touchesRemoved: (p: Pair) => boolean): void {
+    const tree = this.tree;
+    const entered = readPairs(tree.entered);
+    const exited = readPairs(tree.exited);
+    const truth = new Map(expected.map((p) => [pairKey(p[0], p[1]), p[2]]));
+    for (const p of entered) expect(truth.get(pairKey(p[0], p[1])), `entered ${p}`).toBe(p[2]);
+    for (const p of exited) if (!touchesRemoved(p)) expect(truth.has(pairKey(p[0], p[1])), `exited ${p}`).toBe(false);
+    const exitKeys = new Set(exited.map((p) => pairKey(p[0], p[1])));
+    for (const p of entered) if (exitKeys.has(pairKey(p[0], p[1]))) expect(touchesRemoved(p), `exit and entry ${p}`).toBe(true);
+    const enterKeys = new Set(entered.map((p) => pairKey(p[0], p[1])));
+    const carried = this.prev.filter((p) => !exitKeys.has(pairKey(p[0], p[1])) && !enterKeys.has(pairKey(p[0], p[1])));
+    const listed = new Set(current.map((p) => pairKey(p[0], p[1])));
+    expect(listed.size).toBe(current.length);
+    expect(sorted(current.map((p) => p[0] * 1e6 + p[1]))).toEqual(
+      sorted([...carried, ...entered].map((p) => p[0] * 1e6 + p[1])));
+    this.noteStarts(entered, exited, listed);
+    for (const [a, b] of current) expect(tree.pairStartedAt(a, b)).toBe(this.born.get(pairKey(a, b)));
+    expect(tree.stats.pairs).toBe(current.length);
+    this.seen.budgetSteps++;
+    this.seen.deferred += tree.stats.deferred;
+    this.prev = current;
+    this.removedSinceStep = new Set();
+  }
+
+  /** Start steps: entries begin now; exits that are not listed any more are forgotten. */
+  private noteStarts(entered: Pair[], exited: Pair[], listed: Set<string>): void {
+    for (const [a, b] of entered) this.born.set(pairKey(a, b), this.tree.stepCount);
+    for (const [a, b] of exited) if (!listed.has(pairKey(a, b))) this.born.delete(pairKey(a, b));
   }
 
   /** Boxes, membership and per-item pair lists. */
@@ -363,6 +449,7 @@ class OracleRun {
   checkQueries(rounds: number): void {
     // Every query places the pending inserts first.
     this.pending.clear();
+    this.counts.queries += 5 * rounds;
     for (let i = 0; i < rounds; i++) {
       this.checkRect();
       this.checkCircle();
@@ -406,7 +493,8 @@ class OracleRun {
     const tree = this.tree;
     const mask = rng.pick(QUERY_MASKS);
     const [x, y] = this.randomPoint();
-    const r = rng.chance(0.1) ? 0 : this.snap(rng.range(0, Math.max(this.s.width, this.s.height) / 4));
+    const r = this.s.huge && rng.chance(0.1) ? rng.pick([1e200, 5e299, 1.5e300])
+      : rng.chance(0.1) ? 0 : this.snap(rng.range(0, Math.max(this.s.width, this.s.height) / 4));
     const expected = this.expectedIds(mask, (it) => circleBoxOverlap(x, y, r, it.minX, it.minY, it.maxX, it.maxY, this.s.touching));
     const out: number[] = [];
     expect(tree.queryCircle(x, y, r, out, mask)).toBe(expected.length);
@@ -470,18 +558,19 @@ class OracleRun {
     const [x, y] = this.randomPoint();
     const k = rng.pick([0, 1, 1, 2, 3, 5, 8, 1000]);
     const span = Math.max(this.s.width, this.s.height);
-    const maxDistance = rng.pick([Infinity, 0, this.snap(rng.range(0, span / 4)), this.snap(rng.range(0, span))]);
-    const limit2 = maxDistance * maxDistance;
+    const maxDistance = this.s.huge && rng.chance(0.1) ? rng.pick([1e200, 2e300])
+      : rng.pick([Infinity, 0, this.snap(rng.range(0, span / 4)), this.snap(rng.range(0, span))]);
+    // In range means inside the circle of radius maxDistance (the rule circle queries use).
     const all = this.candidates(mask)
-      .map(([id, it]) => [id, pointBoxDistanceSq(x, y, it.minX, it.minY, it.maxX, it.maxY)])
-      .filter(([, d2]) => (this.s.touching ? d2 <= limit2 : d2 < limit2))
+      .filter(([, it]) => circleBoxOverlap(x, y, maxDistance, it.minX, it.minY, it.maxX, it.maxY, this.s.touching))
+      .map(([id, it]) => [id, pointBoxDistance(x, y, it.minX, it.minY, it.maxX, it.maxY)])
       .sort((p, q) => p[1] - q[1] || p[0] - q[0]);
     const expected = all.slice(0, k);
     const withDistances = rng.chance(0.7);
     const n = tree.nearest(x, y, k, maxDistance, this.ids, withDistances ? this.dists : null, mask);
     expect(n).toBe(expected.length);
     expect(this.ids).toEqual(expected.map((e) => e[0]));
-    if (withDistances) expect(this.dists).toEqual(expected.map((e) => Math.sqrt(e[1])));
+    if (withDistances) expect(this.dists).toEqual(expected.map((e) => e[1]));
     if (expected.length > 1 && all.length > k && all[k][1] === expected[expected.length - 1][1]) this.seen.nearestTies++;
   }
 }
@@ -494,15 +583,34 @@ const SCENARIOS: Scenario[] = [
   { ...BASE, name: 'fractional coordinates, odd world', seed: 3, steps: 300, population: 120, x: 12.5, y: -7.25, width: 777, height: 333, maxDepth: 10, touching: false, quantum: 0.1 },
   { ...BASE, name: 'maxDepth 0 (everything in the root)', seed: 4, steps: 200, population: 60, x: 0, y: 0, width: 256, height: 512, maxDepth: 0, touching: false, quantum: 1 },
   { ...BASE, name: 'deep tree in a tiny world', seed: 5, steps: 200, population: 80, x: -32, y: -32, width: 64, height: 64, maxDepth: 20, touching: false, quantum: 0.25 },
+  { ...BASE, name: 'budgets switched on and off, far items at up to 1e300', seed: 6, steps: 420, population: 140, x: 0, y: 0, width: 1024, height: 1024, maxDepth: 7, touching: false, quantum: 2, budgets: true, huge: true },
 ];
+
+/** What long runs add up, printed at the end for the fuzz script. */
+const totals = { scenarios: 0, steps: 0, ops: 0, moves: 0, pairsCompared: 0, queries: 0, validations: 0, budgetSteps: 0, deferred: 0, budgetLifts: 0, hugeItems: 0 };
+afterAll(() => {
+  if (LONG) console.log(`oracle counts core ${JSON.stringify(totals)}`);
+});
 
 describe('LooseQuadtree against a brute-force oracle', () => {
   for (const touching of [false, true]) {
     for (const base of SCENARIOS) {
-      const s = { ...base, touching, seed: base.seed + (touching ? 100 : 0) };
+      const s: Scenario = {
+        ...base, touching, seed: base.seed + (touching ? 100 : 0) + SEED_SHIFT,
+        ...(LONG ? { steps: LONG_STEPS, budgets: true, huge: true } : {}),
+      };
       it(`${s.name}, touching ${touching} (seed ${s.seed}, ${s.steps} steps)`, () => {
         const run = new OracleRun(s);
         run.run();
+        totals.scenarios++;
+        for (const k of ['steps', 'ops', 'moves', 'pairsCompared', 'queries', 'validations'] as const) totals[k] += run.counts[k];
+        for (const k of ['budgetSteps', 'deferred', 'budgetLifts', 'hugeItems'] as const) totals[k] += run.seen[k];
+        if (s.budgets) {
+          expect(run.seen.budgetSteps).toBeGreaterThan(10);
+          expect(run.seen.deferred).toBeGreaterThan(0);
+          expect(run.seen.budgetLifts).toBeGreaterThan(0);
+        }
+        if (s.huge) expect(run.seen.hugeItems).toBeGreaterThan(0);
         // The run must have reached the cases it exists for.
         expect(run.seen.pairs).toBeGreaterThan(s.steps);
         expect(run.seen.entered).toBeGreaterThan(50);
@@ -519,7 +627,7 @@ describe('LooseQuadtree against a brute-force oracle', () => {
         expect(run.seen.clears).toBeGreaterThan(0);
         // Branches emptied and expired along the way (there are none without depth).
         if (s.maxDepth > 0) expect(run.tree.stats.groupsFreed).toBeGreaterThan(0);
-      });
+      }, LONG ? 3_600_000 : 60_000);
     }
   }
 

@@ -1,5 +1,5 @@
 import { addComponent, addEntity, createWorld, query, removeComponent, removeEntity, type World } from 'bitecs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   addQuadtree, Bounds, Collider, Collision, forEachPair, getQuadtree, getStats, markColliderChanged, markMoved,
   onCollision, Phase, Position, quadtreeCollisionSystem, quadtreeDispatchSystem, quadtreeSyncSystem, queryRect, Static,
@@ -15,7 +15,16 @@ interface Config {
   bad: boolean;
   n: number;
   frames: number;
+  /** Switch a random tree budget on and off now and then (exact checks only without one). */
+  budgets?: boolean;
+  /** Now and then put entities at up to ±1e300. */
+  huge?: boolean;
 }
+
+/** Long runs: `ORACLE_STEPS=n` sets the frames of every game and turns on budgets and huge coordinates. */
+const LONG_STEPS = Number(process.env.ORACLE_STEPS ?? 0);
+const SEED_SHIFT = Number(process.env.ORACLE_SEED ?? 0);
+const LONG = LONG_STEPS > 0;
 
 /** What the test believes one entity is. */
 interface Ent {
@@ -58,6 +67,10 @@ class Game {
   frame = 0;
   private prev = new Map<string, Live>();
   readonly calls: PairEvent[] = [];
+  /** A tree budget is in force. */
+  private budgeted = false;
+  /** What the game did and checked, for the long-run summary. */
+  readonly counts = { frames: 0, ops: 0, moves: 0, events: 0, budgetFrames: 0, deferred: 0, budgetLifts: 0, huge: 0 };
   private readonly pipeline: (w: World) => World;
 
   constructor(cfg: Config) {
@@ -77,6 +90,10 @@ class Game {
 
   private coord(span: number): number {
     const r = this.rng;
+    if (this.cfg.huge && r.chance(0.02)) {
+      this.counts.huge++;
+      return r.pick([-1, 1]) * r.pick([1e200, 1e300, 3e250]);
+    }
     if (r.chance(0.03)) return (r.chance(0.5) ? -1 : 1) * (2000 + r.int(5000));
     return Math.round((r.next() * (span + 200) - 100) * 2) / 2;
   }
@@ -279,9 +296,39 @@ class Game {
   }
 
   /** Runs one frame and checks everything against brute force. */
+  /** Moves about 80% of the entities with a box by a few units. */
+  private moveMost(): void {
+    for (const e of this.ents.values()) {
+      if (!e.hasP || !this.rng.chance(0.8)) continue;
+      e.x += this.rng.int(9) - 4;
+      e.y += (this.rng.int(9) - 4) / 2;
+      Position.x[e.eid] = e.x;
+      Position.y[e.eid] = e.y;
+      this.moved(e);
+      this.counts.moves++;
+    }
+  }
+
+  /** A random budget on the tree, or none: waiting entities keep their pairs as they were. */
+  private toggleBudget(): void {
+    const tree = getQuadtree(this.world);
+    this.budgeted = !this.budgeted;
+    if (this.budgeted) {
+      tree.setBudget({ maxPairTests: this.rng.pick([0, 5, 40]), minChecksPerTier: 1 + this.rng.int(3) });
+    } else {
+      tree.setBudget({});
+      this.counts.budgetLifts++;
+    }
+  }
+
   step(): void {
+    if (this.cfg.budgets && this.rng.chance(0.05)) this.toggleBudget();
     const ops = this.rng.int(10);
     for (let i = 0; i < ops; i++) this.op();
+    this.counts.ops += ops;
+    // Now and then most entities move at once, as in a busy frame: the one-pass step.
+    if (this.rng.chance(0.15)) this.moveMost();
+    this.counts.frames++;
 
     // The oracle: which entities are in the tree, in which session, and the pairs by brute force.
     const live: Ent[] = [];
@@ -311,6 +358,14 @@ class Game {
         cur.set(key, { a: lo.eid, b: hi.eid, priority: Math.min(pp, qp), startedAt: before?.startedAt ?? this.frame });
       }
     }
+    this.calls.length = 0;
+    this.pipeline(this.world);
+    const where = `seed ${this.cfg.seed}, frame ${this.frame}`;
+    if (this.budgeted) {
+      this.checkBudgetFrame(cur, where);
+      this.checkCommon(cur.size, live, held, where);
+      return;
+    }
     const expected: PairEvent[] = [];
     for (const [key, pair] of this.prev) {
       if (!cur.has(key)) expected.push({ ...pair, phase: Phase.Exit });
@@ -319,10 +374,7 @@ class Game {
       expected.push({ ...pair, phase: this.prev.has(key) ? Phase.Stay : Phase.Enter });
     }
     this.prev = cur;
-
-    this.calls.length = 0;
-    this.pipeline(this.world);
-    const where = `seed ${this.cfg.seed}, frame ${this.frame}`;
+    this.counts.events += expected.length;
 
     // 1. The fast path: same pairs and phases, in priority order.
     const fast: PairEvent[] = [];
@@ -352,10 +404,75 @@ class Game {
     const stays = plain.filter((e) => e.phase === Phase.Stay).sort((x, y) => this.pairOrder(x, y));
     expect(this.calls.map(key), `handler calls, ${where}`).toEqual([...edges, ...stays].map(key));
 
-    // 4. The tree is sound, and the stats agree.
+    this.checkCommon(cur.size, live, held, where);
+  }
+
+  /**
+   * A frame under a tree budget. Waiting entities keep their pairs as they were, so brute
+   * force is no answer; what must hold: every enter is a pair now (with its priority), every
+   * exit was listed and is not a pair now in the same sessions, stays were listed, the list is
+   * the last one minus the exits plus the enters, and pair entities and handlers follow the
+   * fast path. The reported pairs become the model's last state.
+   */
+  private checkBudgetFrame(cur: Map<string, Live>, where: string): void {
+    const serialOf = new Map<number, number>();
+    for (const e of this.ents.values()) if (e.serial >= 0) serialOf.set(e.eid, e.serial);
+    const prevByIds = new Map<string, [string, Live]>();
+    for (const [key, pair] of this.prev) prevByIds.set(`${pair.a}:${pair.b}`, [key, pair]);
+    const events: PairEvent[] = [];
+    forEachPair(this.world, (a, b, phase, priority) => {
+      events.push({ a, b, phase, priority });
+    });
+    const next = new Map<string, Live>();
+    const withStarts: PairEvent[] = [];
+    for (const ev of events) {
+      const ids = `${ev.a}:${ev.b}`;
+      if (ev.phase === Phase.Exit) {
+        const listed = prevByIds.get(ids);
+        expect(listed, `exit of an unlisted pair ${ids}, ${where}`).toBeDefined();
+        expect(cur.has(listed![0]), `exit of a pair that holds, ${ids}, ${where}`).toBe(false);
+        withStarts.push({ ...ev, startedAt: listed![1].startedAt });
+        continue;
+      }
+      const key = `${serialOf.get(ev.a)}:${serialOf.get(ev.b)}`;
+      if (ev.phase === Phase.Enter) {
+        expect(cur.get(key)?.priority, `enter ${ids}, ${where}`).toBe(ev.priority);
+        next.set(key, { a: ev.a, b: ev.b, priority: ev.priority, startedAt: this.frame });
+      } else {
+        const listed = this.prev.get(key);
+        expect(listed, `stay of an unlisted pair ${ids}, ${where}`).toBeDefined();
+        next.set(key, { ...listed!, priority: ev.priority });
+      }
+      withStarts.push({ ...ev, startedAt: next.get(key)!.startedAt });
+    }
+    const exits = new Set(events.filter((e) => e.phase === Phase.Exit).map((e) => prevByIds.get(`${e.a}:${e.b}`)![0]));
+    const carried = [...this.prev.keys()].filter((k) => !exits.has(k));
+    for (const k of carried) expect(next.has(k), `listed pair ${k} vanished without an exit, ${where}`).toBe(true);
+    expect(next.size, `list = last list - exits + enters, ${where}`).toBe(carried.length + events.filter((e) => e.phase === Phase.Enter).length);
+    if (this.cfg.pairEntities) {
+      const entities: PairEvent[] = [];
+      for (const pe of query(this.world, [Collision])) {
+        entities.push({
+          a: Collision.a[pe], b: Collision.b[pe], phase: Collision.phase[pe],
+          priority: Collision.priority[pe], startedAt: Collision.startedAt[pe],
+        });
+      }
+      expect(sortedKeys(entities), `pair entities, ${where}`).toEqual(sortedKeys(withStarts));
+    }
+    const edges = events.filter((e) => e.phase !== Phase.Stay).sort((x, y) => this.pairOrder(x, y));
+    const stays = events.filter((e) => e.phase === Phase.Stay).sort((x, y) => this.pairOrder(x, y));
+    expect(this.calls.map(key), `handler calls, ${where}`).toEqual([...edges, ...stays].map(key));
+    this.prev = next;
+    this.counts.events += events.length;
+    this.counts.budgetFrames++;
+    this.counts.deferred += getStats(this.world).deferred;
+  }
+
+  /** The tree is sound, the stats agree, and a spatial query matches brute force. */
+  private checkCommon(pairs: number, live: Ent[], held: number, where: string): void {
     getQuadtree(this.world).validate();
     const stats = getStats(this.world);
-    expect(stats.pairs, `stats.pairs, ${where}`).toBe(cur.size);
+    expect(stats.pairs, `stats.pairs, ${where}`).toBe(this.budgeted ? this.prev.size : pairs);
     expect(stats.entities, `stats.entities, ${where}`).toBe(live.length);
     expect(stats.held, `stats.held, ${where}`).toBe(held);
     expect(stats.static).toBe(live.filter((e) => e.isStatic).length);
@@ -383,38 +500,58 @@ function key(e: PairEvent): string {
   return `${e.phase}:${e.a}:${e.b}:${e.priority}`;
 }
 
+/** What long runs add up, printed at the end for the fuzz script. */
+const totals = { games: 0, frames: 0, ops: 0, moves: 0, events: 0, budgetFrames: 0, deferred: 0, budgetLifts: 0, huge: 0 };
+afterAll(() => {
+  if (LONG) console.log(`oracle counts ecs ${JSON.stringify(totals)}`);
+});
+
 function play(cfg: Config): Game {
-  const game = new Game(cfg);
-  for (let f = 0; f < cfg.frames; f++) game.step();
+  const c: Config = { ...cfg, seed: cfg.seed + SEED_SHIFT, ...(LONG ? { frames: LONG_STEPS, budgets: true, huge: true } : {}) };
+  const game = new Game(c);
+  for (let f = 0; f < c.frames; f++) game.step();
+  totals.games++;
+  for (const k of Object.keys(game.counts) as (keyof Game['counts'])[]) totals[k] += game.counts[k];
+  if (c.budgets) {
+    expect(game.counts.budgetFrames).toBeGreaterThan(5);
+    expect(game.counts.budgetLifts).toBeGreaterThan(0);
+  }
   return game;
 }
 
 const base: Config = {
   seed: 1, touching: false, pairEntities: true, detect: 'scan', bad: false, n: 70, frames: 70,
 };
+const TIMEOUT = LONG ? 3_600_000 : 60_000;
 
 describe('random games through the ECS against brute force', () => {
   for (let seed = 1; seed <= 10; seed++) {
     it(`seed ${seed}: scan, pair entities, strict overlap`, () => {
       play({ ...base, seed });
-    });
+    }, TIMEOUT);
   }
   for (let seed = 11; seed <= 16; seed++) {
     it(`seed ${seed}: touching edges, fast path only`, () => {
       play({ ...base, seed, touching: true, pairEntities: false });
-    });
+    }, TIMEOUT);
   }
   for (let seed = 17; seed <= 22; seed++) {
     it(`seed ${seed}: detect 'mark'`, () => {
       play({ ...base, seed, detect: 'mark', touching: seed % 2 === 0 });
-    });
+    }, TIMEOUT);
   }
   for (let seed = 23; seed <= 30; seed++) {
     it(`seed ${seed}: bad values held out with invalid 'skip'`, () => {
       play({ ...base, seed, bad: true, pairEntities: seed % 2 === 0 });
-    });
+    }, TIMEOUT);
+  }
+  for (let seed = 31; seed <= 34; seed++) {
+    it(`seed ${seed}: tree budgets switched on and off, entities at up to 1e300`, () => {
+      const game = play({ ...base, seed, frames: 200, budgets: true, huge: true, touching: seed % 2 === 0 });
+      expect(game.counts.deferred).toBeGreaterThan(0);
+    }, TIMEOUT);
   }
   it('a long game keeps matching (seed 99, 400 frames)', () => {
     play({ ...base, seed: 99, n: 120, frames: 400, bad: true });
-  });
+  }, TIMEOUT);
 });
