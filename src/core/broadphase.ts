@@ -1,5 +1,6 @@
-import { CHECKED, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, pairLeft, PRIORITY, REBORN, SEEN, STATIC, tierOf } from './items.js';
-import { NONE } from './nodes.js';
+import { MAX_CLASSES } from './classes.js';
+import { FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, PAIR_HEAD, SEEN, STATE, STATIC, tierOf } from './items.js';
+import { growInt32, NONE } from './nodes.js';
 import { PairBuffer } from './pairlist.js';
 import { NEXT, PairStore } from './pairs.js';
 import { IdQueue } from './queue.js';
@@ -13,12 +14,23 @@ import type { QuadtreeStats } from './types.js';
 export const TIERS = 4;
 
 /**
+ * A step checks the movers sweep-wise (no pair pool, see {@link Broadphase.checkMovers})
+ * once at least 1 / MOVERS_SWEEP of the items moved, and without a budget.
+ */
+const MOVERS_SWEEP = 16;
+
+/**
  * Incremental pair finding, in the manner of Box2D's move buffer: only items queued as
- * dirty (moved, resized, added, re-filtered) are checked; each re-tests its existing pairs
- * and scans the cells its box can reach for new ones. Pairs of two items that did not move
- * are kept as they are: nothing about them can have changed. When at least half the items
- * moved and there is no budget, one sweep over every cell replaces the per-mover checks
- * (see checkAll).
+ * dirty (moved, resized, added, re-filtered) are checked; pairs of two items that did not
+ * move are kept as they are: nothing about them can have changed. Three ways, by how many
+ * moved:
+ *
+ * - few: each mover re-tests its existing pairs (per-item pair lists in a pool) and scans
+ *   the cells its box can reach for new ones; the sorted list is patched. The only way
+ *   under a budget.
+ * - many (1/16 or more, no budget): the movers probe the cells around them for every pair
+ *   they are in, from slot memory alone; the pairs are radix-sorted and merged with the list.
+ * - most (half or more, no budget): one sweep over every cell finds every pair (see PairSweep).
  *
  * Dirty items wait in one FIFO per tier. Tier 0 is emptied every step. Tiers 1-3 are
  * served in order while the budget lasts, and at least `minChecksPerTier` from each one
@@ -38,7 +50,7 @@ export class Broadphase {
   private exiting = new PairBuffer();
   /** Pairs whose priority changed in place: the current list needs a full sort. */
   private reorder = false;
-  /** Set when a collider's priority changed since the last step. */
+  /** Set when a collider's priority changed, until every item waiting to be checked was. */
   priorityChanged = false;
 
   stepId = 0;
@@ -65,20 +77,26 @@ export class Broadphase {
   private readonly sorter = new KeySorter();
   private readonly sweep: PairSweep;
   private readonly radix = new PairRadix();
-  /** Every pair the last one-pass sweep found, sorted like the lists. */
+  /** Every pair the last sweep found, sorted like the lists. */
   private readonly found = new PairBuffer();
   /**
    * Whether the pair pool (per-item pair lists and the hash) mirrors the current list. The
-   * one-pass step leaves it behind: with every item moving, creating and destroying pool
-   * entries for every change costs more than the sweep. The current list (with each pair's
-   * start step) is then the truth, and {@link link} rebuilds the pool from it when a per-item
-   * check or a per-item question needs it.
+   * sweeping steps leave it behind: with many items moving, creating and destroying pool
+   * entries for every change costs more than finding the pairs. The current list (with each
+   * pair's start step) is then the truth, and {@link link} rebuilds the pool from it when a
+   * per-item check or a per-item question needs it.
    */
   linked = true;
-  /** Items inserted since the last step while the pool was not kept (flagged REBORN). */
-  private reborn = 0;
-  /** First cell key of each depth: cells of all levels numbered in one range. */
-  private readonly levelOffset: Int32Array;
+  /**
+   * Bit sets by id (a few KB, so the merge's look-ups stay in cache): `checked`, the movers
+   * done by this step's movers sweep; `left`, items removed (and maybe inserted again) while
+   * the pool was not kept, whose listed pairs end.
+   */
+  private checked: Int32Array = new Int32Array(32);
+  private left: Int32Array = new Int32Array(32);
+  /** Ids in `left`, to clear once it is used. */
+  private leftIds: Int32Array = new Int32Array(64);
+  private leftCount = 0;
   private readonly stats: QuadtreeStats;
 
   constructor(tree: TreeIndex, touching: boolean, stats: QuadtreeStats) {
@@ -86,16 +104,25 @@ export class Broadphase {
     this.touching = touching;
     this.stats = stats;
     this.sweep = new PairSweep(tree, touching);
-    this.levelOffset = new Int32Array(tree.maxDepth + 1);
-    for (let d = 1; d <= tree.maxDepth; d++) this.levelOffset[d] = this.levelOffset[d - 1] + 4 ** (d - 1);
+  }
+
+  /** The STATE of an item waiting for the next step. */
+  private get dirtyMark(): number {
+    return 2 * this.stepId + 3;
   }
 
   /** Queues an item for the next step unless it is queued already. */
   markDirty(id: number): void {
-    const items = this.tree.items;
-    if ((items.i32[(id << 4) | FLAGS] & DIRTY) !== 0) return;
-    items.i32[(id << 4) | FLAGS] |= DIRTY;
-    this.queues[tierOf(items.i32[(id << 4) | PRIORITY])].push(id);
+    const i32 = this.tree.items.i32;
+    const mark = 2 * this.stepId + 3;
+    if (i32[(id << 4) | STATE] === mark) return;
+    i32[(id << 4) | STATE] = mark;
+    this.queues[tierOf(this.tree.items.priorityOf(id))].push(id);
+  }
+
+  /** True when the item waits for the next step. */
+  isDirty(id: number): boolean {
+    return this.tree.items.i32[(id << 4) | STATE] === this.dirtyMark;
   }
 
   /**
@@ -105,35 +132,59 @@ export class Broadphase {
    */
   requeue(id: number, oldPriority: number): void {
     const items = this.tree.items;
-    if (items.i32[(id << 4) | PRIORITY] !== oldPriority) this.priorityChanged = true;
-    const tier = tierOf(items.i32[(id << 4) | PRIORITY]);
-    if ((items.i32[(id << 4) | FLAGS] & DIRTY) === 0) this.markDirty(id);
+    if (items.priorityOf(id) !== oldPriority) this.priorityChanged = true;
+    const tier = tierOf(items.priorityOf(id));
+    if (!this.isDirty(id)) this.markDirty(id);
     else if (tier !== tierOf(oldPriority)) this.queues[tier].push(id);
-  }
-
-  /** Notes an id entering the index; while the pool is not kept, its old pairs must not carry over. */
-  admitted(id: number): void {
-    if (this.linked) return;
-    this.tree.items.i32[(id << 4) | FLAGS] |= REBORN;
-    this.reborn++;
   }
 
   /**
    * Ends every pair of an item leaving the index; the exits show in the next step. While the
-   * pool is not kept, the next step (or {@link link}) finds them gone instead.
+   * pool is not kept, the item is marked LEFT and the next step (or {@link link}) ends them.
    */
   endPairsOf(id: number): void {
     const items = this.tree.items;
     if (this.linked) {
       for (let e = items.i32[(id << 4) | PAIR_HEAD]; e !== NONE; e = items.i32[(id << 4) | PAIR_HEAD]) this.endPair(e >> 1);
+    } else {
+      this.markLeft(id);
     }
-    items.i32[(id << 4) | FLAGS] &= ~DIRTY;
+    items.i32[(id << 4) | STATE] = 0;
+  }
+
+  /**
+   * True when a pair in the list no longer holds because one of its ids left the index
+   * since the last step, or left and came back as a new item.
+   */
+  pairLeft(a: number, b: number): boolean {
+    return !this.linked && (hasBit(this.left, a) || hasBit(this.left, b));
+  }
+
+  private markLeft(id: number): void {
+    this.fitBits();
+    if (hasBit(this.left, id)) return;
+    this.left[id >> 5] |= 1 << (id & 31);
+    if (this.leftCount === this.leftIds.length) this.leftIds = growInt32(this.leftIds, this.leftCount * 2);
+    this.leftIds[this.leftCount++] = id;
+  }
+
+  private clearLeft(): void {
+    for (let i = 0; i < this.leftCount; i++) this.left[this.leftIds[i] >> 5] = 0;
+    this.leftCount = 0;
+  }
+
+  private fitBits(): void {
+    const words = (this.tree.items.capacity + 31) >> 5;
+    if (this.left.length >= words) return;
+    this.left = growInt32(this.left, words);
+    this.checked = growInt32(this.checked, words);
   }
 
   /** Checks the queued items and brings the pair lists up to date. */
   run(): void {
     const stats = this.stats;
     const started = performance.now();
+    this.fitBits();
     this.stepId++;
     this.tests = 0;
     this.entered.count = 0;
@@ -143,10 +194,11 @@ export class Broadphase {
     const unlimited = this.maxPairTests === Infinity && this.maxMs === Infinity;
     let dirty = 0;
     for (let t = 0; t < TIERS; t++) dirty += this.queues[t].count;
-    // When most items moved, one forward-looking pass over every item beats a query per mover.
-    const onePass = unlimited && dirty * 2 >= this.tree.size;
-    if (!onePass && !this.linked) this.link();
-    let checked = onePass ? this.checkAll() : this.checkInCellOrder(unlimited ? TIERS : 1);
+    const size = this.tree.size;
+    const onePass = unlimited && dirty * 2 >= size;
+    const sweeping = onePass || (unlimited && dirty * MOVERS_SWEEP >= size);
+    if (!sweeping && !this.linked) this.link();
+    let checked = onePass ? this.checkAll() : sweeping ? this.checkMovers() : this.checkInCellOrder(unlimited ? TIERS : 1);
     let overBudget = false;
     for (let t = 1; t < TIERS && !unlimited; t++) {
       const queue = this.queues[t];
@@ -163,13 +215,13 @@ export class Broadphase {
         checked += done;
       }
     }
-    this.finishLists(onePass);
+    this.finishLists(sweeping);
     this.pairs.release();
     stats.moved = checked;
     stats.pairTests = this.tests;
-    stats.deferred = this.countDeferred();
+    stats.deferred = this.carryDeferred();
     // A priority change is settled once its item has been checked: until then a later
-    // one-pass step must still refresh the listed priorities before it merges.
+    // sweeping step must still refresh the listed priorities before it merges.
     if (stats.deferred === 0) this.priorityChanged = false;
     stats.stepMs = performance.now() - started;
   }
@@ -181,7 +233,6 @@ export class Broadphase {
    * Used when at least half the items moved and there is no budget.
    */
   private checkAll(): number {
-    const tree = this.tree;
     for (let t = 0; t < TIERS; t++) this.queues[t].clear();
     if (this.priorityChanged) this.refreshPriorities();
     const found = this.found;
@@ -189,33 +240,54 @@ export class Broadphase {
     this.sweep.run(found);
     this.tests += this.sweep.tests;
     this.radix.sort(found);
-    this.mergeFound();
-    // Everything is checked now: clear the dirty marks, sequentially over the records.
-    const items = tree.items;
-    for (let id = 0, end = items.capacity; id < end; id++) items.i32[(id << 4) | FLAGS] &= ~(DIRTY | REBORN);
-    this.reborn = 0;
-    return tree.size - tree.waiting;
+    this.mergeFound(true);
+    return this.tree.size - this.tree.waiting;
   }
 
   /**
-   * Merges the sorted pairs found by the sweep with the current list into the new current
-   * list: a pair in both stays, one only found began, one only listed ended. Entries come out
-   * in list order, so they need no sort. The pool is left behind (see {@link linked}): the
-   * new list carries each pair's start step instead of a pool index.
+   * Checks the queued movers by probing from each the cells of every class it may pair
+   * with, from slot memory alone; their pairs are radix-sorted and merged with the list,
+   * where a listed pair of a mover that was not found again ends. Pairs of two items that did
+   * not move pass through the merge untouched. Used when many items moved and there is no budget.
    */
-  private mergeFound(): void {
+  private checkMovers(): number {
+    const moverSlots = this.collectMovers(TIERS);
+    const count = this.sorter.count;
+    const i32 = this.tree.items.i32;
+    const slotId = this.tree.slots.id;
+    const done = 2 * this.stepId;
+    for (let i = 0; i < count; i++) i32[(slotId[moverSlots[i]] << 4) | STATE] = done;
+    if (this.priorityChanged) this.refreshPriorities();
+    const found = this.found;
+    found.count = 0;
+    this.sweep.runMovers(moverSlots, count, this.checked, found);
+    this.tests += this.sweep.tests;
+    this.radix.sort(found);
+    this.mergeFound(false);
+    for (let i = 0; i < count; i++) this.checked[slotId[moverSlots[i]] >> 5] = 0;
+    return count;
+  }
+
+  /**
+   * Merges the sorted pairs found by a sweep with the current list into the new current list.
+   * A listed pair either side of which was checked (every pair, with `all`) stays if it was
+   * found again and ends if not; a found pair not listed begins; the other listed pairs are
+   * kept as they are. Entries come out in list order, so they need no sort. The pool is left
+   * behind (see {@link linked}): the new list carries each pair's start step instead.
+   */
+  private mergeFound(all: boolean): void {
     const old = this.current;
     const found = this.found;
     const out = this.spare;
-    out.reserve(found.count);
+    out.reserve(found.count + old.count);
     out.count = 0;
     const pairs = this.pairs;
-    const i32 = this.tree.items.i32;
     const step = this.stepId;
     const exiting = this.exiting;
     const linked = this.linked;
     const refreshed = this.priorityChanged;
-    const reborn = this.reborn > 0;
+    const checked = this.checked;
+    const left = this.left;
     const alive = pairs.alive;
     const oa = old.a, ob = old.b, op = old.priority, oi = old.index, oborn = old.born;
     const fa = found.a, fb = found.b, fp = found.priority;
@@ -233,14 +305,19 @@ export class Broadphase {
         : oa[i] !== fa[j] ? (oa[i] < fa[j] ? -1 : 1)
         : ob[i] !== fb[j] ? (ob[i] < fb[j] ? -1 : 1) : 0;
       // A listed pair of an id removed and inserted again is another pair: it ends, the new one begins.
-      if (order === 0 && reborn && pairLeft(i32, oa[i], ob[i])) order = -1;
+      if (order === 0 && !linked && (hasBit(left, oa[i]) || hasBit(left, ob[i]))) order = -1;
       if (order === 0) {
         out.push(oa[i], ob[i], op[i], -1, linked ? pairs.born(oi[i]) : oborn[i]);
         i++;
         j++;
       } else if (order < 0) {
-        // An ending pair reports the priority it had (refreshPriorities kept it in `index`).
-        exiting.push(oa[i], ob[i], linked ? pairs.priority[oi[i]] : refreshed ? oi[i] : op[i], -1);
+        const a = oa[i], b = ob[i];
+        if (all || (((checked[a >> 5] | left[a >> 5]) >>> (a & 31)) & 1) !== 0 || (((checked[b >> 5] | left[b >> 5]) >>> (b & 31)) & 1) !== 0) {
+          // An ending pair reports the priority it had (refreshPriorities kept it in `index`).
+          exiting.push(oa[i], ob[i], linked ? pairs.priority[oi[i]] : refreshed ? oi[i] : op[i], -1);
+        } else {
+          out.push(oa[i], ob[i], op[i], -1, linked ? pairs.born(oi[i]) : oborn[i]);
+        }
         i++;
       } else {
         out.push(fa[j], fb[j], fp[j], -1, step);
@@ -251,6 +328,7 @@ export class Broadphase {
     this.spare = old;
     this.current = out;
     this.linked = false;
+    this.clearLeft();
   }
 
   /**
@@ -259,12 +337,12 @@ export class Broadphase {
    * pool, the old priority rides along in `index` for pairs that end now.
    */
   private refreshPriorities(): void {
-    const i32 = this.tree.items.i32;
+    const items = this.tree.items;
     const cur = this.current;
     for (let i = 0; i < cur.count; i++) {
       if (this.linked && this.pairs.alive[cur.index[i]] === 0) continue;
-      const pa = i32[(cur.a[i] << 4) | PRIORITY];
-      const pb = i32[(cur.b[i] << 4) | PRIORITY];
+      const pa = items.priorityOf(cur.a[i]);
+      const pb = items.priorityOf(cur.b[i]);
       if (!this.linked) cur.index[i] = cur.priority[i];
       cur.priority[i] = pa < pb ? pa : pb;
     }
@@ -272,7 +350,7 @@ export class Broadphase {
   }
 
   /**
-   * Rebuilds the pair pool from the current list after one-pass steps left it behind: O(pairs).
+   * Rebuilds the pair pool from the current list after sweeping steps left it behind: O(pairs).
    * A listed pair whose item left the index (or left and came back) is created and ended at
    * once, exactly as if the pool had been kept when the item was removed.
    */
@@ -283,19 +361,13 @@ export class Broadphase {
     const i32 = items.i32;
     pairs.reset();
     for (let id = 0; id < items.capacity; id++) i32[(id << 4) | PAIR_HEAD] = NONE;
-    this.linked = true;
     const cur = this.current;
-    for (let i = 0; i < cur.count; i++) {
-      const a = cur.a[i];
-      const b = cur.b[i];
-      const p = pairs.create(a, b, cur.priority[i], cur.born[i], items);
-      cur.index[i] = p;
-      if (pairLeft(i32, a, b)) this.endPair(p);
+    for (let i = 0; i < cur.count; i++) cur.index[i] = pairs.create(cur.a[i], cur.b[i], cur.priority[i], cur.born[i], items);
+    if (this.leftCount > 0) {
+      for (let i = 0; i < cur.count; i++) if (this.pairLeft(cur.a[i], cur.b[i])) this.endPair(cur.index[i]);
     }
-    if (this.reborn > 0) {
-      for (let id = 0; id < items.capacity; id++) i32[(id << 4) | FLAGS] &= ~REBORN;
-      this.reborn = 0;
-    }
+    this.linked = true;
+    this.clearLeft();
   }
 
   /** Step in which the pair (a < b) began, or -1 if there is no such pair. */
@@ -304,14 +376,13 @@ export class Broadphase {
       const p = this.pairs.find(a, b);
       return p < 0 ? -1 : this.pairs.born(p);
     }
-    const i32 = this.tree.items.i32;
     if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b < this.tree.items.capacity)) return -1;
-    if (pairLeft(i32, a, b)) return -1;
+    if (this.pairLeft(a, b)) return -1;
     const cur = this.current;
     if (!this.priorityChanged) {
       // The list is sorted by the priorities the items have now: a binary search finds it.
-      const pa = i32[(a << 4) | PRIORITY];
-      const pb = i32[(b << 4) | PRIORITY];
+      const pa = this.tree.items.priorityOf(a);
+      const pb = this.tree.items.priorityOf(b);
       const at = lowerBound(cur, cur.count, pa < pb ? pa : pb, a, b);
       return at < cur.count && cur.a[at] === a && cur.b[at] === b ? cur.born[at] : -1;
     }
@@ -320,35 +391,39 @@ export class Broadphase {
   }
 
   /** Visits the cells of depth `d` whose loose bounds can reach the box (see REACH, NEAR). */
-  private visitReach(d: number, x0: number, y0: number, x1: number, y1: number): void {
+  private visitReach(k: number, d: number, x0: number, y0: number, x1: number, y1: number): void {
     const inv = this.tree.invCellSize[d];
     const ox = this.tree.originX;
     const oy = this.tree.originY;
-    this.visitCells(d,
+    this.visitCells(k, d,
       Math.ceil((x0 - ox) * inv - REACH), Math.floor((x1 - ox) * inv + NEAR),
       Math.ceil((y0 - oy) * inv - REACH), Math.floor((y1 - oy) * inv + NEAR));
   }
 
-  /** Tests the items of the cells [fx0..fx1] x [fy0..fy1] of depth `d` (clamped to the grid) against the current box. */
-  private visitCells(d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
+  /** Tests class k's items in the cells [fx0..fx1] x [fy0..fy1] of depth `d` (clamped to the grid) against the current box. */
+  private visitCells(k: number, d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
     const last = (1 << d) - 1;
     if (fx0 < 0) fx0 = 0;
     if (fy0 < 0) fy0 = 0;
     if (fx1 > last) fx1 = last;
     if (fy1 > last) fy1 = last;
     if (fx0 > fx1 || fy0 > fy1) return;
-    const cells = this.tree.levelSlots[d]!;
-    const layers = this.tree.levelLayers[d]!;
-    // Cells holding no layer the current item's mask accepts cannot hold a partner.
-    const mask = this.curMask;
+    const cells = this.tree.levelCells[d]!;
+    const mirror = this.tree.classes.cells[k][d];
+    const start = this.tree.classes.start[k];
+    const own = this.tree.classes.own[k];
     const ix0 = fx0 | 0;
     const ix1 = fx1 | 0;
     for (let iy = fy0 | 0, iy1 = fy1 | 0; iy <= iy1; iy++) {
-      const rowEnd = ((iy << d) + ix1) << 1;
-      for (let c = ((iy << d) + ix0) << 1; c <= rowEnd; c += 2) {
-        const own = cells[c + 1];
-        if (own === 0 || (layers[c >> 1] & mask) === 0) continue;
-        this.scanSlots(cells[c], cells[c] + own);
+      const rowEnd = (iy << d) + ix1;
+      for (let c = (iy << d) + ix0; c <= rowEnd; c++) {
+        if (mirror !== null) {
+          if (mirror[2 * c + 1] !== 0) this.scanSlots(mirror[2 * c], mirror[2 * c] + mirror[2 * c + 1]);
+          continue;
+        }
+        const n = cells[c];
+        if (n === NONE || own[n] === 0) continue;
+        this.scanSlots(start[n], start[n] + own[n]);
       }
     }
   }
@@ -360,41 +435,62 @@ export class Broadphase {
     this.token = 0;
   }
 
-  /** Empties the first `tiers` queues, checking their items sorted by cell. Returns the count. */
-  private checkInCellOrder(tiers: number): number {
+  /**
+   * Takes the first `tiers` queues' waiting items into the sorter and returns their slots,
+   * sorted (`sorter.count` of them): slots lie in class and cell order, so neighbouring movers
+   * then read the memory their predecessors just brought into cache.
+   */
+  private collectMovers(tiers: number): Int32Array {
     const tree = this.tree;
-    const items = tree.items;
-    const nodes = tree.nodes;
+    const i32 = tree.items.i32;
+    const itemSlot = tree.items.slot;
     const sorter = this.sorter;
+    const mark = 2 * this.stepId + 1;
+    if (this.token === 0x7fffffff) this.resetTokens();
+    const token = ++this.token;
     sorter.count = 0;
     for (let t = 0; t < tiers; t++) {
       const queue = this.queues[t];
       while (queue.count > 0) {
         const id = queue.shift();
-        if ((items.i32[(id << 4) | FLAGS] & DIRTY) === 0) continue;
-        const n = items.i32[(id << 4) | NODE];
-        const d = nodes.depth[n];
-        sorter.push(id, this.levelOffset[d] + (nodes.cellY[n] << d) + nodes.cellX[n]);
+        // Stale (removed, or checked already) or listed twice: taken once.
+        if (i32[(id << 4) | STATE] !== mark || i32[(id << 4) | SEEN] === token) continue;
+        i32[(id << 4) | SEEN] = token;
+        sorter.push(itemSlot[id]);
       }
     }
     sorter.sort();
-    let checked = 0;
-    for (let i = 0; i < sorter.count; i++) checked += this.check(sorter.ids[i]);
-    return checked;
+    return sorter.keys;
+  }
+
+  /** Empties the first `tiers` queues, checking their items in slot order. Returns the count. */
+  private checkInCellOrder(tiers: number): number {
+    const moverSlots = this.collectMovers(tiers);
+    const count = this.sorter.count;
+    const slotId = this.tree.slots.id;
+    for (let i = 0; i < count; i++) this.check(slotId[moverSlots[i]]);
+    return count;
   }
 
   /** Checks one queued id; returns 0 for a stale queue entry (removed or already checked). */
   private check(m: number): number {
+    const i32 = this.tree.items.i32;
+    const mark = 2 * this.stepId + 1;
+    if (i32[(m << 4) | STATE] !== mark) return 0;
+    i32[(m << 4) | STATE] = mark - 1;
+    this.inspect(m);
+    return 1;
+  }
+
+  /** Re-tests the pairs of `m` (marked checked by this step) and finds its new ones. */
+  private inspect(m: number): void {
     const tree = this.tree;
     const items = tree.items;
-    if ((items.i32[(m << 4) | FLAGS] & DIRTY) === 0) return 0;
-    items.i32[(m << 4) | FLAGS] &= ~DIRTY;
-    const step = this.stepId;
-    items.i32[(m << 4) | CHECKED] = step;
+    const step = 2 * this.stepId;
     const pairs = this.pairs;
     const touching = this.touching;
     const x0 = items.f64[(m << 3) | MIN_X], y0 = items.f64[(m << 3) | MIN_Y], x1 = items.f64[(m << 3) | MAX_X], y1 = items.f64[(m << 3) | MAX_Y];
-    const layer = items.i32[(m << 4) | LAYER], mask = items.i32[(m << 4) | MASK], priority = items.i32[(m << 4) | PRIORITY];
+    const layer = items.i32[(m << 4) | LAYER], mask = items.i32[(m << 4) | MASK], priority = items.priorityOf(m);
     const isStatic = items.i32[(m << 4) | FLAGS] & STATIC;
     let tests = 0;
 
@@ -411,7 +507,7 @@ export class Broadphase {
       const side = e & 1;
       const o = rec[r | (1 - side)];
       e = rec[r | (NEXT + side)];
-      if (items.i32[(o << 4) | CHECKED] === step) continue;
+      if (items.i32[(o << 4) | STATE] === step) continue;
       tests++;
       const keep = (layer & items.i32[(o << 4) | MASK]) !== 0 && (items.i32[(o << 4) | LAYER] & mask) !== 0 &&
         (isStatic & items.i32[(o << 4) | FLAGS]) === 0 &&
@@ -423,7 +519,7 @@ export class Broadphase {
         continue;
       }
       items.i32[(o << 4) | SEEN] = token;
-      const op = items.i32[(o << 4) | PRIORITY];
+      const op = items.priorityOf(o);
       const pp = op < priority ? op : priority;
       if (pairs.priority[p] !== pp) {
         pairs.priority[p] = pp;
@@ -431,7 +527,8 @@ export class Broadphase {
       }
     }
 
-    // 2. Find new partners in every cell, at every level, whose loose bounds reach the box.
+    // 2. Find new partners in the cells of every class it may pair with, at every level,
+    // whose loose bounds reach the box.
     this.curId = m;
     this.curToken = token;
     this.curLayer = layer;
@@ -443,16 +540,16 @@ export class Broadphase {
     this.curY0 = y0;
     this.curX1 = x1;
     this.curY1 = y1;
-    const tree_ = this.tree;
-    for (let d = 0; d <= tree_.maxDepth; d++) {
-      if (tree_.levelItems[d] === 0) continue;
+    const C = tree.classes;
+    const row = items.classOf(m) * MAX_CLASSES;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.size[k] === 0 || C.allowed[row + k] === 0) continue;
+      const levels = C.levelItems[k];
       // The root cell is always visited: items that fit nowhere else live there.
-      if (d === 0) this.visitCells(0, 0, 0, 0, 0);
-      else this.visitReach(d, x0, y0, x1, y1);
+      if (levels[0] !== 0) this.visitCells(k, 0, 0, 0, 0, 0);
+      for (let d = 1; d <= tree.maxDepth; d++) if (levels[d] !== 0) this.visitReach(k, d, x0, y0, x1, y1);
     }
-    tests = this.curTests;
-    this.tests += tests;
-    return 1;
+    this.tests += this.curTests;
   }
 
   /** Tests the items in slots [from, to) against the current box; pairs up the new overlaps. */
@@ -476,10 +573,10 @@ export class Broadphase {
     const m = this.curId;
     const i32 = this.tree.items.i32;
     const r = o << 4;
-    if (o === m || i32[r | SEEN] === this.curToken || i32[r | CHECKED] === this.stepId) return;
+    if (o === m || i32[r | SEEN] === this.curToken || i32[r | STATE] === 2 * this.stepId) return;
     if ((this.curLayer & i32[r | MASK]) === 0 || (i32[r | LAYER] & this.curMask) === 0 ||
         (this.curStatic & i32[r | FLAGS]) !== 0) return;
-    const op = i32[r | PRIORITY];
+    const op = this.tree.items.priorityOf(o);
     const pp = op < this.curPriority ? op : this.curPriority;
     const a = m < o ? m : o;
     const b = m < o ? o : m;
@@ -495,9 +592,9 @@ export class Broadphase {
   /**
    * Sorts this step's entries and exits and merges the entries into the sorted current list,
    * dropping pairs that ended: O(pairs) only in steps where something changed. After a
-   * one-pass step the list and its entries are built in order already.
+   * sweeping step the list and its entries are built in order already.
    */
-  private finishLists(onePass: boolean): void {
+  private finishLists(swept: boolean): void {
     const stats = this.stats;
     const entered = this.entered;
     const exits = this.exiting;
@@ -505,7 +602,7 @@ export class Broadphase {
     this.exiting.count = 0;
     this.exited = exits;
     if (!isSorted(exits)) sortPairs(exits);
-    if (!onePass) {
+    if (!swept) {
       sortPairs(entered);
       // Few changes: patch the list in place; many (or reordered priorities): merge it anew.
       const changes = entered.count + exits.count;
@@ -546,18 +643,21 @@ export class Broadphase {
     this.current = out;
   }
 
-  private countDeferred(): number {
+  /**
+   * Items left waiting by the budget: they stay dirty for the next step (their marks move on
+   * to it). An item can sit in a queue twice (re-inserted, or moved to another tier): counted once.
+   */
+  private carryDeferred(): number {
     const i32 = this.tree.items.i32;
-    // An item can sit in a queue twice (re-inserted, or moved to another tier): count it once.
-    if (this.token === 0x7fffffff) this.resetTokens();
-    const token = ++this.token;
+    const waiting = 2 * this.stepId + 1;
+    const next = waiting + 2;
     let deferred = 0;
-    for (let t = 1; t < TIERS; t++) {
+    for (let t = 0; t < TIERS; t++) {
       const queue = this.queues[t];
       for (let i = 0; i < queue.count; i++) {
         const r = queue.at(i) << 4;
-        if ((i32[r | FLAGS] & DIRTY) === 0 || i32[r | SEEN] === token) continue;
-        i32[r | SEEN] = token;
+        if (i32[r | STATE] !== waiting) continue;
+        i32[r | STATE] = next;
         deferred++;
       }
     }
@@ -565,3 +665,7 @@ export class Broadphase {
   }
 }
 
+/** True when bit `i` of the bit set is on. */
+function hasBit(bits: Int32Array, i: number): boolean {
+  return ((bits[i >> 5] >>> (i & 31)) & 1) !== 0;
+}

@@ -44,13 +44,17 @@ export function pointBoxDistance(x: number, y: number, minX: number, minY: numbe
  * Compares squares; when both the squared distance and r² overflow, compares scaled values.
  */
 export function circleBoxOverlap(x: number, y: number, r: number, minX: number, minY: number, maxX: number, maxY: number, touching: boolean): boolean {
-  let d2 = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
-  let r2 = r * r;
+  const d2 = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
+  const r2 = r * r;
   // Only one of them infinite still compares right: the other side is below ~1.3e154.
-  if (d2 === Infinity && r2 === Infinity) {
-    d2 = pointBoxDistanceSq(x * DOWN, y * DOWN, minX * DOWN, minY * DOWN, maxX * DOWN, maxY * DOWN);
-    r2 = (r * DOWN) * (r * DOWN);
-  }
+  if (d2 === Infinity && r2 === Infinity) return farCircleBoxOverlap(x, y, r, minX, minY, maxX, maxY, touching);
+  return touching ? d2 <= r2 : d2 < r2;
+}
+
+/** {@link circleBoxOverlap} on scaled values, apart so the common case stays small enough to inline. */
+function farCircleBoxOverlap(x: number, y: number, r: number, minX: number, minY: number, maxX: number, maxY: number, touching: boolean): boolean {
+  const d2 = pointBoxDistanceSq(x * DOWN, y * DOWN, minX * DOWN, minY * DOWN, maxX * DOWN, maxY * DOWN);
+  const r2 = (r * DOWN) * (r * DOWN);
   return touching ? d2 <= r2 : d2 < r2;
 }
 

@@ -7,26 +7,14 @@ export const PENDING = -3;
 
 /** Flag bits in `flags`. */
 export const STATIC = 1;
-/** Queued for the broadphase (moved, resized, added or re-filtered since it was last checked). */
-export const DIRTY = 2;
 /** Sits in the root because its box fits no loose bounds (far outside the world). */
 export const OUTSIDE = 4;
-/**
- * Inserted while the pair pool was not kept (see Broadphase.linked): a listed pair with this
- * id may belong to an earlier item under the same id, so it ends rather than stays.
- */
-export const REBORN = 8;
-/** Moved since the tree last caught up (see TreeIndex.sync): its slot and node may be stale. */
-export const UNSYNCED = 16;
-
-/**
- * True when a pair listed by the last step no longer holds because one of its ids left the
- * index since, or left and came back as a new item (REBORN).
- */
-export function pairLeft(i32: Int32Array, a: number, b: number): boolean {
-  return i32[(a << 4) | NODE] === ABSENT || i32[(b << 4) | NODE] === ABSENT ||
-    ((i32[(a << 4) | FLAGS] | i32[(b << 4) | FLAGS]) & REBORN) !== 0;
-}
+/** The collision class sits in the flags' second byte (see CollisionClasses). */
+export const CLASS_SHIFT = 8;
+export const CLASS_BITS = 0xff << CLASS_SHIFT;
+/** The priority (0-255) sits in the flags' third byte. */
+export const PRIORITY_SHIFT = 16;
+export const PRIORITY_BITS = 0xff << PRIORITY_SHIFT;
 
 /** Default collider: layer 1, every mask bit, priority 128 (tier 1). */
 export const DEFAULT_LAYER = 1;
@@ -44,13 +32,21 @@ export const MIN_Y = 1;
 export const MAX_X = 2;
 export const MAX_Y = 3;
 export const FLAGS = 8;
-/** Step in which the broadphase last checked the item (so pairs are tested once). */
-export const CHECKED = 9;
+/**
+ * Where the item stands with the broadphase, as a step number s: `2s + 1` while it waits to
+ * be checked by step s, `2s` once step s checked it. Marks from older steps are stale by
+ * construction, so no pass ever clears them.
+ */
+export const STATE = 9;
 /** Token of the last mover that found this item among its partners. */
 export const SEEN = 10;
 export const LAYER = 11;
 export const MASK = 12;
-export const PRIORITY = 13;
+/**
+ * The node's depth and cell, packed (`depth << 28 | cellY << 14 | cellX`): a move tests the
+ * loose bounds from the record it already holds, without reading the node.
+ */
+export const CELL = 13;
 /** First pair edge of the item's pair list, or NONE. */
 export const PAIR_HEAD = 14;
 /** Node holding the item, or ABSENT / PENDING. */
@@ -60,7 +56,7 @@ export const NODE = 15;
 export class ItemStore {
   f64: Float64Array;
   i32: Int32Array;
-  /** The item's slot in its node's region (see SlotPool), which holds a copy of its box. */
+  /** The item's slot in its class's region of its node (see SlotPool), which holds a copy of its box. */
   slot: Int32Array;
 
   constructor(capacity: number) {
@@ -95,15 +91,34 @@ export class ItemStore {
     const i32 = this.i32;
     for (let id = from; id < to; id++) {
       const r = id << 4;
-      i32[r | FLAGS] = 0;
-      i32[r | CHECKED] = -1;
+      i32[r | STATE] = 0;
       i32[r | SEEN] = 0;
       i32[r | LAYER] = DEFAULT_LAYER;
       i32[r | MASK] = DEFAULT_MASK;
-      i32[r | PRIORITY] = DEFAULT_PRIORITY;
+      i32[r | FLAGS] = DEFAULT_PRIORITY << PRIORITY_SHIFT;
+      i32[r | CELL] = 0;
       i32[r | PAIR_HEAD] = NONE;
       i32[r | NODE] = ABSENT;
     }
+  }
+
+  /** The item's collision class. */
+  classOf(id: number): number {
+    return (this.i32[(id << 4) | FLAGS] & CLASS_BITS) >> CLASS_SHIFT;
+  }
+
+  setClass(id: number, cls: number): void {
+    const r = (id << 4) | FLAGS;
+    this.i32[r] = (this.i32[r] & ~CLASS_BITS) | (cls << CLASS_SHIFT);
+  }
+
+  priorityOf(id: number): number {
+    return (this.i32[(id << 4) | FLAGS] & PRIORITY_BITS) >>> PRIORITY_SHIFT;
+  }
+
+  setPriority(id: number, priority: number): void {
+    const r = (id << 4) | FLAGS;
+    this.i32[r] = (this.i32[r] & ~PRIORITY_BITS) | (priority << PRIORITY_SHIFT);
   }
 }
 

@@ -19,13 +19,12 @@ export class NodePool {
    * every side (looseness 2). Interleaved so a group's bounds share two cache lines.
    */
   bounds: Float64Array;
-  /** Items stored in this node itself. */
+  /** Items stored in this node itself (all classes). */
   own: Int32Array;
   /** Items in this node and all its descendants (lets traversals skip empty subtrees). */
   total: Int32Array;
-  /** First slot of this node's item region (see SlotPool) and the region's size (0: none). */
-  start: Int32Array;
-  size: Int32Array;
+  /** Bit k set: class k has items in this node (see CollisionClasses). */
+  classBits: Int32Array;
 
   /** Per group: frames left before an empty group is freed (valid while counting). */
   life: Uint16Array;
@@ -53,8 +52,7 @@ export class NodePool {
     this.bounds = new Float64Array(cap * 4);
     this.own = new Int32Array(cap);
     this.total = new Int32Array(cap);
-    this.start = new Int32Array(cap);
-    this.size = new Int32Array(cap);
+    this.classBits = new Int32Array(cap);
     const groups = cap >> 2;
     this.life = new Uint16Array(groups);
     this.span = new Uint16Array(groups);
@@ -81,8 +79,12 @@ export class NodePool {
     this.cellY[0] = 0;
     this.own[0] = 0;
     this.total[0] = 0;
-    this.start[0] = 0;
-    this.size[0] = 0;
+    this.classBits[0] = 0;
+  }
+
+  /** Nodes the arrays hold (grows by doubling). */
+  get capacity(): number {
+    return this.parent.length;
   }
 
   get capacityGroups(): number {
@@ -139,8 +141,7 @@ export class NodePool {
     this.bounds = growFloat64(this.bounds, cap * 4);
     this.own = growInt32(this.own, cap);
     this.total = growInt32(this.total, cap);
-    this.start = growInt32(this.start, cap);
-    this.size = growInt32(this.size, cap);
+    this.classBits = growInt32(this.classBits, cap);
     const groups = cap >> 2;
     const span = new Uint16Array(groups);
     span.set(this.span);

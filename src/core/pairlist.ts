@@ -30,8 +30,10 @@ export class PairBuffer implements PairList {
     this.born[i] = born;
   }
 
+  /** Makes room for `capacity` entries, at least doubling (so a list that creeps up grows rarely). */
   reserve(capacity: number): void {
     if (capacity <= this.a.length) return;
+    if (capacity < 2 * this.a.length) capacity = 2 * this.a.length;
     this.a = growInt32(this.a, capacity);
     this.b = growInt32(this.b, capacity);
     this.priority = growUint8(this.priority, capacity);

@@ -1,6 +1,6 @@
 import { Broadphase } from './broadphase.js';
 import { checkBox, checkId, checkNumber, fail, isBits32, show } from './errors.js';
-import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PENDING, PRIORITY, STATIC } from './items.js';
+import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PENDING, PRIORITY_SHIFT, STATIC } from './items.js';
 import { CIRCLE, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries.js';
 import { TreeIndex } from './tree.js';
 import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './types.js';
@@ -109,7 +109,6 @@ export class LooseQuadtree {
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.admit(id, minX, minY, maxX, maxY);
     this.tree.place(id);
-    this.broadphase.admitted(id);
     this.broadphase.markDirty(id);
   }
 
@@ -119,23 +118,21 @@ export class LooseQuadtree {
    */
   queueInsert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.admit(id, minX, minY, maxX, maxY);
-    this.broadphase.admitted(id);
     this.tree.enqueue(id);
   }
 
   /** Places every pending item. Returns how many were placed. */
   flush(): number {
-    // Moves first: the tree catches up with them before anything new is placed.
-    this.tree.sync(this.broadphase.queues);
     return this.tree.pendingCount === 0 ? 0 : this.tree.flush(this.markDirty);
   }
 
   /**
-   * Gives an item a new box. Only stores it: the tree catches up with every move at once
-   * before the next step or query. A box equal to the stored one changes nothing and does
-   * not make the item dirty.
+   * Gives an item a new box; returns whether it changed. While the box stays inside its
+   * node's loose bounds (most moves), that is a compare, a fit test and two writes; otherwise
+   * the item changes node now. A box equal to the stored one changes nothing and does not
+   * make the item dirty.
    */
-  move(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+  move(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
     // Kept small so engines inline it into the caller's loop: the four numbers then never
     // become heap objects. Anything unusual (bad input, pending items) takes the slow path.
     const items = this.tree.items;
@@ -144,38 +141,36 @@ export class LooseQuadtree {
         minX <= maxX && minY <= maxY) {
       const f64 = items.f64;
       const r = id << 3;
-      if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) return;
+      if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) return false;
       f64[r | MIN_X] = minX;
       f64[r | MIN_Y] = minY;
       f64[r | MAX_X] = maxX;
       f64[r | MAX_Y] = maxY;
-      this.noteMoved(id);
-      return;
+      this.moved(id);
+      return true;
     }
-    this.moveChecked(id, minX, minY, maxX, maxY);
+    return this.moveChecked(id, minX, minY, maxX, maxY);
   }
 
-  /**
-   * The rest of a placed item's move, once its new box is stored. The tree catches up with
-   * every move at once (TreeIndex.sync), finding the moved items in the queue markDirty fills.
-   */
-  private noteMoved(id: number): void {
-    this.tree.noteMoved(id);
+  /** The rest of a placed item's move, once its new box is stored: the tree, then the broadphase. */
+  private moved(id: number): void {
+    this.tree.update(id);
     this.broadphase.markDirty(id);
   }
 
   /** {@link move} with every check and its error message, and for pending items. */
-  private moveChecked(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+  private moveChecked(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
     const items = this.tree.items;
     const node = this.nodeOf(id, 'move');
     checkBox(id, minX, minY, maxX, maxY);
     const r = id << 3;
-    if (items.f64[r | MIN_X] === minX && items.f64[r | MIN_Y] === minY && items.f64[r | MAX_X] === maxX && items.f64[r | MAX_Y] === maxY) return;
+    if (items.f64[r | MIN_X] === minX && items.f64[r | MIN_Y] === minY && items.f64[r | MAX_X] === maxX && items.f64[r | MAX_Y] === maxY) return false;
     items.f64[r | MIN_X] = minX;
     items.f64[r | MIN_Y] = minY;
     items.f64[r | MAX_X] = maxX;
     items.f64[r | MAX_Y] = maxY;
-    if (node !== PENDING) this.noteMoved(id);
+    if (node !== PENDING) this.moved(id);
+    return true;
   }
 
 
@@ -188,8 +183,7 @@ export class LooseQuadtree {
     this.broadphase.endPairsOf(id);
     items.i32[(id << 4) | LAYER] = DEFAULT_LAYER;
     items.i32[(id << 4) | MASK] = DEFAULT_MASK;
-    items.i32[(id << 4) | PRIORITY] = DEFAULT_PRIORITY;
-    items.i32[(id << 4) | FLAGS] = 0;
+    items.i32[(id << 4) | FLAGS] = DEFAULT_PRIORITY << PRIORITY_SHIFT;
     this.tree.size--;
   }
 
@@ -235,11 +229,11 @@ export class LooseQuadtree {
       fail(`item ${id} has priority outside 0..255 (got ${show(priority)})`);
     }
     const items = this.tree.items;
-    const old = items.i32[(id << 4) | PRIORITY];
+    const old = items.priorityOf(id);
     if (items.i32[(id << 4) | LAYER] === (layer | 0) && items.i32[(id << 4) | MASK] === (mask | 0) && old === priority) return;
     items.i32[(id << 4) | LAYER] = layer | 0;
     items.i32[(id << 4) | MASK] = mask | 0;
-    items.i32[(id << 4) | PRIORITY] = priority;
+    items.setPriority(id, priority);
     if (items.i32[(id << 4) | NODE] === PENDING) return;
     this.tree.colliderChanged(id);
     this.broadphase.requeue(id, old);
@@ -402,9 +396,9 @@ export class LooseQuadtree {
     return trim(outIds, count);
   }
 
-  /** Places pending items and applies moves before a query reads the tree. */
+  /** Places pending items before a query reads the tree. */
   private catchUp(): void {
-    if ((this.tree.pendingCount | this.tree.unsyncedCount) !== 0) this.flush();
+    if (this.tree.pendingCount !== 0) this.flush();
   }
 
   // The *Args helpers check a query's numbers (the error path only when one is bad), place
@@ -482,8 +476,6 @@ export class LooseQuadtree {
    * Error naming the first broken one. Costs O(items + nodes + pairs): for tests.
    */
   validate(): void {
-    // Moves are applied lazily; bring the tree up to date so its invariants can hold.
-    this.tree.sync(this.broadphase.queues);
     validateIndex(this.tree, this.broadphase);
   }
 

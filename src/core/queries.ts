@@ -1,7 +1,7 @@
 import { circleBoxOverlap, FAR, pointBoxDistance, pointBoxDistanceSq, pointInBox, rayBoxDistance } from './geometry.js';
-import { LAYER } from './items.js';
 import { NONE } from './nodes.js';
 import { sortHits } from './sort.js';
+import { MIXED } from './classes.js';
 import type { TreeIndex } from './tree.js';
 
 /** Called for each hit of a visiting query; returning `false` stops the walk. */
@@ -47,11 +47,12 @@ export class QueryEngine {
     const args = this.args;
     const x0 = args[0], y0 = args[1], x1 = args[2], y1 = args[3];
     const nodes = this.tree.nodes;
-    const items = this.tree.items;
+    const C = this.tree.classes;
     const stack = this.stack;
     // For a circle, x1 holds the radius.
     const r2 = x1 * x1;
     const box = this.tree.slots.box;
+    const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
     const nb = nodes.bounds;
     let hits = 0;
@@ -59,7 +60,10 @@ export class QueryEngine {
     if (nodes.total[0] > 0) stack[top++] = 0;
     while (top > 0) {
       const n = stack[--top];
-      for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) {
+      for (let bits = nodes.classBits[n]; bits !== 0; bits &= bits - 1) {
+        const k = 31 - Math.clz32(bits & -bits);
+        if ((C.layer[k] & mask) === 0 && k !== MIXED) continue;
+        for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
         const bx0 = box[4 * s], by0 = box[4 * s + 1], bx1 = box[4 * s + 2], by1 = box[4 * s + 3];
         let hit: boolean;
         if (kind === RECT) {
@@ -69,12 +73,12 @@ export class QueryEngine {
         } else {
           hit = pointInBox(x0, y0, bx0, by0, bx1, by1, touching);
         }
-        if (!hit) continue;
+        if (!hit || (meta[4 * s] & mask) === 0) continue;
         const id = slotId[s];
-        if ((items.i32[(id << 4) | LAYER] & mask) === 0) continue;
         if (out !== null) out[hits] = id;
         hits++;
         if (visit !== null && visit(id) === false) return hits;
+        }
       }
       const first = nodes.firstChild[n];
       if (first === NONE) continue;
@@ -107,9 +111,10 @@ export class QueryEngine {
     const args = this.args;
     const ox = args[0], oy = args[1], ux = args[2], uy = args[3], maxDistance = args[4];
     const nodes = this.tree.nodes;
-    const items = this.tree.items;
+    const C = this.tree.classes;
     const stack = this.stack;
     const box = this.tree.slots.box;
+    const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
     const nb = nodes.bounds;
     let limit = maxDistance;
@@ -120,13 +125,16 @@ export class QueryEngine {
     if (nodes.total[0] > 0) stack[top++] = 0;
     while (top > 0) {
       const n = stack[--top];
-      for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) {
+      for (let bits = nodes.classBits[n]; bits !== 0; bits &= bits - 1) {
+        const k = 31 - Math.clz32(bits & -bits);
+        if ((C.layer[k] & mask) === 0 && k !== MIXED) continue;
+        for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
         // Items are tested against the full length: a hit at exactly the best distance with a
         // lower id must still win the tie. `limit` only prunes nodes (closed test).
+        if ((meta[4 * s] & mask) === 0) continue;
         const t = rayBoxDistance(ox, oy, ux, uy, maxDistance, box[4 * s], box[4 * s + 1], box[4 * s + 2], box[4 * s + 3], touching);
         if (t < 0) continue;
         const id = slotId[s];
-        if ((items.i32[(id << 4) | LAYER] & mask) === 0) continue;
         if (firstOnly) {
           if (t < bestDist || (t === bestDist && id < bestId)) {
             bestDist = t;
@@ -137,6 +145,7 @@ export class QueryEngine {
           outIds[hits] = id;
           outDist[hits] = t;
           hits++;
+        }
         }
       }
       const first = nodes.firstChild[n];
@@ -166,8 +175,9 @@ export class QueryEngine {
   nearest(k: number, touching: boolean, mask: number, outIds: IdArray, outDist: IdArray | null): number {
     const args = this.args;
     const nodes = this.tree.nodes;
-    const items = this.tree.items;
+    const C = this.tree.classes;
     const box = this.tree.slots.box;
+    const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
     const nb = nodes.bounds;
     if (k > this.tree.size) k = this.tree.size;
@@ -191,7 +201,11 @@ export class QueryEngine {
       const n = this.nodeId[0];
       nodeCount = this.popNode(nodeCount);
       if (found === k && key > this.resKey[0]) break;
-      for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) {
+      for (let bits = nodes.classBits[n]; bits !== 0; bits &= bits - 1) {
+        const cls = 31 - Math.clz32(bits & -bits);
+        if ((C.layer[cls] & mask) === 0 && cls !== MIXED) continue;
+        for (let s = C.start[cls][n], end = s + C.own[cls][n]; s < end; s++) {
+        if ((meta[4 * s] & mask) === 0) continue;
         const x0 = box[4 * s], y0 = box[4 * s + 1], x1 = box[4 * s + 2], y1 = box[4 * s + 3];
         let d2: number;
         if (!far) {
@@ -202,11 +216,11 @@ export class QueryEngine {
           d2 = pointBoxDistance(x, y, x0, y0, x1, y1);
         }
         const id = slotId[s];
-        if ((items.i32[(id << 4) | LAYER] & mask) === 0) continue;
         if (found < k) {
           found = this.pushResult(found, d2, id);
         } else if (d2 < this.resKey[0] || (d2 === this.resKey[0] && id < this.resId[0])) {
           this.replaceWorst(found, d2, id);
+        }
         }
       }
       const first = nodes.firstChild[n];
@@ -238,11 +252,15 @@ export class QueryEngine {
     const nodes = this.tree.nodes;
     const nb = nodes.bounds;
     const box = this.tree.slots.box;
+    const C = this.tree.classes;
     let m = Math.max(Math.abs(x), Math.abs(y), Math.abs(nb[0]), Math.abs(nb[1]), Math.abs(nb[2]), Math.abs(nb[3]));
     if (maxDistance < Infinity && maxDistance > m) m = maxDistance;
-    for (let s = 4 * nodes.start[0], end = s + 4 * nodes.own[0]; s < end; s++) {
-      const v = Math.abs(box[s]);
-      if (v > m) m = v;
+    for (let bits = nodes.classBits[0]; bits !== 0; bits &= bits - 1) {
+      const k = 31 - Math.clz32(bits & -bits);
+      for (let s = 4 * C.start[k][0], end = s + 4 * C.own[k][0]; s < end; s++) {
+        const v = Math.abs(box[s]);
+        if (v > m) m = v;
+      }
     }
     return m;
   }

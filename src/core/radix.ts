@@ -5,36 +5,37 @@ const BITS = 12;
 const BUCKETS = 1 << BITS;
 
 /**
- * Sorts ids by a non-negative 24-bit key with two counting passes (LSD radix), into
- * buffers it owns and reuses: no allocation once warm. Used to visit movers in cell order,
- * so neighbouring movers read memory their predecessors just brought into cache.
+ * Sorts non-negative 32-bit integers with counting passes of 12 bits (LSD radix, as many
+ * passes as the largest key needs), in buffers it owns and reuses: no allocation once warm.
+ * Used to visit movers in slot order, so neighbouring movers read memory their predecessors
+ * just brought into cache.
  */
 export class KeySorter {
-  ids: Int32Array = new Int32Array(256);
   keys: Int32Array = new Int32Array(256);
   count = 0;
-  private tmpIds = new Int32Array(256);
-  private tmpKeys = new Int32Array(256);
+  private tmp: Int32Array = new Int32Array(256);
   private readonly counts = new Int32Array(BUCKETS);
 
-  push(id: number, key: number): void {
-    if (this.count === this.ids.length) {
-      const size = this.count * 2;
-      this.ids = growInt32(this.ids, size);
-      this.keys = growInt32(this.keys, size);
-      this.tmpIds = new Int32Array(size);
-      this.tmpKeys = new Int32Array(size);
+  push(key: number): void {
+    if (this.count === this.keys.length) {
+      this.keys = growInt32(this.keys, this.count * 2);
+      this.tmp = new Int32Array(this.count * 2);
     }
-    this.ids[this.count] = id;
     this.keys[this.count++] = key;
   }
 
   sort(): void {
-    this.pass(this.keys, this.ids, this.tmpKeys, this.tmpIds, 0);
-    this.pass(this.tmpKeys, this.tmpIds, this.keys, this.ids, BITS);
+    let max = 0;
+    for (let i = 0; i < this.count; i++) if (this.keys[i] > max) max = this.keys[i];
+    for (let shift = 0; max >>> shift !== 0; shift += BITS) {
+      this.pass(this.keys, this.tmp, shift);
+      const t = this.keys;
+      this.keys = this.tmp;
+      this.tmp = t;
+    }
   }
 
-  private pass(keys: Int32Array, ids: Int32Array, outKeys: Int32Array, outIds: Int32Array, shift: number): void {
+  private pass(keys: Int32Array, out: Int32Array, shift: number): void {
     const counts = this.counts;
     const n = this.count;
     counts.fill(0);
@@ -45,11 +46,7 @@ export class KeySorter {
       counts[b] = sum;
       sum += c;
     }
-    for (let i = 0; i < n; i++) {
-      const at = counts[(keys[i] >>> shift) & (BUCKETS - 1)]++;
-      outKeys[at] = keys[i];
-      outIds[at] = ids[i];
-    }
+    for (let i = 0; i < n; i++) out[counts[(keys[i] >>> shift) & (BUCKETS - 1)]++] = keys[i];
   }
 }
 

@@ -1,3 +1,6 @@
+import { DENSE_DEPTH, MAX_CLASSES } from './classes.js';
+import { STATIC } from './items.js';
+import { NONE } from './nodes.js';
 import type { PairBuffer } from './pairlist.js';
 import type { TreeIndex } from './tree.js';
 
@@ -8,115 +11,210 @@ import type { TreeIndex } from './tree.js';
 export const REACH = 1.5 + 1e-9;
 export const NEAR = 0.5 + 1e-9;
 
-/**
- * Levels deeper than this keep no tight cell bounds: 4^d boxes would cost more memory than
- * they save (at depth 9, 8 MB). Their cells are then tested item by item.
- */
-const MAX_BOUNDS_DEPTH = 9;
-
-/** A cell with more items than this reaches deeper levels item by item, not by its union. */
+/** A region with more items than this reaches other levels item by item, not by its union. */
 const UNION_LIMIT = 4;
 
+
 /**
- * Every overlapping pair of the placed items in one pass, the way a uniform grid finds them,
- * but over the loose quadtree's cells as they are (nothing rebuilt):
+ * Overlapping pairs found from slot memory alone (box, id and collider copies, read in order),
+ * class by class (see CollisionClasses):
  *
- * - Cells are taken level by level in row order; each pairs its items among themselves, with
- *   the forward half of its neighbours on its own level (right, and the row below), and with
- *   every deeper level's cells its items can reach. Each pair is then met exactly once.
- * - Each cell's tight bounds (the union of its items' boxes) are computed first. A cell pair
- *   whose bounds do not overlap is skipped whole, and an item is only tested against a cell
- *   its box overlaps: with items much smaller than the loose bounds, most neighbour cells
- *   hold nothing in reach.
+ * - {@link run}: every pair of every item, the way a uniform grid finds them but over the
+ *   tree's cells as they are. A class that may pair with itself pairs each cell's items among
+ *   themselves, with the forward half of its neighbours on its own level (right, and the row
+ *   below) and with every deeper level's cells its items can reach: each pair is met once.
+ *   Two different classes are joined from the smaller one: its cells probe the other's cells
+ *   at every level. Class pairs whose filters reject each other are never looked at.
+ * - {@link runMovers}: the pairs of the given movers only; each probes, at every level, the
+ *   cells of every class it may pair with.
  *
- * Reads only slot memory (box, id and collider copies), in order.
+ * For {@link run}, each class's tight bounds per cell (the union of its items' boxes) are
+ * computed first: a cell whose items are out of reach is skipped whole, and an item is only
+ * tested against a cell its box overlaps.
  */
 export class PairSweep {
   /** Pair tests made by the last run. */
   tests = 0;
   private readonly tree: TreeIndex;
   private readonly touching: boolean;
-  /** Per level: minX, minY, maxX, maxY of each cell's items (valid where the cell has items). */
-  private readonly bounds: (Float64Array | null)[];
+  /** Per class and depth up to DENSE_DEPTH: minX, minY, maxX, maxY of the class's items per cell. */
+  private readonly bounds: (Float64Array | null)[][] = [];
   private out: PairBuffer | null = null;
+  /** Bit set of the items not to pair with (movers already checked), or null. */
+  private skip: Int32Array | null = null;
+  /** Whether pairs of the classes being joined need the per-pair layer, mask and static test. */
+  private filter = true;
+  /** Whether the tight bounds are current (a movers' run does without them). */
+  private useBounds = false;
   /** Box of the items being paired (a cell's union, or one item's box): numbers stay unboxed. */
   private readonly union = new Float64Array(4);
 
   constructor(tree: TreeIndex, touching: boolean) {
     this.tree = tree;
     this.touching = touching;
-    this.bounds = new Array<Float64Array | null>(tree.maxDepth + 1).fill(null);
+    for (let k = 0; k < MAX_CLASSES; k++) this.bounds.push(new Array<Float64Array | null>(tree.maxDepth + 1).fill(null));
   }
 
   /** Appends every overlapping pair the colliders allow to `out` as (lower id, higher id, pair priority). */
   run(out: PairBuffer): void {
-    const tree = this.tree;
+    const C = this.tree.classes;
     this.out = out;
+    this.skip = null;
     this.tests = 0;
-    this.computeBounds();
-    const r = this.touching ? 2 : 1;
-    for (let d = 0; d <= tree.maxDepth; d++) {
-      if (tree.levelItems[d] === 0) continue;
-      const cells = tree.levelSlots[d]!;
-      const b = this.bounds[d];
-      const side = 1 << d;
-      for (let cy = 0, c = 0; cy < side; cy++) {
-        for (let cx = 0; cx < side; cx++, c++) {
-          const own = cells[2 * c + 1];
-          if (own === 0) continue;
-          const first = cells[2 * c];
-          const end = first + own;
-          this.pairWithin(first, end);
-          const u = this.union;
-          if (b !== null) {
-            u[0] = b[4 * c];
-            u[1] = b[4 * c + 1];
-            u[2] = b[4 * c + 2];
-            u[3] = b[4 * c + 3];
-          } else {
-            u[0] = u[1] = -Infinity;
-            u[2] = u[3] = Infinity;
-          }
-          const last = side - 1;
-          this.pairWithCells(first, end, d, cx + 1, cx + r > last ? last : cx + r, cy, cy);
-          if (cy < last) this.pairWithCells(first, end, d, cx - r < 0 ? 0 : cx - r, cx + r > last ? last : cx + r, cy + 1, cy + r > last ? last : cy + r);
-          if (b !== null && own <= UNION_LIMIT) {
-            for (let deeper = d + 1; deeper <= tree.maxDepth; deeper++) {
-              if (tree.levelItems[deeper] !== 0) this.pairWithReach(first, end, deeper);
-            }
-          } else {
-            // Many items (the root's outsiders, a crowd) or no bounds: reach item by item.
-            const box = tree.slots.box;
-            for (let s = first; s < end; s++) {
-              u[0] = box[4 * s];
-              u[1] = box[4 * s + 1];
-              u[2] = box[4 * s + 2];
-              u[3] = box[4 * s + 3];
-              for (let deeper = d + 1; deeper <= tree.maxDepth; deeper++) {
-                if (tree.levelItems[deeper] !== 0) this.pairWithReach(s, s + 1, deeper);
-              }
-            }
-          }
-        }
+    this.useBounds = true;
+    for (let k = 0; k < MAX_CLASSES; k++) if (C.size[k] > 0) this.computeBounds(k);
+    for (let a = 0; a < MAX_CLASSES; a++) {
+      if (C.size[a] === 0) continue;
+      for (let b = a; b < MAX_CLASSES; b++) {
+        if (C.size[b] === 0 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
+        this.filter = C.exact[a * MAX_CLASSES + b] === 0;
+        if (a === b) this.selfJoin(a);
+        else if (C.size[a] <= C.size[b]) this.crossJoin(a, b);
+        else this.crossJoin(b, a);
       }
     }
     this.out = null;
   }
 
-  /** Each cell's tight bounds, for levels that keep them. */
-  private computeBounds(): void {
+  /**
+   * Appends the pairs of the movers in slots `moverSlots[0..count-1]` to `out`, each once:
+   * a pair of two movers is reported by the first of them, whose bit in `checked` (a bit set
+   * by id) is set as it is done.
+   */
+  runMovers(moverSlots: Int32Array, count: number, checked: Int32Array, out: PairBuffer): void {
     const tree = this.tree;
+    const C = tree.classes;
     const box = tree.slots.box;
-    for (let d = 0; d <= tree.maxDepth && d <= MAX_BOUNDS_DEPTH; d++) {
-      if (tree.levelItems[d] === 0) continue;
-      const cells = tree.levelSlots[d]!;
-      let b = this.bounds[d];
-      if (b === null) b = this.bounds[d] = new Float64Array(4 * cells.length / 2);
-      for (let c = 0, count = cells.length >> 1; c < count; c++) {
-        const own = cells[2 * c + 1];
+    const meta = tree.slots.meta;
+    const slotId = tree.slots.id;
+    const u = this.union;
+    this.out = out;
+    this.skip = checked;
+    this.tests = 0;
+    // Tight bounds would need a pass over every item: more than they save for a fraction of movers.
+    this.useBounds = false;
+    for (let i = 0; i < count; i++) {
+      const s = moverSlots[i];
+      const k = meta[4 * s + 2] >> 8;
+      u[0] = box[4 * s];
+      u[1] = box[4 * s + 1];
+      u[2] = box[4 * s + 2];
+      u[3] = box[4 * s + 3];
+      for (let o = 0; o < MAX_CLASSES; o++) {
+        if (C.size[o] === 0 || C.allowed[k * MAX_CLASSES + o] === 0) continue;
+        this.filter = C.exact[k * MAX_CLASSES + o] === 0;
+        this.probeLevels(s, s + 1, o, 0);
+      }
+      const id = slotId[s];
+      checked[id >> 5] |= 1 << (id & 31);
+    }
+    this.out = null;
+    this.skip = null;
+  }
+
+  /** Pairs of one class among themselves: each cell with itself, its forward neighbours and the deeper levels in reach. */
+  private selfJoin(k: number): void {
+    const tree = this.tree;
+    const C = tree.classes;
+    const r = this.touching ? 2 : 1;
+    for (let d = 0; d <= tree.maxDepth; d++) {
+      if (C.levelItems[k][d] === 0) continue;
+      const side = 1 << d;
+      const last = side - 1;
+      const mirror = C.cells[k][d];
+      const cells = tree.levelCells[d]!;
+      for (let c = 0, total = side * side; c < total; c++) {
+        let first: number;
+        let own: number;
+        if (mirror !== null) {
+          own = mirror[2 * c + 1];
+          if (own === 0) continue;
+          first = mirror[2 * c];
+        } else {
+          const n = cells[c];
+          if (n === NONE || (own = C.own[k][n]) === 0) continue;
+          first = C.start[k][n];
+        }
+        const end = first + own;
+        const cx = c & last;
+        const cy = c >> d;
+        this.pairWithin(first, end);
+        this.loadUnion(k, d, c, first, end);
+        this.pairWithCells(first, end, k, d, cx + 1, cx + r > last ? last : cx + r, cy, cy);
+        if (cy < last) this.pairWithCells(first, end, k, d, cx - r < 0 ? 0 : cx - r, cx + r > last ? last : cx + r, cy + 1, cy + r > last ? last : cy + r);
+        this.reachLevels(first, end, k, d + 1);
+      }
+    }
+  }
+
+  /** Pairs of class s with class l: the cells of s probe the cells of l at every level. */
+  private crossJoin(s: number, l: number): void {
+    const tree = this.tree;
+    const C = tree.classes;
+    for (let d = 0; d <= tree.maxDepth; d++) {
+      if (C.levelItems[s][d] === 0) continue;
+      const mirror = C.cells[s][d];
+      const cells = tree.levelCells[d]!;
+      for (let c = 0, total = cells.length; c < total; c++) {
+        let first: number;
+        let own: number;
+        if (mirror !== null) {
+          own = mirror[2 * c + 1];
+          if (own === 0) continue;
+          first = mirror[2 * c];
+        } else {
+          const n = cells[c];
+          if (n === NONE || (own = C.own[s][n]) === 0) continue;
+          first = C.start[s][n];
+        }
+        this.loadUnion(s, d, c, first, first + own);
+        this.reachLevels(first, first + own, l, 0);
+      }
+    }
+  }
+
+  /**
+   * Pairs slots [first, end), whose union is in `union`, with class k's cells at levels
+   * `from` and deeper that their loose bounds reach: by the union when the slots are few,
+   * else item by item.
+   */
+  private reachLevels(first: number, end: number, k: number, from: number): void {
+    if (end - first <= UNION_LIMIT) {
+      this.probeLevels(first, end, k, from);
+      return;
+    }
+    const box = this.tree.slots.box;
+    const u = this.union;
+    for (let s = first; s < end; s++) {
+      u[0] = box[4 * s];
+      u[1] = box[4 * s + 1];
+      u[2] = box[4 * s + 2];
+      u[3] = box[4 * s + 3];
+      this.probeLevels(s, s + 1, k, from);
+    }
+  }
+
+  /** Pairs slots [first, end), whose union is in `union`, with class k's cells in reach at levels `from` and deeper. */
+  private probeLevels(first: number, end: number, k: number, from: number): void {
+    const levels = this.tree.classes.levelItems[k];
+    for (let d = from; d <= this.tree.maxDepth; d++) if (levels[d] !== 0) this.pairWithReach(first, end, k, d);
+  }
+
+  /** Each of class k's cells' tight bounds, on the levels that keep cell arrays. */
+  private computeBounds(k: number): void {
+    const tree = this.tree;
+    const C = tree.classes;
+    const box = tree.slots.box;
+    for (let d = 0; d <= tree.maxDepth && d <= DENSE_DEPTH; d++) {
+      if (C.levelItems[k][d] === 0) continue;
+      const mirror = C.cells[k][d]!;
+      let b = this.bounds[k][d];
+      if (b === null) b = this.bounds[k][d] = new Float64Array(2 * mirror.length);
+      for (let c = 0, count = mirror.length >> 1; c < count; c++) {
+        const own = mirror[2 * c + 1];
         if (own === 0) continue;
         let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-        for (let s = cells[2 * c], end = s + own; s < end; s++) {
+        for (let s = mirror[2 * c], end = s + own; s < end; s++) {
           if (box[4 * s] < x0) x0 = box[4 * s];
           if (box[4 * s + 1] < y0) y0 = box[4 * s + 1];
           if (box[4 * s + 2] > x1) x1 = box[4 * s + 2];
@@ -127,6 +225,28 @@ export class PairSweep {
         b[4 * c + 2] = x1;
         b[4 * c + 3] = y1;
       }
+    }
+  }
+
+  /** Puts the union of slots [first, end), class k's items in cell c of depth d, into `union`. */
+  private loadUnion(k: number, d: number, c: number, first: number, end: number): void {
+    const u = this.union;
+    const b = d <= DENSE_DEPTH ? this.bounds[k][d] : null;
+    if (b !== null) {
+      u[0] = b[4 * c];
+      u[1] = b[4 * c + 1];
+      u[2] = b[4 * c + 2];
+      u[3] = b[4 * c + 3];
+      return;
+    }
+    const box = this.tree.slots.box;
+    u[0] = u[1] = Infinity;
+    u[2] = u[3] = -Infinity;
+    for (let s = first; s < end; s++) {
+      if (box[4 * s] < u[0]) u[0] = box[4 * s];
+      if (box[4 * s + 1] < u[1]) u[1] = box[4 * s + 1];
+      if (box[4 * s + 2] > u[2]) u[2] = box[4 * s + 2];
+      if (box[4 * s + 3] > u[3]) u[3] = box[4 * s + 3];
     }
   }
 
@@ -147,8 +267,13 @@ export class PairSweep {
     }
   }
 
-  /** Pairs slots [first, end), whose union is in `union`, with the cells of level `d` their loose bounds reach. */
-  private pairWithReach(first: number, end: number, d: number): void {
+  /** Pairs slots [first, end), whose union is in `union`, with class k's cells of level `d` their loose bounds reach. */
+  private pairWithReach(first: number, end: number, k: number, d: number): void {
+    // The root holds what fits nowhere else, far outside the world too: always reached.
+    if (d === 0) {
+      this.pairWithCells(first, end, k, 0, 0, 0, 0, 0);
+      return;
+    }
     const tree = this.tree;
     const u = this.union;
     const inv = tree.invCellSize[d];
@@ -159,30 +284,38 @@ export class PairSweep {
     const ly = Math.ceil((u[1] - tree.originY) * inv - REACH);
     const hy = Math.floor((u[3] - tree.originY) * inv + NEAR);
     if (hx < 0 || hy < 0 || lx > last || ly > last) return;
-    this.pairWithCells(first, end, d, lx < 0 ? 0 : lx | 0, hx > last ? last : hx | 0, ly < 0 ? 0 : ly | 0, hy > last ? last : hy | 0);
+    this.pairWithCells(first, end, k, d, lx < 0 ? 0 : lx | 0, hx > last ? last : hx | 0, ly < 0 ? 0 : ly | 0, hy > last ? last : hy | 0);
   }
 
   /**
-   * Pairs the items of slots [first, end), whose union is in `union`, with the items of the
-   * cells [fx0..fx1] x [fy0..fy1] of level `d` (inside the grid, possibly empty ranges).
+   * Pairs the items of slots [first, end), whose union is in `union`, with class k's items in
+   * the cells [fx0..fx1] x [fy0..fy1] of level `d` (inside the grid, possibly empty ranges).
    */
-  private pairWithCells(first: number, end: number, d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
+  private pairWithCells(first: number, end: number, k: number, d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
     const u = this.union;
     const x0 = u[0], y0 = u[1], x1 = u[2], y1 = u[3];
     const tree = this.tree;
-    const cells = tree.levelSlots[d]!;
-    const layers = tree.levelLayers[d]!;
-    const b = this.bounds[d];
+    const C = tree.classes;
+    const mirror = C.cells[k][d];
+    const cells = tree.levelCells[d]!;
+    const b = this.useBounds && d <= DENSE_DEPTH ? this.bounds[k][d] : null;
     const box = tree.slots.box;
-    const meta = tree.slots.meta;
     const touching = this.touching;
     let tests = 0;
+    let bx0 = -Infinity, by0 = -Infinity, bx1 = Infinity, by1 = Infinity;
     for (let iy = fy0; iy <= fy1; iy++) {
       for (let c = (iy << d) + fx0, rowEnd = (iy << d) + fx1; c <= rowEnd; c++) {
-        const own = cells[2 * c + 1];
-        if (own === 0) continue;
-        // The cell's bounds, or infinite ones on levels that keep none.
-        let bx0 = -Infinity, by0 = -Infinity, bx1 = Infinity, by1 = Infinity;
+        let from: number;
+        let count: number;
+        if (mirror !== null) {
+          count = mirror[2 * c + 1];
+          if (count === 0) continue;
+          from = mirror[2 * c];
+        } else {
+          const n = cells[c];
+          if (n === NONE || (count = C.own[k][n]) === 0) continue;
+          from = C.start[k][n];
+        }
         if (b !== null) {
           bx0 = b[4 * c];
           by0 = b[4 * c + 1];
@@ -190,15 +323,12 @@ export class PairSweep {
           by1 = b[4 * c + 3];
           if (touching ? x0 > bx1 || bx0 > x1 || y0 > by1 || by0 > y1 : x0 >= bx1 || bx0 >= x1 || y0 >= by1 || by0 >= y1) continue;
         }
-        const from = cells[2 * c];
-        const to = from + own;
-        const cellLayers = layers[c];
+        const to = from + count;
         for (let s = first; s < end; s++) {
           const sx0 = box[4 * s], sy0 = box[4 * s + 1], sx1 = box[4 * s + 2], sy1 = box[4 * s + 3];
-          // Skip the cell for this item when its box misses the cell's items or its mask all of their layers.
-          if ((touching ? sx0 > bx1 || bx0 > sx1 || sy0 > by1 || by0 > sy1 : sx0 >= bx1 || bx0 >= sx1 || sy0 >= by1 || by0 >= sy1) ||
-              (cellLayers & meta[4 * s + 1]) === 0) continue;
-          tests += own;
+          // Skip the cell for this item when its box misses the cell's items.
+          if (touching ? sx0 > bx1 || bx0 > sx1 || sy0 > by1 || by0 > sy1 : sx0 >= bx1 || bx0 >= sx1 || sy0 >= by1 || by0 >= sy1) continue;
+          tests += count;
           for (let t = from; t < to; t++) {
             if (touching
               ? sx0 <= box[4 * t + 2] && box[4 * t] <= sx1 && sy0 <= box[4 * t + 3] && box[4 * t + 1] <= sy1
@@ -216,14 +346,15 @@ export class PairSweep {
   private emit(s: number, t: number): void {
     const slots = this.tree.slots;
     const meta = slots.meta;
-    if ((meta[4 * s] & meta[4 * t + 1]) === 0 || (meta[4 * t] & meta[4 * s + 1]) === 0 ||
-        (meta[4 * s + 2] & meta[4 * t + 2]) !== 0) return;
+    if (s === t || (this.filter && ((meta[4 * s] & meta[4 * t + 1]) === 0 || (meta[4 * t] & meta[4 * s + 1]) === 0 ||
+        (meta[4 * s + 2] & meta[4 * t + 2] & STATIC) !== 0))) return;
+    const a = slots.id[s];
+    const b = slots.id[t];
+    if (this.skip !== null && ((this.skip[b >> 5] >>> (b & 31)) & 1) !== 0) return;
     const out = this.out!;
     // Only the three columns a sort and merge read; the list's index and born stay unused.
     if (out.count === out.a.length) out.reserve(out.count * 2);
     const k = out.count++;
-    const a = slots.id[s];
-    const b = slots.id[t];
     const ps = meta[4 * s + 3];
     const pt = meta[4 * t + 3];
     out.a[k] = a < b ? a : b;

@@ -1,11 +1,12 @@
-import { ABSENT, FLAGS, ItemStore, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PENDING, PRIORITY, STATIC, UNSYNCED } from './items.js';
-import { growInt32, NodePool, NONE } from './nodes.js';
-import type { IdQueue } from './queue.js';
+import { CollisionClasses } from './classes.js';
+import { ABSENT, CELL, FLAGS, ItemStore, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PENDING, STATIC } from './items.js';
+import { NodePool, NONE } from './nodes.js';
 import { MIN_REGION, SlotPool } from './slots.js';
 
 /**
  * The spatial part of the index: placement of items in a loose quadtree (looseness 2),
- * relocation, per-subtree counts and the lifespan of empty groups.
+ * relocation, per-subtree counts and the lifespan of empty groups. Each node keeps its items
+ * in one region of slots per collision class (see CollisionClasses).
  *
  * Placement. A node at depth d has cell size s = rootSize / 2^d and loose bounds that grow
  * the cell by s/2 on each side. A box whose larger side is at most s and whose centre lies
@@ -17,6 +18,7 @@ export class TreeIndex {
   readonly items: ItemStore;
   readonly nodes: NodePool;
   readonly slots: SlotPool;
+  readonly classes: CollisionClasses;
   readonly originX: number;
   readonly originY: number;
   readonly rootSize: number;
@@ -35,18 +37,6 @@ export class TreeIndex {
    * A level's array is made when its first node is; 4^d entries, so maxDepth is capped.
    */
   readonly levelCells: (Int32Array | null)[];
-  /**
-   * Per depth, per cell: the node's slot region start and item count, mirrored from the node
-   * pool so a scan of neighbouring cells reads one array instead of chasing node indices.
-   */
-  readonly levelSlots: (Int32Array | null)[];
-  /**
-   * Per depth, per cell: the union of its items' layers. A scan skips a cell none of whose
-   * items its mask accepts: dust that only collides with walls skips the cells of dust.
-   */
-  readonly levelLayers: (Int32Array | null)[];
-  /** Items stored at each depth (levels without items are skipped). */
-  readonly levelItems: Int32Array;
 
   /** Items in the index, pending ones included. */
   size = 0;
@@ -60,12 +50,6 @@ export class TreeIndex {
   pendingCount = 0;
   /** Items waiting in {@link pending} (its stale entries left out). */
   waiting = 0;
-  /**
-   * Items moved since the tree last caught up (flagged UNSYNCED). A move only stores the new
-   * box; {@link sync} then re-places them all at once, before anything reads the tree.
-   */
-  unsyncedCount = 0;
-  private stale: Int32Array = new Int32Array(64);
 
   // Result of the last placement (fields, so placement allocates nothing).
   private targetDepth = 0;
@@ -88,10 +72,8 @@ export class TreeIndex {
     this.items = new ItemStore(1024);
     this.nodes = new NodePool(256);
     this.slots = new SlotPool(4096);
+    this.classes = new CollisionClasses(this.nodes.capacity, maxDepth);
     this.levelCells = new Array<Int32Array | null>(maxDepth + 1).fill(null);
-    this.levelSlots = new Array<Int32Array | null>(maxDepth + 1).fill(null);
-    this.levelLayers = new Array<Int32Array | null>(maxDepth + 1).fill(null);
-    this.levelItems = new Int32Array(maxDepth + 1);
     this.setNodeBounds(0, 0, 0, 0);
     this.indexCell(0);
     this.pending = new Int32Array(256);
@@ -102,18 +84,36 @@ export class TreeIndex {
   place(id: number): void {
     this.findTarget(id);
     const n = this.descend(0, this.targetDepth, this.targetX, this.targetY);
-    this.link(id, n);
+    this.addToRegion(id, this.classFor(id), n);
+    this.countUp(n);
+    this.markOutside(id);
   }
 
   /**
    * Re-places an item after its box changed. Keeps the node while the box still fits its
-   * loose bounds at the right depth (this is what looseness buys); returns true on relocation.
+   * loose bounds at the right depth (this is what looseness buys: only the slot's copy of the
+   * box is written); returns true on relocation.
    */
   update(id: number): boolean {
+    // One function on purpose: engines inline only small functions (V8: under 460 bytes of
+    // bytecode), and this one must not be inlined into `LooseQuadtree.move`, which must stay
+    // small enough to be inlined into the caller's loop of moves (or its four numbers become
+    // heap objects on every call).
     const items = this.items;
     const nodes = this.nodes;
+    const f64 = items.f64;
+    const minX = f64[(id << 3) | MIN_X], minY = f64[(id << 3) | MIN_Y], maxX = f64[(id << 3) | MAX_X], maxY = f64[(id << 3) | MAX_Y];
+    // Keep the node while the box fits its loose bounds (read from the cell packed in the
+    // record, same arithmetic as setNodeBounds) and is not small enough to belong deeper: it
+    // does not fit the loose bounds of the deeper cell holding its centre.
+    const cell = items.i32[(id << 4) | CELL];
+    const depth = cell >>> 28;
+    const side = this.cellSize[depth];
+    const lx = this.originX + (cell & 0x3fff) * side - side * 0.5;
+    const ly = this.originY + ((cell >>> 14) & 0x3fff) * side - side * 0.5;
     const n = items.i32[(id << 4) | NODE];
-    if (this.keepsNode(id, n)) {
+    if (minX >= lx && minY >= ly && maxX <= lx + 2 * side && maxY <= ly + 2 * side &&
+        (depth === this.maxDepth || (maxX - minX > maxY - minY ? maxX - minX : maxY - minY) > this.cellSize[depth + 1] || !this.fitsAt(id, depth + 1))) {
       this.writeSlotBox(id);
       // A root item may have come back inside the world (or left it) without changing node.
       if (n === 0) this.markOutside(id);
@@ -134,8 +134,9 @@ export class TreeIndex {
       m = nodes.parent[m];
     }
     const target = this.descend(m, d, this.targetX, this.targetY);
-    this.unlinkList(id, n);
-    this.addToList(id, target);
+    const k = items.classOf(id);
+    this.removeFromRegion(id, k, n);
+    this.addToRegion(id, k, target);
     // Only the nodes below the common ancestor m change counts: from m up, one item left and
     // one came. Count up the new path before counting down the old one.
     this.countUp(target, m);
@@ -146,75 +147,29 @@ export class TreeIndex {
     return true;
   }
 
-  /** Notes that an item's stored box changed; the tree catches up in {@link sync}. */
-  noteMoved(id: number): void {
-    const i32 = this.items.i32;
-    if ((i32[(id << 4) | FLAGS] & UNSYNCED) !== 0) return;
-    i32[(id << 4) | FLAGS] |= UNSYNCED;
-    this.unsyncedCount++;
-  }
-
-  /**
-   * Brings the tree up to date with the moves since the last call. A few moved items are
-   * updated one by one. When a quarter or more moved, one pass over the slot regions in cell
-   * order copies each moved item's box into its slot and tests it against its node's bounds,
-   * read once per node: memory is read and written in order instead of at random per move.
-   * The few that left their node are then relocated one by one.
-   */
-  sync(queues: readonly IdQueue[]): void {
-    const count = this.unsyncedCount;
-    if (count === 0) return;
-    this.unsyncedCount = 0;
-    const i32 = this.items.i32;
-    if (count * 4 < this.size) {
-      // Every moved item is queued for the broadphase too: walk the queues.
-      for (const queue of queues) {
-        for (let k = 0; k < queue.count; k++) {
-          const id = queue.at(k);
-          // Not moved (queued for another reason, or listed twice), or removed since.
-          if ((i32[(id << 4) | FLAGS] & UNSYNCED) === 0) continue;
-          i32[(id << 4) | FLAGS] &= ~UNSYNCED;
-          this.update(id);
-        }
-      }
-      return;
-    }
-    let stale = 0;
-    const f64 = this.items.f64;
-    const nodes = this.nodes;
-    const box = this.slots.box;
-    const slotId = this.slots.id;
-    for (let d = 0; d <= this.maxDepth; d++) {
-      if (this.levelItems[d] === 0) continue;
-      const cells = this.levelCells[d]!;
-      for (let c = 0; c < cells.length; c++) {
-        const n = cells[c];
-        if (n === NONE || nodes.own[n] === 0) continue;
-        for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) {
-          const id = slotId[s];
-          if ((i32[(id << 4) | FLAGS] & UNSYNCED) === 0) continue;
-          i32[(id << 4) | FLAGS] &= ~UNSYNCED;
-          box[4 * s] = f64[(id << 3) | MIN_X];
-          box[4 * s + 1] = f64[(id << 3) | MIN_Y];
-          box[4 * s + 2] = f64[(id << 3) | MAX_X];
-          box[4 * s + 3] = f64[(id << 3) | MAX_Y];
-          // Root items go through update too: it keeps their outside flag.
-          if (n !== 0 && this.keepsNode(id, n)) continue;
-          if (stale === this.stale.length) this.stale = growInt32(this.stale, stale * 2);
-          this.stale[stale++] = id;
-        }
-      }
-    }
-    for (let k = 0; k < stale; k++) this.update(this.stale[k]);
-  }
-
   /** Unlinks an item from its node, leaving its box in place. */
   unplace(id: number): void {
     const n = this.items.i32[(id << 4) | NODE];
-    this.unlinkList(id, n);
+    this.removeFromRegion(id, this.items.classOf(id), n);
     this.countDown(n);
     this.items.i32[(id << 4) | NODE] = ABSENT;
     this.markOutside(id);
+  }
+
+  /**
+   * After a collider or static change of a placed item: its slot's copy of the collider, and
+   * its class (the item moves to another class's region in the same node when the key changed).
+   */
+  colliderChanged(id: number): void {
+    const k = this.items.classOf(id);
+    const to = this.classFor(id);
+    if (to === k) {
+      this.writeSlotMeta(id);
+      return;
+    }
+    const n = this.items.i32[(id << 4) | NODE];
+    this.removeFromRegion(id, k, n);
+    this.addToRegion(id, to, n);
   }
 
   /** Adds an id to the pending queue (its box is stored, `node` is PENDING). */
@@ -281,38 +236,48 @@ export class TreeIndex {
   private moved = 0;
 
   /**
-   * Lays the slot regions out again in level and row order when enough items changed node
-   * since the last time (a quarter of them: more often costs more than the locality saves
+   * Lays the slot regions out again in class, level and row order when enough items changed
+   * node since the last time (a quarter of them: more often costs more than the locality saves
    * when every item moves): O(items), sequential copies.
    */
   compactIfScattered(): void {
     if (this.moved * 4 < this.size || this.size === 0) return;
     this.moved = 0;
-    const nodes = this.nodes;
     const slots = this.slots;
-    const items = this.items;
     slots.beginCompact();
-    for (let d = 0; d <= this.maxDepth; d++) {
-      const cells = this.levelCells[d];
-      if (cells === null || this.levelItems[d] === 0) continue;
-      const mirror = this.levelSlots[d]!;
-      for (let c = 0; c < cells.length; c++) {
-        const n = cells[c];
-        if (n === NONE || nodes.size[n] === 0) continue;
-        const start = slots.place(nodes.start[n], nodes.own[n], nodes.size[n]);
-        nodes.start[n] = start;
-        mirror[2 * c] = start;
-      }
-    }
+    this.relayRegions(true);
     slots.endCompact();
-    const id = slots.id;
-    for (let d = 0; d <= this.maxDepth; d++) {
-      const cells = this.levelCells[d];
-      if (cells === null || this.levelItems[d] === 0) continue;
-      for (let c = 0; c < cells.length; c++) {
-        const n = cells[c];
-        if (n === NONE) continue;
-        for (let s = nodes.start[n], end = s + nodes.own[n]; s < end; s++) items.slot[id[s]] = s;
+    this.relayRegions(false);
+  }
+
+  /**
+   * Walks every region in class, level and row order: with `place`, copies it to the next
+   * place of a compaction; else points its items' slots at where they now are.
+   */
+  private relayRegions(place: boolean): void {
+    const C = this.classes;
+    const slots = this.slots;
+    const itemSlot = this.items.slot;
+    for (let k = 0; k < C.size.length; k++) {
+      if (C.size[k] === 0) continue;
+      const start = C.start[k];
+      const own = C.own[k];
+      for (let d = 0; d <= this.maxDepth; d++) {
+        const cells = this.levelCells[d];
+        if (cells === null || C.levelItems[k][d] === 0) continue;
+        const mirror = C.cells[k][d];
+        for (let c = 0; c < cells.length; c++) {
+          // The class's cell array when the level has one: read in order, no node lookups.
+          if (mirror !== null && mirror[2 * c + 1] === 0) continue;
+          const n = cells[c];
+          if (n === NONE || own[n] === 0) continue;
+          if (place) {
+            start[n] = slots.place(start[n], own[n], C.cap[k][n]);
+            if (mirror !== null) mirror[2 * c] = start[n];
+          } else {
+            for (let s = start[n], end = s + own[n]; s < end; s++) itemSlot[slots.id[s]] = s;
+          }
+        }
       }
     }
   }
@@ -322,21 +287,19 @@ export class TreeIndex {
     const i32 = this.items.i32;
     for (let id = 0; id < this.items.capacity; id++) {
       i32[(id << 4) | NODE] = ABSENT;
-      i32[(id << 4) | FLAGS] &= ~(OUTSIDE | UNSYNCED);
+      i32[(id << 4) | FLAGS] &= ~OUTSIDE;
     }
     this.nodes.reset();
     this.slots.reset();
+    this.classes.clear();
     for (const cells of this.levelCells) cells?.fill(NONE);
-    for (const cells of this.levelSlots) cells?.fill(0);
-    for (const cells of this.levelLayers) cells?.fill(0);
-    this.levelItems.fill(0);
     this.setNodeBounds(0, 0, 0, 0);
     this.indexCell(0);
     this.size = 0;
     this.outside = 0;
     this.pendingCount = 0;
     this.waiting = 0;
-    this.unsyncedCount = 0;
+    this.moved = 0;
   }
 
   /** Depth a box of this size belongs to: the deepest whose cell is at least its larger side. */
@@ -357,10 +320,15 @@ export class TreeIndex {
 
   /** True when the item's box fits the root's loose bounds. */
   fitsRoot(id: number): boolean {
-    const items = this.items;
-    const nodes = this.nodes;
-    const nb = nodes.bounds;
-    return items.f64[(id << 3) | MIN_X] >= nb[0] && items.f64[(id << 3) | MIN_Y] >= nb[1] && items.f64[(id << 3) | MAX_X] <= nb[2] && items.f64[(id << 3) | MAX_Y] <= nb[3];
+    const f64 = this.items.f64;
+    const nb = this.nodes.bounds;
+    return f64[(id << 3) | MIN_X] >= nb[0] && f64[(id << 3) | MIN_Y] >= nb[1] && f64[(id << 3) | MAX_X] <= nb[2] && f64[(id << 3) | MAX_Y] <= nb[3];
+  }
+
+  /** The class an item's collider and static flag belong to. */
+  private classFor(id: number): number {
+    const i32 = this.items.i32;
+    return this.classes.find(i32[(id << 4) | LAYER], i32[(id << 4) | MASK], i32[(id << 4) | FLAGS] & STATIC);
   }
 
   /** Keeps the OUTSIDE flag and the outside count in step with the item's node and box. */
@@ -371,23 +339,6 @@ export class TreeIndex {
     if (isOutside === wasOutside) return;
     items.i32[(id << 4) | FLAGS] ^= OUTSIDE;
     this.outside += isOutside ? 1 : -1;
-  }
-
-  /**
-   * True when the item can stay in node n: its box is inside n's loose bounds and not small
-   * enough to belong deeper (it does not fit the loose bounds of the deeper cell holding its
-   * centre). This is what looseness buys: most moves end here.
-   */
-  private keepsNode(id: number, n: number): boolean {
-    const f64 = this.items.f64;
-    const nb = this.nodes.bounds;
-    const minX = f64[(id << 3) | MIN_X], minY = f64[(id << 3) | MIN_Y], maxX = f64[(id << 3) | MAX_X], maxY = f64[(id << 3) | MAX_Y];
-    if (!(minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3])) return false;
-    const d = this.nodes.depth[n];
-    if (d === this.maxDepth) return true;
-    const w = maxX - minX;
-    const h = maxY - minY;
-    return (w > h ? w : h) > this.cellSize[d + 1] && !this.fitsAt(id, d + 1);
   }
 
   /**
@@ -444,6 +395,7 @@ export class TreeIndex {
   private split(n: number): void {
     const nodes = this.nodes;
     const g = nodes.allocGroup();
+    this.classes.ensureNodes(nodes.capacity);
     nodes.span[g] = this.lifespan;
     nodes.countingAt[g] = NONE;
     const first = g << 2;
@@ -457,8 +409,7 @@ export class TreeIndex {
       nodes.firstChild[m] = NONE;
       nodes.own[m] = 0;
       nodes.total[m] = 0;
-      nodes.start[m] = 0;
-      nodes.size[m] = 0;
+      nodes.classBits[m] = 0;
       this.setNodeBounds(m, d, x + (c & 1), y + (c >> 1));
       this.indexCell(m);
     }
@@ -472,8 +423,6 @@ export class TreeIndex {
     if (cells === null) {
       cells = new Int32Array(4 ** d).fill(NONE);
       this.levelCells[d] = cells;
-      this.levelSlots[d] = new Int32Array(2 * 4 ** d);
-      this.levelLayers[d] = new Int32Array(4 ** d);
     }
     cells[(nodes.cellY[n] << d) + nodes.cellX[n]] = n;
   }
@@ -493,108 +442,99 @@ export class TreeIndex {
     nodes.bounds[4 * n + 3] = ly + 2 * s;
   }
 
-  private link(id: number, n: number): void {
-    this.addToList(id, n);
-    this.countUp(n);
-    this.markOutside(id);
-  }
-
-  /** Appends the item to its node's slot region, doubling the region when full. */
-  private addToList(id: number, n: number): void {
+  /** Appends the item to class k's region of node n, doubling the region when full. */
+  private addToRegion(id: number, k: number, n: number): void {
     const items = this.items;
     const nodes = this.nodes;
     const slots = this.slots;
-    const own = nodes.own[n];
-    if (own === nodes.size[n]) {
+    const C = this.classes;
+    const own = C.own[k][n];
+    if (own === C.cap[k][n]) {
       const size = own === 0 ? MIN_REGION : own * 2;
       const start = slots.alloc(size);
-      const old = nodes.start[n];
+      const old = C.start[k][n];
       for (let i = 0; i < own; i++) {
         slots.copy(old + i, start + i);
         items.slot[slots.id[start + i]] = start + i;
       }
-      if (own > 0) slots.free(old, nodes.size[n]);
-      nodes.start[n] = start;
-      nodes.size[n] = size;
+      if (own > 0) slots.free(old, C.cap[k][n]);
+      C.start[k][n] = start;
+      C.cap[k][n] = size;
     }
-    const slot = nodes.start[n] + own;
+    const slot = C.start[k][n] + own;
     slots.id[slot] = id;
     items.slot[id] = slot;
-    this.writeSlotMeta(id);
-    nodes.own[n] = own + 1;
-    this.mirror(n);
-    this.levelItems[nodes.depth[n]]++;
+    C.own[k][n] = own + 1;
+    if (own === 0) nodes.classBits[n] |= 1 << k;
+    nodes.own[n]++;
+    C.levelItems[k][nodes.depth[n]]++;
+    this.mirror(k, n);
+    C.size[k]++;
+    items.setClass(id, k);
     items.i32[(id << 4) | NODE] = n;
+    items.i32[(id << 4) | CELL] = (nodes.depth[n] << 28) | (nodes.cellY[n] << 14) | nodes.cellX[n];
+    this.writeSlotMeta(id);
     this.writeSlotBox(id);
   }
 
-  /** Removes the item from its node's region by moving the last slot into its place. */
-  private unlinkList(id: number, n: number): void {
+  /** Removes the item from class k's region of node n by moving the region's last slot into its place. */
+  private removeFromRegion(id: number, k: number, n: number): void {
     const items = this.items;
     const nodes = this.nodes;
     const slots = this.slots;
-    const own = nodes.own[n] - 1;
-    const last = nodes.start[n] + own;
+    const C = this.classes;
+    const own = C.own[k][n] - 1;
+    const last = C.start[k][n] + own;
     const slot = items.slot[id];
     if (slot !== last) {
       slots.copy(last, slot);
       items.slot[slots.id[slot]] = slot;
     }
-    nodes.own[n] = own;
-    this.mirror(n);
-    this.levelItems[nodes.depth[n]]--;
+    C.own[k][n] = own;
+    nodes.own[n]--;
+    C.levelItems[k][nodes.depth[n]]--;
+    C.size[k]--;
     if (own === 0) {
-      // An empty node gives its region back; a busy one keeps it to avoid churn.
-      slots.free(nodes.start[n], nodes.size[n]);
-      nodes.size[n] = 0;
+      // An empty region is given back; a busy one is kept to avoid churn.
+      slots.free(C.start[k][n], C.cap[k][n]);
+      C.cap[k][n] = 0;
+      nodes.classBits[n] &= ~(1 << k);
     }
+    this.mirror(k, n);
   }
 
-  /**
-   * Copies a node's region start and item count into its level's cell array, and recomputes
-   * the cell's layer union from its items (a few, read in order).
-   */
-  private mirror(n: number): void {
+  /** Copies class k's region start and item count in node n into the class's cell array. */
+  private mirror(k: number, n: number): void {
     const nodes = this.nodes;
     const d = nodes.depth[n];
-    const cell = (nodes.cellY[n] << d) + nodes.cellX[n];
-    const cells = this.levelSlots[d]!;
-    const start = nodes.start[n];
-    const own = nodes.own[n];
-    cells[2 * cell] = start;
-    cells[2 * cell + 1] = own;
-    const meta = this.slots.meta;
-    let layers = 0;
-    for (let s = start; s < start + own; s++) layers |= meta[4 * s];
-    this.levelLayers[d]![cell] = layers;
+    const cells = this.classes.cellsAt(k, d);
+    if (cells === null) return;
+    const c = (nodes.cellY[n] << d) + nodes.cellX[n];
+    cells[2 * c] = this.classes.start[k][n];
+    cells[2 * c + 1] = this.classes.own[k][n];
   }
 
-  /** After a collider change: the slot's copy and the cell's layer union. */
-  colliderChanged(id: number): void {
-    this.writeSlotMeta(id);
-    this.mirror(this.items.i32[(id << 4) | NODE]);
-  }
-
-  /** Copies the item's collider into its slot, for the one-pass broadphase's filters. */
+  /** Copies the item's collider into its slot, for the filters of pair finding. */
   private writeSlotMeta(id: number): void {
     const i32 = this.items.i32;
     const meta = this.slots.meta;
     const at = 4 * this.items.slot[id];
     meta[at] = i32[(id << 4) | LAYER];
     meta[at + 1] = i32[(id << 4) | MASK];
-    meta[at + 2] = i32[(id << 4) | FLAGS] & STATIC;
-    meta[at + 3] = i32[(id << 4) | PRIORITY];
+    // The static bit, and the class above it (a movers' sweep reads it with the box).
+    meta[at + 2] = (i32[(id << 4) | FLAGS] & STATIC) | (this.items.classOf(id) << 8);
+    meta[at + 3] = this.items.priorityOf(id);
   }
 
-  /** Copies the item's stored box into its slot (the copy queries scan). */
+  /** Copies the item's stored box into its slot (the copy pair finding and queries scan). */
   writeSlotBox(id: number): void {
-    const items = this.items;
+    const f64 = this.items.f64;
     const box = this.slots.box;
-    const at = 4 * items.slot[id];
-    box[at] = items.f64[(id << 3) | MIN_X];
-    box[at + 1] = items.f64[(id << 3) | MIN_Y];
-    box[at + 2] = items.f64[(id << 3) | MAX_X];
-    box[at + 3] = items.f64[(id << 3) | MAX_Y];
+    const at = 4 * this.items.slot[id];
+    box[at] = f64[(id << 3) | MIN_X];
+    box[at + 1] = f64[(id << 3) | MIN_Y];
+    box[at + 2] = f64[(id << 3) | MAX_X];
+    box[at + 3] = f64[(id << 3) | MAX_Y];
   }
 
   /** Adds one to the subtree counts from n up to `stop` (exclusive; the root by default); a counting group that gains an item is reused. */

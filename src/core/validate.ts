@@ -1,6 +1,8 @@
 import type { Broadphase } from './broadphase.js';
 import { fail } from './errors.js';
-import { ABSENT, DIRTY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PAIR_HEAD, pairLeft, PENDING, PRIORITY, STATIC } from './items.js';
+import { MIXED } from './classes.js';
+import { ABSENT, CELL, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PAIR_HEAD, PENDING, STATIC } from './items.js';
+import { MIN_REGION } from './slots.js';
 import { before } from './lists.js';
 import { NONE } from './nodes.js';
 import type { TreeIndex } from './tree.js';
@@ -21,58 +23,17 @@ export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
   const slots = tree.slots;
   const slotOwner = new Uint8Array(slots.used);
   let regionSlots = 0;
+  const C = tree.classes;
+  const classCounts = new Int32Array(C.size.length * (tree.maxDepth + 1));
   if (nodes.parent[0] !== NONE || nodes.depth[0] !== 0) fail('validate: root has a parent or a depth');
   while (stack.length > 0) {
     const n = stack.pop()!;
     const d = nodes.depth[n];
-    // Own items: in the node's slot region, pointing back at n, inside the loose bounds.
-    const nb = nodes.bounds;
-    const own = nodes.own[n];
-    const start = nodes.start[n];
-    const size = nodes.size[n];
-    if (own > size) fail(`validate: node ${n} holds ${own} items in a region of ${size} slots`);
-    if (size !== 0 && (size & (size - 1)) !== 0) fail(`validate: node ${n} has a region of ${size} slots, not a power of two`);
-    const cell = (nodes.cellY[n] << d) + nodes.cellX[n];
-    let layers = 0;
-    for (let s = start; s < start + own; s++) layers |= items.i32[(slots.id[s] << 4) | LAYER];
-    if (tree.levelLayers[d]![cell] !== layers) fail(`validate: node ${n} cell layer union is out of date`);
-    if (tree.levelSlots[d]![2 * cell] !== start && own > 0) fail(`validate: node ${n} cell region start is out of date`);
-    if (tree.levelSlots[d]![2 * cell + 1] !== own) fail(`validate: node ${n} cell item count is out of date`);
-    if (size > 0) {
-      if (start + size > slots.used) fail(`validate: node ${n} region runs past the slot pool`);
-      for (let s = start; s < start + size; s++) {
-        if (slotOwner[s] !== 0) fail(`validate: slot ${s} belongs to two regions`);
-        slotOwner[s] = 1;
-      }
-      regionSlots += size;
-    }
-    for (let s = start; s < start + own; s++) {
-      const id = slots.id[s];
-      if (id < 0 || id >= items.capacity) fail(`validate: slot ${s} of node ${n} holds a bad id ${id}`);
-      if (items.i32[(id << 4) | NODE] !== n) fail(`validate: item ${id} is stored in node ${n} but records node ${items.i32[(id << 4) | NODE]}`);
-      if (items.slot[id] !== s) fail(`validate: item ${id} is in slot ${s} but records slot ${items.slot[id]}`);
-      if (slots.box[4 * s] !== items.f64[(id << 3) | MIN_X] || slots.box[4 * s + 1] !== items.f64[(id << 3) | MIN_Y] ||
-          slots.box[4 * s + 2] !== items.f64[(id << 3) | MAX_X] || slots.box[4 * s + 3] !== items.f64[(id << 3) | MAX_Y]) {
-        fail(`validate: item ${id} slot box differs from its stored box`);
-      }
-      const meta = slots.meta;
-      if (meta[4 * s] !== items.i32[(id << 4) | LAYER] || meta[4 * s + 1] !== items.i32[(id << 4) | MASK] ||
-          meta[4 * s + 2] !== (items.i32[(id << 4) | FLAGS] & STATIC) || meta[4 * s + 3] !== items.i32[(id << 4) | PRIORITY]) {
-        fail(`validate: item ${id} slot collider differs from its stored collider`);
-      }
-      const inside = items.f64[(id << 3) | MIN_X] >= nb[4 * n] && items.f64[(id << 3) | MIN_Y] >= nb[4 * n + 1] &&
-        items.f64[(id << 3) | MAX_X] <= nb[4 * n + 2] && items.f64[(id << 3) | MAX_Y] <= nb[4 * n + 3];
-      if (n !== 0 && !inside) {
-        fail(`validate: item ${id} box [${items.f64[(id << 3) | MIN_X]}, ${items.f64[(id << 3) | MIN_Y]}, ${items.f64[(id << 3) | MAX_X]}, ${items.f64[(id << 3) | MAX_Y]}] ` +
-          `is outside the loose bounds of node ${n} [${nb[4 * n]}, ${nb[4 * n + 1]}, ${nb[4 * n + 2]}, ${nb[4 * n + 3]}]`);
-      }
-      if (n === 0 && !inside) {
-        outside++;
-        if ((items.i32[(id << 4) | FLAGS] & OUTSIDE) === 0) fail(`validate: item ${id} is outside the root but not flagged`);
-      } else if ((items.i32[(id << 4) | FLAGS] & OUTSIDE) !== 0) {
-        fail(`validate: item ${id} is flagged outside but fits node ${n}`);
-      }
-    }
+    const own = validateRegions(tree, n, slotOwner, classCounts);
+    regionSlots += slotsHeld;
+    slotsHeld = 0;
+    outside += outsideSeen;
+    outsideSeen = 0;
     placed += own;
     let total = own;
     const first = nodes.firstChild[n];
@@ -92,6 +53,7 @@ export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
         const s = tree.cellSize[d + 1];
         const lx = tree.originX + cx * s - s * 0.5;
         const ly = tree.originY + cy * s - s * 0.5;
+        const nb = nodes.bounds;
         if (nb[4 * c] !== lx || nb[4 * c + 1] !== ly || nb[4 * c + 2] !== lx + 2 * s || nb[4 * c + 3] !== ly + 2 * s) {
           fail(`validate: node ${c} has loose bounds that do not match its cell`);
         }
@@ -127,6 +89,25 @@ export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
     if (nodes.countingAt[g] !== i) fail(`validate: counting list entry ${i} (group ${g}) does not point back`);
   }
 
+  for (let k = 0; k < C.size.length; k++) {
+    let size = 0;
+    for (let d = 0; d <= tree.maxDepth; d++) {
+      const count = classCounts[k * (tree.maxDepth + 1) + d];
+      if (C.levelItems[k][d] !== count) fail(`validate: class ${k} counts ${C.levelItems[k][d]} items at depth ${d}, holds ${count}`);
+      size += count;
+    }
+    if (C.size[k] !== size) fail(`validate: class ${k} counts ${C.size[k]} items, holds ${size}`);
+    for (let d = 0; d <= tree.maxDepth; d++) {
+      const mirror = C.cells[k][d];
+      const cells = tree.levelCells[d];
+      if (mirror === null || cells === null) continue;
+      for (let c = 0; c < cells.length; c++) {
+        const n = cells[c];
+        const own = n === NONE ? 0 : C.own[k][n];
+        if (mirror[2 * c + 1] !== own || (own > 0 && mirror[2 * c] !== C.start[k][n])) fail(`validate: class ${k} cell ${c} of depth ${d} is out of date`);
+      }
+    }
+  }
   if (regionSlots + slots.freeSlots !== slots.used) {
     fail(`validate: ${regionSlots} slots in regions + ${slots.freeSlots} free != ${slots.used} handed out (leak)`);
   }
@@ -149,6 +130,78 @@ export function validateIndex(tree: TreeIndex, bp: Broadphase): void {
   if (nodes.total[0] !== placed) fail(`validate: root counts ${nodes.total[0]} items, ${placed} reachable`);
 
   validatePairs(tree, bp);
+}
+
+// What validateRegions found besides its return value (module scratch: validate is not re-entrant).
+let slotsHeld = 0;
+let outsideSeen = 0;
+
+/**
+ * Node n's class regions: each in the slot pool and owned once, its items pointing back at
+ * n, their class, their slot; slot copies equal the records; keyed classes hold only their
+ * key; boxes inside n's loose bounds (or flagged outside, in the root). Returns the node's items.
+ */
+function validateRegions(tree: TreeIndex, n: number, slotOwner: Uint8Array, classCounts: Int32Array): number {
+  const nodes = tree.nodes;
+  const items = tree.items;
+  const slots = tree.slots;
+  const C = tree.classes;
+  const nb = nodes.bounds;
+  const d = nodes.depth[n];
+  let total = 0;
+  for (let k = 0; k < C.size.length; k++) {
+    const own = C.used[k] === 1 ? C.own[k][n] : 0;
+    const cap = C.used[k] === 1 ? C.cap[k][n] : 0;
+    if (((nodes.classBits[n] >> k) & 1) !== (own > 0 ? 1 : 0)) fail(`validate: node ${n} class bits disagree with class ${k}'s ${own} items`);
+    if (own > cap) fail(`validate: node ${n} holds ${own} items of class ${k} in a region of ${cap} slots`);
+    if (own === 0 && cap !== 0) fail(`validate: node ${n} keeps an empty region of class ${k}`);
+    if (cap !== 0 && (cap < MIN_REGION || (cap & (cap - 1)) !== 0)) fail(`validate: node ${n} has a region of ${cap} slots, not a power of two`);
+    if (cap === 0) continue;
+    const start = C.start[k][n];
+    if (start + cap > slots.used) fail(`validate: node ${n} region runs past the slot pool`);
+    for (let s = start; s < start + cap; s++) {
+      if (slotOwner[s] !== 0) fail(`validate: slot ${s} belongs to two regions`);
+      slotOwner[s] = 1;
+    }
+    slotsHeld += cap;
+    total += own;
+    classCounts[k * (tree.maxDepth + 1) + d] += own;
+    for (let s = start; s < start + own; s++) {
+      const id = slots.id[s];
+      if (id < 0 || id >= items.capacity) fail(`validate: slot ${s} of node ${n} holds a bad id ${id}`);
+      if (items.i32[(id << 4) | NODE] !== n) fail(`validate: item ${id} is stored in node ${n} but records node ${items.i32[(id << 4) | NODE]}`);
+      if (items.slot[id] !== s) fail(`validate: item ${id} is in slot ${s} but records slot ${items.slot[id]}`);
+      if (items.classOf(id) !== k) fail(`validate: item ${id} is stored in class ${k} but records class ${items.classOf(id)}`);
+      if (items.i32[(id << 4) | CELL] !== ((d << 28) | (nodes.cellY[n] << 14) | nodes.cellX[n])) fail(`validate: item ${id} records another cell than its node's`);
+      const layer = items.i32[(id << 4) | LAYER], mask = items.i32[(id << 4) | MASK], isStatic = items.i32[(id << 4) | FLAGS] & STATIC;
+      if (k !== MIXED && ((layer & ~C.layer[k]) !== 0 || C.mask[k] !== mask || C.isStatic[k] !== isStatic ||
+          C.self[k] !== ((layer & mask) !== 0 ? 1 : 0))) {
+        fail(`validate: item ${id} (layer ${layer}, mask ${mask}, static ${isStatic}) is in class ${k} of another key`);
+      }
+      if (slots.box[4 * s] !== items.f64[(id << 3) | MIN_X] || slots.box[4 * s + 1] !== items.f64[(id << 3) | MIN_Y] ||
+          slots.box[4 * s + 2] !== items.f64[(id << 3) | MAX_X] || slots.box[4 * s + 3] !== items.f64[(id << 3) | MAX_Y]) {
+        fail(`validate: item ${id} slot box differs from its stored box`);
+      }
+      const meta = slots.meta;
+      if (meta[4 * s] !== layer || meta[4 * s + 1] !== mask || meta[4 * s + 2] !== (isStatic | (k << 8)) || meta[4 * s + 3] !== items.priorityOf(id)) {
+        fail(`validate: item ${id} slot collider differs from its stored collider`);
+      }
+      const inside = items.f64[(id << 3) | MIN_X] >= nb[4 * n] && items.f64[(id << 3) | MIN_Y] >= nb[4 * n + 1] &&
+        items.f64[(id << 3) | MAX_X] <= nb[4 * n + 2] && items.f64[(id << 3) | MAX_Y] <= nb[4 * n + 3];
+      if (n !== 0 && !inside) {
+        fail(`validate: item ${id} box [${items.f64[(id << 3) | MIN_X]}, ${items.f64[(id << 3) | MIN_Y]}, ${items.f64[(id << 3) | MAX_X]}, ${items.f64[(id << 3) | MAX_Y]}] ` +
+          `is outside the loose bounds of node ${n} [${nb[4 * n]}, ${nb[4 * n + 1]}, ${nb[4 * n + 2]}, ${nb[4 * n + 3]}]`);
+      }
+      if (n === 0 && !inside) {
+        outsideSeen++;
+        if ((items.i32[(id << 4) | FLAGS] & OUTSIDE) === 0) fail(`validate: item ${id} is outside the root but not flagged`);
+      } else if ((items.i32[(id << 4) | FLAGS] & OUTSIDE) !== 0) {
+        fail(`validate: item ${id} is flagged outside but fits node ${n}`);
+      }
+    }
+  }
+  if (nodes.own[n] !== total) fail(`validate: node ${n} counts ${nodes.own[n]} own items, its regions hold ${total}`);
+  return total;
 }
 
 function validatePairs(tree: TreeIndex, bp: Broadphase): void {
@@ -187,7 +240,7 @@ function validatePairs(tree: TreeIndex, bp: Broadphase): void {
     const sorted = pr !== prevP ? pr < prevP : a !== prevA ? a > prevA : b > prevB;
     if (!sorted) fail(`validate: current pairs are out of order at ${i}`);
     if ((items.i32[(a << 4) | FLAGS] & STATIC) !== 0 && (items.i32[(b << 4) | FLAGS] & STATIC) !== 0 &&
-        (items.i32[(a << 4) | FLAGS] & DIRTY) === 0 && (items.i32[(b << 4) | FLAGS] & DIRTY) === 0) {
+        !bp.isDirty(a) && !bp.isDirty(b)) {
       fail(`validate: static items ${a} and ${b} are paired`);
     }
     prevP = pr;
@@ -212,8 +265,8 @@ function validateList(tree: TreeIndex, bp: Broadphase): void {
       fail(`validate: current pairs are out of order (or repeated) at ${i}`);
     }
     if (cur.born[i] > bp.stepId || cur.born[i] < 0) fail(`validate: current pair (${a}, ${b}) began at step ${cur.born[i]}, after the last step ${bp.stepId}`);
-    if (!pairLeft(i32, a, b) && (i32[(a << 4) | FLAGS] & STATIC) !== 0 && (i32[(b << 4) | FLAGS] & STATIC) !== 0 &&
-        (i32[(a << 4) | FLAGS] & DIRTY) === 0 && (i32[(b << 4) | FLAGS] & DIRTY) === 0) {
+    if (!bp.pairLeft(a, b) && (i32[(a << 4) | FLAGS] & STATIC) !== 0 && (i32[(b << 4) | FLAGS] & STATIC) !== 0 &&
+        !bp.isDirty(a) && !bp.isDirty(b)) {
       fail(`validate: static items ${a} and ${b} are paired`);
     }
   }

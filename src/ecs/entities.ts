@@ -20,11 +20,6 @@ export const IN_HELD_LIST = 2;
 export class EntityTable {
   /** NONE, QUEUED, IN_TREE or HELD. */
   status = new Uint8Array(1024);
-  /** Values of Position and Bounds at the last sync: what the tree holds. */
-  x = new Float64Array(1024);
-  y = new Float64Array(1024);
-  w = new Float64Array(1024);
-  h = new Float64Array(1024);
   /** Collider layer, for handler matching. */
   layer = new Int32Array(1024);
   isStatic = new Uint8Array(1024);
@@ -48,10 +43,6 @@ export class EntityTable {
     if (id < this.status.length) return;
     const size = id + 1;
     this.status = fit(this.status, size);
-    this.x = fit(this.x, size);
-    this.y = fit(this.y, size);
-    this.w = fit(this.w, size);
-    this.h = fit(this.h, size);
     this.layer = fit(this.layer, size);
     this.isStatic = fit(this.isStatic, size);
     this.marks = fit(this.marks, size);

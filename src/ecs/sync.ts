@@ -89,10 +89,6 @@ function admit(s: QuadtreeState, eid: number): void {
   const ent = s.entities;
   if (ent.status[eid] === HELD) ent.heldCount--;
   ent.status[eid] = IN_TREE;
-  ent.x[eid] = x;
-  ent.y[eid] = y;
-  ent.w[eid] = w;
-  ent.h[eid] = h;
   ent.layer[eid] = collider.layer;
   ent.isStatic[eid] = isStatic ? 1 : 0;
   ent.inTree++;
@@ -262,10 +258,10 @@ function applyColliderChanges(s: QuadtreeState): void {
 }
 
 /**
- * The per-frame scan: compares every dynamic entity with the values the tree got last. As
- * fast as handing every entity to the core's `move` (which ignores an unchanged box; both
- * 2.3 ms for 50k entities, 10% moving), but it makes no call for an unchanged entity, checks
- * only changed values, and counts the dirty ones.
+ * The per-frame scan, one pass from the components to the tree: each dynamic entity's box is
+ * handed to the core's `move`, which compares it with the box it holds and, for an entity that
+ * stayed inside its node's loose bounds, writes it straight where pair finding reads it. No
+ * copy of the components is kept, and nothing is left for a second pass.
  */
 function scan(s: QuadtreeState): void {
   const ent = s.entities;
@@ -274,11 +270,6 @@ function scan(s: QuadtreeState): void {
   const py = s.position.y;
   const bw = s.bounds.width;
   const bh = s.bounds.height;
-  // The table is not resized during the scan (hold() never grows it).
-  const sx = ent.x;
-  const sy = ent.y;
-  const sw = ent.w;
-  const sh = ent.h;
   const tree = s.tree;
   const scanned = list.count;
   let dirty = 0;
@@ -288,22 +279,16 @@ function scan(s: QuadtreeState): void {
     const y = py[eid];
     const w = bw[eid];
     const h = bh[eid];
-    if (x === sx[eid] && y === sy[eid] && w === sw[eid] && h === sh[eid]) continue;
     if (!validBox(x, y, w, h)) {
       hold(s, eid, BAD_BOX);
       // It was swapped out of the list: look at index i again.
       i--;
       continue;
     }
-    // Inline rather than through update(): every double passed to a call V8 does not inline is boxed.
+    // Inline rather than through a helper: every double passed to a call V8 does not inline is boxed.
     const hw = w * 0.5;
     const hh = h * 0.5;
-    tree.move(eid, x - hw, y - hh, x + hw, y + hh);
-    sx[eid] = x;
-    sy[eid] = y;
-    sw[eid] = w;
-    sh[eid] = h;
-    dirty++;
+    if (tree.move(eid, x - hw, y - hh, x + hw, y + hh)) dirty++;
   }
   s.stats.scanned += scanned;
   s.stats.dirty += dirty;
@@ -320,33 +305,19 @@ function applyMarks(s: QuadtreeState): void {
   list.clear();
 }
 
-/** Compares one entity with what the tree holds and updates it; false if it was held. */
+/** Hands one entity's box to the tree (which ignores an unchanged one); false if it was held. */
 function reread(s: QuadtreeState, eid: number): boolean {
-  const ent = s.entities;
   const x = s.position.x[eid];
   const y = s.position.y[eid];
   const w = s.bounds.width[eid];
   const h = s.bounds.height[eid];
   s.stats.scanned++;
-  if (x === ent.x[eid] && y === ent.y[eid] && w === ent.w[eid] && h === ent.h[eid]) return true;
-  if (!update(s, eid, x, y, w, h)) return false;
-  s.stats.dirty++;
-  return true;
-}
-
-/** Hands a changed box to the tree; returns false if the values were bad (entity held). */
-function update(s: QuadtreeState, eid: number, x: number, y: number, w: number, h: number): boolean {
   if (!validBox(x, y, w, h)) {
     hold(s, eid, BAD_BOX);
     return false;
   }
   const hw = w * 0.5;
   const hh = h * 0.5;
-  s.tree.move(eid, x - hw, y - hh, x + hw, y + hh);
-  const ent = s.entities;
-  ent.x[eid] = x;
-  ent.y[eid] = y;
-  ent.w[eid] = w;
-  ent.h[eid] = h;
+  if (s.tree.move(eid, x - hw, y - hh, x + hw, y + hh)) s.stats.dirty++;
   return true;
 }
