@@ -18,6 +18,7 @@ class Brute implements Contender {
 }
 
 export const bruteSpec: ContenderSpec = {
+  key: 'brute',
   name: 'brute force',
   note: 'all n(n-1)/2 pairs tested on typed arrays; run up to N = 10k only',
   maxN: 10_000,

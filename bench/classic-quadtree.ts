@@ -37,6 +37,7 @@ class ClassicQuadtree implements Contender {
 }
 
 export const classicQuadtreeSpec: ContenderSpec = {
+  key: 'quadtree-ts',
   name: '@timohausmann/quadtree-ts',
   note: 'clear and reinsert every frame (maxObjects 10, maxLevels 5), `retrieve` per item, exact test, keep j > i',
   create: () => new ClassicQuadtree(),

@@ -23,24 +23,45 @@ export class PairSum {
     this.count++;
     this.hash = (this.hash + h) | 0;
   }
+
+  equals(other: PairSum): boolean {
+    return this.count === other.count && this.hash === other.hash;
+  }
+}
+
+/** A scene that can be stepped by one frame; every copy made from the same seed steps alike. */
+export interface Steppable {
+  advance(): void;
 }
 
 /** One way of keeping the overlapping pairs of a moving scene. */
-export interface Contender {
+export interface Contender<S = Scene> {
   /** Builds the index from the scene's initial boxes (not timed). */
-  setup(scene: Scene): void;
+  setup(scene: S): void;
   /**
-   * Takes the movers' new boxes from the scene and reports every strictly overlapping pair
-   * once into `sum` (already reset). Timed.
+   * Untimed work before each frame that a game would do anyway (the ECS movement system
+   * writing Position). Its time is recorded apart, for information.
    */
-  frame(scene: Scene, sum: PairSum): void;
+  prepare?(scene: S): void;
+  /**
+   * Takes the movers' new boxes from the scene and reports every overlapping pair once into
+   * `sum` (already reset). Timed.
+   */
+  frame(scene: S, sum: PairSum): void;
+  /** Overlap tests made by the last frame, for the contenders that count them. */
+  pairTests?(): number;
 }
 
 /** A named way to build a contender, with the largest N it is run at. */
-export interface ContenderSpec {
+export interface ContenderSpec<S = Scene> {
+  /** Short unique id within its table, matched by `--only` (as is the name). */
+  readonly key: string;
   readonly name: string;
   /** One line describing the setup, for the notes under the table. */
   readonly note: string;
   readonly maxN?: number;
-  create(): Contender;
+  create(): Contender<S>;
 }
+
+/** Whether `--only` lets a contender run (matched by key or name). */
+export type Select = (spec: { readonly key: string; readonly name: string }) => boolean;

@@ -53,6 +53,7 @@ class DetectCollisions implements Contender {
 
 export function detectCollisionsSpec(padding = DEFAULT_PADDING): ContenderSpec {
   return {
+    key: 'detect-collisions',
     name: 'detect-collisions',
     note: `System of \`Box\` bodies, padding ${padding}; \`setPosition\` the movers, then the System's R-tree \`search\` per body ` +
       '(the candidate step of `checkAll`, without its SAT test: `checkAll` with the same filter measured 1.5-2x slower), ' +

@@ -1,41 +1,49 @@
-import { fmt, label } from './format.js';
+import { label } from './format.js';
 import { addComponent, addEntity, createWorld, query, type World } from 'bitecs';
 import {
   addQuadtree, forEachPair, markMoved, Phase, quadtreeCollisionSystem, quadtreeSyncSystem, type CollisionStore,
   type PairVisitor,
 } from '../src/index.js';
-import { PairSum } from './contender.js';
+import type { Contender, ContenderSpec, PairSum, Select } from './contender.js';
+import { runLockstep, UNCAPPED, type LockstepResult } from './lockstep.js';
 import { oursSpec } from './ours.js';
-import { DEFAULT_SEED, Scene, type Mode } from './scene.js';
+import { cellText, footnotes, renderTable } from './report.js';
+import { Scene, type Mode } from './scene.js';
+import { spread } from './summary.js';
 
 /**
  * The core bench's scene through a bitECS world: one entity per box (entity i + 1 is box i),
  * the plugin's plain-array components, a movement system that writes Position for the movers
- * (and marks them, with `detect: 'mark'`), then the sync and collision systems, and the pairs
- * read back the way a game would: from the pair entities (`query(world, [Collision])`) when
- * they are on, else from the fast path.
+ * (untimed: the game's cost), then, timed, the sync and collision systems and reading the
+ * pairs the way a game would: from the pair entities (`query(world, [Collision])`) when they
+ * are on, else from the fast path. With `detect: 'mark'` the movers are also marked (timed:
+ * the plugin asks for it).
  */
-class EcsGame {
-  readonly world: World;
-  readonly position = { x: [] as number[], y: [] as number[] };
-  readonly bounds = { width: [] as number[], height: [] as number[] };
-  readonly collision: CollisionStore = { a: [], b: [], priority: [], phase: [], startedAt: [] };
+class EcsGame implements Contender {
+  private world!: World;
+  private readonly position = { x: [] as number[], y: [] as number[] };
+  private readonly bounds = { width: [] as number[], height: [] as number[] };
+  private readonly collision: CollisionStore = { a: [], b: [], priority: [], phase: [], startedAt: [] };
   private readonly pairEntities: boolean;
-  private readonly mark: boolean;
+  private readonly detect: 'scan' | 'mark';
   private sum: PairSum | null = null;
   private readonly visit: PairVisitor = (a, b) => {
     this.sum!.add(a - 1, b - 1);
   };
 
-  constructor(scene: Scene, pairEntities: boolean, detect: 'scan' | 'mark' = 'scan') {
+  constructor(pairEntities: boolean, detect: 'scan' | 'mark') {
     this.pairEntities = pairEntities;
-    this.mark = detect === 'mark';
+    this.detect = detect;
+  }
+
+  setup(scene: Scene): void {
     this.world = addQuadtree(createWorld(), {
-      width: scene.side, height: scene.side, pairEntities, detect,
+      width: scene.side, height: scene.side, pairEntities: this.pairEntities, detect: this.detect,
       position: this.position, bounds: this.bounds, collision: this.collision,
     });
     for (let i = 0; i < scene.n; i++) {
       const eid = addEntity(this.world);
+      if (eid !== i + 1) throw new Error(`ecs bench: entity ${eid} for box ${i}, expected ${i + 1} in a fresh world`);
       this.bounds.width[eid] = scene.w[i];
       this.bounds.height[eid] = scene.h[i];
       this.position.x[eid] = scene.minX[i] + scene.w[i] * 0.5;
@@ -46,7 +54,7 @@ class EcsGame {
   }
 
   /** The game's movement system: writes the movers' new centres. Not the plugin's cost. */
-  move(scene: Scene): void {
+  prepare(scene: Scene): void {
     const { movers, minX, minY, w, h } = scene;
     const px = this.position.x;
     const py = this.position.y;
@@ -57,15 +65,10 @@ class EcsGame {
     }
   }
 
-  /**
-   * The plugin's part: with `detect: 'mark'`, marking the movers (the plugin's cost, not the
-   * game's), then sync, collision, and reading the current pairs into `sum`.
-   */
-  systems(scene: Scene, sum: PairSum): void {
+  frame(scene: Scene, sum: PairSum): void {
     const world = this.world;
-    if (this.mark) for (let k = 0; k < scene.movers.length; k++) markMoved(world, scene.movers[k] + 1);
+    if (this.detect === 'mark') for (let k = 0; k < scene.movers.length; k++) markMoved(world, scene.movers[k] + 1);
     quadtreeCollisionSystem(quadtreeSyncSystem(world));
-    this.sum = sum;
     if (this.pairEntities) {
       const C = this.collision;
       const pairs = query(world, [C]);
@@ -74,137 +77,101 @@ class EcsGame {
         if (C.phase[pe] !== Phase.Exit) sum.add(C.a[pe] - 1, C.b[pe] - 1);
       }
     } else {
+      this.sum = sum;
       forEachPair(world, this.visit, Phase.Enter | Phase.Stay);
     }
   }
 }
 
-
-/** Overhead of the ECS face at one N and mode. Times are medians in ms per frame. */
-export interface EcsOverhead {
-  n: number;
-  mode: Mode;
-  frames: number;
-  pairs: number;
-  /** Bare core: move, step, read pairs. */
-  core: number;
-  /** The game's movement system writing Position (reported, not counted as overhead). */
-  movement: number;
-  /** Sync + collision + reading pairs through the fast path, pair entities off. */
-  off: number;
-  /** The same with pair entities on, pairs read from them. */
-  on: number;
-  /** Pair entities off, `detect: 'mark'`: the movement system marks its movers (marking timed as overhead). */
-  mark: number;
-  /** Frames whose pair set differed from the core's (0 expected). */
-  mismatches: number;
+/** The bare core and the ECS face variants, the core first (the reference and baseline). */
+export function ecsSpecs(): ContenderSpec[] {
+  return [
+    { ...oursSpec(), key: 'core', name: 'core' },
+    { key: 'ecs-off', name: 'ECS, pair entities off', note: '', create: () => new EcsGame(false, 'scan') },
+    { key: 'ecs-on', name: 'ECS, pair entities on', note: '', create: () => new EcsGame(true, 'scan') },
+    { key: 'ecs-mark', name: "ECS, off, detect 'mark'", note: '', create: () => new EcsGame(false, 'mark') },
+  ];
 }
 
 export interface EcsBenchOptions {
-  ns?: number[];
-  modes?: Mode[];
-  warmup?: number;
-  frames?: (n: number) => number;
-  seed?: number;
-  log?: (line: string) => void;
+  ns: number[];
+  modes: Mode[];
+  warmup: number;
+  frames: (n: number) => number;
+  seed: number;
+  runs: number;
+  select: Select;
+  log: (line: string) => void;
+}
+
+/** One row: a mode and N, the variants that ran. */
+export interface EcsRow {
+  n: number;
+  mode: Mode;
+  result: LockstepResult;
 }
 
 /**
- * Runs the bare core and the ECS face (pair entities off and on) on the same scene in
- * lockstep, one frame of each in turn, so machine load hits them alike. Every frame's pair
- * set is compared with the core's.
+ * Runs the bare core and the ECS face variants on the same scene in lockstep, every frame's
+ * pair set compared with the core's.
  */
-export function runEcsBench(options: EcsBenchOptions = {}): EcsOverhead[] {
-  const ns = options.ns ?? [1000, 10_000];
-  const modes = options.modes ?? ['all', '10'];
-  const warmup = options.warmup ?? 20;
-  const framesFor = options.frames ?? ((n: number) => (n <= 10_000 ? 120 : 40));
-  const seed = options.seed ?? DEFAULT_SEED;
-  const log = options.log ?? (() => {});
-  const results: EcsOverhead[] = [];
-  for (const mode of modes) {
-    for (const n of ns) {
-      const frames = framesFor(n);
-      const scenes = [0, 1, 2, 3].map(() => new Scene(n, mode, seed));
-      const core = oursSpec().create();
-      core.setup(scenes[0]);
-      const games = [new EcsGame(scenes[1], false), new EcsGame(scenes[2], true), new EcsGame(scenes[3], false, 'mark')];
-      const t = {
-        core: new Float64Array(frames), movement: new Float64Array(frames),
-        off: new Float64Array(frames), on: new Float64Array(frames), mark: new Float64Array(frames),
-      };
-      const times = [t.off, t.on, t.mark];
-      const sums = [new PairSum(), new PairSum(), new PairSum(), new PairSum()];
-      let mismatches = 0;
-      let pairs = 0;
-      for (let f = 0; f < warmup + frames; f++) {
-        for (const scene of scenes) scene.advance();
-        for (const sum of sums) sum.reset();
-        const k = f - warmup;
-        // Rotate the order so no variant always runs first (caches, timer ticks).
-        for (let r = 0; r < 4; r++) {
-          const which = (f + r) % 4;
-          if (which === 0) {
-            const t0 = performance.now();
-            core.frame(scenes[0], sums[0]);
-            if (k >= 0) t.core[k] = performance.now() - t0;
-            continue;
-          }
-          const game = games[which - 1];
-          const t0 = performance.now();
-          game.move(scenes[which]);
-          const t1 = performance.now();
-          game.systems(scenes[which], sums[which]);
-          const t2 = performance.now();
-          if (k < 0) continue;
-          if (which === 1) t.movement[k] = t1 - t0;
-          times[which - 1][k] = t2 - t1;
-        }
-        pairs = sums[0].count;
-        if (sums.some((sum) => sum.count !== pairs || sum.hash !== sums[0].hash)) mismatches++;
-      }
-      const row: EcsOverhead = {
-        n, mode, frames, pairs, core: median(t.core), movement: median(t.movement), off: median(t.off), on: median(t.on),
-        mark: median(t.mark), mismatches,
-      };
-      results.push(row);
-      log(`ecs: mode ${mode}, N=${n}: core ${fmt(row.core)} ms, ECS off ${fmt(row.off)} ms (${ratio(row.off, row.core)}), ` +
-        `on ${fmt(row.on)} ms (${ratio(row.on, row.core)}), mark ${fmt(row.mark)} ms (${ratio(row.mark, row.core)}), ` +
-        `movement ${fmt(row.movement)} ms` +
-        `${mismatches > 0 ? `, ${mismatches} MISMATCHED FRAMES` : ''}`);
+export function runEcsBench(o: EcsBenchOptions): EcsRow[] {
+  const specs = ecsSpecs().filter(o.select);
+  if (specs.length === 0) return [];
+  const reference = specs.findIndex((s) => s.key === 'core');
+  const rows: EcsRow[] = [];
+  for (const mode of o.modes) {
+    for (const n of o.ns) {
+      const result = runLockstep({
+        title: `ecs, mode ${mode}, N=${label(n)}`,
+        scene: () => new Scene(n, mode, o.seed),
+        specs,
+        budgets: specs.map(() => UNCAPPED),
+        reference,
+        oracle: null,
+        warmup: o.warmup,
+        frames: o.frames(n),
+        runs: o.runs,
+        log: o.log,
+      });
+      rows.push({ n, mode, result });
     }
   }
-  return results;
+  return rows;
 }
 
-/** The results as a table: plain text, or Markdown for the README. */
-export function ecsTable(rows: EcsOverhead[], markdown = false): string {
-  const head = ['mode', 'N', 'pairs', 'core ms', 'ECS, pair entities off', 'ECS, pair entities on',
-    "ECS, off, detect 'mark'", 'movement system ms'];
-  const body = rows.map((r) => [
-    r.mode === 'all' ? 'all move' : '10% move', label(r.n), String(r.pairs), fmt(r.core),
-    `${fmt(r.off)} ms · ${ratio(r.off, r.core)}`, `${fmt(r.on)} ms · ${ratio(r.on, r.core)}`,
-    `${fmt(r.mark)} ms · ${ratio(r.mark, r.core)}`, fmt(r.movement),
-  ]);
-  const bad = rows.filter((r) => r.mismatches > 0);
-  const note = bad.length === 0 ? 'Every frame produced the core\'s pair set.'
-    : `MISMATCH: ${bad.map((r) => `${r.mode} ${label(r.n)}: ${r.mismatches} frames`).join('; ')}`;
-  if (markdown) {
-    const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
-    return [row(head), row(head.map((_, c) => (c < 2 ? '---' : '---:'))), ...body.map(row), '', note].join('\n');
-  }
-  const all = [head, ...body];
-  const widths = head.map((_, c) => Math.max(...all.map((r) => r[c].length)));
-  return [...all.map((r) => r.map((s, c) => s.padEnd(widths[c])).join('  ')), note].join('\n');
+/** The results as a table, plain or Markdown, with the line on mismatches under it. */
+export function ecsSection(rows: EcsRow[], markdown: boolean): string {
+  if (rows.length === 0) return '';
+  const specs = rows[0].result.series.map((s) => s.spec);
+  const head = ['mode', 'N', 'pairs', ...specs.map((s) => (s.key === 'core' ? 'core ms' : s.name)), 'movement system ms'];
+  const body = rows.map(({ n, mode, result }) => {
+    const core = result.series.find((s) => s.spec.key === 'core');
+    const moving = result.series.find((s) => s.prepare.length > 0);
+    return [
+      mode === 'all' ? 'all move' : '10% move', label(n), String(result.pairs),
+      ...result.series.map((s) => cellText(s, core)),
+      moving === undefined ? '-' : spread(moving.prepare),
+    ];
+  });
+  const cells = rows.flatMap(({ n, mode, result }) => result.series.map((series) => ({
+    where: `${series.spec.name} at ${label(n)} (${mode === 'all' ? 'all' : '10%'})`, series,
+  })));
+  const checked = rows.every((r) => r.result.checked) ? 'Every frame produced the core\'s pair set.'
+    : 'Pairs NOT checked: the core did not run beside the ECS variants (see --only).';
+  return [
+    markdown ? '### The bitECS face against the bare core' : 'ECS face vs bare core:',
+    '',
+    ...(markdown ? ['Median ms per frame of sync + collision + reading the pairs, next to the core\'s move + step + ' +
+      'reading `current`, interleaved on copies of the same scene; the game\'s own movement system (not timed) is ' +
+      'listed apart.', ''] : []),
+    renderTable([head, ...body], markdown, 2),
+    '',
+    ...footnotes(cells, checked).flatMap((line) => [line, '']),
+  ].join('\n').trimEnd();
 }
 
-function median(values: Float64Array): number {
-  const sorted = values.slice().sort();
-  return sorted[Math.floor((sorted.length - 1) / 2)];
+export function ecsMismatches(rows: EcsRow[]): string[] {
+  return rows.flatMap(({ n, mode, result }) => result.series.filter((s) => s.mismatch !== '')
+    .map((s) => `ECS ${s.spec.name} at ${label(n)} (${mode}): ${s.mismatch}`));
 }
-
-function ratio(x: number, base: number): string {
-  return `${(x / base).toFixed(2)}x`;
-}
-
-

@@ -37,6 +37,7 @@ class FlatbushContender implements Contender {
 }
 
 export const flatbushSpec: ContenderSpec = {
+  key: 'flatbush',
   name: 'flatbush',
   note: 'rebuilt every frame (`add` all, `finish`, nodeSize 16); `search` per item with the exact test in the filter callback (no result arrays), keep j > i',
   create: () => new FlatbushContender(),

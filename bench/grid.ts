@@ -119,6 +119,7 @@ function clamp(v: number, last: number): number {
 
 export function gridSpec(cell = DEFAULT_CELL): ContenderSpec {
   return {
+    key: 'grid',
     name: 'uniform grid',
     note: `${cell} px cells, rebuilt every frame by counting sort into typed arrays (boxes copied in cell order); each pair reported only in the cell holding its overlap's top-left corner`,
     create: () => new UniformGrid(cell),

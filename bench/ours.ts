@@ -2,7 +2,6 @@ import { LooseQuadtree } from '../src/core/index.js';
 import type { Contender, ContenderSpec, PairSum } from './contender.js';
 import type { Scene } from './scene.js';
 
-
 /** This library: insert once, then per frame move the movers and step. */
 class Ours implements Contender {
   private tree!: LooseQuadtree;
@@ -33,6 +32,7 @@ class Ours implements Contender {
 /** `maxDepth` undefined: the library's default, chosen from the world size. */
 export function oursSpec(maxDepth?: number, name = 'bitecs-quadtree'): ContenderSpec {
   return {
+    key: maxDepth === undefined ? 'ours' : `ours-d${maxDepth}`,
     name,
     note: `LooseQuadtree sized to the world, ${maxDepth === undefined ? 'default maxDepth (from the world size: 6 at 10k, 7 at 100k)' : `maxDepth ${maxDepth}`}; insert once, then \`move\` the movers and \`step()\`; pairs read from \`current\``,
     create: () => new Ours(maxDepth),

@@ -142,6 +142,7 @@ function copy(a: Int32Array, size: number): Int32Array {
 
 export function planckSpec(unitPx = DEFAULT_UNIT_PX): ContenderSpec {
   return {
+    key: 'planck',
     name: 'planck',
     note: `\`BroadPhase\` (Box2D's dynamic AABB tree), \`lengthUnitsPerMeter\` ${unitPx} (fat margin ${0.1 * unitPx} px, plus twice the displacement ahead); \`moveProxy\` the movers, \`updatePairs\`, then a contact list kept like Box2D's contact manager: a contact is dropped when the fat AABBs part, the rest are tested exactly`,
     create: () => new PlanckContender(unitPx),

@@ -48,6 +48,7 @@ class RBushContender implements Contender {
 }
 
 export const rbushSpec: ContenderSpec = {
+  key: 'rbush',
   name: 'rbush',
   note: '`load` once (maxEntries 9); per frame `remove` + `insert` the movers, `search` per item, exact test, keep j > i',
   create: () => new RBushContender(),

@@ -31,7 +31,7 @@ export function mulberry32(seed: number): () => number {
  * Boxes bouncing in a square world. Item ids are 0..n-1. Boxes are stored by their corners;
  * `maxX` is always computed as `minX + w`, so every index sees the same numbers.
  */
-export class Scene {
+export class Scene implements Boxes {
   readonly n: number;
   readonly side: number;
   readonly minX: Float64Array;
@@ -77,16 +77,35 @@ export class Scene {
 
   /** Moves the movers by one time step, bouncing off the world edges. */
   advance(): void {
-    const { movers, minX, minY, maxX, maxY, w, h, vx, vy, side } = this;
-    for (let k = 0; k < movers.length; k++) {
-      const i = movers[k];
-      const x = bounce(minX, vx, i, side - w[i]);
-      const y = bounce(minY, vy, i, side - h[i]);
-      minX[i] = x;
-      minY[i] = y;
-      maxX[i] = x + w[i];
-      maxY[i] = y + h[i];
-    }
+    advanceBoxes(this);
+  }
+}
+
+/** What a scene keeps per item, by id, and the square world's side. */
+export interface Boxes {
+  readonly side: number;
+  readonly minX: Float64Array;
+  readonly minY: Float64Array;
+  readonly maxX: Float64Array;
+  readonly maxY: Float64Array;
+  readonly w: Float64Array;
+  readonly h: Float64Array;
+  readonly vx: Float64Array;
+  readonly vy: Float64Array;
+  readonly movers: Int32Array;
+}
+
+/** Moves the movers by one time step, bouncing off the world edges; `maxX` is `minX + w`. */
+export function advanceBoxes(s: Boxes): void {
+  const { movers, minX, minY, maxX, maxY, w, h, vx, vy, side } = s;
+  for (let k = 0; k < movers.length; k++) {
+    const i = movers[k];
+    const x = bounce(minX, vx, i, side - w[i]);
+    const y = bounce(minY, vy, i, side - h[i]);
+    minX[i] = x;
+    minY[i] = y;
+    maxX[i] = x + w[i];
+    maxY[i] = y + h[i];
   }
 }
 

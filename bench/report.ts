@@ -1,0 +1,73 @@
+/** Shared pieces of the printed results: tables, the machine line, how to read a cell. */
+
+import os from 'node:os';
+import type { Series } from './lockstep.js';
+import { ratioSpread, spread } from './summary.js';
+
+/**
+ * Rows as aligned plain text or a Markdown table. The first row is the head; the first
+ * `textColumns` columns are left-aligned, the rest (numbers) right-aligned in Markdown.
+ */
+export function renderTable(rows: string[][], markdown: boolean, textColumns = 1): string {
+  if (markdown) {
+    const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+    const rule = rows[0].map((_, c) => (c < textColumns ? '---' : '---:'));
+    return [line(rows[0]), line(rule), ...rows.slice(1).map(line)].join('\n');
+  }
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows.map((r) => r.map((s, c) => s.padEnd(widths[c])).join('  ').trimEnd()).join('\n');
+}
+
+/** Date, CPU model, cores, Node version and the number of runs. */
+export function machineLine(runs: number): string {
+  const cpus = os.cpus();
+  const cpu = cpus[0]?.model.trim() ?? 'unknown CPU';
+  const date = new Date().toISOString().slice(0, 10);
+  return `${date} · ${cpu} · ${cpus.length} cores · Node ${process.version} · ${runs} run${runs === 1 ? '' : 's'}`;
+}
+
+/** How every table is measured and what its cells mean. */
+export function cellLegend(runs: number): string {
+  return `Every table is measured the same way. A run builds fresh contenders, each on its own copy of the ` +
+    'seeded scene, and plays their frames interleaved in one process (frame f of each contender in turn, ' +
+    'starting one further along each frame), so drift on a shared machine hits all of them alike; slow peers ' +
+    'stop taking frames when their time budget for the run is spent (†). Before each timed frame the young ' +
+    'generation is collected, untimed, so one contender\'s short-lived garbage is not collected on another\'s ' +
+    `clock. The whole measurement is repeated ${runs} time${runs === 1 ? '' : 's'}. A cell reads ` +
+    '`median ms (range) · ratio (range)`: the median over the runs of each run\'s median frame time, with the ' +
+    'lowest and highest run in parentheses, then the time relative ' +
+    'to the table\'s baseline, computed within each run from that run\'s medians, as the median ratio over the runs ' +
+    'and its range.';
+}
+
+/**
+ * A cell: `median (range)`, † when the budget cut frames, `· ratio (range)` to the baseline
+ * (none on the baseline's own row), ✗ on a mismatch.
+ */
+export function cellText(series: Series, base: Series | undefined): string {
+  const capped = series.frames.some((f) => f < series.planned) ? '†' : '';
+  const ratio = base === undefined || base === series ? '' : ` · ${ratioSpread(series.medians, base.medians)}`;
+  return `${spread(series.medians)}${capped}${ratio}${series.mismatch !== '' ? ' ✗' : ''}`;
+}
+
+/** Frames measured per run when the budget cut them ("33–35 of 60"), or '' when none was cut. */
+export function framesCut(series: Series): string {
+  if (!series.frames.some((f) => f < series.planned)) return '';
+  const lo = Math.min(...series.frames);
+  const hi = Math.max(...series.frames);
+  return `${lo === hi ? lo : `${lo}–${hi}`} of ${series.planned}`;
+}
+
+/**
+ * The lines under a table: frames cut by the budget, mismatches (each `where` names a cell),
+ * and whether the pair sets were checked.
+ */
+export function footnotes(cells: { where: string; series: Series }[], checked: string): string[] {
+  const cut = cells.filter((c) => framesCut(c.series) !== '').map((c) => `${c.where}: ${framesCut(c.series)}`);
+  const bad = cells.filter((c) => c.series.mismatch !== '').map((c) => `✗ ${c.where}: ${c.series.mismatch}`);
+  const lines: string[] = [];
+  if (cut.length > 0) lines.push(`† frames measured per run, cut by the time budget: ${cut.join('; ')}.`);
+  lines.push(...bad);
+  if (bad.length === 0) lines.push(checked);
+  return lines;
+}
