@@ -1,4 +1,4 @@
-import { MAX_CLASSES } from './classes.js';
+import { MAX_CLASSES, MIXED } from './classes.js';
 import { FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, PAIR_HEAD, SEEN, STATE, STATIC, tierOf } from './items.js';
 import { growInt32, NONE } from './nodes.js';
 import { PairBuffer } from './pairlist.js';
@@ -12,6 +12,9 @@ import type { TreeIndex } from './tree.js';
 import type { QuadtreeStats } from './types.js';
 
 export const TIERS = 4;
+
+/** A class this big or bigger may be deferred (see Broadphase.chooseDeferred). */
+const DEFER_MIN = 1024;
 
 /**
  * A step checks the movers sweep-wise (no pair pool, see {@link Broadphase.checkMovers})
@@ -106,6 +109,8 @@ export class Broadphase {
     this.sweep = new PairSweep(tree, touching);
   }
 
+  private readonly markDirtyFn = (id: number): void => this.markDirty(id);
+
   /** The STATE of an item waiting for the next step. */
   private get dirtyMark(): number {
     return 2 * this.stepId + 3;
@@ -185,18 +190,24 @@ export class Broadphase {
     const stats = this.stats;
     const started = performance.now();
     this.fitBits();
-    this.stepId++;
-    this.tests = 0;
-    this.entered.count = 0;
     // With no budget every queued item is checked, so order cannot change the result: check
     // them in cell order for cache locality. With a budget only tier 0 is sure to be checked
     // in full; the lower tiers keep their queue order, which bounds their wait.
     const unlimited = this.maxPairTests === Infinity && this.maxMs === Infinity;
-    let dirty = 0;
+    // Deferred moves (see TreeIndex.defer) are not queued until they catch up.
+    let dirty = this.tree.lagCount;
     for (let t = 0; t < TIERS; t++) dirty += this.queues[t].count;
     const size = this.tree.size;
     const onePass = unlimited && dirty * 2 >= size;
     const sweeping = onePass || (unlimited && dirty * MOVERS_SWEEP >= size);
+    // Only the one-pass sweep can do without deferred classes' regions, and it reads one side
+    // of every join from its regions: two deferred classes that pair with each other (their
+    // keys changed since they were picked) catch up too. Before the step begins, so that the
+    // items caught up are made dirty for it.
+    if (!onePass || this.deferredConflict()) this.tree.catchUp(this.markDirtyFn);
+    this.stepId++;
+    this.tests = 0;
+    this.entered.count = 0;
     if (!sweeping && !this.linked) this.link();
     let checked = onePass ? this.checkAll() : sweeping ? this.checkMovers() : this.checkInCellOrder(unlimited ? TIERS : 1);
     let overBudget = false;
@@ -241,7 +252,37 @@ export class Broadphase {
     this.tests += this.sweep.tests;
     this.radix.sort(found);
     this.mergeFound(true);
+    this.chooseDeferred();
     return this.tree.size - this.tree.waiting;
+  }
+
+  private deferredConflict(): boolean {
+    const C = this.tree.classes;
+    for (let a = 0; a < MAX_CLASSES; a++) {
+      if (C.deferred[a] === 0) continue;
+      for (let b = a; b < MAX_CLASSES; b++) if (C.deferred[b] === 1 && C.allowed[a * MAX_CLASSES + b] === 1) return true;
+    }
+    return false;
+  }
+
+  /**
+   * After a one-pass step, picks the classes whose moves may skip their regions until the
+   * next step that needs them: big (DEFER_MIN items or more), moving, never paired among
+   * themselves. Of two such classes that pair with each other only the larger is deferred,
+   * since the sweep reads one side of every join from its regions.
+   */
+  private chooseDeferred(): void {
+    const C = this.tree.classes;
+    const deferred = C.deferred;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      deferred[k] = k !== MIXED && C.size[k] >= DEFER_MIN && C.self[k] === 0 && C.isStatic[k] === 0 ? 1 : 0;
+    }
+    for (let a = 0; a < MAX_CLASSES; a++) {
+      for (let b = a + 1; b < MAX_CLASSES; b++) {
+        if (deferred[a] === 0 || deferred[b] === 0 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
+        deferred[C.size[a] < C.size[b] ? a : b] = 0;
+      }
+    }
   }
 
   /**

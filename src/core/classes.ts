@@ -63,6 +63,14 @@ export class CollisionClasses {
   readonly cells: (Int32Array | null)[][] = [];
   /** Whether each class's arrays exist (a class gets them when first used). */
   readonly used = new Uint8Array(MAX_CLASSES);
+  /** Per class, its items' ids (`ids[k][0..size[k]-1]`), in the order they joined. */
+  readonly ids: Int32Array[] = [];
+  /**
+   * 1 for a class whose regions may lag behind its items' boxes (see TreeIndex.defer): a big
+   * class that pairs with others but not with itself, while most of it moves every step. Pair
+   * finding then reads its boxes from the records, in id order, and probes the other classes.
+   */
+  readonly deferred = new Uint8Array(MAX_CLASSES);
   private nodeCapacity: number;
 
   constructor(nodeCapacity: number, maxDepth: number) {
@@ -73,6 +81,7 @@ export class CollisionClasses {
       this.cap.push(new Int32Array(0));
       this.levelItems.push(new Int32Array(maxDepth + 1));
       this.cells.push(new Array<Int32Array | null>(maxDepth + 1).fill(null));
+      this.ids.push(new Int32Array(0));
     }
     this.allowed.fill(1);
   }
@@ -109,6 +118,23 @@ export class CollisionClasses {
     }
   }
 
+  /** Adds an item to class k's id list; returns its place there. */
+  join(k: number, id: number): number {
+    const at = this.size[k]++;
+    if (at === this.ids[k].length) this.ids[k] = growInt32(this.ids[k], Math.max(64, at * 2));
+    this.ids[k][at] = id;
+    return at;
+  }
+
+  /** Takes the id at place `at` off class k's list by moving the last into it; returns the moved id (or -1). */
+  leave(k: number, at: number): number {
+    const last = --this.size[k];
+    if (at === last) return -1;
+    const moved = this.ids[k][last];
+    this.ids[k][at] = moved;
+    return moved;
+  }
+
   /** Class k's cell array at depth d, made on first use (null past {@link DENSE_DEPTH}). */
   cellsAt(k: number, d: number): Int32Array | null {
     const cells = this.cells[k][d];
@@ -119,6 +145,7 @@ export class CollisionClasses {
   /** Forgets every item (keys stay; regions were dropped with the nodes). */
   clear(): void {
     this.size.fill(0);
+    this.deferred.fill(0);
     for (let k = 0; k < MAX_CLASSES; k++) {
       this.levelItems[k].fill(0);
       for (const cells of this.cells[k]) cells?.fill(0);

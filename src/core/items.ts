@@ -7,6 +7,8 @@ export const PENDING = -3;
 
 /** Flag bits in `flags`. */
 export const STATIC = 1;
+/** Its box changed while its class was deferred: its slot and node lag behind (see TreeIndex.defer). */
+export const STALE = 2;
 /** Sits in the root because its box fits no loose bounds (far outside the world). */
 export const OUTSIDE = 4;
 /** The collision class sits in the flags' second byte (see CollisionClasses). */
@@ -58,12 +60,15 @@ export class ItemStore {
   i32: Int32Array;
   /** The item's slot in its class's region of its node (see SlotPool), which holds a copy of its box. */
   slot: Int32Array;
+  /** The item's place in its class's id list (see CollisionClasses.ids). */
+  listAt: Int32Array;
 
   constructor(capacity: number) {
     const cap = Math.max(16, capacity);
     this.f64 = new Float64Array(cap * 8);
     this.i32 = new Int32Array(this.f64.buffer);
     this.slot = new Int32Array(cap);
+    this.listAt = new Int32Array(cap);
     this.initRecords(0, cap);
   }
 
@@ -83,6 +88,7 @@ export class ItemStore {
     this.f64 = f64;
     this.i32 = new Int32Array(f64.buffer);
     this.slot = growInt32(this.slot, cap);
+    this.listAt = growInt32(this.listAt, cap);
     this.initRecords(old, cap);
   }
 

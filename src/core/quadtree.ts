@@ -121,8 +121,16 @@ export class LooseQuadtree {
     this.tree.enqueue(id);
   }
 
-  /** Places every pending item. Returns how many were placed. */
+  /**
+   * Places every pending item, and brings the regions of deferred classes up to date (see
+   * README, "How it works"). Returns how many were placed. Queries do this by themselves.
+   */
   flush(): number {
+    this.tree.catchUp(this.markDirty);
+    return this.placePending();
+  }
+
+  private placePending(): number {
     return this.tree.pendingCount === 0 ? 0 : this.tree.flush(this.markDirty);
   }
 
@@ -154,8 +162,7 @@ export class LooseQuadtree {
 
   /** The rest of a placed item's move, once its new box is stored: the tree, then the broadphase. */
   private moved(id: number): void {
-    this.tree.update(id);
-    this.broadphase.markDirty(id);
+    if (!this.tree.update(id)) this.broadphase.markDirty(id);
   }
 
   /** {@link move} with every check and its error message, and for pending items. */
@@ -256,7 +263,8 @@ export class LooseQuadtree {
    * {@link current}, {@link entered} and {@link exited}. Returns {@link stats}.
    */
   step(): QuadtreeStats {
-    this.flush();
+    // Deferred classes catch up only if this step needs their regions (see Broadphase.run).
+    this.placePending();
     this.tree.tick();
     this.tree.compactIfScattered();
     this.broadphase.run();
@@ -396,9 +404,9 @@ export class LooseQuadtree {
     return trim(outIds, count);
   }
 
-  /** Places pending items before a query reads the tree. */
+  /** Places pending items and applies deferred moves before a query reads the tree. */
   private catchUp(): void {
-    if (this.tree.pendingCount !== 0) this.flush();
+    if (this.tree.pendingCount !== 0 || this.tree.lagging) this.flush();
   }
 
   // The *Args helpers check a query's numbers (the error path only when one is bad), place

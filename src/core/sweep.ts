@@ -2,6 +2,7 @@ import { DENSE_DEPTH, MAX_CLASSES } from './classes.js';
 import { STATIC } from './items.js';
 import { NONE } from './nodes.js';
 import type { PairBuffer } from './pairlist.js';
+import { ProbeGrid } from './probegrid.js';
 import type { TreeIndex } from './tree.js';
 
 /**
@@ -46,12 +47,15 @@ export class PairSweep {
   private filter = true;
   /** Whether the tight bounds are current (a movers' run does without them). */
   private useBounds = false;
+  private readonly grid: ProbeGrid;
+  private readonly emitPair = (s: number, t: number): void => this.emit(s, t);
   /** Box of the items being paired (a cell's union, or one item's box): numbers stay unboxed. */
   private readonly union = new Float64Array(4);
 
   constructor(tree: TreeIndex, touching: boolean) {
     this.tree = tree;
     this.touching = touching;
+    this.grid = new ProbeGrid(tree, touching);
     for (let k = 0; k < MAX_CLASSES; k++) this.bounds.push(new Array<Float64Array | null>(tree.maxDepth + 1).fill(null));
   }
 
@@ -62,11 +66,15 @@ export class PairSweep {
     this.skip = null;
     this.tests = 0;
     this.useBounds = true;
-    for (let k = 0; k < MAX_CLASSES; k++) if (C.size[k] > 0) this.computeBounds(k);
+    for (let k = 0; k < MAX_CLASSES; k++) if (C.size[k] > 0 && C.deferred[k] === 0) this.computeBounds(k);
     for (let a = 0; a < MAX_CLASSES; a++) {
       if (C.size[a] === 0) continue;
+      if (C.deferred[a] === 1) {
+        this.recordJoin(a);
+        continue;
+      }
       for (let b = a; b < MAX_CLASSES; b++) {
-        if (C.size[b] === 0 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
+        if (C.size[b] === 0 || C.deferred[b] === 1 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
         this.filter = C.exact[a * MAX_CLASSES + b] === 0;
         if (a === b) this.selfJoin(a);
         else if (C.size[a] <= C.size[b]) this.crossJoin(a, b);
@@ -171,6 +179,21 @@ export class PairSweep {
         this.reachLevels(first, first + own, l, 0);
       }
     }
+  }
+
+  /**
+   * Pairs of deferred class s (never one that pairs with itself, and no other deferred class
+   * among its partners) with every class it may pair with: its regions lag, so its items are
+   * read from their records by the probe grid.
+   */
+  private recordJoin(s: number): void {
+    const C = this.tree.classes;
+    let partners = 0;
+    for (let o = 0; o < MAX_CLASSES; o++) if (o !== s && C.size[o] > 0 && C.allowed[s * MAX_CLASSES + o] === 1) partners |= 1 << o;
+    if (partners === 0) return;
+    this.filter = true;
+    this.grid.join(s, partners, this.emitPair);
+    this.tests += this.grid.tests;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { CollisionClasses } from './classes.js';
-import { ABSENT, CELL, FLAGS, ItemStore, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PENDING, STATIC } from './items.js';
-import { NodePool, NONE } from './nodes.js';
+import { ABSENT, CELL, FLAGS, ItemStore, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PENDING, STALE, STATIC } from './items.js';
+import { growInt32, NodePool, NONE } from './nodes.js';
 import { MIN_REGION, SlotPool } from './slots.js';
 
 /**
@@ -45,6 +45,10 @@ export class TreeIndex {
   /** Node changes since the counter was last reset by the broadphase. */
   relocated = 0;
 
+  /** Items flagged STALE, in the order they moved (an entry whose flag was cleared since is skipped). */
+  private stale: Int32Array = new Int32Array(64);
+  private staleCount = 0;
+
   /** Ids queued for insertion, in order; an entry whose item was removed since is stale. */
   pending: Int32Array;
   pendingCount = 0;
@@ -84,7 +88,9 @@ export class TreeIndex {
   place(id: number): void {
     this.findTarget(id);
     const n = this.descend(0, this.targetDepth, this.targetX, this.targetY);
-    this.addToRegion(id, this.classFor(id), n);
+    const k = this.classFor(id);
+    this.items.listAt[id] = this.classes.join(k, id);
+    this.addToRegion(id, k, n);
     this.countUp(n);
     this.markOutside(id);
   }
@@ -92,7 +98,8 @@ export class TreeIndex {
   /**
    * Re-places an item after its box changed. Keeps the node while the box still fits its
    * loose bounds at the right depth (this is what looseness buys: only the slot's copy of the
-   * box is written); returns true on relocation.
+   * box is written). Returns true when the move was deferred instead (see {@link defer}): the
+   * item is then made dirty when it catches up, not now.
    */
   update(id: number): boolean {
     // One function on purpose: engines inline only small functions (V8: under 460 bytes of
@@ -103,15 +110,23 @@ export class TreeIndex {
     const nodes = this.nodes;
     const f64 = items.f64;
     const minX = f64[(id << 3) | MIN_X], minY = f64[(id << 3) | MIN_Y], maxX = f64[(id << 3) | MAX_X], maxY = f64[(id << 3) | MAX_Y];
+    const n = items.i32[(id << 4) | NODE];
+    // A deferred class's item only notes that it moved. Not one in the root or leaving the
+    // root's loose bounds: that keeps the outside flags and count exact.
+    const nb = nodes.bounds;
+    if (this.classes.deferred[items.classOf(id)] === 1 && n !== 0 && minX >= nb[0] && minY >= nb[1] && maxX <= nb[2] && maxY <= nb[3]) {
+      this.defer(id);
+      return true;
+    }
     // Keep the node while the box fits its loose bounds (read from the cell packed in the
     // record, same arithmetic as setNodeBounds) and is not small enough to belong deeper: it
     // does not fit the loose bounds of the deeper cell holding its centre.
+    items.i32[(id << 4) | FLAGS] &= ~STALE;
     const cell = items.i32[(id << 4) | CELL];
     const depth = cell >>> 28;
     const side = this.cellSize[depth];
     const lx = this.originX + (cell & 0x3fff) * side - side * 0.5;
     const ly = this.originY + ((cell >>> 14) & 0x3fff) * side - side * 0.5;
-    const n = items.i32[(id << 4) | NODE];
     if (minX >= lx && minY >= ly && maxX <= lx + 2 * side && maxY <= ly + 2 * side &&
         (depth === this.maxDepth || (maxX - minX > maxY - minY ? maxX - minX : maxY - minY) > this.cellSize[depth + 1] || !this.fitsAt(id, depth + 1))) {
       this.writeSlotBox(id);
@@ -144,13 +159,59 @@ export class TreeIndex {
     this.markOutside(id);
     this.relocated++;
     this.moved++;
-    return true;
+    return false;
+  }
+
+  /** Notes that a deferred class's item moved: its slot and node catch up in {@link catchUp}. */
+  private defer(id: number): void {
+    const i32 = this.items.i32;
+    if ((i32[(id << 4) | FLAGS] & STALE) !== 0) return;
+    i32[(id << 4) | FLAGS] |= STALE;
+    if (this.staleCount === this.stale.length) this.stale = growInt32(this.stale, this.staleCount * 2);
+    this.stale[this.staleCount++] = id;
+  }
+
+  /** The lagging items' list, for validate (entries whose flag was cleared since included). */
+  staleIds(): Int32Array {
+    return this.stale.subarray(0, this.staleCount);
+  }
+
+  /** True when some deferred items' slots lag behind their boxes. */
+  get lagging(): boolean {
+    return this.staleCount !== 0;
+  }
+
+  /** Items that may lag (an upper bound: see {@link stale}). */
+  get lagCount(): number {
+    return this.staleCount;
+  }
+
+  /**
+   * Ends every deferral: each class's regions catch up with its items' boxes (in the order
+   * they moved, each one updated as a move would), before anything reads the regions.
+   * `moved` hears of each, which a deferred move did not make dirty.
+   */
+  catchUp(moved: (id: number) => void): void {
+    this.classes.deferred.fill(0);
+    if (this.staleCount === 0) return;
+    const i32 = this.items.i32;
+    for (let i = 0; i < this.staleCount; i++) {
+      const id = this.stale[i];
+      if ((i32[(id << 4) | FLAGS] & STALE) === 0) continue;
+      i32[(id << 4) | FLAGS] &= ~STALE;
+      this.update(id);
+      moved(id);
+    }
+    this.staleCount = 0;
   }
 
   /** Unlinks an item from its node, leaving its box in place. */
   unplace(id: number): void {
     const n = this.items.i32[(id << 4) | NODE];
-    this.removeFromRegion(id, this.items.classOf(id), n);
+    const k = this.items.classOf(id);
+    this.removeFromRegion(id, k, n);
+    this.leaveClass(id, k);
+    this.items.i32[(id << 4) | FLAGS] &= ~STALE;
     this.countDown(n);
     this.items.i32[(id << 4) | NODE] = ABSENT;
     this.markOutside(id);
@@ -169,7 +230,21 @@ export class TreeIndex {
     }
     const n = this.items.i32[(id << 4) | NODE];
     this.removeFromRegion(id, k, n);
+    this.leaveClass(id, k);
+    this.items.listAt[id] = this.classes.join(to, id);
     this.addToRegion(id, to, n);
+    // A lagging item catches up now (or is deferred again by its new class). The caller
+    // makes it dirty either way.
+    if ((this.items.i32[(id << 4) | FLAGS] & STALE) !== 0) {
+      this.items.i32[(id << 4) | FLAGS] &= ~STALE;
+      this.update(id);
+    }
+  }
+
+  /** Takes an item off class k's id list. */
+  private leaveClass(id: number, k: number): void {
+    const moved = this.classes.leave(k, this.items.listAt[id]);
+    if (moved >= 0) this.items.listAt[moved] = this.items.listAt[id];
   }
 
   /** Adds an id to the pending queue (its box is stored, `node` is PENDING). */
@@ -287,8 +362,9 @@ export class TreeIndex {
     const i32 = this.items.i32;
     for (let id = 0; id < this.items.capacity; id++) {
       i32[(id << 4) | NODE] = ABSENT;
-      i32[(id << 4) | FLAGS] &= ~OUTSIDE;
+      i32[(id << 4) | FLAGS] &= ~(OUTSIDE | STALE);
     }
+    this.staleCount = 0;
     this.nodes.reset();
     this.slots.reset();
     this.classes.clear();
@@ -469,7 +545,6 @@ export class TreeIndex {
     nodes.own[n]++;
     C.levelItems[k][nodes.depth[n]]++;
     this.mirror(k, n);
-    C.size[k]++;
     items.setClass(id, k);
     items.i32[(id << 4) | NODE] = n;
     items.i32[(id << 4) | CELL] = (nodes.depth[n] << 28) | (nodes.cellY[n] << 14) | nodes.cellX[n];
@@ -493,7 +568,6 @@ export class TreeIndex {
     C.own[k][n] = own;
     nodes.own[n]--;
     C.levelItems[k][nodes.depth[n]]--;
-    C.size[k]--;
     if (own === 0) {
       // An empty region is given back; a busy one is kept to avoid churn.
       slots.free(C.start[k][n], C.cap[k][n]);

@@ -28,7 +28,8 @@ export function quadtreeSyncSystem<W extends object>(world: W): W {
   applyColliderChanges(s);
   if (s.scan) scan(s);
   applyMarks(s);
-  s.tree.flush();
+  // New entities wait in the tree's queue: the collision step (or a query) places them all at
+  // once. Not flushed here: that would also end the deferral of a particle class's moves.
   refreshCounts(s);
   stats.syncMs = performance.now() - started;
   if (s.error !== null) {

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { LooseQuadtree } from '../../src/core/index.js';
+import type { TreeIndex } from '../../src/core/tree.js';
+import { brutePairs, comparePairs, pairKey, readPairs, Rng, sorted, type ModelItem, type Pair } from './helpers.js';
+
+const WALL = 1;
+const ACTOR = 2;
+const DUST = 4;
+
+/** The tree's collision classes, for checking that a run reached the cases it exists for. */
+function classesOf(tree: LooseQuadtree): TreeIndex['classes'] {
+  return (tree as unknown as { tree: TreeIndex }).tree.classes;
+}
+
+/**
+ * A particle storm small enough for brute force: dust that pairs with walls and actors but
+ * not with itself (big enough to be deferred), actors, static walls, and a few items with
+ * random colliders (more keys than classes: the mixed class). Steps where everything moves
+ * alternate with steps where a few move, queries, collider and static changes, removals,
+ * re-insertions, items leaving the world and budgets, and every step is compared with brute force.
+ */
+class StormRun {
+  readonly tree: LooseQuadtree;
+  readonly model = new Map<number, ModelItem>();
+  readonly rng: Rng;
+  private prev: Pair[] = [];
+  private removed = new Set<number>();
+  private budget = false;
+  readonly seen = { deferredSteps: 0, mixed: 0, onePass: 0, fewMovers: 0, classChanges: 0, queries: 0, entered: 0, exited: 0 };
+
+  constructor(seed: number, readonly touching: boolean, readonly side = 1600) {
+    this.rng = new Rng(seed);
+    this.tree = new LooseQuadtree({ width: side, height: side, touching });
+    let id = 0;
+    for (let i = 0; i < 1300; i++) this.add(id++, DUST, WALL | ACTOR, 20, false, 2 + this.rng.int(5));
+    for (let i = 0; i < 60; i++) this.add(id++, ACTOR, WALL | ACTOR | DUST, 200, false, 16 + this.rng.int(20));
+    for (let i = 0; i < 40; i++) this.add(id++, WALL, ACTOR | DUST, 255, true, 0);
+    const masks = [1, 2, 3, 5, 6, 7, 9, 12, 15, -1, 0, 24];
+    for (let i = 0; i < 40; i++) this.add(id++, 1 << this.rng.int(5), this.rng.pick(masks), this.rng.int(256), this.rng.chance(0.2), 4 + this.rng.int(20));
+  }
+
+  private add(id: number, layer: number, mask: number, priority: number, isStatic: boolean, size: number): void {
+    const w = isStatic ? (this.rng.chance(0.5) ? 10 : 120) : size;
+    const h = isStatic ? (w === 10 ? 120 : 10) : size;
+    const x = this.rng.range(0, this.side - w);
+    const y = this.rng.range(0, this.side - h);
+    const item: ModelItem = { minX: x, minY: y, maxX: x + w, maxY: y + h, layer, mask, priority, isStatic };
+    this.model.set(id, item);
+    this.tree.insert(id, x, y, x + w, y + h);
+    this.tree.setCollider(id, layer, mask, priority);
+    if (isStatic) this.tree.setStatic(id, true);
+  }
+
+  private moveItem(id: number, item: ModelItem, far: boolean): void {
+    let dx = this.rng.range(-6, 6);
+    let dy = this.rng.range(-6, 6);
+    if (far) {
+      // Out of the world and back: the root's loose bounds keep the outside count exact.
+      dx = item.minX > this.side ? -2 * this.side : 2 * this.side;
+      dy = this.rng.range(-3, 3);
+    }
+    item.minX += dx;
+    item.maxX += dx;
+    item.minY += dy;
+    item.maxY += dy;
+    this.tree.move(id, item.minX, item.minY, item.maxX, item.maxY);
+  }
+
+  step(): void {
+    const rng = this.rng;
+    const all = rng.chance(0.8);
+    for (const [id, item] of this.model) {
+      if (item.isStatic || !(all ? rng.chance(0.95) : rng.chance(0.01))) continue;
+      this.moveItem(id, item, rng.chance(0.002));
+    }
+    for (let k = rng.int(4); k > 0; k--) this.change();
+    if (rng.chance(0.06)) this.checkQueries();
+    if (rng.chance(0.03)) {
+      this.budget = !this.budget;
+      this.tree.setBudget(this.budget ? { maxPairTests: 200, minChecksPerTier: 4 } : {});
+    }
+    const deferredBefore = classesOf(this.tree).deferred.some((d) => d === 1);
+    const stats = this.tree.step();
+    if (deferredBefore && stats.moved === this.tree.size) this.seen.deferredSteps++;
+    if (stats.moved === this.tree.size) this.seen.onePass++;
+    else this.seen.fewMovers++;
+    if (classesOf(this.tree).size[classesOf(this.tree).size.length - 1] > 0) this.seen.mixed++;
+    this.check();
+  }
+
+  /** A collider, static or membership change on a random item. */
+  private change(): void {
+    const rng = this.rng;
+    const ids = [...this.model.keys()];
+    const id = ids[rng.int(ids.length)];
+    const item = this.model.get(id)!;
+    const r = rng.next();
+    if (r < 0.4) {
+      // Dust becomes an actor and back: the item changes class, deferred or not.
+      const toActor = item.layer === DUST;
+      item.layer = toActor ? ACTOR : DUST;
+      item.mask = toActor ? WALL | ACTOR | DUST : WALL | ACTOR;
+      item.priority = toActor ? 200 : 20;
+      this.tree.setCollider(id, item.layer, item.mask, item.priority);
+      this.seen.classChanges++;
+    } else if (r < 0.55) {
+      item.isStatic = !item.isStatic;
+      this.tree.setStatic(id, item.isStatic);
+    } else if (r < 0.8) {
+      this.tree.remove(id);
+      this.model.delete(id);
+      this.removed.add(id);
+      if (rng.chance(0.5)) {
+        this.tree.insert(id, item.minX, item.minY, item.maxX, item.maxY);
+        this.tree.setCollider(id, item.layer, item.mask, item.priority);
+        if (item.isStatic) this.tree.setStatic(id, true);
+        this.model.set(id, item);
+      }
+    } else {
+      this.moveItem(id, item, rng.chance(0.3));
+    }
+  }
+
+  private check(): void {
+    const tree = this.tree;
+    tree.validate();
+    const current = readPairs(tree.current);
+    const entered = readPairs(tree.entered);
+    const exited = readPairs(tree.exited);
+    const touchesRemoved = (p: Pair) => this.removed.has(p[0]) || this.removed.has(p[1]);
+    if (!this.budget) {
+      const expected = brutePairs(this.model, this.touching);
+      expect(current).toEqual(expected);
+      const prevKeys = new Set(this.prev.map((p) => pairKey(p[0], p[1])));
+      const curKeys = new Set(expected.map((p) => pairKey(p[0], p[1])));
+      expect(entered).toEqual(expected.filter((p) => !prevKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p)).sort(comparePairs));
+      expect(exited).toEqual(this.prev.filter((p) => !curKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p)).sort(comparePairs));
+    }
+    this.seen.entered += entered.length;
+    this.seen.exited += exited.length;
+    this.prev = current;
+    this.removed = new Set();
+  }
+
+  /** Queries between steps read every class, deferred ones included. */
+  private checkQueries(): void {
+    const x = this.rng.range(0, this.side);
+    const y = this.rng.range(0, this.side);
+    const out: number[] = [];
+    this.tree.queryRect(x, y, x + 200, y + 150, out, DUST | ACTOR);
+    const expected = [...this.model].filter(([, it]) => (it.layer & (DUST | ACTOR)) !== 0 &&
+      (this.touching ? it.minX <= x + 200 && x <= it.maxX && it.minY <= y + 150 && y <= it.maxY
+        : it.minX < x + 200 && x < it.maxX && it.minY < y + 150 && y < it.maxY)).map(([id]) => id);
+    expect(sorted(out)).toEqual(sorted(expected));
+    this.seen.queries++;
+  }
+}
+
+describe('collision classes', () => {
+  for (const touching of [false, true]) {
+    it(`a deferred particle class matches brute force through every kind of step (touching ${touching})`, () => {
+      const run = new StormRun(touching ? 12 : 11, touching);
+      for (let i = 0; i < 160; i++) run.step();
+      expect(run.seen.deferredSteps).toBeGreaterThan(15);
+      expect(run.seen.fewMovers).toBeGreaterThan(10);
+      expect(run.seen.mixed).toBeGreaterThan(0);
+      expect(run.seen.classChanges).toBeGreaterThan(20);
+      expect(run.seen.queries).toBeGreaterThan(5);
+      expect(run.seen.entered).toBeGreaterThan(100);
+      expect(run.seen.exited).toBeGreaterThan(100);
+    }, 120_000);
+  }
+
+  it('pairs dust only with walls and actors: dust never meets dust, walls never meet walls', () => {
+    const tree = new LooseQuadtree({ width: 100, height: 100 });
+    tree.insert(1, 10, 10, 20, 20);
+    tree.insert(2, 12, 12, 22, 22);
+    tree.insert(3, 15, 15, 30, 30);
+    tree.insert(4, 0, 0, 40, 16);
+    tree.insert(5, 0, 0, 16, 40);
+    tree.setCollider(1, DUST, WALL | ACTOR, 20);
+    tree.setCollider(2, DUST, WALL | ACTOR, 20);
+    tree.setCollider(3, ACTOR, WALL | ACTOR | DUST, 200);
+    tree.setCollider(4, WALL, ACTOR | DUST, 255);
+    tree.setCollider(5, WALL, ACTOR | DUST, 255);
+    tree.setStatic(4, true);
+    tree.setStatic(5, true);
+    tree.step();
+    expect(readPairs(tree.current)).toEqual([[3, 4, 200], [3, 5, 200], [1, 3, 20], [1, 4, 20], [1, 5, 20], [2, 3, 20], [2, 4, 20], [2, 5, 20]]);
+    // Items of a class whose mask leaves out its own layer, and static items, are never tested together.
+    const tests = tree.stats.pairTests;
+    expect(tests).toBeLessThan(10);
+  });
+});
