@@ -260,22 +260,24 @@ export class Broadphase {
     const C = this.tree.classes;
     for (let a = 0; a < MAX_CLASSES; a++) {
       if (C.deferred[a] === 0) continue;
-      for (let b = a; b < MAX_CLASSES; b++) if (C.deferred[b] === 1 && C.allowed[a * MAX_CLASSES + b] === 1) return true;
+      for (let b = a + 1; b < MAX_CLASSES; b++) if (C.deferred[b] === 1 && C.allowed[a * MAX_CLASSES + b] === 1) return true;
     }
     return false;
   }
 
   /**
    * After a one-pass step, picks the classes whose moves may skip their regions until the
-   * next step that needs them: big (DEFER_MIN items or more), moving, never paired among
-   * themselves. Of two such classes that pair with each other only the larger is deferred,
-   * since the sweep reads one side of every join from its regions.
+   * next step that needs them: big (DEFER_MIN items or more) and moving. While every item
+   * moves, keeping the tree in step costs more than a grid built from the records (see
+   * ProbeGrid); the tree catches up when a query or a per-item step needs it. Of two such
+   * classes that pair with each other only the larger is deferred, since the grid reads the
+   * other from its regions.
    */
   private chooseDeferred(): void {
     const C = this.tree.classes;
     const deferred = C.deferred;
     for (let k = 0; k < MAX_CLASSES; k++) {
-      deferred[k] = k !== MIXED && C.size[k] >= DEFER_MIN && C.self[k] === 0 && C.isStatic[k] === 0 ? 1 : 0;
+      deferred[k] = k !== MIXED && C.size[k] >= DEFER_MIN && C.isStatic[k] === 0 ? 1 : 0;
     }
     for (let a = 0; a < MAX_CLASSES; a++) {
       for (let b = a + 1; b < MAX_CLASSES; b++) {
@@ -329,6 +331,7 @@ export class Broadphase {
     const refreshed = this.priorityChanged;
     const checked = this.checked;
     const left = this.left;
+    const anyLeft = !linked && this.leftCount > 0;
     const alive = pairs.alive;
     const oa = old.a, ob = old.b, op = old.priority, oi = old.index, oborn = old.born;
     const fa = found.a, fb = found.b, fp = found.priority;
@@ -346,7 +349,7 @@ export class Broadphase {
         : oa[i] !== fa[j] ? (oa[i] < fa[j] ? -1 : 1)
         : ob[i] !== fb[j] ? (ob[i] < fb[j] ? -1 : 1) : 0;
       // A listed pair of an id removed and inserted again is another pair: it ends, the new one begins.
-      if (order === 0 && !linked && (hasBit(left, oa[i]) || hasBit(left, ob[i]))) order = -1;
+      if (order === 0 && anyLeft && (hasBit(left, oa[i]) || hasBit(left, ob[i]))) order = -1;
       if (order === 0) {
         out.push(oa[i], ob[i], op[i], -1, linked ? pairs.born(oi[i]) : oborn[i]);
         i++;

@@ -1,19 +1,24 @@
 import { MAX_CLASSES } from './classes.js';
 import { MAX_X, MAX_Y, MIN_X, MIN_Y } from './items.js';
-import { growFloat64, growInt32 } from './nodes.js';
+import { growFloat64, growInt32, growUint8 } from './nodes.js';
 import type { TreeIndex } from './tree.js';
 
 /** The grid has at most this many cells a side (4^9 cells in all). */
 const MAX_SIDE = 512;
 
 /**
- * The join of a deferred class (see TreeIndex.defer) with the classes it pairs with, the way
- * a hand-written uniform grid does it: the partners' items (few: a deferred class is the big
- * one) are counting-sorted into one grid, with a copy of their boxes in cell order; then each
- * item of the deferred class, in id order with its box read from its record, tests the items
- * of the cells its box covers. A pair is reported only in the cell holding the top-left corner
- * of the two boxes' overlap, so once. Boxes outside the world are clamped onto the border
- * cells, which keeps every overlap in a shared cell.
+ * The joins of deferred classes (see TreeIndex.defer), whose regions lag behind their boxes,
+ * the way a hand-written uniform grid does them:
+ *
+ * - {@link join}: the partners' items are counting-sorted into one grid, with a copy of their
+ *   boxes in cell order; then each item of the deferred class, in id order with its box read
+ *   from its record, tests the items of the cells its box covers.
+ * - {@link selfJoin}: the deferred class's own items, read from their records in id order,
+ *   are counting-sorted into the grid, and each cell pairs its items among themselves.
+ *
+ * A pair is reported only in the cell holding the top-left corner of the two boxes' overlap,
+ * so once. Boxes outside the world are clamped onto the border cells, which keeps every
+ * overlap in a shared cell. Cells are those of the level holding the most of the items.
  */
 export class ProbeGrid {
   /** Pair tests made by the last join. */
@@ -24,12 +29,13 @@ export class ProbeGrid {
   private inv = 1;
   /** Per cell: first entry of its run; `start[cells]` is the entry count. */
   private start: Int32Array = new Int32Array(2);
-  /** Per entry, in cell order: the partner's box, its slot, and its first column and row. */
+  /** Per entry, in cell order: the item's box, key (slot or id), priority, first column and row. */
   private box: Float64Array = new Float64Array(0);
-  private slot: Int32Array = new Int32Array(0);
+  private key: Int32Array = new Int32Array(0);
+  private priority: Uint8Array = new Uint8Array(0);
   private corner: Int32Array = new Int32Array(0);
-  /** Per partner item while building: its slot and covered cells (first/last column, row). */
-  private buildSlots: Int32Array = new Int32Array(0);
+  /** Per item while building: its key and covered cells (first/last column, row). */
+  private keys: Int32Array = new Int32Array(0);
   private span: Int32Array = new Int32Array(0);
 
   constructor(tree: TreeIndex, touching: boolean) {
@@ -39,18 +45,16 @@ export class ProbeGrid {
 
   /**
    * Finds every overlapping pair of deferred class `s` with the classes whose bit is set in
-   * `partners`, calling `emit(slotOfS, slotOfPartner)` for each.
+   * `partners` (none deferred), calling `emit(idOfS, slotOfPartner)` for each.
    */
-  join(s: number, partners: number, emit: (a: number, b: number) => void): void {
+  join(s: number, partners: number, emit: (id: number, slot: number) => void): void {
     this.tests = 0;
-    const entries = this.build(partners);
-    if (entries === 0) return;
+    if (this.build(partners, false) === 0) return;
     const tree = this.tree;
     const C = tree.classes;
     const ids = C.ids[s];
     const f64 = tree.items.f64;
-    const itemSlot = tree.items.slot;
-    const { start, box, slot, corner, inv, side } = this;
+    const { start, box, key, corner, inv, side } = this;
     const last = side - 1;
     const ox = tree.originX;
     const oy = tree.originY;
@@ -72,7 +76,7 @@ export class ProbeGrid {
               : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1) {
               // Only in the cell of the overlap's top-left corner.
               const pc = corner[2 * e], pr = corner[2 * e + 1];
-              if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(itemSlot[id], slot[e]);
+              if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(id, key[e]);
             }
           }
         }
@@ -81,36 +85,79 @@ export class ProbeGrid {
     this.tests = tests;
   }
 
-  /** Counting-sorts the partners' items into the grid; returns the entries. */
-  private build(partners: number): number {
+  /**
+   * Finds every overlapping pair within deferred class `s` (one whose items all may pair with
+   * each other), calling `emit(lowerId, higherId, priority)` for each.
+   */
+  selfJoin(s: number, emit: (a: number, b: number, priority: number) => void): void {
+    this.tests = 0;
+    if (this.build(1 << s, true) === 0) return;
+    const { start, box, key, priority, corner, side } = this;
+    const cells = side * side;
+    const touching = this.touching;
+    let tests = 0;
+    for (let cell = 0, r = 0, c = 0; cell < cells; cell++) {
+      const from = start[cell], to = start[cell + 1];
+      tests += ((to - from) * (to - from - 1)) >> 1;
+      for (let p = from; p < to - 1; p++) {
+        const x0 = box[4 * p], y0 = box[4 * p + 1], x1 = box[4 * p + 2], y1 = box[4 * p + 3];
+        const cp = corner[2 * p], rp = corner[2 * p + 1];
+        for (let q = p + 1; q < to; q++) {
+          if (touching
+            ? x0 <= box[4 * q + 2] && box[4 * q] <= x1 && y0 <= box[4 * q + 3] && box[4 * q + 1] <= y1
+            : x0 < box[4 * q + 2] && box[4 * q] < x1 && y0 < box[4 * q + 3] && box[4 * q + 1] < y1) {
+            const cq = corner[2 * q], rq = corner[2 * q + 1];
+            if ((cp > cq ? cp : cq) !== c || (rp > rq ? rp : rq) !== r) continue;
+            const a = key[p], b = key[q];
+            const pa = priority[p], pb = priority[q];
+            emit(a < b ? a : b, a < b ? b : a, pa < pb ? pa : pb);
+          }
+        }
+      }
+      if (++c === side) {
+        c = 0;
+        r++;
+      }
+    }
+    this.tests = tests;
+  }
+
+  /**
+   * Counting-sorts the items of the classes whose bit is set in `classes` into the grid,
+   * their boxes read from their slots, or with `fromRecords` from their records (keys are
+   * then ids, else slots). Returns the entries.
+   */
+  private build(classes: number, fromRecords: boolean): number {
     const tree = this.tree;
     const C = tree.classes;
-    // Cells of the level that holds the most partner items: each covers a few cells.
+    const items = tree.items;
     let best = 0;
     let most = -1;
-    let items = 0;
+    let count = 0;
     for (let d = 0; d <= tree.maxDepth; d++) {
       let here = 0;
-      for (let k = 0; k < MAX_CLASSES; k++) if (((partners >>> k) & 1) !== 0) here += C.levelItems[k][d];
-      items += here;
+      for (let k = 0; k < MAX_CLASSES; k++) if (((classes >>> k) & 1) !== 0) here += C.levelItems[k][d];
+      count += here;
       if (here > most) {
         most = here;
         best = d;
       }
     }
-    if (items === 0) return 0;
+    if (count === 0) return 0;
     this.side = Math.min(1 << best, MAX_SIDE);
     this.inv = this.side / tree.rootSize;
     const side = this.side;
     const cells = side * side;
     if (this.start.length < cells + 1) this.start = new Int32Array(cells + 1);
-    if (this.buildSlots.length < items) {
-      this.buildSlots = new Int32Array(items * 2);
-      this.span = new Int32Array(items * 8);
+    if (this.keys.length < count) {
+      this.keys = new Int32Array(count * 2);
+      this.span = new Int32Array(count * 8);
     }
     const start = this.start;
     start.fill(0, 0, cells + 1);
-    const box = tree.slots.box;
+    // Boxes come from the records (f64, 8 per id) or the slots (4 per slot).
+    const source = fromRecords ? items.f64 : tree.slots.box;
+    const stride = fromRecords ? 8 : 4;
     const last = side - 1;
     const inv = this.inv;
     const ox = tree.originX;
@@ -118,13 +165,14 @@ export class ProbeGrid {
     let n = 0;
     let total = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
-      if (((partners >>> k) & 1) === 0) continue;
+      if (((classes >>> k) & 1) === 0) continue;
       const ids = C.ids[k];
-      for (let i = 0, count = C.size[k]; i < count; i++) {
-        const s = tree.items.slot[ids[i]];
-        const c0 = clamp(Math.floor((box[4 * s] - ox) * inv), last), c1 = clamp(Math.floor((box[4 * s + 2] - ox) * inv), last);
-        const r0 = clamp(Math.floor((box[4 * s + 1] - oy) * inv), last), r1 = clamp(Math.floor((box[4 * s + 3] - oy) * inv), last);
-        this.buildSlots[n] = s;
+      for (let i = 0, size = C.size[k]; i < size; i++) {
+        const at = fromRecords ? ids[i] : items.slot[ids[i]];
+        const b = stride * at;
+        const c0 = clamp(Math.floor((source[b] - ox) * inv), last), c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);
+        const r0 = clamp(Math.floor((source[b + 1] - oy) * inv), last), r1 = clamp(Math.floor((source[b + 3] - oy) * inv), last);
+        this.keys[n] = at;
         this.span[4 * n] = c0;
         this.span[4 * n + 1] = c1;
         this.span[4 * n + 2] = r0;
@@ -136,23 +184,29 @@ export class ProbeGrid {
     }
     // Inclusive prefix sums give each run's end; filling backwards moves them to its start.
     for (let c = 1; c < cells; c++) start[c] += start[c - 1];
-    if (this.slot.length < total) {
-      this.box = growFloat64(this.box, Math.max(4 * total, 2 * this.box.length));
-      this.slot = growInt32(this.slot, Math.max(total, 2 * this.slot.length));
-      this.corner = growInt32(this.corner, Math.max(2 * total, 2 * this.corner.length));
+    if (this.key.length < total) {
+      const size = Math.max(total, 2 * this.key.length);
+      this.box = growFloat64(this.box, 4 * size);
+      this.key = growInt32(this.key, size);
+      this.priority = growUint8(this.priority, size);
+      this.corner = growInt32(this.corner, 2 * size);
     }
     const gbox = this.box;
+    const meta = tree.slots.meta;
     for (let i = n - 1; i >= 0; i--) {
-      const s = this.buildSlots[i];
+      const at = this.keys[i];
+      const b = stride * at;
+      const priority = fromRecords ? items.priorityOf(at) : meta[4 * at + 3];
       const c0 = this.span[4 * i], c1 = this.span[4 * i + 1], r0 = this.span[4 * i + 2], r1 = this.span[4 * i + 3];
       for (let r = r0; r <= r1; r++) {
         for (let c = c0; c <= c1; c++) {
           const e = --start[r * side + c];
-          gbox[4 * e] = box[4 * s];
-          gbox[4 * e + 1] = box[4 * s + 1];
-          gbox[4 * e + 2] = box[4 * s + 2];
-          gbox[4 * e + 3] = box[4 * s + 3];
-          this.slot[e] = s;
+          gbox[4 * e] = source[b];
+          gbox[4 * e + 1] = source[b + 1];
+          gbox[4 * e + 2] = source[b + 2];
+          gbox[4 * e + 3] = source[b + 3];
+          this.key[e] = at;
+          this.priority[e] = priority;
           this.corner[2 * e] = c0;
           this.corner[2 * e + 1] = r0;
         }

@@ -1,5 +1,5 @@
 import { DENSE_DEPTH, MAX_CLASSES } from './classes.js';
-import { STATIC } from './items.js';
+import { FLAGS, LAYER, MASK, STATIC } from './items.js';
 import { NONE } from './nodes.js';
 import type { PairBuffer } from './pairlist.js';
 import { ProbeGrid } from './probegrid.js';
@@ -48,7 +48,8 @@ export class PairSweep {
   /** Whether the tight bounds are current (a movers' run does without them). */
   private useBounds = false;
   private readonly grid: ProbeGrid;
-  private readonly emitPair = (s: number, t: number): void => this.emit(s, t);
+  private readonly emitRecord = (a: number, t: number): void => this.recordPair(a, t);
+  private readonly emitWithin = (a: number, b: number, priority: number): void => this.push(a, b, priority);
   /** Box of the items being paired (a cell's union, or one item's box): numbers stay unboxed. */
   private readonly union = new Float64Array(4);
 
@@ -182,18 +183,51 @@ export class PairSweep {
   }
 
   /**
-   * Pairs of deferred class s (never one that pairs with itself, and no other deferred class
-   * among its partners) with every class it may pair with: its regions lag, so its items are
-   * read from their records by the probe grid.
+   * Pairs of deferred class s (no other deferred class among its partners) with itself and
+   * with every class it may pair with: its regions lag, so its items are read from their
+   * records by the probe grid.
    */
   private recordJoin(s: number): void {
     const C = this.tree.classes;
+    if (C.allowed[s * MAX_CLASSES + s] === 1) {
+      this.grid.selfJoin(s, this.emitWithin);
+      this.tests += this.grid.tests;
+    }
     let partners = 0;
-    for (let o = 0; o < MAX_CLASSES; o++) if (o !== s && C.size[o] > 0 && C.allowed[s * MAX_CLASSES + o] === 1) partners |= 1 << o;
+    this.filter = false;
+    for (let o = 0; o < MAX_CLASSES; o++) {
+      if (o === s || C.size[o] === 0 || C.allowed[s * MAX_CLASSES + o] === 0) continue;
+      partners |= 1 << o;
+      if (C.exact[s * MAX_CLASSES + o] === 0) this.filter = true;
+    }
     if (partners === 0) return;
-    this.filter = true;
-    this.grid.join(s, partners, this.emitPair);
+    this.grid.join(s, partners, this.emitRecord);
     this.tests += this.grid.tests;
+  }
+
+  /**
+   * Records the overlapping item `a` of a deferred class (its collider read from its record:
+   * its slot is not in cache) and slot t as a pair unless their colliders filter it out.
+   */
+  private recordPair(a: number, t: number): void {
+    const slots = this.tree.slots;
+    const meta = slots.meta;
+    const i32 = this.tree.items.i32;
+    if (this.filter && ((i32[(a << 4) | LAYER] & meta[4 * t + 1]) === 0 || (meta[4 * t] & i32[(a << 4) | MASK]) === 0 ||
+        (i32[(a << 4) | FLAGS] & meta[4 * t + 2] & STATIC) !== 0)) return;
+    const b = slots.id[t];
+    const pa = this.tree.items.priorityOf(a);
+    const pt = meta[4 * t + 3];
+    this.push(a < b ? a : b, a < b ? b : a, pa < pt ? pa : pt);
+  }
+
+  private push(a: number, b: number, priority: number): void {
+    const out = this.out!;
+    if (out.count === out.a.length) out.reserve(out.count * 2);
+    const k = out.count++;
+    out.a[k] = a;
+    out.b[k] = b;
+    out.priority[k] = priority;
   }
 
   /**
@@ -374,14 +408,9 @@ export class PairSweep {
     const a = slots.id[s];
     const b = slots.id[t];
     if (this.skip !== null && ((this.skip[b >> 5] >>> (b & 31)) & 1) !== 0) return;
-    const out = this.out!;
-    // Only the three columns a sort and merge read; the list's index and born stay unused.
-    if (out.count === out.a.length) out.reserve(out.count * 2);
-    const k = out.count++;
     const ps = meta[4 * s + 3];
     const pt = meta[4 * t + 3];
-    out.a[k] = a < b ? a : b;
-    out.b[k] = a < b ? b : a;
-    out.priority[k] = ps < pt ? ps : pt;
+    // Only the three columns a sort and merge read; the list's index and born stay unused.
+    this.push(a < b ? a : b, a < b ? b : a, ps < pt ? ps : pt);
   }
 }
