@@ -170,6 +170,23 @@ export class Game {
     }
   }
 
+  /**
+   * A particle storm: `count` dust grains spread over the whole arena, each drifting its own
+   * way and bouncing off walls and rocks. Dust pairs only with walls and rocks, never with
+   * other dust, so the plugin joins it from the small side (see README, "How it works").
+   */
+  storm(count: number): void {
+    const rng = this.rng;
+    for (let placed = 0, tries = 0; placed < count && tries < count * 4; tries++) {
+      const x = 40 + rng() * (WORLD_W - 80);
+      const y = 40 + rng() * (WORLD_H - 80);
+      if (this.blocked(x - 3, y - 3, x + 3, y + 3)) continue;
+      const a = rng() * Math.PI * 2;
+      this.spawnDust(x, y, Math.cos(a), Math.sin(a), 20 + rng() * 120);
+      placed++;
+    }
+  }
+
   /** Removes everything and detaches the plugin. */
   dispose(): void {
     removeQuadtree(this.world);

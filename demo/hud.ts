@@ -4,6 +4,8 @@ import type { SystemTimes } from './game.js';
 /** Numbers the HUD shows besides the plugin's stats. */
 export interface HudInput {
   fps: number;
+  /** Milliseconds since the previous frame. */
+  frameMs: number;
   entities: number;
   onScreen: number;
   times: SystemTimes;
@@ -38,6 +40,8 @@ export class Hud {
     this.smooth('dispatch', t.dispatch);
     this.smooth('cleanup', t.cleanup);
     this.smooth('render', h.renderMs);
+    this.smooth('frame', h.frameMs);
+    this.smooth('plugin', t.sync + t.collision + t.dispatch);
     if (now - this.last < 250) return;
     this.last = now;
     const ms = (k: string): string => (this.avg.get(k) ?? 0).toFixed(2);
@@ -51,6 +55,7 @@ export class Hud {
       row('checks', `${n(s.pairTests)} tests · ${n(s.dirty)} moved · ${n(s.relocated)} relocated`),
       row('deferred', `${n(s.deferred)} movers · ${n(s.handlerDeferred)} calls <i>· budget</i> ${on(h.budget)}`),
       row('tree', `${n(s.nodesLive)} nodes live · ${n(s.nodesFree)} free`),
+      row('plugin', `<b>${ms('plugin')} ms</b> of a ${ms('frame')} ms frame`),
       row('ms', `sync ${ms('sync')} · collide ${ms('collision')} · dispatch ${ms('dispatch')}`),
       row('', `game ${ms('control')} · move ${ms('move')} · cleanup ${ms('cleanup')} · draw ${ms('render')}`),
       row('score', `${n(h.score)} <i>· hits taken ${n(h.hits)}</i>${h.autopilot ? ' <i>· autopilot</i>' : ''}${h.paused ? ' <b class="off">paused</b>' : ''}`),

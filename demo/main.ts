@@ -16,9 +16,10 @@ declare global {
 const AUTOPILOT_AFTER = 3;
 const PARTICLE_BURST = 10_000;
 
-function population(): number {
-  const n = Number.parseInt(new URLSearchParams(location.search).get('n') ?? '', 10);
-  return Number.isFinite(n) ? Math.min(200_000, Math.max(0, n)) : 6000;
+/** A count from the page's query string (`?n=50000`), clamped; `fallback` when absent. */
+function param(name: string, fallback: number): number {
+  const n = Number.parseInt(new URLSearchParams(location.search).get(name) ?? '', 10);
+  return Number.isFinite(n) ? Math.min(200_000, Math.max(0, n)) : fallback;
 }
 
 async function main(): Promise<void> {
@@ -30,8 +31,11 @@ async function main(): Promise<void> {
   const view = new View(app.renderer);
   app.stage.addChild(view.root);
 
-  const n = population();
+  const n = param('n', 6000);
+  // `?storm=100000`: a particle storm on top of the game (again after each reset).
+  const storm = param('storm', 0);
   let game = new Game(n, view);
+  game.storm(storm);
   view.attach(game);
   let overlay = true;
   let paused = false;
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
     game.dispose();
     view.reset();
     game = new Game(n, view);
+    game.storm(storm);
     game.setBudget(budget);
     view.attach(game);
   };
@@ -82,7 +87,7 @@ async function main(): Promise<void> {
     renderMs = performance.now() - t;
     frames++;
     hud.update(now, {
-      fps: ticker.FPS, entities: game.entities, onScreen: view.onScreen, times: game.times, renderMs,
+      fps: ticker.FPS, frameMs: ticker.deltaMS, entities: game.entities, onScreen: view.onScreen, times: game.times, renderMs,
       overlay, budget: game.budget, paused, autopilot, score: game.score, hits: game.hits,
     }, getStats(game.world));
   });

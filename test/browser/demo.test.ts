@@ -28,14 +28,14 @@ declare global {
 }
 
 /** A page on the demo with its errors collected. */
-async function openDemo(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
+async function openDemo(browser: Browser, url: string, query = `?n=${POPULATION}`): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 960, height: 640 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
   });
-  await page.goto(`${url}?n=${POPULATION}`);
+  await page.goto(`${url}${query}`);
   await page.waitForFunction(() => window.demoState?.ready === true, null, { timeout: 45_000 });
   // Screenshots are of the canvas alone: the HUD is DOM text drawn over it, refreshed on its own.
   await page.addStyleTag({ content: '#hud { display: none !important; }' });
@@ -167,6 +167,18 @@ describe.skipIf(!chromiumPath)('shooter demo in Chromium', () => {
       await page.waitForFunction((was) => window.demoState!.overlay === was, overlayAtStart);
       await waitFrames(page, 3);
       expect(await pixelsChanged(page, still2, await canvas.screenshot())).toBe(0);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it('runs a particle storm (?storm=20000): every grain is in, frames advance, dust meets walls', async () => {
+      const { page, errors } = await openDemo(browser!, url, `?n=${POPULATION}&storm=20000`);
+      const a = await state(page);
+      expect(a.entities).toBeGreaterThanOrEqual(POPULATION + 19_000);
+      await waitFrames(page, 10);
+      const b = await state(page);
+      expect(b.frames).toBeGreaterThan(a.frames);
+      expect(b.pairsEntered).toBeGreaterThan(a.pairsEntered);
       expect(errors).toEqual([]);
       await page.close();
     });
