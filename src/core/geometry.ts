@@ -3,7 +3,11 @@
  * closed boxes (edges count); otherwise boxes are open and only interiors collide.
  */
 
-/** True when the boxes overlap under the rule. */
+/**
+ * True when the boxes overlap under the rule. The pair finders' inner loops (`pairs/`) write
+ * this test out in place: a call with eight loose numbers that the engine declines to inline
+ * (its inlining budget runs out in big loops) boxes every number, per candidate.
+ */
 export function boxesOverlap(
   aMinX: number, aMinY: number, aMaxX: number, aMaxY: number,
   bMinX: number, bMinY: number, bMaxX: number, bMaxY: number,

@@ -1,4 +1,4 @@
-import { isBits32, PREFIX, show } from '../core/errors.js';
+import { isBits32, PREFIX, show } from '../core/internal.js';
 import { DEFAULT_COLLIDER } from './components.js';
 import type { QuadtreeState } from './state.js';
 
@@ -8,9 +8,6 @@ export const BAD_BOX = 1;
 export const NO_POSITION = 2;
 export const BEYOND_LIMIT = 3;
 export const BAD_COLLIDER = 4;
-
-/** Collider values read by {@link readCollider} (module scratch: the systems are not re-entrant). */
-export const collider = { layer: 1, mask: -1, priority: 128 };
 
 /**
  * True when the box of centre (x, y) and size (w, h) is one the tree accepts: every value
@@ -25,8 +22,9 @@ export function validBox(x: number, y: number, w: number, h: number): boolean {
   return w >= 0 && h >= 0 && dx < Infinity && dy < Infinity;
 }
 
-/** Reads an entity's Collider (defaults when absent or unwritten) into {@link collider}. */
+/** Reads an entity's Collider (defaults when absent or unwritten) into `s.colliderRead`. */
 export function readCollider(s: QuadtreeState, eid: number, has: boolean): number {
+  const collider = s.colliderRead;
   if (!has) {
     collider.layer = DEFAULT_COLLIDER.layer;
     collider.mask = DEFAULT_COLLIDER.mask;

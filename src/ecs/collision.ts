@@ -1,6 +1,6 @@
 import { addComponent, addEntity, hasComponent, removeEntity, type World } from 'bitecs';
 import { Phase } from './components.js';
-import { fit } from './idlist.js';
+import { fit } from '../core/internal.js';
 import { PairMap } from './pairmap.js';
 import { stateOf, type QuadtreeState } from './state.js';
 

@@ -1,14 +1,10 @@
-import { fail, isBits32, show } from '../core/errors.js';
+import { fail, isBits32, lowerBound, show } from '../core/internal.js';
 import { keepPairs } from './collision.js';
 import { Phase, type PhaseValue } from './components.js';
 import { IN_TREE } from './entities.js';
 import { byPriority, HandlerRecord, type CollisionHandler, type CollisionHandlerOptions } from './handlers.js';
-import { lowerBound } from '../core/lists.js';
 import { before } from './pairs.js';
 import { stateOf, type QuadtreeState } from './state.js';
-
-/** Budget bookkeeping of the running dispatch (module scratch: dispatch is not re-entrant). */
-const run = { calls: 0, made: 0, over: false, started: 0, nextClock: 0 };
 
 /**
  * Registers a collision handler, called by {@link quadtreeDispatchSystem} for the pairs whose
@@ -86,10 +82,10 @@ function bits(field: string, value: number): number {
 export function quadtreeDispatchSystem<W extends object>(world: W): W {
   const s = stateOf(world);
   const started = performance.now();
-  run.calls = 0;
-  run.over = false;
-  run.started = started;
-  run.nextClock = 0;
+  s.dispatch.calls = 0;
+  s.dispatch.over = false;
+  s.dispatch.started = started;
+  s.dispatch.nextClock = 0;
   let cut = 0;
   let deferred = 0;
   const handlers = s.handlers;
@@ -104,7 +100,7 @@ export function quadtreeDispatchSystem<W extends object>(world: W): W {
     }
   }
   const stats = s.stats;
-  stats.handlerCalls = run.calls;
+  stats.handlerCalls = s.dispatch.calls;
   stats.handlerDeferred = deferred;
   stats.handlersCut = cut;
   stats.dispatchMs = performance.now() - started;
@@ -114,7 +110,7 @@ export function quadtreeDispatchSystem<W extends object>(world: W): W {
 /** One handler's share of the frame. Returns true if the budget cut it. */
 function serve(s: QuadtreeState, h: HandlerRecord): boolean {
   const tier0 = h.priority >= 192;
-  run.made = 0;
+  s.dispatch.made = 0;
   let cut = false;
   const tree = s.tree;
   while (h.count > 0) {
@@ -130,8 +126,8 @@ function serve(s: QuadtreeState, h: HandlerRecord): boolean {
     const stale = phase === Phase.Enter && tree.pairStartedAt(h.pairA[i], h.pairB[i]) !== h.startedAt[i];
     h.shift();
     if (stale) continue;
-    run.made++;
-    run.calls++;
+    s.dispatch.made++;
+    s.dispatch.calls++;
     h.fn(self, other, phase, priority);
   }
   if ((h.phases & (Phase.Enter | Phase.Exit)) !== 0) cut = edges(s, h, tier0, cut);
@@ -142,17 +138,17 @@ function serve(s: QuadtreeState, h: HandlerRecord): boolean {
 }
 
 function mayCall(s: QuadtreeState, tier0: boolean): boolean {
-  if (tier0 || run.made < s.minCalls) return true;
-  if (run.over) return false;
-  if (run.calls >= s.maxCalls) {
-    run.over = true;
+  if (tier0 || s.dispatch.made < s.minCalls) return true;
+  if (s.dispatch.over) return false;
+  if (s.dispatch.calls >= s.maxCalls) {
+    s.dispatch.over = true;
     return false;
   }
   // The clock is read at the first call past a minimum, then every 8 calls.
-  if (s.maxMs !== Infinity && run.calls >= run.nextClock) {
-    run.nextClock = run.calls + 8;
-    if (performance.now() - run.started >= s.maxMs) {
-      run.over = true;
+  if (s.maxMs !== Infinity && s.dispatch.calls >= s.dispatch.nextClock) {
+    s.dispatch.nextClock = s.dispatch.calls + 8;
+    if (performance.now() - s.dispatch.started >= s.maxMs) {
+      s.dispatch.over = true;
       return false;
     }
   }
@@ -207,8 +203,8 @@ function edges(s: QuadtreeState, h: HandlerRecord, tier0: boolean, cutAlready: b
       h.defer(self, other, a, b, frame, phase, p);
       continue;
     }
-    run.made++;
-    run.calls++;
+    s.dispatch.made++;
+    s.dispatch.calls++;
     h.fn(self, other, phase, p);
   }
   return cut;
@@ -250,8 +246,8 @@ function staySegment(s: QuadtreeState, h: HandlerRecord, tier0: boolean, from: n
     const m = side(h, ent.layer[a], ent.layer[b]);
     if (m === 0) continue;
     if (!mayCall(s, tier0)) return i;
-    run.made++;
-    run.calls++;
+    s.dispatch.made++;
+    s.dispatch.calls++;
     h.fn(m === 1 ? a : b, m === 1 ? b : a, Phase.Stay, cur.priority[i]);
   }
   return -1;

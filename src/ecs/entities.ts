@@ -1,7 +1,8 @@
-import { fit, IdList } from './idlist.js';
+import { fit } from '../core/internal.js';
+import { IdList } from '../core/internal.js';
 
 /** Not known to the plugin (no Position + Bounds, or removed). */
-export const NONE = 0;
+export const UNTRACKED = 0;
 /** Gained Position + Bounds; read and inserted by the next sync. */
 export const QUEUED = 1;
 /** In the tree. */
@@ -18,7 +19,7 @@ export const IN_HELD_LIST = 2;
  * (which is also the entity's id in the tree), grown by doubling.
  */
 export class EntityTable {
-  /** NONE, QUEUED, IN_TREE or HELD. */
+  /** UNTRACKED, QUEUED, IN_TREE or HELD. */
   status = new Uint8Array(1024);
   /** Collider layer, for handler matching. */
   layer = new Int32Array(1024);

@@ -1,5 +1,5 @@
 import type { PairList } from '../core/index.js';
-import { before as keyBefore, runEnd } from '../core/lists.js';
+import { before as keyBefore, runEnd } from '../core/internal.js';
 import { Phase, type PhaseValue } from './components.js';
 import { IN_TREE } from './entities.js';
 import { stateOf } from './state.js';

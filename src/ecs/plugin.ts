@@ -1,7 +1,7 @@
 import { $internal, observe, onAdd, onRemove, query, removeEntity, type InternalWorld, type World } from 'bitecs';
 import type { LooseQuadtree } from '../core/index.js';
-import { fail, show } from '../core/errors.js';
-import { NONE, QUEUED } from './entities.js';
+import { fail, show } from '../core/internal.js';
+import { UNTRACKED, QUEUED } from './entities.js';
 import type { DispatchBudget, QuadtreeWorldOptions } from './options.js';
 import { findState, QuadtreeState, setState, stateOf } from './state.js';
 import type { QuadtreeWorldStats } from './stats.js';
@@ -137,5 +137,5 @@ function left(s: QuadtreeState, eid: number): void {
   const ent = s.entities;
   if (!(eid < ent.capacity)) return;
   release(s, eid);
-  ent.status[eid] = NONE;
+  ent.status[eid] = UNTRACKED;
 }

@@ -1,10 +1,10 @@
 import { LooseQuadtree } from '../core/index.js';
-import { fail } from '../core/errors.js';
+import { fail } from '../core/internal.js';
 import { Bounds, Collider, Collision, Position, Static } from './components.js';
 import type { BoundsStore, ColliderStore, CollisionStore, PositionStore } from './components.js';
 import { EntityTable } from './entities.js';
 import type { HandlerRecord } from './handlers.js';
-import { IdList } from './idlist.js';
+import { IdList } from '../core/internal.js';
 import type { QuadtreeWorldOptions } from './options.js';
 import { PairMap } from './pairmap.js';
 import { createStats, type QuadtreeWorldStats } from './stats.js';
@@ -55,8 +55,12 @@ export class QuadtreeState {
   refreshPairs = false;
   /** The collision step the dispatch system last served. */
   dispatchedStep = 0;
+  /** The collider the sync system last read (see check.readCollider). */
+  readonly colliderRead = { layer: 1, mask: -1, priority: 128 };
 
   handlers: HandlerRecord[] = [];
+  /** Budget bookkeeping of the running dispatch: calls made in all and by the current handler. */
+  readonly dispatch = { calls: 0, made: 0, over: false, started: 0, nextClock: 0 };
   handlerOrder = 0;
   maxCalls = Infinity;
   maxMs = Infinity;

@@ -1,6 +1,6 @@
 import { hasComponent, type World } from 'bitecs';
-import { BAD_BOX, BAD_COLLIDER, BEYOND_LIMIT, collider, describe, NO_POSITION, readCollider, VALID, validBox } from './check.js';
-import { HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, NONE, QUEUED } from './entities.js';
+import { BAD_BOX, BAD_COLLIDER, BEYOND_LIMIT, describe, NO_POSITION, readCollider, VALID, validBox } from './check.js';
+import { HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
 
 /**
@@ -85,6 +85,7 @@ function admit(s: QuadtreeState, eid: number): void {
   const hw = w * 0.5;
   const hh = h * 0.5;
   tree.queueInsert(eid, x - hw, y - hh, x + hw, y + hh);
+  const collider = s.colliderRead;
   tree.setCollider(eid, collider.layer, collider.mask, collider.priority);
   if (isStatic) tree.setStatic(eid, true);
   const ent = s.entities;
@@ -131,7 +132,7 @@ export function takeOut(s: QuadtreeState, eid: number): void {
   ent.inTree--;
   if (ent.isStatic[eid] === 1) ent.staticCount--;
   else ent.removeDynamic(eid);
-  ent.status[eid] = NONE;
+  ent.status[eid] = UNTRACKED;
 }
 
 function report(s: QuadtreeState, eid: number, code: number): void {
@@ -149,7 +150,7 @@ function retryHeld(s: QuadtreeState): void {
     const eid = held.data[i];
     if (ent.status[eid] === HELD) {
       if (!hasComponent(world, eid, s.bounds)) {
-        ent.status[eid] = NONE;
+        ent.status[eid] = UNTRACKED;
         ent.heldCount--;
       } else if (!hasComponent(world, eid, s.position)) {
         report(s, eid, NO_POSITION);
@@ -211,7 +212,7 @@ function checkPositions(s: QuadtreeState): void {
       continue;
     }
     ent.ensure(eid);
-    if (ent.status[eid] === NONE) hold(s, eid, NO_POSITION);
+    if (ent.status[eid] === UNTRACKED) hold(s, eid, NO_POSITION);
   }
   list.clear();
 }
@@ -251,6 +252,7 @@ function applyColliderChanges(s: QuadtreeState): void {
       hold(s, eid, BAD_COLLIDER);
       continue;
     }
+    const collider = s.colliderRead;
     s.tree.setCollider(eid, collider.layer, collider.mask, collider.priority);
     ent.layer[eid] = collider.layer;
     s.refreshPairs = true;

@@ -1,6 +1,7 @@
 import type { IParticle, ParticleContainer } from 'pixi.js';
-import { fail, show } from '../core/errors.js';
-import type { LooseQuadtree } from '../core/quadtree.js';
+import { fail, show } from '../core/internal.js';
+import type { LooseQuadtree } from '../core/index.js';
+import { fit } from '../core/internal.js';
 
 /** What the cullers read from a tree: {@link LooseQuadtree} or anything shaped like it. */
 export type CullTree = Pick<LooseQuadtree, 'queryRect'>;
@@ -165,11 +166,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   }
 
   private growStamp(id: number): void {
-    let size = this.stamp.length;
-    while (size <= id) size *= 2;
-    const stamp = new Uint32Array(size);
-    stamp.set(this.stamp);
-    this.stamp = stamp;
+    this.stamp = fit(this.stamp, id + 1);
   }
 }
 

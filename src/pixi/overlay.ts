@@ -1,8 +1,8 @@
 import type { Graphics } from 'pixi.js';
-import { fail, show } from '../core/errors.js';
-import { tierOf } from '../core/items.js';
-import { growFloat64, growUint8 } from '../core/nodes.js';
-import type { LooseQuadtree } from '../core/quadtree.js';
+import { fail, show } from '../core/internal.js';
+import { tierOf } from '../core/index.js';
+import { grow } from '../core/internal.js';
+import type { LooseQuadtree } from '../core/index.js';
 
 /** What the overlay reads from a tree: {@link LooseQuadtree} or anything shaped like it. */
 export type OverlayTree = Pick<LooseQuadtree, 'visitNodes' | 'queryRect' | 'getBox' | 'has' | 'current'>;
@@ -226,7 +226,7 @@ export class QuadtreeOverlay {
   }
 
   private grow(): void {
-    this.rects = growFloat64(this.rects, this.rects.length * 2);
-    this.depths = growUint8(this.depths, this.depths.length * 2);
+    this.rects = grow(this.rects, this.rects.length * 2);
+    this.depths = grow(this.depths, this.depths.length * 2);
   }
 }

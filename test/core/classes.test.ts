@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree } from '../../src/core/index.js';
-import type { TreeIndex } from '../../src/core/tree.js';
+import type { SpatialTree } from '../../src/core/placement/SpatialTree.js';
 import { brutePairs, comparePairs, pairKey, readPairs, Rng, sorted, type ModelItem, type Pair } from './helpers.js';
 
 const WALL = 1;
@@ -8,8 +8,8 @@ const ACTOR = 2;
 const DUST = 4;
 
 /** The tree's collision classes, for checking that a run reached the cases it exists for. */
-function classesOf(tree: LooseQuadtree): TreeIndex['classes'] {
-  return (tree as unknown as { tree: TreeIndex }).tree.classes;
+function classesOf(tree: LooseQuadtree): SpatialTree['classes'] {
+  return (tree as unknown as { tree: SpatialTree }).tree.classes;
 }
 
 /**
@@ -81,7 +81,7 @@ class StormRun {
       this.tree.setBudget(this.budget ? { maxPairTests: 200, minChecksPerTier: 4 } : {});
     }
     // Moves of a deferred class left its regions behind: the step must join it from its records.
-    const deferredBefore = (this.tree as unknown as { tree: TreeIndex }).tree.lagCount > 0;
+    const deferredBefore = (this.tree as unknown as { tree: SpatialTree }).tree.lagCount > 0;
     const stats = this.tree.step();
     if (deferredBefore && stats.moved === this.tree.size) this.seen.deferredSteps++;
     if (stats.moved === this.tree.size) this.seen.onePass++;

@@ -1,13 +1,13 @@
-import { MAX_CLASSES } from './classes.js';
-import { MAX_X, MAX_Y, MIN_X, MIN_Y } from './items.js';
-import { growFloat64, growInt32, growUint8 } from './nodes.js';
-import type { TreeIndex } from './tree.js';
+import { MAX_CLASSES } from '../store/CollisionClasses.js';
+import { MAX_X, MAX_Y, MIN_X, MIN_Y } from '../store/ItemStore.js';
+import { grow } from '../grow.js';
+import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /** The grid has at most this many cells a side (4^9 cells in all). */
 const MAX_SIDE = 512;
 
 /**
- * The joins of deferred classes (see TreeIndex.defer), whose regions lag behind their boxes,
+ * The joins of deferred classes (see SpatialTree.defer), whose regions lag behind their boxes,
  * the way a hand-written uniform grid does them:
  *
  * - {@link join}: the partners' items are counting-sorted into one grid, with a copy of their
@@ -23,7 +23,7 @@ const MAX_SIDE = 512;
 export class ProbeGrid {
   /** Pair tests made by the last join. */
   tests = 0;
-  private readonly tree: TreeIndex;
+  private readonly tree: SpatialTree;
   private readonly touching: boolean;
   private side = 1;
   private inv = 1;
@@ -38,7 +38,7 @@ export class ProbeGrid {
   private keys: Int32Array = new Int32Array(0);
   private span: Int32Array = new Int32Array(0);
 
-  constructor(tree: TreeIndex, touching: boolean) {
+  constructor(tree: SpatialTree, touching: boolean) {
     this.tree = tree;
     this.touching = touching;
   }
@@ -71,9 +71,9 @@ export class ProbeGrid {
           const from = start[cell], to = start[cell + 1];
           tests += to - from;
           for (let e = from; e < to; e++) {
-            if (touching
-              ? x0 <= box[4 * e + 2] && box[4 * e] <= x1 && y0 <= box[4 * e + 3] && box[4 * e + 1] <= y1
-              : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1) {
+            if ((touching
+                ? x0 <= box[4 * e + 2] && box[4 * e] <= x1 && y0 <= box[4 * e + 3] && box[4 * e + 1] <= y1
+                : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1)) {
               // Only in the cell of the overlap's top-left corner.
               const pc = corner[2 * e], pr = corner[2 * e + 1];
               if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(id, key[e]);
@@ -103,9 +103,9 @@ export class ProbeGrid {
         const x0 = box[4 * p], y0 = box[4 * p + 1], x1 = box[4 * p + 2], y1 = box[4 * p + 3];
         const cp = corner[2 * p], rp = corner[2 * p + 1];
         for (let q = p + 1; q < to; q++) {
-          if (touching
-            ? x0 <= box[4 * q + 2] && box[4 * q] <= x1 && y0 <= box[4 * q + 3] && box[4 * q + 1] <= y1
-            : x0 < box[4 * q + 2] && box[4 * q] < x1 && y0 < box[4 * q + 3] && box[4 * q + 1] < y1) {
+          if ((touching
+              ? x0 <= box[4 * q + 2] && box[4 * q] <= x1 && y0 <= box[4 * q + 3] && box[4 * q + 1] <= y1
+              : x0 < box[4 * q + 2] && box[4 * q] < x1 && y0 < box[4 * q + 3] && box[4 * q + 1] < y1)) {
             const cq = corner[2 * q], rq = corner[2 * q + 1];
             if ((cp > cq ? cp : cq) !== c || (rp > rq ? rp : rq) !== r) continue;
             const a = key[p], b = key[q];
@@ -186,10 +186,10 @@ export class ProbeGrid {
     for (let c = 1; c < cells; c++) start[c] += start[c - 1];
     if (this.key.length < total) {
       const size = Math.max(total, 2 * this.key.length);
-      this.box = growFloat64(this.box, 4 * size);
-      this.key = growInt32(this.key, size);
-      this.priority = growUint8(this.priority, size);
-      this.corner = growInt32(this.corner, 2 * size);
+      this.box = grow(this.box, 4 * size);
+      this.key = grow(this.key, size);
+      this.priority = grow(this.priority, size);
+      this.corner = grow(this.corner, 2 * size);
     }
     const gbox = this.box;
     const meta = tree.slots.meta;

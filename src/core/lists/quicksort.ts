@@ -1,57 +1,55 @@
-import type { PairBuffer } from './pairlist.js';
+import type { PairBuffer } from './PairBuffer.js';
+import { before } from './order.js';
 
 /**
  * In-place sorts on parallel typed arrays (no comparator closures, no allocation):
  * pair lists by (priority descending, a, b), and hit lists by (distance, id).
  */
 
-/** True when pair i must come before pair j. */
-function pairBefore(pa: number, aa: number, ba: number, pb: number, ab: number, bb: number): boolean {
-  return pa !== pb ? pa > pb : aa !== ab ? aa < ab : ba < bb;
-}
 
-/** Sorts a pair list's first `count` entries; the `index` and `born` columns move along. */
+/** Sorts a pair list's first `count` entries; every column moves along. */
 export function sortPairs(list: PairBuffer): void {
-  quickPairs(list.a, list.b, list.priority, list.index, list.born, 0, list.count - 1);
+  quickPairs(list, 0, list.count - 1);
 }
 
-function quickPairs(a: Int32Array, b: Int32Array, pr: Uint8Array, ex: Int32Array, bo: Int32Array, lo: number, hi: number): void {
+function quickPairs(list: PairBuffer, lo: number, hi: number): void {
+  const a = list.a, b = list.b, pr = list.priority;
   while (hi - lo > 16) {
     const mid = (lo + hi) >> 1;
     const pp = pr[mid], pa = a[mid], pb = b[mid];
     let i = lo;
     let j = hi;
     while (i <= j) {
-      while (pairBefore(pr[i], a[i], b[i], pp, pa, pb)) i++;
-      while (pairBefore(pp, pa, pb, pr[j], a[j], b[j])) j--;
+      while (before(pr[i], a[i], b[i], pp, pa, pb)) i++;
+      while (before(pp, pa, pb, pr[j], a[j], b[j])) j--;
       if (i <= j) {
-        swapPair(a, b, pr, ex, bo, i, j);
+        swapPair(list, i, j);
         i++;
         j--;
       }
     }
     // Recurse into the smaller side, loop on the larger: stack depth stays O(log n).
     if (j - lo < hi - i) {
-      quickPairs(a, b, pr, ex, bo, lo, j);
+      quickPairs(list, lo, j);
       lo = i;
     } else {
-      quickPairs(a, b, pr, ex, bo, i, hi);
+      quickPairs(list, i, hi);
       hi = j;
     }
   }
   for (let i = lo + 1; i <= hi; i++) {
-    for (let j = i; j > lo && pairBefore(pr[j], a[j], b[j], pr[j - 1], a[j - 1], b[j - 1]); j--) {
-      swapPair(a, b, pr, ex, bo, j, j - 1);
-    }
+    for (let j = i; j > lo && before(pr[j], a[j], b[j], pr[j - 1], a[j - 1], b[j - 1]); j--) swapPair(list, j, j - 1);
   }
 }
 
-function swapPair(a: Int32Array, b: Int32Array, pr: Uint8Array, ex: Int32Array, bo: Int32Array, i: number, j: number): void {
+function swapPair(list: PairBuffer, i: number, j: number): void {
+  const { a, b, priority, index, born, was } = list;
   let t = a[i]; a[i] = a[j]; a[j] = t;
-  t = bo[i]; bo[i] = bo[j]; bo[j] = t;
   t = b[i]; b[i] = b[j]; b[j] = t;
-  t = pr[i]; pr[i] = pr[j]; pr[j] = t;
-  t = ex[i]; ex[i] = ex[j]; ex[j] = t;
+  t = priority[i]; priority[i] = priority[j]; priority[j] = t;
+  t = index[i]; index[i] = index[j]; index[j] = t;
+  t = born[i]; born[i] = born[j]; born[j] = t;
+  t = was[i]; was[i] = was[j]; was[j] = t;
 }
 
 /** Sorts hits by distance, then id, in caller-owned arrays (plain arrays or typed). */

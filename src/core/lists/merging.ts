@@ -1,48 +1,12 @@
-import type { PairBuffer } from './pairlist.js';
-import type { PairList } from './types.js';
-import type { PairStore } from './pairs.js';
+import type { PairBuffer } from './PairBuffer.js';
+import { before, lowerBound } from './order.js';
+import type { PairPool } from '../pairs/PairPool.js';
 
 /**
- * Operations on pair lists kept in the public order: priority descending, then a, then b.
- * Each is linear or near it, works on typed arrays in place or into a caller's buffer, and
- * allocates nothing once its scratch arrays are warm.
+ * Bringing sorted pair lists up to date: patching in place, and merging. Each is linear or
+ * near it, works on typed arrays in place or into a caller's buffer, and allocates nothing
+ * once its scratch arrays are warm.
  */
-
-/** True when pair (pa, aa, ba) comes before pair (pb, ab, bb). */
-export function before(pa: number, aa: number, ba: number, pb: number, ab: number, bb: number): boolean {
-  return pa !== pb ? pa > pb : aa !== ab ? aa < ab : ba < bb;
-}
-
-/** True when the list is in order. */
-export function isSorted(list: PairBuffer): boolean {
-  const p = list.priority, a = list.a, b = list.b;
-  for (let i = 1; i < list.count; i++) if (before(p[i], a[i], b[i], p[i - 1], a[i - 1], b[i - 1])) return false;
-  return true;
-}
-
-/** First index of the sorted list whose pair does not come before (priority, a, b). */
-export function lowerBound(list: PairList, count: number, priority: number, a: number, b: number): number {
-  let lo = 0;
-  let hi = count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (before(list.priority[mid], list.a[mid], list.b[mid], priority, a, b)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** End of the run of priorities at or above `floor` starting at i (binary search; the list is sorted). */
-export function runEnd(priority: Uint8Array, i: number, count: number, floor: number): number {
-  let lo = i;
-  let hi = count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (priority[mid] >= floor) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * Brings a sorted list up to date in place with sorted entries and exits: binary-search where
@@ -118,7 +82,7 @@ export class ListPatcher {
  * Merges sorted entries into a sorted list of pool pairs, into `out`: pairs no longer alive
  * in the pool are dropped, and each kept pair takes the pool's current priority.
  */
-export function mergeEntries(old: PairBuffer, entered: PairBuffer, out: PairBuffer, pairs: PairStore): void {
+export function mergeEntries(old: PairBuffer, entered: PairBuffer, out: PairBuffer, pairs: PairPool): void {
   out.reserve(old.count + entered.count);
   const alive = pairs.alive;
   const priority = pairs.priority;

@@ -1,4 +1,5 @@
-import { growInt32, NONE } from './nodes.js';
+import { NONE } from './NodePool.js';
+import { grow } from '../grow.js';
 
 /** `node` value of an id that is not in the index. */
 export const ABSENT = -2;
@@ -7,7 +8,7 @@ export const PENDING = -3;
 
 /** Flag bits in `flags`. */
 export const STATIC = 1;
-/** Its box changed while its class was deferred: its slot and node lag behind (see TreeIndex.defer). */
+/** Its box changed while its class was deferred: its slot and node lag behind (see SpatialTree.defer). */
 export const STALE = 2;
 /** Sits in the root because its box fits no loose bounds (far outside the world). */
 export const OUTSIDE = 4;
@@ -83,12 +84,10 @@ export class ItemStore {
     while (cap <= id) cap *= 2;
     if (cap > limit) cap = limit;
     const old = this.slot.length;
-    const f64 = new Float64Array(cap * 8);
-    f64.set(this.f64);
-    this.f64 = f64;
-    this.i32 = new Int32Array(f64.buffer);
-    this.slot = growInt32(this.slot, cap);
-    this.listAt = growInt32(this.listAt, cap);
+    this.f64 = grow(this.f64, cap * 8);
+    this.i32 = new Int32Array(this.f64.buffer);
+    this.slot = grow(this.slot, cap);
+    this.listAt = grow(this.listAt, cap);
     this.initRecords(old, cap);
   }
 
@@ -106,6 +105,120 @@ export class ItemStore {
       i32[r | PAIR_HEAD] = NONE;
       i32[r | NODE] = ABSENT;
     }
+  }
+
+  // Accessors: code outside the hot loops reads and writes records only through these, so
+  // the record layout above stays this file's business. The hot loops (move, update, the
+  // pair finders) index the record directly, with the offsets exported above.
+
+  /** The node holding the item, or ABSENT / PENDING. */
+  nodeOf(id: number): number {
+    return this.i32[(id << 4) | NODE];
+  }
+
+  setNode(id: number, node: number): void {
+    this.i32[(id << 4) | NODE] = node;
+  }
+
+  /** True when the id is placed in a node (neither absent nor pending). */
+  isPlaced(id: number): boolean {
+    return this.i32[(id << 4) | NODE] >= 0;
+  }
+
+  layerOf(id: number): number {
+    return this.i32[(id << 4) | LAYER];
+  }
+
+  maskOf(id: number): number {
+    return this.i32[(id << 4) | MASK];
+  }
+
+  /** Sets layer and mask; returns false when both were set so already. */
+  setFilter(id: number, layer: number, mask: number): boolean {
+    const r = id << 4;
+    if (this.i32[r | LAYER] === layer && this.i32[r | MASK] === mask) return false;
+    this.i32[r | LAYER] = layer;
+    this.i32[r | MASK] = mask;
+    return true;
+  }
+
+  /** True when the flag bit (STATIC, STALE, OUTSIDE) is set. */
+  hasFlag(id: number, flag: number): boolean {
+    return (this.i32[(id << 4) | FLAGS] & flag) !== 0;
+  }
+
+  setFlag(id: number, flag: number, on: boolean): void {
+    const r = (id << 4) | FLAGS;
+    this.i32[r] = on ? this.i32[r] | flag : this.i32[r] & ~flag;
+  }
+
+  /** Gives a removed id the collider of an id never inserted. */
+  resetCollider(id: number): void {
+    const r = id << 4;
+    this.i32[r | LAYER] = DEFAULT_LAYER;
+    this.i32[r | MASK] = DEFAULT_MASK;
+    this.i32[r | FLAGS] = DEFAULT_PRIORITY << PRIORITY_SHIFT;
+  }
+
+  /** The item's broadphase mark (see STATE). */
+  stateOf(id: number): number {
+    return this.i32[(id << 4) | STATE];
+  }
+
+  setState(id: number, state: number): void {
+    this.i32[(id << 4) | STATE] = state;
+  }
+
+  /** First edge of the item's pair list, or NONE. */
+  pairHead(id: number): number {
+    return this.i32[(id << 4) | PAIR_HEAD];
+  }
+
+  setPairHead(id: number, edge: number): void {
+    this.i32[(id << 4) | PAIR_HEAD] = edge;
+  }
+
+  /** The packed depth and cell of the item's node (see CELL and packCell). */
+  cellOf(id: number): number {
+    return this.i32[(id << 4) | CELL];
+  }
+
+  setCell(id: number, cell: number): void {
+    this.i32[(id << 4) | CELL] = cell;
+  }
+
+  minX(id: number): number {
+    return this.f64[(id << 3) | MIN_X];
+  }
+
+  minY(id: number): number {
+    return this.f64[(id << 3) | MIN_Y];
+  }
+
+  maxX(id: number): number {
+    return this.f64[(id << 3) | MAX_X];
+  }
+
+  maxY(id: number): number {
+    return this.f64[(id << 3) | MAX_Y];
+  }
+
+  /** Stores a box; returns false when it equals the stored one. */
+  setBox(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
+    const f64 = this.f64;
+    const r = id << 3;
+    if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) return false;
+    f64[r | MIN_X] = minX;
+    f64[r | MIN_Y] = minY;
+    f64[r | MAX_X] = maxX;
+    f64[r | MAX_Y] = maxY;
+    return true;
+  }
+
+  /** Restarts every item's partner token (see SEEN). */
+  clearSeen(): void {
+    const i32 = this.i32;
+    for (let r = SEEN, end = this.slot.length << 4; r < end; r += 16) i32[r] = 0;
   }
 
   /** The item's collision class. */
@@ -127,6 +240,26 @@ export class ItemStore {
     this.i32[r] = (this.i32[r] & ~PRIORITY_BITS) | (priority << PRIORITY_SHIFT);
   }
 }
+
+/** Packs a node's depth and cell the way the CELL field holds them. */
+export function packCell(depth: number, cellX: number, cellY: number): number {
+  return (depth << 28) | (cellY << 14) | cellX;
+}
+
+export function cellDepth(cell: number): number {
+  return cell >>> 28;
+}
+
+export function cellX(cell: number): number {
+  return cell & 0x3fff;
+}
+
+export function cellY(cell: number): number {
+  return (cell >>> 14) & 0x3fff;
+}
+
+/** Priority tiers: the budget serves them in order (see tierOf). */
+export const TIERS = 4;
 
 /** Tier of a priority: 0 for 192-255 (never cut by the budget) down to 3 for 0-63. */
 export function tierOf(priority: number): number {

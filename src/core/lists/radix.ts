@@ -1,5 +1,5 @@
-import { growInt32 } from './nodes.js';
-import { PairBuffer } from './pairlist.js';
+import { grow } from '../grow.js';
+import { PairBuffer } from './PairBuffer.js';
 
 const BITS = 12;
 const BUCKETS = 1 << BITS;
@@ -18,7 +18,7 @@ export class KeySorter {
 
   push(key: number): void {
     if (this.count === this.keys.length) {
-      this.keys = growInt32(this.keys, this.count * 2);
+      this.keys = grow(this.keys, this.count * 2);
       this.tmp = new Int32Array(this.count * 2);
     }
     this.keys[this.count++] = key;
@@ -65,7 +65,7 @@ const PRIORITY = 2;
  * the priority unless every pair has the same one. Ids below 2^20 take one pass each (a
  * bucket per id); larger ones 11 bits per pass. Linear in the pairs, unlike a comparison
  * sort. Swaps the list's arrays with its own scratch list, so the caller's buffer ends up
- * holding the result. The `index` and `born` columns are not carried (the lists sorted here
+ * holding the result. The `index`, `born` and `was` columns are not carried (the lists sorted here
  * have none yet).
  */
 export class PairRadix {
@@ -154,15 +154,17 @@ function scatter(from: PairBuffer, to: PairBuffer, key: Int32Array | Uint8Array,
 
 /** Exchanges the arrays (not the counts) of two pair buffers. */
 function swapArrays(x: PairBuffer, y: PairBuffer): void {
-  const a = x.a, b = x.b, p = x.priority, i = x.index, born = x.born;
+  const a = x.a, b = x.b, p = x.priority, i = x.index, born = x.born, was = x.was;
   x.a = y.a;
   x.b = y.b;
   x.priority = y.priority;
   x.index = y.index;
   x.born = y.born;
+  x.was = y.was;
   y.a = a;
   y.b = b;
   y.priority = p;
   y.index = i;
   y.born = born;
+  y.was = was;
 }

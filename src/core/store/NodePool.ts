@@ -1,3 +1,4 @@
+import { grow } from '../grow.js';
 /**
  * The node pool: parallel typed arrays indexed by node. Children come in groups of four
  * (group g holds nodes 4g..4g+3, child order: x-low/y-low, x-high/y-low, x-low/y-high,
@@ -27,9 +28,9 @@ export class NodePool {
   classBits: Int32Array;
 
   /** Per group: frames left before an empty group is freed (valid while counting). */
-  life: Uint16Array;
+  framesLeft: Uint16Array;
   /** Per group: the lifespan the next countdown starts from (doubles on reuse, capped). */
-  span: Uint16Array;
+  nextLifespan: Uint16Array;
   /** Per group: index in the counting list, or NONE when not counting down. */
   countingAt: Int32Array;
   /** Groups counting down, packed; `countingAt` points back into it. */
@@ -54,8 +55,8 @@ export class NodePool {
     this.total = new Int32Array(cap);
     this.classBits = new Int32Array(cap);
     const groups = cap >> 2;
-    this.life = new Uint16Array(groups);
-    this.span = new Uint16Array(groups);
+    this.framesLeft = new Uint16Array(groups);
+    this.nextLifespan = new Uint16Array(groups);
     this.countingAt = new Int32Array(groups).fill(NONE);
     this.counting = new Int32Array(groups);
     this.resetRoot();
@@ -88,7 +89,7 @@ export class NodePool {
   }
 
   get capacityGroups(): number {
-    return this.life.length;
+    return this.framesLeft.length;
   }
 
   /** Takes a group from the free list or the pool's end, growing the arrays by doubling. */
@@ -99,7 +100,7 @@ export class NodePool {
       this.freeHead = this.firstChild[this.freeHead];
       this.freeGroups--;
     } else {
-      if (this.groupsUsed === this.capacityGroups) this.grow();
+      if (this.groupsUsed === this.capacityGroups) this.growArrays();
       g = this.groupsUsed++;
     }
     return g;
@@ -117,7 +118,7 @@ export class NodePool {
 
   startCounting(g: number): void {
     if (this.countingAt[g] !== NONE) return;
-    this.life[g] = this.span[g];
+    this.framesLeft[g] = this.nextLifespan[g];
     this.countingAt[g] = this.countingCount;
     this.counting[this.countingCount++] = g;
   }
@@ -131,45 +132,21 @@ export class NodePool {
     this.countingAt[g] = NONE;
   }
 
-  private grow(): void {
+  private growArrays(): void {
     const cap = this.parent.length * 2;
-    this.parent = growInt32(this.parent, cap);
-    this.firstChild = growInt32(this.firstChild, cap);
-    this.depth = growUint8(this.depth, cap);
-    this.cellX = growInt32(this.cellX, cap);
-    this.cellY = growInt32(this.cellY, cap);
-    this.bounds = growFloat64(this.bounds, cap * 4);
-    this.own = growInt32(this.own, cap);
-    this.total = growInt32(this.total, cap);
-    this.classBits = growInt32(this.classBits, cap);
+    this.parent = grow(this.parent, cap);
+    this.firstChild = grow(this.firstChild, cap);
+    this.depth = grow(this.depth, cap);
+    this.cellX = grow(this.cellX, cap);
+    this.cellY = grow(this.cellY, cap);
+    this.bounds = grow(this.bounds, cap * 4);
+    this.own = grow(this.own, cap);
+    this.total = grow(this.total, cap);
+    this.classBits = grow(this.classBits, cap);
     const groups = cap >> 2;
-    const span = new Uint16Array(groups);
-    span.set(this.span);
-    this.span = span;
-    const life = new Uint16Array(groups);
-    life.set(this.life);
-    this.life = life;
-    const countingAt = new Int32Array(groups).fill(NONE);
-    countingAt.set(this.countingAt);
-    this.countingAt = countingAt;
-    this.counting = growInt32(this.counting, groups);
+    this.nextLifespan = grow(this.nextLifespan, groups);
+    this.framesLeft = grow(this.framesLeft, groups);
+    this.countingAt = grow(this.countingAt, groups, NONE);
+    this.counting = grow(this.counting, groups);
   }
-}
-
-export function growInt32(a: Int32Array, size: number): Int32Array {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
-}
-
-export function growUint8(a: Uint8Array, size: number): Uint8Array {
-  const b = new Uint8Array(size);
-  b.set(a);
-  return b;
-}
-
-export function growFloat64(a: Float64Array, size: number): Float64Array {
-  const b = new Float64Array(size);
-  b.set(a);
-  return b;
 }

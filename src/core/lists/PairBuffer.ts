@@ -1,5 +1,5 @@
-import { growInt32, growUint8 } from './nodes.js';
-import type { PairList } from './types.js';
+import { grow } from '../grow.js';
+import type { PairList } from '../options.js';
 
 /** A growable {@link PairList} with a parallel array of pair-pool indices. */
 export class PairBuffer implements PairList {
@@ -11,6 +11,11 @@ export class PairBuffer implements PairList {
   index: Int32Array;
   /** Step each pair began, kept in the current list while the pool is not kept. */
   born: Int32Array;
+  /**
+   * The priority each listed pair had before a collider's priority changed it (set by
+   * Broadphase.refreshPriorities): a pair that ends in that step reports the one it had.
+   */
+  was: Uint8Array;
 
   constructor(capacity = 64) {
     this.a = new Int32Array(capacity);
@@ -18,6 +23,7 @@ export class PairBuffer implements PairList {
     this.priority = new Uint8Array(capacity);
     this.index = new Int32Array(capacity);
     this.born = new Int32Array(capacity);
+    this.was = new Uint8Array(capacity);
   }
 
   push(a: number, b: number, priority: number, index: number, born = 0): void {
@@ -34,10 +40,11 @@ export class PairBuffer implements PairList {
   reserve(capacity: number): void {
     if (capacity <= this.a.length) return;
     if (capacity < 2 * this.a.length) capacity = 2 * this.a.length;
-    this.a = growInt32(this.a, capacity);
-    this.b = growInt32(this.b, capacity);
-    this.priority = growUint8(this.priority, capacity);
-    this.index = growInt32(this.index, capacity);
-    this.born = growInt32(this.born, capacity);
+    this.a = grow(this.a, capacity);
+    this.b = grow(this.b, capacity);
+    this.priority = grow(this.priority, capacity);
+    this.index = grow(this.index, capacity);
+    this.born = grow(this.born, capacity);
+    this.was = grow(this.was, capacity);
   }
 }

@@ -1,9 +1,9 @@
-import { DENSE_DEPTH, MAX_CLASSES } from './classes.js';
-import { FLAGS, LAYER, MASK, STATIC } from './items.js';
-import { NONE } from './nodes.js';
-import type { PairBuffer } from './pairlist.js';
-import { ProbeGrid } from './probegrid.js';
-import type { TreeIndex } from './tree.js';
+import { DENSE_DEPTH, MAX_CLASSES } from '../store/CollisionClasses.js';
+import { FLAGS, LAYER, MASK, STATIC } from '../store/ItemStore.js';
+import { NONE } from '../store/NodePool.js';
+import type { PairBuffer } from '../lists/PairBuffer.js';
+import { ProbeGrid } from './ProbeGrid.js';
+import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /**
  * Cell-index margins, in cells: loose bounds reach 1.5 cells before a cell's index and 0.5
@@ -33,10 +33,10 @@ const UNION_LIMIT = 4;
  * computed first: a cell whose items are out of reach is skipped whole, and an item is only
  * tested against a cell its box overlaps.
  */
-export class PairSweep {
+export class CellSweep {
   /** Pair tests made by the last run. */
   tests = 0;
-  private readonly tree: TreeIndex;
+  private readonly tree: SpatialTree;
   private readonly touching: boolean;
   /** Per class and depth up to DENSE_DEPTH: minX, minY, maxX, maxY of the class's items per cell. */
   private readonly bounds: (Float64Array | null)[][] = [];
@@ -53,7 +53,7 @@ export class PairSweep {
   /** Box of the items being paired (a cell's union, or one item's box): numbers stay unboxed. */
   private readonly union = new Float64Array(4);
 
-  constructor(tree: TreeIndex, touching: boolean) {
+  constructor(tree: SpatialTree, touching: boolean) {
     this.tree = tree;
     this.touching = touching;
     this.grid = new ProbeGrid(tree, touching);
@@ -130,15 +130,15 @@ export class PairSweep {
       if (C.levelItems[k][d] === 0) continue;
       const side = 1 << d;
       const last = side - 1;
-      const mirror = C.cells[k][d];
+      const byCell = C.regionsByCell[k][d];
       const cells = tree.levelCells[d]!;
       for (let c = 0, total = side * side; c < total; c++) {
         let first: number;
         let own: number;
-        if (mirror !== null) {
-          own = mirror[2 * c + 1];
+        if (byCell !== null) {
+          own = byCell[2 * c + 1];
           if (own === 0) continue;
-          first = mirror[2 * c];
+          first = byCell[2 * c];
         } else {
           const n = cells[c];
           if (n === NONE || (own = C.own[k][n]) === 0) continue;
@@ -162,15 +162,15 @@ export class PairSweep {
     const C = tree.classes;
     for (let d = 0; d <= tree.maxDepth; d++) {
       if (C.levelItems[s][d] === 0) continue;
-      const mirror = C.cells[s][d];
+      const byCell = C.regionsByCell[s][d];
       const cells = tree.levelCells[d]!;
       for (let c = 0, total = cells.length; c < total; c++) {
         let first: number;
         let own: number;
-        if (mirror !== null) {
-          own = mirror[2 * c + 1];
+        if (byCell !== null) {
+          own = byCell[2 * c + 1];
           if (own === 0) continue;
-          first = mirror[2 * c];
+          first = byCell[2 * c];
         } else {
           const n = cells[c];
           if (n === NONE || (own = C.own[s][n]) === 0) continue;
@@ -264,14 +264,14 @@ export class PairSweep {
     const box = tree.slots.box;
     for (let d = 0; d <= tree.maxDepth && d <= DENSE_DEPTH; d++) {
       if (C.levelItems[k][d] === 0) continue;
-      const mirror = C.cells[k][d]!;
+      const byCell = C.regionsByCell[k][d]!;
       let b = this.bounds[k][d];
-      if (b === null) b = this.bounds[k][d] = new Float64Array(2 * mirror.length);
-      for (let c = 0, count = mirror.length >> 1; c < count; c++) {
-        const own = mirror[2 * c + 1];
+      if (b === null) b = this.bounds[k][d] = new Float64Array(2 * byCell.length);
+      for (let c = 0, count = byCell.length >> 1; c < count; c++) {
+        const own = byCell[2 * c + 1];
         if (own === 0) continue;
         let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-        for (let s = mirror[2 * c], end = s + own; s < end; s++) {
+        for (let s = byCell[2 * c], end = s + own; s < end; s++) {
           if (box[4 * s] < x0) x0 = box[4 * s];
           if (box[4 * s + 1] < y0) y0 = box[4 * s + 1];
           if (box[4 * s + 2] > x1) x1 = box[4 * s + 2];
@@ -315,9 +315,9 @@ export class PairSweep {
     for (let s = first; s < end - 1; s++) {
       const x0 = box[4 * s], y0 = box[4 * s + 1], x1 = box[4 * s + 2], y1 = box[4 * s + 3];
       for (let t = s + 1; t < end; t++) {
-        if (touching
-          ? x0 <= box[4 * t + 2] && box[4 * t] <= x1 && y0 <= box[4 * t + 3] && box[4 * t + 1] <= y1
-          : x0 < box[4 * t + 2] && box[4 * t] < x1 && y0 < box[4 * t + 3] && box[4 * t + 1] < y1) {
+        if ((touching
+            ? x0 <= box[4 * t + 2] && box[4 * t] <= x1 && y0 <= box[4 * t + 3] && box[4 * t + 1] <= y1
+            : x0 < box[4 * t + 2] && box[4 * t] < x1 && y0 < box[4 * t + 3] && box[4 * t + 1] < y1)) {
           this.emit(s, t);
         }
       }
@@ -353,7 +353,7 @@ export class PairSweep {
     const x0 = u[0], y0 = u[1], x1 = u[2], y1 = u[3];
     const tree = this.tree;
     const C = tree.classes;
-    const mirror = C.cells[k][d];
+    const byCell = C.regionsByCell[k][d];
     const cells = tree.levelCells[d]!;
     const b = this.useBounds && d <= DENSE_DEPTH ? this.bounds[k][d] : null;
     const box = tree.slots.box;
@@ -364,10 +364,10 @@ export class PairSweep {
       for (let c = (iy << d) + fx0, rowEnd = (iy << d) + fx1; c <= rowEnd; c++) {
         let from: number;
         let count: number;
-        if (mirror !== null) {
-          count = mirror[2 * c + 1];
+        if (byCell !== null) {
+          count = byCell[2 * c + 1];
           if (count === 0) continue;
-          from = mirror[2 * c];
+          from = byCell[2 * c];
         } else {
           const n = cells[c];
           if (n === NONE || (count = C.own[k][n]) === 0) continue;
@@ -378,18 +378,22 @@ export class PairSweep {
           by0 = b[4 * c + 1];
           bx1 = b[4 * c + 2];
           by1 = b[4 * c + 3];
-          if (touching ? x0 > bx1 || bx0 > x1 || y0 > by1 || by0 > y1 : x0 >= bx1 || bx0 >= x1 || y0 >= by1 || by0 >= y1) continue;
+          if (!(touching
+              ? x0 <= bx1 && bx0 <= x1 && y0 <= by1 && by0 <= y1
+              : x0 < bx1 && bx0 < x1 && y0 < by1 && by0 < y1)) continue;
         }
         const to = from + count;
         for (let s = first; s < end; s++) {
           const sx0 = box[4 * s], sy0 = box[4 * s + 1], sx1 = box[4 * s + 2], sy1 = box[4 * s + 3];
           // Skip the cell for this item when its box misses the cell's items.
-          if (touching ? sx0 > bx1 || bx0 > sx1 || sy0 > by1 || by0 > sy1 : sx0 >= bx1 || bx0 >= sx1 || sy0 >= by1 || by0 >= sy1) continue;
+          if (!(touching
+              ? sx0 <= bx1 && bx0 <= sx1 && sy0 <= by1 && by0 <= sy1
+              : sx0 < bx1 && bx0 < sx1 && sy0 < by1 && by0 < sy1)) continue;
           tests += count;
           for (let t = from; t < to; t++) {
-            if (touching
-              ? sx0 <= box[4 * t + 2] && box[4 * t] <= sx1 && sy0 <= box[4 * t + 3] && box[4 * t + 1] <= sy1
-              : sx0 < box[4 * t + 2] && box[4 * t] < sx1 && sy0 < box[4 * t + 3] && box[4 * t + 1] < sy1) {
+            if ((touching
+                ? sx0 <= box[4 * t + 2] && box[4 * t] <= sx1 && sy0 <= box[4 * t + 3] && box[4 * t + 1] <= sy1
+                : sx0 < box[4 * t + 2] && box[4 * t] < sx1 && sy0 < box[4 * t + 3] && box[4 * t + 1] < sy1)) {
               this.emit(s, t);
             }
           }

@@ -1,8 +1,9 @@
-import { circleBoxOverlap, FAR, pointBoxDistance, pointBoxDistanceSq, pointInBox, rayBoxDistance } from './geometry.js';
-import { NONE } from './nodes.js';
-import { sortHits } from './sort.js';
-import { MIXED } from './classes.js';
-import type { TreeIndex } from './tree.js';
+import { boxesOverlap, circleBoxOverlap, FAR, pointBoxDistance, pointBoxDistanceSq, pointInBox, rayBoxDistance } from '../geometry.js';
+import { NONE } from '../store/NodePool.js';
+import { sortHits } from '../lists/quicksort.js';
+import { Heap } from './Heap.js';
+import { MIXED } from '../store/CollisionClasses.js';
+import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /** Called for each hit of a visiting query; returning `false` stops the walk. */
 export type Visitor = (id: number) => boolean | void;
@@ -19,13 +20,11 @@ export const POINT = 2;
  * not re-entrant (a visitor must not start another query on the same index).
  */
 export class QueryEngine {
-  private readonly tree: TreeIndex;
+  private readonly tree: SpatialTree;
   private stack: Int32Array;
-  // Best-first search heaps for nearest(): nodes by distance, results by (distance, id).
-  private nodeKey = new Float64Array(64);
-  private nodeId = new Int32Array(64);
-  private resKey = new Float64Array(16);
-  private resId = new Int32Array(16);
+  /** For nearest(): nodes to open, nearest first, and the best items so far, worst on top. */
+  private readonly open = new Heap(false);
+  private readonly best = new Heap(true);
 
   /**
    * The query's numbers, written here by the caller instead of passed as arguments: numbers
@@ -33,7 +32,7 @@ export class QueryEngine {
    */
   readonly args = new Float64Array(8);
 
-  constructor(tree: TreeIndex) {
+  constructor(tree: SpatialTree) {
     this.tree = tree;
     this.stack = new Int32Array(4 * (tree.maxDepth + 2));
   }
@@ -48,6 +47,7 @@ export class QueryEngine {
     const x0 = args[0], y0 = args[1], x1 = args[2], y1 = args[3];
     const nodes = this.tree.nodes;
     const C = this.tree.classes;
+    const wanted = this.classesFor(mask);
     const stack = this.stack;
     // For a circle, x1 holds the radius.
     const r2 = x1 * x1;
@@ -60,24 +60,18 @@ export class QueryEngine {
     if (nodes.total[0] > 0) stack[top++] = 0;
     while (top > 0) {
       const n = stack[--top];
-      for (let bits = nodes.classBits[n]; bits !== 0; bits &= bits - 1) {
+      for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const k = 31 - Math.clz32(bits & -bits);
-        if ((C.layer[k] & mask) === 0 && k !== MIXED) continue;
         for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
-        const bx0 = box[4 * s], by0 = box[4 * s + 1], bx1 = box[4 * s + 2], by1 = box[4 * s + 3];
-        let hit: boolean;
-        if (kind === RECT) {
-          hit = touching ? bx0 <= x1 && x0 <= bx1 && by0 <= y1 && y0 <= by1 : bx0 < x1 && x0 < bx1 && by0 < y1 && y0 < by1;
-        } else if (kind === CIRCLE) {
-          hit = circleBoxOverlap(x0, y0, x1, bx0, by0, bx1, by1, touching);
-        } else {
-          hit = pointInBox(x0, y0, bx0, by0, bx1, by1, touching);
-        }
-        if (!hit || (meta[4 * s] & mask) === 0) continue;
-        const id = slotId[s];
-        if (out !== null) out[hits] = id;
-        hits++;
-        if (visit !== null && visit(id) === false) return hits;
+          const bx0 = box[4 * s], by0 = box[4 * s + 1], bx1 = box[4 * s + 2], by1 = box[4 * s + 3];
+          const hit = kind === RECT ? boxesOverlap(bx0, by0, bx1, by1, x0, y0, x1, y1, touching)
+            : kind === CIRCLE ? circleBoxOverlap(x0, y0, x1, bx0, by0, bx1, by1, touching)
+            : pointInBox(x0, y0, bx0, by0, bx1, by1, touching);
+          if (!hit || (meta[4 * s] & mask) === 0) continue;
+          const id = slotId[s];
+          if (out !== null) out[hits] = id;
+          hits++;
+          if (visit !== null && visit(id) === false) return hits;
         }
       }
       const first = nodes.firstChild[n];
@@ -112,6 +106,7 @@ export class QueryEngine {
     const ox = args[0], oy = args[1], ux = args[2], uy = args[3], maxDistance = args[4];
     const nodes = this.tree.nodes;
     const C = this.tree.classes;
+    const wanted = this.classesFor(mask);
     const stack = this.stack;
     const box = this.tree.slots.box;
     const meta = this.tree.slots.meta;
@@ -125,27 +120,26 @@ export class QueryEngine {
     if (nodes.total[0] > 0) stack[top++] = 0;
     while (top > 0) {
       const n = stack[--top];
-      for (let bits = nodes.classBits[n]; bits !== 0; bits &= bits - 1) {
+      for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const k = 31 - Math.clz32(bits & -bits);
-        if ((C.layer[k] & mask) === 0 && k !== MIXED) continue;
         for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
-        // Items are tested against the full length: a hit at exactly the best distance with a
-        // lower id must still win the tie. `limit` only prunes nodes (closed test).
-        if ((meta[4 * s] & mask) === 0) continue;
-        const t = rayBoxDistance(ox, oy, ux, uy, maxDistance, box[4 * s], box[4 * s + 1], box[4 * s + 2], box[4 * s + 3], touching);
-        if (t < 0) continue;
-        const id = slotId[s];
-        if (firstOnly) {
-          if (t < bestDist || (t === bestDist && id < bestId)) {
-            bestDist = t;
-            bestId = id;
-            limit = t;
+          // Items are tested against the full length: a hit at exactly the best distance with a
+          // lower id must still win the tie. `limit` only prunes nodes (closed test).
+          if ((meta[4 * s] & mask) === 0) continue;
+          const t = rayBoxDistance(ox, oy, ux, uy, maxDistance, box[4 * s], box[4 * s + 1], box[4 * s + 2], box[4 * s + 3], touching);
+          if (t < 0) continue;
+          const id = slotId[s];
+          if (firstOnly) {
+            if (t < bestDist || (t === bestDist && id < bestId)) {
+              bestDist = t;
+              bestId = id;
+              limit = t;
+            }
+          } else {
+            outIds[hits] = id;
+            outDist[hits] = t;
+            hits++;
           }
-        } else {
-          outIds[hits] = id;
-          outDist[hits] = t;
-          hits++;
-        }
         }
       }
       const first = nodes.firstChild[n];
@@ -176,6 +170,7 @@ export class QueryEngine {
     const args = this.args;
     const nodes = this.tree.nodes;
     const C = this.tree.classes;
+    const wanted = this.classesFor(mask);
     const box = this.tree.slots.box;
     const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
@@ -187,40 +182,32 @@ export class QueryEngine {
     // overflow: then they are distances computed without overflow (slower, same order).
     const far = this.extent(x, y, maxDistance) >= FAR;
     const limit2 = far ? maxDistance : maxDistance * maxDistance;
-    if (this.resKey.length < k) {
-      let cap = this.resKey.length;
-      while (cap < k) cap *= 2;
-      this.resKey = new Float64Array(cap);
-      this.resId = new Int32Array(cap);
-    }
-    let found = 0;
-    let nodeCount = 0;
-    nodeCount = this.pushNode(nodeCount, 0, 0);
-    while (nodeCount > 0) {
-      const key = this.nodeKey[0];
-      const n = this.nodeId[0];
-      nodeCount = this.popNode(nodeCount);
-      if (found === k && key > this.resKey[0]) break;
-      for (let bits = nodes.classBits[n]; bits !== 0; bits &= bits - 1) {
+    const open = this.open;
+    const best = this.best;
+    open.clear();
+    best.clear();
+    open.push(0, 0);
+    while (open.count > 0) {
+      const key = open.topKey;
+      const n = open.topId;
+      open.pop();
+      if (best.count === k && key > best.topKey) break;
+      for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const cls = 31 - Math.clz32(bits & -bits);
-        if ((C.layer[cls] & mask) === 0 && cls !== MIXED) continue;
         for (let s = C.start[cls][n], end = s + C.own[cls][n]; s < end; s++) {
-        if ((meta[4 * s] & mask) === 0) continue;
-        const x0 = box[4 * s], y0 = box[4 * s + 1], x1 = box[4 * s + 2], y1 = box[4 * s + 3];
-        let d2: number;
-        if (!far) {
-          d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
-          if (touching ? d2 > limit2 : d2 >= limit2) continue;
-        } else {
-          if (!circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)) continue;
-          d2 = pointBoxDistance(x, y, x0, y0, x1, y1);
-        }
-        const id = slotId[s];
-        if (found < k) {
-          found = this.pushResult(found, d2, id);
-        } else if (d2 < this.resKey[0] || (d2 === this.resKey[0] && id < this.resId[0])) {
-          this.replaceWorst(found, d2, id);
-        }
+          if ((meta[4 * s] & mask) === 0) continue;
+          const x0 = box[4 * s], y0 = box[4 * s + 1], x1 = box[4 * s + 2], y1 = box[4 * s + 3];
+          let d2: number;
+          if (!far) {
+            d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
+            if (touching ? d2 > limit2 : d2 >= limit2) continue;
+          } else {
+            if (!circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)) continue;
+            d2 = pointBoxDistance(x, y, x0, y0, x1, y1);
+          }
+          const id = slotId[s];
+          if (best.count < k) best.push(d2, id);
+          else if (d2 < best.topKey || (d2 === best.topKey && id < best.topId)) best.replaceTop(d2, id);
         }
       }
       const first = nodes.firstChild[n];
@@ -230,17 +217,26 @@ export class QueryEngine {
         const b = 4 * c;
         const d2 = far ? pointBoxDistance(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3])
           : pointBoxDistanceSq(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3]);
-        if (d2 > limit2 || (found === k && d2 > this.resKey[0])) continue;
-        nodeCount = this.pushNode(nodeCount, d2, c);
+        if (d2 > limit2 || (best.count === k && d2 > best.topKey)) continue;
+        open.push(d2, c);
       }
     }
-    // Pop the max-heap from the back so the output runs nearest first.
+    // The worst comes off the top first: fill the output from the back, nearest first.
+    const found = best.count;
     for (let i = found - 1; i >= 0; i--) {
-      outIds[i] = this.resId[0];
-      if (outDist !== null) outDist[i] = far ? this.resKey[0] : Math.sqrt(this.resKey[0]);
-      this.replaceWorst(i + 1, this.resKey[i], this.resId[i], true);
+      outIds[i] = best.topId;
+      if (outDist !== null) outDist[i] = far ? best.topKey : Math.sqrt(best.topKey);
+      best.pop();
     }
     return found;
+  }
+
+  /** Bits of the classes that may hold an item the mask accepts (the mixed class always may). */
+  private classesFor(mask: number): number {
+    const C = this.tree.classes;
+    let wanted = 1 << MIXED;
+    for (let k = 0; k < MIXED; k++) if ((C.layer[k] & mask) !== 0) wanted |= 1 << k;
+    return wanted;
   }
 
   /**
@@ -264,92 +260,4 @@ export class QueryEngine {
     }
     return m;
   }
-
-  private pushNode(count: number, key: number, n: number): number {
-    if (count === this.nodeKey.length) {
-      const keys = new Float64Array(count * 2);
-      keys.set(this.nodeKey);
-      this.nodeKey = keys;
-      const ids = new Int32Array(count * 2);
-      ids.set(this.nodeId);
-      this.nodeId = ids;
-    }
-    const keys = this.nodeKey;
-    const ids = this.nodeId;
-    let i = count;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (keys[parent] <= key) break;
-      keys[i] = keys[parent];
-      ids[i] = ids[parent];
-      i = parent;
-    }
-    keys[i] = key;
-    ids[i] = n;
-    return count + 1;
-  }
-
-  private popNode(count: number): number {
-    const keys = this.nodeKey;
-    const ids = this.nodeId;
-    const last = --count;
-    const key = keys[last];
-    const n = ids[last];
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= count) break;
-      if (child + 1 < count && keys[child + 1] < keys[child]) child++;
-      if (keys[child] >= key) break;
-      keys[i] = keys[child];
-      ids[i] = ids[child];
-      i = child;
-    }
-    keys[i] = key;
-    ids[i] = n;
-    return count;
-  }
-
-  /** Result max-heap: the root is the worst (farthest, then highest id). */
-  private pushResult(count: number, key: number, id: number): number {
-    const keys = this.resKey;
-    const ids = this.resId;
-    let i = count;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!worse(key, id, keys[parent], ids[parent])) break;
-      keys[i] = keys[parent];
-      ids[i] = ids[parent];
-      i = parent;
-    }
-    keys[i] = key;
-    ids[i] = id;
-    return count + 1;
-  }
-
-  /**
-   * Replaces the root of a result heap of `count` entries with (key, id) and sifts down.
-   * With `shrink`, the heap first loses its last entry, which (key, id) must be.
-   */
-  private replaceWorst(count: number, key: number, id: number, shrink = false): void {
-    const keys = this.resKey;
-    const ids = this.resId;
-    if (shrink) count--;
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= count) break;
-      if (child + 1 < count && worse(keys[child + 1], ids[child + 1], keys[child], ids[child])) child++;
-      if (!worse(keys[child], ids[child], key, id)) break;
-      keys[i] = keys[child];
-      ids[i] = ids[child];
-      i = child;
-    }
-    keys[i] = key;
-    ids[i] = id;
-  }
-}
-
-function worse(ka: number, ia: number, kb: number, ib: number): boolean {
-  return ka !== kb ? ka > kb : ia > ib;
 }

@@ -1,7 +1,9 @@
-import { CollisionClasses } from './classes.js';
-import { ABSENT, CELL, FLAGS, ItemStore, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, PENDING, STALE, STATIC } from './items.js';
-import { growInt32, NodePool, NONE } from './nodes.js';
-import { MIN_REGION, SlotPool } from './slots.js';
+import { CollisionClasses } from '../store/CollisionClasses.js';
+import { ABSENT, CELL, cellDepth, cellX, cellY, FLAGS, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STALE, STATIC } from '../store/ItemStore.js';
+import { NodePool, NONE } from '../store/NodePool.js';
+import { grow } from '../grow.js';
+import { IdList } from '../lists/IdList.js';
+import { MIN_REGION, SlotPool } from '../store/SlotPool.js';
 
 /**
  * The spatial part of the index: placement of items in a loose quadtree (looseness 2),
@@ -14,7 +16,7 @@ import { MIN_REGION, SlotPool } from './slots.js';
  * cell from its centre: no search. Boxes outside the world climb until a level holds them;
  * boxes that fit nowhere (far outside the world) stay in the root, which every query visits.
  */
-export class TreeIndex {
+export class SpatialTree {
   readonly items: ItemStore;
   readonly nodes: NodePool;
   readonly slots: SlotPool;
@@ -45,6 +47,13 @@ export class TreeIndex {
   /** Node changes since the counter was last reset by the broadphase. */
   relocated = 0;
 
+  /**
+   * Items placed by {@link flush} or caught up by {@link catchUp} since the pair finder last
+   * took them (see Broadphase.takeArrivals): they need a pair check, and a deferred move did
+   * not ask for one. The tree only lists them; it never calls into the pair finder.
+   */
+  readonly arrived = new IdList();
+
   /** Items flagged STALE, in the order they moved (an entry whose flag was cleared since is skipped). */
   private stale: Int32Array = new Int32Array(64);
   private staleCount = 0;
@@ -55,10 +64,6 @@ export class TreeIndex {
   /** Items waiting in {@link pending} (its stale entries left out). */
   waiting = 0;
 
-  // Result of the last placement (fields, so placement allocates nothing).
-  private targetDepth = 0;
-  private targetX = 0;
-  private targetY = 0;
   private expired: Int32Array;
 
   constructor(originX: number, originY: number, rootSize: number, maxDepth: number,
@@ -86,8 +91,8 @@ export class TreeIndex {
 
   /** Places an item whose box is already stored, linking it into its node. */
   place(id: number): void {
-    this.findTarget(id);
-    const n = this.descend(0, this.targetDepth, this.targetX, this.targetY);
+    const target = this.targetCell(id);
+    const n = this.descend(0, cellDepth(target), cellX(target), cellY(target));
     const k = this.classFor(id);
     this.items.listAt[id] = this.classes.join(k, id);
     this.addToRegion(id, k, n);
@@ -123,38 +128,36 @@ export class TreeIndex {
     // does not fit the loose bounds of the deeper cell holding its centre.
     items.i32[(id << 4) | FLAGS] &= ~STALE;
     const cell = items.i32[(id << 4) | CELL];
-    const depth = cell >>> 28;
+    const depth = cellDepth(cell);
     const side = this.cellSize[depth];
-    const lx = this.originX + (cell & 0x3fff) * side - side * 0.5;
-    const ly = this.originY + ((cell >>> 14) & 0x3fff) * side - side * 0.5;
+    const lx = this.originX + cellX(cell) * side - side * 0.5;
+    const ly = this.originY + cellY(cell) * side - side * 0.5;
     if (minX >= lx && minY >= ly && maxX <= lx + 2 * side && maxY <= ly + 2 * side &&
-        (depth === this.maxDepth || (maxX - minX > maxY - minY ? maxX - minX : maxY - minY) > this.cellSize[depth + 1] || !this.fitsAt(id, depth + 1))) {
+        (depth === this.maxDepth || (maxX - minX > maxY - minY ? maxX - minX : maxY - minY) > this.cellSize[depth + 1] || !this.fitsCell(id, this.centreCell(id, depth + 1)))) {
       this.writeSlotBox(id);
       // A root item may have come back inside the world (or left it) without changing node.
       if (n === 0) this.markOutside(id);
       return false;
     }
-    this.findTarget(id);
-    const d = this.targetDepth;
-    if (d === nodes.depth[n] && this.targetX === nodes.cellX[n] && this.targetY === nodes.cellY[n]) {
+    const target = this.targetCell(id);
+    if (target === cell) {
       this.writeSlotBox(id);
       this.markOutside(id);
       return false;
     }
     // Climb to the first ancestor on the target's path, then go down from there.
+    const d = cellDepth(target), tx = cellX(target), ty = cellY(target);
     let m = n;
-    while (nodes.depth[m] > d ||
-      (this.targetX >> (d - nodes.depth[m])) !== nodes.cellX[m] ||
-      (this.targetY >> (d - nodes.depth[m])) !== nodes.cellY[m]) {
+    while (nodes.depth[m] > d || (tx >> (d - nodes.depth[m])) !== nodes.cellX[m] || (ty >> (d - nodes.depth[m])) !== nodes.cellY[m]) {
       m = nodes.parent[m];
     }
-    const target = this.descend(m, d, this.targetX, this.targetY);
+    const to = this.descend(m, d, tx, ty);
     const k = items.classOf(id);
     this.removeFromRegion(id, k, n);
-    this.addToRegion(id, k, target);
+    this.addToRegion(id, k, to);
     // Only the nodes below the common ancestor m change counts: from m up, one item left and
     // one came. Count up the new path before counting down the old one.
-    this.countUp(target, m);
+    this.countUp(to, m);
     this.countDown(n, m);
     this.markOutside(id);
     this.relocated++;
@@ -164,10 +167,9 @@ export class TreeIndex {
 
   /** Notes that a deferred class's item moved: its slot and node catch up in {@link catchUp}. */
   private defer(id: number): void {
-    const i32 = this.items.i32;
-    if ((i32[(id << 4) | FLAGS] & STALE) !== 0) return;
-    i32[(id << 4) | FLAGS] |= STALE;
-    if (this.staleCount === this.stale.length) this.stale = growInt32(this.stale, this.staleCount * 2);
+    if (this.items.hasFlag(id, STALE)) return;
+    this.items.setFlag(id, STALE, true);
+    if (this.staleCount === this.stale.length) this.stale = grow(this.stale, this.staleCount * 2);
     this.stale[this.staleCount++] = id;
   }
 
@@ -189,31 +191,32 @@ export class TreeIndex {
   /**
    * Ends every deferral: each class's regions catch up with its items' boxes (in the order
    * they moved, each one updated as a move would), before anything reads the regions.
-   * `moved` hears of each, which a deferred move did not make dirty.
+   * Each joins {@link arrived}.
    */
-  catchUp(moved: (id: number) => void): void {
+  catchUp(): void {
     this.classes.deferred.fill(0);
     if (this.staleCount === 0) return;
-    const i32 = this.items.i32;
+    const items = this.items;
     for (let i = 0; i < this.staleCount; i++) {
       const id = this.stale[i];
-      if ((i32[(id << 4) | FLAGS] & STALE) === 0) continue;
-      i32[(id << 4) | FLAGS] &= ~STALE;
+      if (!items.hasFlag(id, STALE)) continue;
+      items.setFlag(id, STALE, false);
       this.update(id);
-      moved(id);
+      this.arrived.push(id);
     }
     this.staleCount = 0;
   }
 
   /** Unlinks an item from its node, leaving its box in place. */
   unplace(id: number): void {
-    const n = this.items.i32[(id << 4) | NODE];
-    const k = this.items.classOf(id);
+    const items = this.items;
+    const n = items.nodeOf(id);
+    const k = items.classOf(id);
     this.removeFromRegion(id, k, n);
     this.leaveClass(id, k);
-    this.items.i32[(id << 4) | FLAGS] &= ~STALE;
+    items.setFlag(id, STALE, false);
     this.countDown(n);
-    this.items.i32[(id << 4) | NODE] = ABSENT;
+    items.setNode(id, ABSENT);
     this.markOutside(id);
   }
 
@@ -228,15 +231,15 @@ export class TreeIndex {
       this.writeSlotMeta(id);
       return;
     }
-    const n = this.items.i32[(id << 4) | NODE];
+    const n = this.items.nodeOf(id);
     this.removeFromRegion(id, k, n);
     this.leaveClass(id, k);
     this.items.listAt[id] = this.classes.join(to, id);
     this.addToRegion(id, to, n);
     // A lagging item catches up now (or is deferred again by its new class). The caller
     // makes it dirty either way.
-    if ((this.items.i32[(id << 4) | FLAGS] & STALE) !== 0) {
-      this.items.i32[(id << 4) | FLAGS] &= ~STALE;
+    if (this.items.hasFlag(id, STALE)) {
+      this.items.setFlag(id, STALE, false);
       this.update(id);
     }
   }
@@ -249,34 +252,31 @@ export class TreeIndex {
 
   /** Adds an id to the pending queue (its box is stored, `node` is PENDING). */
   enqueue(id: number): void {
-    if (this.pendingCount === this.pending.length) {
-      const grown = new Int32Array(this.pending.length * 2);
-      grown.set(this.pending);
-      this.pending = grown;
-    }
+    if (this.pendingCount === this.pending.length) this.pending = grow(this.pending, this.pendingCount * 2);
     this.pending[this.pendingCount++] = id;
-    this.items.i32[(id << 4) | NODE] = PENDING;
+    this.items.setNode(id, PENDING);
     this.waiting++;
   }
 
   /** Takes a pending item out of the queue (its entry stays, stale, until the next flush). */
   unqueue(id: number): void {
-    this.items.i32[(id << 4) | NODE] = ABSENT;
+    this.items.setNode(id, ABSENT);
     this.waiting--;
   }
 
   /**
    * Places every pending item. Ids removed while pending were set ABSENT and are skipped;
-   * an id queued twice is placed once. Returns the number placed.
+   * an id queued twice is placed once. Each placed item joins {@link arrived}. Returns the
+   * number placed.
    */
-  flush(onPlaced: ((id: number) => void) | null): number {
+  flush(): number {
     let placed = 0;
     for (let i = 0; i < this.pendingCount; i++) {
       const id = this.pending[i];
-      if (this.items.i32[(id << 4) | NODE] !== PENDING) continue;
+      if (this.items.nodeOf(id) !== PENDING) continue;
       this.place(id);
       placed++;
-      if (onPlaced !== null) onPlaced(id);
+      this.arrived.push(id);
     }
     this.pendingCount = 0;
     this.waiting = 0;
@@ -289,12 +289,8 @@ export class TreeIndex {
     let expiredCount = 0;
     for (let i = 0; i < nodes.countingCount; i++) {
       const g = nodes.counting[i];
-      if (--nodes.life[g] === 0) {
-        if (expiredCount === this.expired.length) {
-          const grown = new Int32Array(this.expired.length * 2);
-          grown.set(this.expired);
-          this.expired = grown;
-        }
+      if (--nodes.framesLeft[g] === 0) {
+        if (expiredCount === this.expired.length) this.expired = grow(this.expired, expiredCount * 2);
         this.expired[expiredCount++] = g;
       }
     }
@@ -340,15 +336,15 @@ export class TreeIndex {
       for (let d = 0; d <= this.maxDepth; d++) {
         const cells = this.levelCells[d];
         if (cells === null || C.levelItems[k][d] === 0) continue;
-        const mirror = C.cells[k][d];
+        const byCell = C.regionsByCell[k][d];
         for (let c = 0; c < cells.length; c++) {
           // The class's cell array when the level has one: read in order, no node lookups.
-          if (mirror !== null && mirror[2 * c + 1] === 0) continue;
+          if (byCell !== null && byCell[2 * c + 1] === 0) continue;
           const n = cells[c];
           if (n === NONE || own[n] === 0) continue;
           if (place) {
             start[n] = slots.place(start[n], own[n], C.cap[k][n]);
-            if (mirror !== null) mirror[2 * c] = start[n];
+            if (byCell !== null) byCell[2 * c] = start[n];
           } else {
             for (let s = start[n], end = s + own[n]; s < end; s++) itemSlot[slots.id[s]] = s;
           }
@@ -359,12 +355,13 @@ export class TreeIndex {
 
   /** Empties the index, keeping its arrays for reuse. */
   clear(): void {
-    const i32 = this.items.i32;
-    for (let id = 0; id < this.items.capacity; id++) {
-      i32[(id << 4) | NODE] = ABSENT;
-      i32[(id << 4) | FLAGS] &= ~(OUTSIDE | STALE);
+    const items = this.items;
+    for (let id = 0; id < items.capacity; id++) {
+      items.setNode(id, ABSENT);
+      items.setFlag(id, OUTSIDE | STALE, false);
     }
     this.staleCount = 0;
+    this.arrived.clear();
     this.nodes.reset();
     this.slots.reset();
     this.classes.clear();
@@ -403,56 +400,56 @@ export class TreeIndex {
 
   /** The class an item's collider and static flag belong to. */
   private classFor(id: number): number {
-    const i32 = this.items.i32;
-    return this.classes.find(i32[(id << 4) | LAYER], i32[(id << 4) | MASK], i32[(id << 4) | FLAGS] & STATIC);
+    const items = this.items;
+    return this.classes.find(items.layerOf(id), items.maskOf(id), items.hasFlag(id, STATIC) ? 1 : 0);
   }
 
   /** Keeps the OUTSIDE flag and the outside count in step with the item's node and box. */
   private markOutside(id: number): void {
     const items = this.items;
-    const isOutside = items.i32[(id << 4) | NODE] === 0 && !this.fitsRoot(id);
-    const wasOutside = (items.i32[(id << 4) | FLAGS] & OUTSIDE) !== 0;
-    if (isOutside === wasOutside) return;
-    items.i32[(id << 4) | FLAGS] ^= OUTSIDE;
+    const isOutside = items.nodeOf(id) === 0 && !this.fitsRoot(id);
+    if (isOutside === items.hasFlag(id, OUTSIDE)) return;
+    items.setFlag(id, OUTSIDE, isOutside);
     this.outside += isOutside ? 1 : -1;
   }
 
-  /**
-   * True when the item's box fits the loose bounds of the depth-`d` cell holding its centre;
-   * that cell goes into the target fields.
-   */
-  private fitsAt(id: number, d: number): boolean {
+  // centreCell, fitsCell, targetCell and fitsRoot run inside moves and read the record's box
+  // directly: through accessors that the engine did not inline, every coordinate would
+  // become a heap number (measured: garbage on every deferred class's catch-up).
+
+  /** The depth-`d` cell holding the item's box centre (clamped to the grid), packed (see packCell). */
+  private centreCell(id: number, d: number): number {
     const f64 = this.items.f64;
-    const minX = f64[(id << 3) | MIN_X], minY = f64[(id << 3) | MIN_Y], maxX = f64[(id << 3) | MAX_X], maxY = f64[(id << 3) | MAX_Y];
     const s = this.cellSize[d];
     const last = (1 << d) - 1;
-    let ix = Math.floor(((minX + maxX) * 0.5 - this.originX) / s);
-    let iy = Math.floor(((minY + maxY) * 0.5 - this.originY) / s);
+    let ix = Math.floor(((f64[(id << 3) | MIN_X] + f64[(id << 3) | MAX_X]) * 0.5 - this.originX) / s);
+    let iy = Math.floor(((f64[(id << 3) | MIN_Y] + f64[(id << 3) | MAX_Y]) * 0.5 - this.originY) / s);
     ix = ix < 0 ? 0 : ix > last ? last : ix;
     iy = iy < 0 ? 0 : iy > last ? last : iy;
-    this.targetX = ix;
-    this.targetY = iy;
-    const lx = this.originX + ix * s - s * 0.5;
-    const ly = this.originY + iy * s - s * 0.5;
-    return minX >= lx && maxX <= lx + 2 * s && minY >= ly && maxY <= ly + 2 * s;
+    return packCell(d, ix, iy);
   }
 
-  /** Finds the node coordinates for an item's stored box into the target fields. */
-  private findTarget(id: number): void {
+  /** True when the item's box fits the loose bounds of the packed cell (same arithmetic as setNodeBounds). */
+  private fitsCell(id: number, cell: number): boolean {
+    const f64 = this.items.f64;
+    const s = this.cellSize[cellDepth(cell)];
+    const lx = this.originX + cellX(cell) * s - s * 0.5;
+    const ly = this.originY + cellY(cell) * s - s * 0.5;
+    return f64[(id << 3) | MIN_X] >= lx && f64[(id << 3) | MAX_X] <= lx + 2 * s && f64[(id << 3) | MIN_Y] >= ly && f64[(id << 3) | MAX_Y] <= ly + 2 * s;
+  }
+
+  /** The packed depth and cell of the node an item's stored box belongs in. */
+  private targetCell(id: number): number {
     const f64 = this.items.f64;
     // A box up to twice a cell's side fits that cell's loose bounds when its centre sits near
     // the cell's centre: try one level deeper than the size alone promises first. Fewer
     // levels in use means fewer cells a sweep reaches across levels.
     const bySize = this.depthFor(f64[(id << 3) | MIN_X], f64[(id << 3) | MIN_Y], f64[(id << 3) | MAX_X], f64[(id << 3) | MAX_Y]);
     for (let d = bySize < this.maxDepth ? bySize + 1 : bySize; d >= 0; d--) {
-      if (this.fitsAt(id, d)) {
-        this.targetDepth = d;
-        return;
-      }
+      const cell = this.centreCell(id, d);
+      if (this.fitsCell(id, cell)) return cell;
     }
-    this.targetDepth = 0;
-    this.targetX = 0;
-    this.targetY = 0;
+    return packCell(0, 0, 0);
   }
 
   /** Walks from `from` down to the node at (d, ix, iy), creating child groups on the way. */
@@ -472,7 +469,7 @@ export class TreeIndex {
     const nodes = this.nodes;
     const g = nodes.allocGroup();
     this.classes.ensureNodes(nodes.capacity);
-    nodes.span[g] = this.lifespan;
+    nodes.nextLifespan[g] = this.lifespan;
     nodes.countingAt[g] = NONE;
     const first = g << 2;
     nodes.firstChild[n] = first;
@@ -544,10 +541,10 @@ export class TreeIndex {
     if (own === 0) nodes.classBits[n] |= 1 << k;
     nodes.own[n]++;
     C.levelItems[k][nodes.depth[n]]++;
-    this.mirror(k, n);
+    this.indexRegion(k, n);
     items.setClass(id, k);
-    items.i32[(id << 4) | NODE] = n;
-    items.i32[(id << 4) | CELL] = (nodes.depth[n] << 28) | (nodes.cellY[n] << 14) | nodes.cellX[n];
+    items.setNode(id, n);
+    items.setCell(id, packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n]));
     this.writeSlotMeta(id);
     this.writeSlotBox(id);
   }
@@ -574,14 +571,14 @@ export class TreeIndex {
       C.cap[k][n] = 0;
       nodes.classBits[n] &= ~(1 << k);
     }
-    this.mirror(k, n);
+    this.indexRegion(k, n);
   }
 
   /** Copies class k's region start and item count in node n into the class's cell array. */
-  private mirror(k: number, n: number): void {
+  private indexRegion(k: number, n: number): void {
     const nodes = this.nodes;
     const d = nodes.depth[n];
-    const cells = this.classes.cellsAt(k, d);
+    const cells = this.classes.regionsByCellAt(k, d);
     if (cells === null) return;
     const c = (nodes.cellY[n] << d) + nodes.cellX[n];
     cells[2 * c] = this.classes.start[k][n];
@@ -590,14 +587,14 @@ export class TreeIndex {
 
   /** Copies the item's collider into its slot, for the filters of pair finding. */
   private writeSlotMeta(id: number): void {
-    const i32 = this.items.i32;
+    const items = this.items;
     const meta = this.slots.meta;
-    const at = 4 * this.items.slot[id];
-    meta[at] = i32[(id << 4) | LAYER];
-    meta[at + 1] = i32[(id << 4) | MASK];
+    const at = 4 * items.slot[id];
+    meta[at] = items.layerOf(id);
+    meta[at + 1] = items.maskOf(id);
     // The static bit, and the class above it (a movers' sweep reads it with the box).
-    meta[at + 2] = (i32[(id << 4) | FLAGS] & STATIC) | (this.items.classOf(id) << 8);
-    meta[at + 3] = this.items.priorityOf(id);
+    meta[at + 2] = (items.hasFlag(id, STATIC) ? STATIC : 0) | (items.classOf(id) << 8);
+    meta[at + 3] = items.priorityOf(id);
   }
 
   /** Copies the item's stored box into its slot (the copy pair finding and queries scan). */
@@ -619,8 +616,8 @@ export class TreeIndex {
       const g = m >> 2;
       if (g !== 0 && nodes.countingAt[g] !== NONE) {
         nodes.stopCounting(g);
-        const doubled = nodes.span[g] * 2;
-        nodes.span[g] = doubled > this.maxLifespan ? this.maxLifespan : doubled;
+        const doubled = nodes.nextLifespan[g] * 2;
+        nodes.nextLifespan[g] = doubled > this.maxLifespan ? this.maxLifespan : doubled;
       }
     }
   }

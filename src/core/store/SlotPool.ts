@@ -1,3 +1,5 @@
+import { grow } from '../grow.js';
+
 /**
  * Contiguous per-node item storage. Each node owns a region of slots (a power-of-two run)
  * holding copies of its items' boxes and their ids, so scanning a node reads memory in
@@ -42,7 +44,7 @@ export class SlotPool {
       this.freeSlots -= size;
       return head;
     }
-    if (this.top + size > this.id.length) this.grow(this.top + size);
+    if (this.top + size > this.id.length) this.growArrays(this.top + size);
     const start = this.top;
     this.top += size;
     return start;
@@ -125,18 +127,12 @@ export class SlotPool {
     this.id[to] = this.id[from];
   }
 
-  private grow(min: number): void {
+  private growArrays(min: number): void {
     let cap = this.id.length * 2;
     while (cap < min) cap *= 2;
-    const box = new Float64Array(cap * 4);
-    box.set(this.box);
-    this.box = box;
-    const id = new Int32Array(cap);
-    id.set(this.id);
-    this.id = id;
-    const meta = new Int32Array(cap * 4);
-    meta.set(this.meta);
-    this.meta = meta;
+    this.box = grow(this.box, cap * 4);
+    this.id = grow(this.id, cap);
+    this.meta = grow(this.meta, cap * 4);
   }
 }
 

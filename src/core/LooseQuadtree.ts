@@ -1,10 +1,11 @@
-import { Broadphase } from './broadphase.js';
+import { Broadphase } from './pairs/Broadphase.js';
 import { checkBox, checkId, checkNumber, fail, isBits32, show } from './errors.js';
-import { ABSENT, DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_PRIORITY, FLAGS, LAYER, MASK, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PAIR_HEAD, PENDING, PRIORITY_SHIFT, STATIC } from './items.js';
-import { CIRCLE, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries.js';
-import { TreeIndex } from './tree.js';
-import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './types.js';
-import { validateIndex } from './validate.js';
+import { ABSENT, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PENDING, STATIC } from './store/ItemStore.js';
+import { NONE } from './store/NodePool.js';
+import { CIRCLE, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries/QueryEngine.js';
+import { SpatialTree } from './placement/SpatialTree.js';
+import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './options.js';
+import { validateIndex } from './validate/validate.js';
 
 const ALL = -1;
 /** Deepest tree allowed: the per-level cell index of depth d holds 4^d entries (50 MB at 11). */
@@ -46,10 +47,9 @@ export class LooseQuadtree {
   /** Numbers about the index and the last step, updated in place. */
   readonly stats: QuadtreeStats;
 
-  private readonly tree: TreeIndex;
+  private readonly tree: SpatialTree;
   private readonly queries: QueryEngine;
   private readonly broadphase: Broadphase;
-  private readonly markDirty: (id: number) => void;
   private readonly rayIds: number[] = [0];
   private readonly rayDist: number[] = [0];
   private readonly nodeStack: Int32Array;
@@ -84,11 +84,10 @@ export class LooseQuadtree {
       deferred: 0, stepMs: 0,
     };
     this.maxDepth = maxDepth;
-    this.tree = new TreeIndex(x, y, rootSize, maxDepth, maxId, lifespan, maxLifespan);
+    this.tree = new SpatialTree(x, y, rootSize, maxDepth, maxId, lifespan, maxLifespan);
     this.queries = new QueryEngine(this.tree);
     this.nodeStack = new Int32Array(4 * (maxDepth + 2));
     this.broadphase = new Broadphase(this.tree, this.touching, this.stats);
-    this.markDirty = (id) => this.broadphase.markDirty(id);
     if (options.budget) this.setBudget(options.budget);
   }
 
@@ -126,12 +125,15 @@ export class LooseQuadtree {
    * README, "How it works"). Returns how many were placed. Queries do this by themselves.
    */
   flush(): number {
-    this.tree.catchUp(this.markDirty);
+    this.tree.catchUp();
     return this.placePending();
   }
 
+  /** Places the pending items; the pair finder then queues them with any caught up. */
   private placePending(): number {
-    return this.tree.pendingCount === 0 ? 0 : this.tree.flush(this.markDirty);
+    const placed = this.tree.pendingCount === 0 ? 0 : this.tree.flush();
+    this.broadphase.takeArrivals();
+    return placed;
   }
 
   /**
@@ -147,6 +149,8 @@ export class LooseQuadtree {
     if (id >>> 0 === id && id < items.capacity && items.i32[(id << 4) | NODE] >= 0 &&
         minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 &&
         minX <= maxX && minY <= maxY) {
+      // The record is written in place here rather than through ItemStore.setBox: one call
+      // less keeps this function under the engine's inlining budget.
       const f64 = items.f64;
       const r = id << 3;
       if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) return false;
@@ -167,15 +171,9 @@ export class LooseQuadtree {
 
   /** {@link move} with every check and its error message, and for pending items. */
   private moveChecked(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
-    const items = this.tree.items;
     const node = this.nodeOf(id, 'move');
     checkBox(id, minX, minY, maxX, maxY);
-    const r = id << 3;
-    if (items.f64[r | MIN_X] === minX && items.f64[r | MIN_Y] === minY && items.f64[r | MAX_X] === maxX && items.f64[r | MAX_Y] === maxY) return false;
-    items.f64[r | MIN_X] = minX;
-    items.f64[r | MIN_Y] = minY;
-    items.f64[r | MAX_X] = maxX;
-    items.f64[r | MAX_Y] = maxY;
+    if (!this.tree.items.setBox(id, minX, minY, maxX, maxY)) return false;
     if (node !== PENDING) this.moved(id);
     return true;
   }
@@ -184,25 +182,22 @@ export class LooseQuadtree {
   /** Removes an item; its pairs end and show as exited in the next step. */
   remove(id: number): void {
     const node = this.nodeOf(id, 'remove');
-    const items = this.tree.items;
     if (node === PENDING) this.tree.unqueue(id);
     else this.tree.unplace(id);
     this.broadphase.endPairsOf(id);
-    items.i32[(id << 4) | LAYER] = DEFAULT_LAYER;
-    items.i32[(id << 4) | MASK] = DEFAULT_MASK;
-    items.i32[(id << 4) | FLAGS] = DEFAULT_PRIORITY << PRIORITY_SHIFT;
+    this.tree.items.resetCollider(id);
     this.tree.size--;
   }
 
   /** True when the id is in the index (pending inserts included). */
   has(id: number): boolean {
-    return Number.isInteger(id) && id >= 0 && id < this.tree.items.capacity && this.tree.items.i32[(id << 4) | NODE] !== ABSENT;
+    return Number.isInteger(id) && id >= 0 && id < this.tree.items.capacity && this.tree.items.nodeOf(id) !== ABSENT;
   }
 
   /** Removes every item. Their pairs show as exited in the next step. Keeps allocated memory. */
   clear(): void {
     const items = this.tree.items;
-    for (let id = 0; id < items.capacity; id++) if (items.i32[(id << 4) | NODE] !== ABSENT) this.remove(id);
+    for (let id = 0; id < items.capacity; id++) if (items.nodeOf(id) !== ABSENT) this.remove(id);
     this.tree.clear();
   }
 
@@ -213,10 +208,10 @@ export class LooseQuadtree {
   getBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, out: T): T {
     this.nodeOf(id, 'getBox');
     const items = this.tree.items;
-    out.minX = items.f64[(id << 3) | MIN_X];
-    out.minY = items.f64[(id << 3) | MIN_Y];
-    out.maxX = items.f64[(id << 3) | MAX_X];
-    out.maxY = items.f64[(id << 3) | MAX_Y];
+    out.minX = items.minX(id);
+    out.minY = items.minY(id);
+    out.maxX = items.maxX(id);
+    out.maxY = items.maxY(id);
     return out;
   }
 
@@ -237,11 +232,9 @@ export class LooseQuadtree {
     }
     const items = this.tree.items;
     const old = items.priorityOf(id);
-    if (items.i32[(id << 4) | LAYER] === (layer | 0) && items.i32[(id << 4) | MASK] === (mask | 0) && old === priority) return;
-    items.i32[(id << 4) | LAYER] = layer | 0;
-    items.i32[(id << 4) | MASK] = mask | 0;
+    if (!items.setFilter(id, layer | 0, mask | 0) && old === priority) return;
     items.setPriority(id, priority);
-    if (items.i32[(id << 4) | NODE] === PENDING) return;
+    if (items.nodeOf(id) === PENDING) return;
     this.tree.colliderChanged(id);
     this.broadphase.requeue(id, old);
   }
@@ -249,10 +242,10 @@ export class LooseQuadtree {
   /** Marks an item static (a wall): never paired with another static item. */
   setStatic(id: number, isStatic: boolean): void {
     this.nodeOf(id, 'setStatic');
-    const i32 = this.tree.items.i32;
-    if (((i32[(id << 4) | FLAGS] & STATIC) !== 0) === isStatic) return;
-    i32[(id << 4) | FLAGS] ^= STATIC;
-    if (i32[(id << 4) | NODE] === PENDING) return;
+    const items = this.tree.items;
+    if (items.hasFlag(id, STATIC) === isStatic) return;
+    items.setFlag(id, STATIC, isStatic);
+    if (items.nodeOf(id) === PENDING) return;
     this.tree.colliderChanged(id);
     this.broadphase.markDirty(id);
   }
@@ -291,12 +284,12 @@ export class LooseQuadtree {
 
   /** Pairs that began in the last step, sorted like {@link current}. */
   get entered(): PairList {
-    return this.broadphase.entered;
+    return this.broadphase.lists.entered;
   }
 
   /** Pairs that ended in the last step (or by removal before it), sorted like {@link current}. */
   get exited(): PairList {
-    return this.broadphase.exited;
+    return this.broadphase.lists.exited;
   }
 
   /** Step in which the pair (a, b) began, or -1 if there is no such pair. */
@@ -308,10 +301,10 @@ export class LooseQuadtree {
   pairsOf(id: number, out: IdArray): number {
     this.nodeOf(id, 'pairsOf');
     // After one-pass steps the per-item pair lists are rebuilt first (once, O(pairs)).
-    this.broadphase.link();
+    this.broadphase.syncPool();
     const pairs = this.broadphase.pairs;
     let count = 0;
-    for (let e = this.tree.items.i32[(id << 4) | PAIR_HEAD]; e !== -1; e = pairs.edgeNext(e)) {
+    for (let e = this.tree.items.pairHead(id); e !== NONE; e = pairs.edgeNext(e)) {
       out[count++] = (e & 1) === 0 ? pairs.b(e >> 1) : pairs.a(e >> 1);
     }
     out.length = count;
@@ -493,18 +486,15 @@ export class LooseQuadtree {
     checkBox(id, minX, minY, maxX, maxY);
     tree.items.ensure(id, tree.idLimit);
     const items = tree.items;
-    if (items.i32[(id << 4) | NODE] !== ABSENT) fail(`item ${id} is already in the index (insert of an existing id)`);
-    items.f64[(id << 3) | MIN_X] = minX;
-    items.f64[(id << 3) | MIN_Y] = minY;
-    items.f64[(id << 3) | MAX_X] = maxX;
-    items.f64[(id << 3) | MAX_Y] = maxY;
+    if (items.nodeOf(id) !== ABSENT) fail(`item ${id} is already in the index (insert of an existing id)`);
+    items.setBox(id, minX, minY, maxX, maxY);
     tree.size++;
   }
 
   /** The item's node, after checking the id names an item in the index. */
   private nodeOf(id: number, verb: string): number {
     checkId(id, this.tree.idLimit);
-    const node = id < this.tree.items.capacity ? this.tree.items.i32[(id << 4) | NODE] : ABSENT;
+    const node = id < this.tree.items.capacity ? this.tree.items.nodeOf(id) : ABSENT;
     if (node === ABSENT) fail(`${verb} of unknown item ${id} (never inserted, or removed already)`);
     return node;
   }

@@ -1,4 +1,4 @@
-import { growInt32 } from './nodes.js';
+import { grow } from '../grow.js';
 
 /** Classes kept apart, the last of them being the shared one (see {@link MIXED}). */
 export const MAX_CLASSES = 16;
@@ -56,17 +56,17 @@ export class CollisionClasses {
   readonly levelItems: Int32Array[] = [];
   /**
    * Per class and depth up to {@link DENSE_DEPTH}: each cell's region start and item count
-   * (`cells[k][d][2 * cell]`, `[2 * cell + 1]`), a copy of the per-node numbers laid out by
+   * (`regionsByCell[k][d][2 * cell]`, `[2 * cell + 1]`), a copy of the per-node numbers laid out by
    * cell, so a sweep reads neighbouring cells from one array in order instead of chasing node
    * indices. Made when the class first places an item at that depth; null before and deeper.
    */
-  readonly cells: (Int32Array | null)[][] = [];
+  readonly regionsByCell: (Int32Array | null)[][] = [];
   /** Whether each class's arrays exist (a class gets them when first used). */
   readonly used = new Uint8Array(MAX_CLASSES);
   /** Per class, its items' ids (`ids[k][0..size[k]-1]`), in the order they joined. */
   readonly ids: Int32Array[] = [];
   /**
-   * 1 for a class whose regions may lag behind its items' boxes (see TreeIndex.defer): a big
+   * 1 for a class whose regions may lag behind its items' boxes (see SpatialTree.defer): a big
    * class that pairs with others but not with itself, while most of it moves every step. Pair
    * finding then reads its boxes from the records, in id order, and probes the other classes.
    */
@@ -80,7 +80,7 @@ export class CollisionClasses {
       this.own.push(new Int32Array(0));
       this.cap.push(new Int32Array(0));
       this.levelItems.push(new Int32Array(maxDepth + 1));
-      this.cells.push(new Array<Int32Array | null>(maxDepth + 1).fill(null));
+      this.regionsByCell.push(new Array<Int32Array | null>(maxDepth + 1).fill(null));
       this.ids.push(new Int32Array(0));
     }
     this.allowed.fill(1);
@@ -112,16 +112,16 @@ export class CollisionClasses {
     this.nodeCapacity = capacity;
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (this.used[k] === 0) continue;
-      this.start[k] = growInt32(this.start[k], capacity);
-      this.own[k] = growInt32(this.own[k], capacity);
-      this.cap[k] = growInt32(this.cap[k], capacity);
+      this.start[k] = grow(this.start[k], capacity);
+      this.own[k] = grow(this.own[k], capacity);
+      this.cap[k] = grow(this.cap[k], capacity);
     }
   }
 
   /** Adds an item to class k's id list; returns its place there. */
   join(k: number, id: number): number {
     const at = this.size[k]++;
-    if (at === this.ids[k].length) this.ids[k] = growInt32(this.ids[k], Math.max(64, at * 2));
+    if (at === this.ids[k].length) this.ids[k] = grow(this.ids[k], Math.max(64, at * 2));
     this.ids[k][at] = id;
     return at;
   }
@@ -136,10 +136,10 @@ export class CollisionClasses {
   }
 
   /** Class k's cell array at depth d, made on first use (null past {@link DENSE_DEPTH}). */
-  cellsAt(k: number, d: number): Int32Array | null {
-    const cells = this.cells[k][d];
+  regionsByCellAt(k: number, d: number): Int32Array | null {
+    const cells = this.regionsByCell[k][d];
     if (cells !== null || d > DENSE_DEPTH) return cells;
-    return (this.cells[k][d] = new Int32Array(2 * 4 ** d));
+    return (this.regionsByCell[k][d] = new Int32Array(2 * 4 ** d));
   }
 
   /** Forgets every item (keys stay; regions were dropped with the nodes). */
@@ -148,7 +148,7 @@ export class CollisionClasses {
     this.deferred.fill(0);
     for (let k = 0; k < MAX_CLASSES; k++) {
       this.levelItems[k].fill(0);
-      for (const cells of this.cells[k]) cells?.fill(0);
+      for (const cells of this.regionsByCell[k]) cells?.fill(0);
       if (this.used[k] === 0) continue;
       this.own[k].fill(0);
       this.cap[k].fill(0);

@@ -1,0 +1,10 @@
+/**
+ * The core's internal entry, for the package's own faces (`ecs/`, `pixi/`): helpers they share
+ * with the core that are not public API and may change with it. Nothing else of the core's
+ * files is imported from outside `core/`.
+ */
+export { fail, isBits32, PREFIX, show } from './errors.js';
+export { fit, grow } from './grow.js';
+export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
+export { PairHash } from './pairs/PairHash.js';
+export { IdList } from './lists/IdList.js';

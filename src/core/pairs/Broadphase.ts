@@ -1,0 +1,392 @@
+import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
+import { SEEN, STATE, TIERS, tierOf } from '../store/ItemStore.js';
+import { NONE } from '../store/NodePool.js';
+import { PairBuffer } from '../lists/PairBuffer.js';
+import { PairLists } from '../lists/PairLists.js';
+import { KeySorter, PairRadix } from '../lists/radix.js';
+import { lowerBound } from '../lists/order.js';
+import { PairPool } from './PairPool.js';
+import { IdQueue } from './IdQueue.js';
+import { IdBits } from './IdBits.js';
+import { CellSweep } from './CellSweep.js';
+import { FewMovers } from './FewMovers.js';
+import type { SpatialTree } from '../placement/SpatialTree.js';
+import type { QuadtreeStats } from '../options.js';
+
+/** A class this big or bigger may be deferred (see Broadphase.chooseDeferred). */
+const DEFER_MIN = 1024;
+
+/**
+ * A step checks the movers sweep-wise (no pair pool, see {@link Broadphase.checkMovers})
+ * once at least 1 / MOVERS_SWEEP of the items moved, and without a budget.
+ */
+const MOVERS_SWEEP = 16;
+
+/**
+ * Incremental pair finding, in the manner of Box2D's move buffer: only items queued as
+ * dirty (moved, resized, added, re-filtered) are checked; pairs of two items that did not
+ * move are kept as they are: nothing about them can have changed. This class owns the queue
+ * of moved items and picks, per step, one of three ways by how many moved:
+ *
+ * - few: each mover is checked on its own (see FewMovers); the sorted lists are patched.
+ *   The only way under a budget.
+ * - many (1/16 or more, no budget): the movers probe the cells around them for every pair
+ *   they are in, from slot memory alone (see CellSweep.runMovers); the pairs are
+ *   radix-sorted and merged with the list (see PairLists.mergeFound).
+ * - most (half or more, no budget): one sweep over every cell finds every pair (see CellSweep.run).
+ *
+ * Dirty items wait in one FIFO per tier. Tier 0 is emptied every step. Tiers 1-3 are
+ * served in order while the budget lasts, and at least `minChecksPerTier` from each one
+ * regardless, so an item at position p of its queue is checked within floor(p / min) + 1
+ * steps. New dirty items join the back, so deferred ones go first: round-robin.
+ */
+export class Broadphase {
+  readonly pairs = new PairPool(256);
+  readonly lists = new PairLists();
+  readonly queues: IdQueue[] = [new IdQueue(), new IdQueue(), new IdQueue(), new IdQueue()];
+  /** Set when a collider's priority changed, until every item waiting to be checked was. */
+  priorityChanged = false;
+
+  stepId = 0;
+  maxPairTests = Infinity;
+  maxMs = Infinity;
+  minChecksPerTier = 32;
+
+  /**
+   * Whether the pair pool (per-item pair lists and the hash) holds exactly the current list.
+   * The sweeping steps leave it behind: with many items moving, creating and destroying pool
+   * entries for every change costs more than finding the pairs. The current list (with each
+   * pair's start step) is then the truth, and {@link syncPool} rebuilds the pool from it when
+   * a per-item check or a per-item question needs it.
+   */
+  poolInSync = true;
+
+  private readonly tree: SpatialTree;
+  private readonly stats: QuadtreeStats;
+  private readonly few: FewMovers;
+  private readonly sweep: CellSweep;
+  private readonly sorter = new KeySorter();
+  private readonly radix = new PairRadix();
+  /** Every pair the last sweep found, sorted like the lists. */
+  private readonly found = new PairBuffer();
+  /** The movers done by this step's movers sweep. */
+  private readonly checked = new IdBits();
+  /** Items removed (and maybe inserted again) while the pool was out of sync: their listed pairs end. */
+  private readonly left = new IdBits();
+  private tests = 0;
+
+  constructor(tree: SpatialTree, touching: boolean, stats: QuadtreeStats) {
+    this.tree = tree;
+    this.stats = stats;
+    this.sweep = new CellSweep(tree, touching);
+    this.few = new FewMovers(tree, this.pairs, this.lists, touching);
+  }
+
+  /** Every pair after the last step, sorted. */
+  get current(): PairBuffer {
+    return this.lists.current;
+  }
+
+  /** Queues the items the tree placed or caught up since the last call (see SpatialTree.arrived). */
+  takeArrivals(): void {
+    const arrived = this.tree.arrived;
+    for (let i = 0; i < arrived.count; i++) this.markDirty(arrived.data[i]);
+    arrived.clear();
+  }
+
+  /** Queues an item for the next step unless it is queued already. */
+  markDirty(id: number): void {
+    const i32 = this.tree.items.i32;
+    const mark = 2 * this.stepId + 3;
+    if (i32[(id << 4) | STATE] === mark) return;
+    i32[(id << 4) | STATE] = mark;
+    this.queues[tierOf(this.tree.items.priorityOf(id))].push(id);
+  }
+
+  /** True when the item waits for the next step. */
+  isDirty(id: number): boolean {
+    return this.tree.items.stateOf(id) === 2 * this.stepId + 3;
+  }
+
+  /**
+   * After a priority change: a queued item whose tier changed joins its new tier's queue too,
+   * so a promotion to tier 0 is never cut by the budget. The first entry served checks it;
+   * the other is then stale and skipped.
+   */
+  requeue(id: number, oldPriority: number): void {
+    const items = this.tree.items;
+    if (items.priorityOf(id) !== oldPriority) this.priorityChanged = true;
+    const tier = tierOf(items.priorityOf(id));
+    if (!this.isDirty(id)) this.markDirty(id);
+    else if (tier !== tierOf(oldPriority)) this.queues[tier].push(id);
+  }
+
+  /**
+   * Ends every pair of an item leaving the index; the exits show in the next step. While the
+   * pool is out of sync, the item joins `left` and the next step (or {@link syncPool}) ends them.
+   */
+  endPairsOf(id: number): void {
+    const items = this.tree.items;
+    if (this.poolInSync) {
+      for (let e = items.pairHead(id); e !== NONE; e = items.pairHead(id)) this.lists.endPair(e >> 1, this.pairs, items);
+    } else {
+      this.left.fit(items.capacity);
+      this.left.add(id);
+    }
+    items.setState(id, 0);
+  }
+
+  /**
+   * True when a listed pair no longer holds because one of its ids left the index since the
+   * last step, or left and came back as a new item.
+   */
+  endedByRemoval(a: number, b: number): boolean {
+    return !this.poolInSync && (this.left.has(a) || this.left.has(b));
+  }
+
+  /** Checks the queued items and brings the pair lists up to date. */
+  run(): void {
+    const stats = this.stats;
+    const started = performance.now();
+    this.checked.fit(this.tree.items.capacity);
+    this.left.fit(this.tree.items.capacity);
+    const unlimited = this.maxPairTests === Infinity && this.maxMs === Infinity;
+    // Deferred moves (see SpatialTree.defer) are not queued until they catch up.
+    let dirty = this.tree.lagCount;
+    for (let t = 0; t < TIERS; t++) dirty += this.queues[t].count;
+    const size = this.tree.size;
+    const onePass = unlimited && dirty * 2 >= size;
+    const sweeping = onePass || (unlimited && dirty * MOVERS_SWEEP >= size);
+    // Only the one-pass sweep can do without deferred classes' regions, and it reads one side
+    // of every join from its regions: two deferred classes that pair with each other (their
+    // keys changed since they were picked) catch up too. Before the step begins, so that the
+    // items caught up are made dirty for it.
+    if (!onePass || this.deferredConflict()) {
+      this.tree.catchUp();
+      this.takeArrivals();
+    }
+    this.stepId++;
+    this.tests = 0;
+    this.few.tests = 0;
+    this.lists.entered.count = 0;
+    if (!sweeping && !this.poolInSync) this.syncPool();
+    // With no budget every queued item is checked, so order cannot change the result: check
+    // them in cell order for cache locality. With a budget only tier 0 is sure to be checked
+    // in full; the lower tiers keep their queue order, which bounds their wait.
+    let checked = onePass ? this.checkAll() : sweeping ? this.checkMovers() : this.checkInCellOrder(unlimited ? TIERS : 1);
+    if (!unlimited) checked += this.checkWithinBudget(started);
+    this.lists.finish(sweeping, this.pairs, stats);
+    this.pairs.release();
+    stats.moved = checked;
+    stats.pairTests = this.tests + this.few.tests;
+    stats.deferred = this.carryDeferred();
+    // A priority change is settled once its item has been checked: until then a later
+    // sweeping step must still refresh the listed priorities before it merges.
+    if (stats.deferred === 0) this.priorityChanged = false;
+    stats.stepMs = performance.now() - started;
+  }
+
+  /** Serves tiers 1-3 in order while the budget lasts (at least minChecksPerTier each). Returns the count checked. */
+  private checkWithinBudget(started: number): number {
+    let checked = 0;
+    let overBudget = false;
+    for (let t = 1; t < TIERS; t++) {
+      const queue = this.queues[t];
+      let served = 0;
+      while (queue.count > 0) {
+        if (served >= this.minChecksPerTier) {
+          if (!overBudget && this.few.tests >= this.maxPairTests) overBudget = true;
+          if (!overBudget && this.maxMs !== Infinity && (served & 31) === 0 &&
+              performance.now() - started >= this.maxMs) overBudget = true;
+          if (overBudget) break;
+        }
+        const done = this.few.check(queue.shift(), this.stepId);
+        served += done;
+        checked += done;
+      }
+    }
+    return checked;
+  }
+
+  /**
+   * Checks every item at once: the sweep finds every overlapping pair, a radix sort puts them
+   * in list order, and one merge against the previous list tells the pairs that stayed from
+   * those that began or ended: no per-pair lookup, and no pair pool (see {@link poolInSync}).
+   * Used when at least half the items moved and there is no budget.
+   */
+  private checkAll(): number {
+    for (let t = 0; t < TIERS; t++) this.queues[t].clear();
+    if (this.priorityChanged) this.lists.refreshPriorities(this.tree.items, this.poolOrNull());
+    const found = this.found;
+    found.count = 0;
+    this.sweep.run(found);
+    this.tests += this.sweep.tests;
+    this.radix.sort(found);
+    this.mergeFound(true);
+    this.chooseDeferred();
+    return this.tree.size - this.tree.waiting;
+  }
+
+  /**
+   * Checks the queued movers by probing from each the cells of every class it may pair
+   * with, from slot memory alone; their pairs are radix-sorted and merged with the list,
+   * where a listed pair of a mover that was not found again ends. Pairs of two items that did
+   * not move pass through the merge untouched. Used when many items moved and there is no budget.
+   */
+  private checkMovers(): number {
+    const moverSlots = this.collectMovers(TIERS);
+    const count = this.sorter.count;
+    const items = this.tree.items;
+    const slotId = this.tree.slots.id;
+    for (let i = 0; i < count; i++) items.setState(slotId[moverSlots[i]], 2 * this.stepId);
+    if (this.priorityChanged) this.lists.refreshPriorities(items, this.poolOrNull());
+    const found = this.found;
+    found.count = 0;
+    this.sweep.runMovers(moverSlots, count, this.checked.words, found);
+    this.tests += this.sweep.tests;
+    this.radix.sort(found);
+    this.mergeFound(false);
+    // runMovers set the bits directly (it runs hot): clear them the same way.
+    for (let i = 0; i < count; i++) this.checked.words[slotId[moverSlots[i]] >> 5] = 0;
+    return count;
+  }
+
+  /** Merges the sweep's pairs into the lists; the pool is then out of sync (see {@link poolInSync}). */
+  private mergeFound(all: boolean): void {
+    this.lists.mergeFound(this.found, all, this.stepId, this.checked.words, this.left, this.poolOrNull(), this.priorityChanged);
+    this.poolInSync = false;
+    this.left.clear();
+  }
+
+  private poolOrNull(): PairPool | null {
+    return this.poolInSync ? this.pairs : null;
+  }
+
+  /** True when two deferred classes may pair with each other (see run). */
+  private deferredConflict(): boolean {
+    const C = this.tree.classes;
+    for (let a = 0; a < MAX_CLASSES; a++) {
+      if (C.deferred[a] === 0) continue;
+      for (let b = a + 1; b < MAX_CLASSES; b++) if (C.deferred[b] === 1 && C.allowed[a * MAX_CLASSES + b] === 1) return true;
+    }
+    return false;
+  }
+
+  /**
+   * After a one-pass step, picks the classes whose moves may skip their regions until the
+   * next step that needs them: big (DEFER_MIN items or more) and moving. While every item
+   * moves, keeping the tree in step costs more than a grid built from the records (see
+   * ProbeGrid); the tree catches up when a query or a per-item step needs it. Of two such
+   * classes that pair with each other only the larger is deferred, since the grid reads the
+   * other from its regions.
+   */
+  private chooseDeferred(): void {
+    const C = this.tree.classes;
+    const deferred = C.deferred;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      deferred[k] = k !== MIXED && C.size[k] >= DEFER_MIN && C.isStatic[k] === 0 ? 1 : 0;
+    }
+    for (let a = 0; a < MAX_CLASSES; a++) {
+      for (let b = a + 1; b < MAX_CLASSES; b++) {
+        if (deferred[a] === 0 || deferred[b] === 0 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
+        deferred[C.size[a] < C.size[b] ? a : b] = 0;
+      }
+    }
+  }
+
+  /**
+   * Rebuilds the pair pool from the current list after sweeping steps left it behind: O(pairs).
+   * A listed pair whose item left the index (or left and came back) is created and ended at
+   * once, exactly as if the pool had been kept when the item was removed.
+   */
+  syncPool(): void {
+    if (this.poolInSync) return;
+    const pairs = this.pairs;
+    const items = this.tree.items;
+    pairs.reset();
+    for (let id = 0; id < items.capacity; id++) items.setPairHead(id, NONE);
+    const cur = this.lists.current;
+    for (let i = 0; i < cur.count; i++) cur.index[i] = pairs.create(cur.a[i], cur.b[i], cur.priority[i], cur.born[i], items);
+    if (this.left.count > 0) {
+      for (let i = 0; i < cur.count; i++) if (this.endedByRemoval(cur.a[i], cur.b[i])) this.lists.endPair(cur.index[i], pairs, items);
+    }
+    this.poolInSync = true;
+    this.left.clear();
+  }
+
+  /** Step in which the pair (a < b) began, or -1 if there is no such pair. */
+  startedAt(a: number, b: number): number {
+    if (this.poolInSync) {
+      const p = this.pairs.find(a, b);
+      return p < 0 ? -1 : this.pairs.born(p);
+    }
+    if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b < this.tree.items.capacity)) return -1;
+    if (this.endedByRemoval(a, b)) return -1;
+    const cur = this.lists.current;
+    if (!this.priorityChanged) {
+      // The list is sorted by the priorities the items have now: a binary search finds it.
+      const pa = this.tree.items.priorityOf(a);
+      const pb = this.tree.items.priorityOf(b);
+      const at = lowerBound(cur, cur.count, pa < pb ? pa : pb, a, b);
+      return at < cur.count && cur.a[at] === a && cur.b[at] === b ? cur.born[at] : -1;
+    }
+    for (let i = 0; i < cur.count; i++) if (cur.a[i] === a && cur.b[i] === b) return cur.born[i];
+    return -1;
+  }
+
+  /**
+   * Takes the first `tiers` queues' waiting items into the sorter and returns their slots,
+   * sorted (`sorter.count` of them): slots lie in class and cell order, so neighbouring movers
+   * then read the memory their predecessors just brought into cache.
+   */
+  private collectMovers(tiers: number): Int32Array {
+    const tree = this.tree;
+    const i32 = tree.items.i32;
+    const itemSlot = tree.items.slot;
+    const sorter = this.sorter;
+    const mark = 2 * this.stepId + 1;
+    const token = this.few.nextToken();
+    sorter.count = 0;
+    for (let t = 0; t < tiers; t++) {
+      const queue = this.queues[t];
+      while (queue.count > 0) {
+        const id = queue.shift();
+        // Stale (removed, or checked already) or listed twice: taken once.
+        if (i32[(id << 4) | STATE] !== mark || i32[(id << 4) | SEEN] === token) continue;
+        i32[(id << 4) | SEEN] = token;
+        sorter.push(itemSlot[id]);
+      }
+    }
+    sorter.sort();
+    return sorter.keys;
+  }
+
+  /** Empties the first `tiers` queues, checking their items in slot order. Returns the count. */
+  private checkInCellOrder(tiers: number): number {
+    const moverSlots = this.collectMovers(tiers);
+    const count = this.sorter.count;
+    const slotId = this.tree.slots.id;
+    for (let i = 0; i < count; i++) this.few.check(slotId[moverSlots[i]], this.stepId);
+    return count;
+  }
+
+  /**
+   * Items left waiting by the budget: they stay dirty for the next step (their marks move on
+   * to it). An item can sit in a queue twice (re-inserted, or moved to another tier): counted once.
+   */
+  private carryDeferred(): number {
+    const items = this.tree.items;
+    const waiting = 2 * this.stepId + 1;
+    let deferred = 0;
+    for (let t = 0; t < TIERS; t++) {
+      const queue = this.queues[t];
+      for (let i = 0; i < queue.count; i++) {
+        const id = queue.at(i);
+        if (items.stateOf(id) !== waiting) continue;
+        items.setState(id, waiting + 2);
+        deferred++;
+      }
+    }
+    return deferred;
+  }
+}

@@ -1,0 +1,246 @@
+import { fail } from '../errors.js';
+import { MIXED } from '../store/CollisionClasses.js';
+import { ABSENT, OUTSIDE, packCell, PENDING, STALE, STATIC } from '../store/ItemStore.js';
+import { MIN_REGION } from '../store/SlotPool.js';
+import { NONE } from '../store/NodePool.js';
+import type { SpatialTree } from '../placement/SpatialTree.js';
+
+/**
+ * One check of the spatial index's invariants (nodes, the group pool, class regions, slots,
+ * item records), holding what the walk has counted so far. Slow on purpose: it recounts
+ * everything from scratch instead of trusting any counter. Throws naming the first invariant broken.
+ */
+export class TreeCheck {
+  private readonly tree: SpatialTree;
+  /** Groups reached so far (live or free), to catch one reached twice. */
+  private readonly seenGroup: Uint8Array;
+  private liveGroups = 1;
+  /** Slots owned by a region, to catch one owned twice. */
+  private readonly slotOwner: Uint8Array;
+  private regionSlots = 0;
+  /** Items per class and depth (`k * (maxDepth + 1) + d`). */
+  private readonly classCounts: Int32Array;
+  private readonly staleListed: Set<number>;
+  private placed = 0;
+  private outside = 0;
+
+  constructor(tree: SpatialTree) {
+    this.tree = tree;
+    this.seenGroup = new Uint8Array(tree.nodes.groupsUsed);
+    this.seenGroup[0] = 1;
+    this.slotOwner = new Uint8Array(tree.slots.used);
+    this.classCounts = new Int32Array(tree.classes.size.length * (tree.maxDepth + 1));
+    this.staleListed = new Set(tree.staleIds());
+  }
+
+  run(): void {
+    this.walkNodes();
+    this.checkGroupPool();
+    this.checkClasses();
+    this.checkItems();
+  }
+
+  /** Every node from the root down: links, cells, loose bounds, subtree counts, lifespans, regions. */
+  private walkNodes(): void {
+    const nodes = this.tree.nodes;
+    if (nodes.parent[0] !== NONE || nodes.depth[0] !== 0) fail('validate: root has a parent or a depth');
+    const stack = [0];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      const own = this.checkRegions(n);
+      this.placed += own;
+      let total = own;
+      const first = nodes.firstChild[n];
+      if (first !== NONE) {
+        total += this.checkChildren(n, first);
+        for (let c = first; c < first + 4; c++) stack.push(c);
+      }
+      if (total !== nodes.total[n]) fail(`validate: node ${n} counts ${nodes.total[n]} items in its subtree, holds ${total}`);
+    }
+  }
+
+  /** Node n's child group at `first`: parent links, depths, cells, loose bounds, lifespan. Returns their subtree items. */
+  private checkChildren(n: number, first: number): number {
+    const tree = this.tree;
+    const nodes = tree.nodes;
+    const d = nodes.depth[n];
+    if ((first & 3) !== 0 || first >> 2 >= nodes.groupsUsed) fail(`validate: node ${n} has a bad child group ${first}`);
+    const g = first >> 2;
+    if (this.seenGroup[g]) fail(`validate: group ${g} is reachable twice`);
+    this.seenGroup[g] = 1;
+    this.liveGroups++;
+    let groupTotal = 0;
+    for (let c = first; c < first + 4; c++) {
+      if (nodes.parent[c] !== n) fail(`validate: node ${c} has parent ${nodes.parent[c]}, expected ${n}`);
+      if (nodes.depth[c] !== d + 1) fail(`validate: node ${c} has depth ${nodes.depth[c]}, expected ${d + 1}`);
+      const cx = (nodes.cellX[n] << 1) + ((c - first) & 1);
+      const cy = (nodes.cellY[n] << 1) + ((c - first) >> 1);
+      if (nodes.cellX[c] !== cx || nodes.cellY[c] !== cy) fail(`validate: node ${c} has the wrong cell`);
+      const s = tree.cellSize[d + 1];
+      const lx = tree.originX + cx * s - s * 0.5;
+      const ly = tree.originY + cy * s - s * 0.5;
+      const nb = nodes.bounds;
+      if (nb[4 * c] !== lx || nb[4 * c + 1] !== ly || nb[4 * c + 2] !== lx + 2 * s || nb[4 * c + 3] !== ly + 2 * s) {
+        fail(`validate: node ${c} has loose bounds that do not match its cell`);
+      }
+      groupTotal += nodes.total[c];
+    }
+    const counting = nodes.countingAt[g] !== NONE;
+    if (counting !== (groupTotal === 0)) {
+      fail(`validate: group ${g} holds ${groupTotal} items but ${counting ? 'is' : 'is not'} counting down`);
+    }
+    if (counting && (nodes.framesLeft[g] < 1 || nodes.framesLeft[g] > tree.maxLifespan)) fail(`validate: group ${g} has framesLeft ${nodes.framesLeft[g]}`);
+    if (nodes.nextLifespan[g] < tree.lifespan || nodes.nextLifespan[g] > tree.maxLifespan) fail(`validate: group ${g} has nextLifespan ${nodes.nextLifespan[g]}`);
+    return groupTotal;
+  }
+
+  /** Every group is live, free or the reserved root group, exactly once; the counting list points back. */
+  private checkGroupPool(): void {
+    const nodes = this.tree.nodes;
+    let free = 0;
+    for (let f = nodes.freeHead; f !== NONE; f = nodes.firstChild[f]) {
+      const g = f >> 2;
+      if (this.seenGroup[g]) fail(`validate: group ${g} is both live and free`);
+      this.seenGroup[g] = 1;
+      free++;
+      if (free > nodes.groupsUsed) fail('validate: the free list has a cycle');
+    }
+    if (free !== nodes.freeGroups) fail(`validate: free list holds ${free} groups, counter says ${nodes.freeGroups}`);
+    if (this.liveGroups + free !== nodes.groupsUsed) {
+      fail(`validate: ${this.liveGroups} live + ${free} free groups != ${nodes.groupsUsed} allocated (leak)`);
+    }
+    for (let i = 0; i < nodes.countingCount; i++) {
+      const g = nodes.counting[i];
+      if (nodes.countingAt[g] !== i) fail(`validate: counting list entry ${i} (group ${g}) does not point back`);
+    }
+  }
+
+  /** Per-class counts by depth and in all, the per-cell region copies, and slot accounting. */
+  private checkClasses(): void {
+    const tree = this.tree;
+    const C = tree.classes;
+    for (let k = 0; k < C.size.length; k++) {
+      let size = 0;
+      for (let d = 0; d <= tree.maxDepth; d++) {
+        const count = this.classCounts[k * (tree.maxDepth + 1) + d];
+        if (C.levelItems[k][d] !== count) fail(`validate: class ${k} counts ${C.levelItems[k][d]} items at depth ${d}, holds ${count}`);
+        size += count;
+      }
+      if (C.size[k] !== size) fail(`validate: class ${k} counts ${C.size[k]} items, holds ${size}`);
+      for (let d = 0; d <= tree.maxDepth; d++) {
+        const byCell = C.regionsByCell[k][d];
+        const cells = tree.levelCells[d];
+        if (byCell === null || cells === null) continue;
+        for (let c = 0; c < cells.length; c++) {
+          const n = cells[c];
+          const own = n === NONE ? 0 : C.own[k][n];
+          if (byCell[2 * c + 1] !== own || (own > 0 && byCell[2 * c] !== C.start[k][n])) fail(`validate: class ${k} cell ${c} of depth ${d} is out of date`);
+        }
+      }
+    }
+    const slots = tree.slots;
+    if (this.regionSlots + slots.freeSlots !== slots.used) {
+      fail(`validate: ${this.regionSlots} slots in regions + ${slots.freeSlots} free != ${slots.used} handed out (leak)`);
+    }
+  }
+
+  /** Each placed item was reached by the walk; the rest are absent or pending; the counters agree. */
+  private checkItems(): void {
+    const tree = this.tree;
+    const items = tree.items;
+    let present = 0;
+    let pending = 0;
+    for (let id = 0; id < items.capacity; id++) {
+      const n = items.nodeOf(id);
+      if (n === ABSENT) continue;
+      present++;
+      if (n === PENDING) pending++;
+    }
+    if (present !== tree.size) fail(`validate: ${present} items present, size says ${tree.size}`);
+    if (present - pending !== this.placed) fail(`validate: ${present - pending} items placed but ${this.placed} reachable`);
+    if (this.outside !== tree.outside) fail(`validate: ${this.outside} items outside, counter says ${tree.outside}`);
+    if (tree.nodes.total[0] !== this.placed) fail(`validate: root counts ${tree.nodes.total[0]} items, ${this.placed} reachable`);
+  }
+
+  /** Node n's class regions: in the slot pool, owned once, power-of-two sized; then each item in them. Returns the node's items. */
+  private checkRegions(n: number): number {
+    const tree = this.tree;
+    const nodes = tree.nodes;
+    const slots = tree.slots;
+    const C = tree.classes;
+    const d = nodes.depth[n];
+    let total = 0;
+    for (let k = 0; k < C.size.length; k++) {
+      const own = C.used[k] === 1 ? C.own[k][n] : 0;
+      const cap = C.used[k] === 1 ? C.cap[k][n] : 0;
+      if (((nodes.classBits[n] >> k) & 1) !== (own > 0 ? 1 : 0)) fail(`validate: node ${n} class bits disagree with class ${k}'s ${own} items`);
+      if (own > cap) fail(`validate: node ${n} holds ${own} items of class ${k} in a region of ${cap} slots`);
+      if (own === 0 && cap !== 0) fail(`validate: node ${n} keeps an empty region of class ${k}`);
+      if (cap !== 0 && (cap < MIN_REGION || (cap & (cap - 1)) !== 0)) fail(`validate: node ${n} has a region of ${cap} slots, not a power of two`);
+      if (cap === 0) continue;
+      const start = C.start[k][n];
+      if (start + cap > slots.used) fail(`validate: node ${n} region runs past the slot pool`);
+      for (let s = start; s < start + cap; s++) {
+        if (this.slotOwner[s] !== 0) fail(`validate: slot ${s} belongs to two regions`);
+        this.slotOwner[s] = 1;
+      }
+      this.regionSlots += cap;
+      total += own;
+      this.classCounts[k * (tree.maxDepth + 1) + d] += own;
+      for (let s = start; s < start + own; s++) this.checkSlot(n, k, s);
+    }
+    if (nodes.own[n] !== total) fail(`validate: node ${n} counts ${nodes.own[n]} own items, its regions hold ${total}`);
+    return total;
+  }
+
+  /**
+   * The item in slot s of class k's region of node n: it points back at n, its class and its
+   * slot; the slot's copies equal its record; a keyed class holds only its key; its box lies
+   * inside n's loose bounds (or is flagged outside, in the root).
+   */
+  private checkSlot(n: number, k: number, s: number): void {
+    const tree = this.tree;
+    const items = tree.items;
+    const slots = tree.slots;
+    const C = tree.classes;
+    const nodes = tree.nodes;
+    const nb = nodes.bounds;
+    const id = slots.id[s];
+    if (id < 0 || id >= items.capacity) fail(`validate: slot ${s} of node ${n} holds a bad id ${id}`);
+    if (items.nodeOf(id) !== n) fail(`validate: item ${id} is stored in node ${n} but records node ${items.nodeOf(id)}`);
+    if (items.slot[id] !== s) fail(`validate: item ${id} is in slot ${s} but records slot ${items.slot[id]}`);
+    if (items.classOf(id) !== k) fail(`validate: item ${id} is stored in class ${k} but records class ${items.classOf(id)}`);
+    if (items.cellOf(id) !== packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n])) fail(`validate: item ${id} records another cell than its node's`);
+    const layer = items.layerOf(id), mask = items.maskOf(id), isStatic = items.hasFlag(id, STATIC) ? STATIC : 0;
+    if (k !== MIXED && ((layer & ~C.layer[k]) !== 0 || C.mask[k] !== mask || C.isStatic[k] !== isStatic ||
+        C.self[k] !== ((layer & mask) !== 0 ? 1 : 0))) {
+      fail(`validate: item ${id} (layer ${layer}, mask ${mask}, static ${isStatic}) is in class ${k} of another key`);
+    }
+    const minX = items.minX(id), minY = items.minY(id), maxX = items.maxX(id), maxY = items.maxY(id);
+    // A deferred class's moved item lags (see SpatialTree.defer): its slot and node catch up
+    // later, but it is listed, off the root, and inside the root's loose bounds.
+    const stale = items.hasFlag(id, STALE);
+    if (stale) {
+      if (C.deferred[k] !== 1) fail(`validate: item ${id} lags in class ${k}, which is not deferred`);
+      if (!this.staleListed.has(id)) fail(`validate: item ${id} lags but is not listed`);
+      if (n === 0 || !tree.fitsRoot(id)) fail(`validate: item ${id} lags in the root or outside the root's loose bounds`);
+    } else if (slots.box[4 * s] !== minX || slots.box[4 * s + 1] !== minY || slots.box[4 * s + 2] !== maxX || slots.box[4 * s + 3] !== maxY) {
+      fail(`validate: item ${id} slot box differs from its stored box`);
+    }
+    const meta = slots.meta;
+    if (meta[4 * s] !== layer || meta[4 * s + 1] !== mask || meta[4 * s + 2] !== (isStatic | (k << 8)) || meta[4 * s + 3] !== items.priorityOf(id)) {
+      fail(`validate: item ${id} slot collider differs from its stored collider`);
+    }
+    const inside = minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3];
+    if (n !== 0 && !inside && !stale) {
+      fail(`validate: item ${id} box [${minX}, ${minY}, ${maxX}, ${maxY}] ` +
+        `is outside the loose bounds of node ${n} [${nb[4 * n]}, ${nb[4 * n + 1]}, ${nb[4 * n + 2]}, ${nb[4 * n + 3]}]`);
+    }
+    if (n === 0 && !inside) {
+      this.outside++;
+      if (!items.hasFlag(id, OUTSIDE)) fail(`validate: item ${id} is outside the root but not flagged`);
+    } else if (items.hasFlag(id, OUTSIDE)) {
+      fail(`validate: item ${id} is flagged outside but fits node ${n}`);
+    }
+  }
+}
