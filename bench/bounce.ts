@@ -2,7 +2,7 @@
 
 import { bruteSpec } from './brute.js';
 import { classicQuadtreeSpec } from './classic-quadtree.js';
-import type { ContenderSpec, Select } from './contender.js';
+import type { ContenderSpec, TableOptions } from './contender.js';
 import { detectCollisionsSpec } from './detect-collisions.js';
 import { flatbushSpec } from './flatbush.js';
 import { label } from './format.js';
@@ -20,15 +20,8 @@ const OURS = 'bitecs-quadtree';
 /** A median frame slower than this makes a contender skip the larger N of the same mode. */
 const SLOW_FRAME_MS = 2000;
 
-export interface BounceOptions {
+export interface BounceOptions extends TableOptions {
   modes: Mode[];
-  ns: number[];
-  warmup: number;
-  framesFor: (n: number) => number;
-  seed: number;
-  runs: number;
-  select: Select;
-  log: (line: string) => void;
 }
 
 export interface BounceTable {

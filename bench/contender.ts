@@ -65,3 +65,14 @@ export interface ContenderSpec<S = Scene> {
 
 /** Whether `--only` lets a contender run (matched by key or name). */
 export type Select = (spec: { readonly key: string; readonly name: string }) => boolean;
+
+/** How a table is run: its N, frames, seed and runs, which contenders, and where progress goes. */
+export interface TableOptions {
+  ns: number[];
+  warmup: number;
+  framesFor: (n: number) => number;
+  seed: number;
+  runs: number;
+  select: Select;
+  log: (line: string) => void;
+}

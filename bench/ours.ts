@@ -17,16 +17,29 @@ class Ours implements Contender {
   }
 
   frame(scene: Scene, sum: PairSum): void {
-    const tree = this.tree;
-    const { movers, minX, minY, maxX, maxY } = scene;
-    for (let k = 0; k < movers.length; k++) {
-      const i = movers[k];
-      tree.move(i, minX[i], minY[i], maxX[i], maxY[i]);
-    }
-    tree.step();
-    const { count, a, b } = tree.current;
-    for (let p = 0; p < count; p++) sum.add(a[p], b[p]);
+    coreFrame(this.tree, scene, sum);
   }
+}
+
+/** The boxes a core contender reads each frame: the movers' ids, and every item's box. */
+export interface MovedBoxes {
+  readonly movers: Int32Array;
+  readonly minX: Float64Array;
+  readonly minY: Float64Array;
+  readonly maxX: Float64Array;
+  readonly maxY: Float64Array;
+}
+
+/** One frame of the core as every table runs it: `move` each mover, `step()`, sum `current`. */
+export function coreFrame(tree: LooseQuadtree, scene: MovedBoxes, sum: PairSum): void {
+  const { movers, minX, minY, maxX, maxY } = scene;
+  for (let k = 0; k < movers.length; k++) {
+    const i = movers[k];
+    tree.move(i, minX[i], minY[i], maxX[i], maxY[i]);
+  }
+  tree.step();
+  const { count, a, b } = tree.current;
+  for (let p = 0; p < count; p++) sum.add(a[p], b[p]);
 }
 
 /** `maxDepth` undefined: the library's default, chosen from the world size. */

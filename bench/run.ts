@@ -5,25 +5,28 @@ import { ecsMismatches, ecsSection, ecsSpecs, runEcsBench } from './ecs.js';
 import { cellLegend, machineLine } from './report.js';
 import { DEFAULT_SEED, type Mode } from './scene.js';
 import { runStorm, stormMismatches, stormSection } from './storm.js';
+import { bulletsMismatches, bulletsSection, runBullets } from './bullets.js';
 import { runSweep, sweepMismatches, sweepSection } from './sweep.js';
 import { stormCoreSpec } from './storm-ours.js';
 import { stormEcsOffSpec, stormEcsOnSpec } from './storm-ecs.js';
 import { stormGridSpec } from './storm-grid.js';
 
 const USAGE = `Usage: npm run bench -- [options]
-  --scene bounce|storm|both  which scenes (default both): bouncing boxes (the peers' tables, the
-                       maxDepth sweep, the ECS face table) and/or the particle storm
+  --scene a,b          scenes, comma-separated (default all): bounce (the peers' tables, the
+                       maxDepth sweep, the ECS face table), storm (the particle storm), bullets
+                       (swept bullets against the same scene unswept); both = bounce,storm
   --n 1000,10000       item counts: boxes for bounce (default 1000,10000,50000,100000), dust
-                       particles for storm (default 10000,100000)
+                       particles for storm, items for bullets (default 10000,100000)
   --mode all|10|both   bounce: every item moves, a fixed 10% moves, or both (default both)
   --runs R             repeat each measurement R times, fresh scenes and contenders (default 3)
   --frames F           measured frames per run (default bounce: 100 at 1k, 60 at 10k, 40 at 50k,
-                       30 above; storm: 120 up to 10k, 60 above; --quick: 15)
+                       30 above; storm: 120 up to 10k, 60 above; bullets: 120 up to 10k, 40
+                       above; --quick: 15)
   --warmup W           unmeasured frames first, every run (default 10; --quick: 5)
   --only a,b           run only the contenders whose key or name contains one of these. Keys:
                        bounce ${bounceSpecs().map((s) => s.key).join(', ')};
                        storm ${[stormGridSpec, stormCoreSpec, stormEcsOffSpec, stormEcsOnSpec].map((s) => s.key).join(', ')}, brute (the check);
-                       ECS table ${ecsSpecs().map((s) => s.key).join(', ')}.
+                       ECS table ${ecsSpecs().map((s) => s.key).join(', ')}; bullets unswept, swept.
                        Pairs are checked only when the reference (bounce: brute up to 10k, ours
                        above; storm: grid; ECS: core) is among them.
   --depths 6,7,8       maxDepth values for the sweep of bitecs-quadtree (default 6..10)
@@ -43,7 +46,7 @@ Chrome DevTools or speedscope).`;
 function main(): void {
   const { values } = parseArgs({
     options: {
-      scene: { type: 'string', default: 'both' },
+      scene: { type: 'string', default: 'all' },
       n: { type: 'string' },
       mode: { type: 'string', default: 'both' },
       runs: { type: 'string' },
@@ -65,7 +68,8 @@ function main(): void {
   }
   const quick = values.quick;
   const scene = values.scene;
-  if (scene !== 'bounce' && scene !== 'storm' && scene !== 'both') usage(`--scene must be bounce, storm or both (got ${scene})`);
+  const scenes = new Set(scene.split(',').map((x) => x.trim()).flatMap((x) => (x === 'both' ? ['bounce', 'storm'] : x === 'all' ? ['bounce', 'storm', 'bullets'] : [x])));
+  for (const x of scenes) if (x !== 'bounce' && x !== 'storm' && x !== 'bullets') usage(`--scene takes bounce, storm, bullets, both or all (got ${scene})`);
   const bounceNs = numbers(values.n ?? (quick ? '1000,10000' : '1000,10000,50000,100000'), 'n');
   const stormNs = numbers(values.n ?? (quick ? '10000' : '10000,100000'), 'n');
   const modes: Mode[] = values.mode === 'both' ? ['all', '10'] : values.mode === 'all' || values.mode === '10'
@@ -78,6 +82,7 @@ function main(): void {
   const framesFor = (n: number) =>
     fixedFrames ?? (quick ? 15 : n <= 1_000 ? 100 : n <= 10_000 ? 60 : n <= 50_000 ? 40 : 30);
   const stormFramesFor = (n: number) => fixedFrames ?? (quick ? 15 : n <= 10_000 ? 120 : 60);
+  const bulletFramesFor = (n: number) => fixedFrames ?? (quick ? 15 : n <= 10_000 ? 120 : 40);
   const seed = values.seed === undefined ? DEFAULT_SEED : numbers(values.seed, 'seed')[0];
   const select = selector(values.only);
   const depths = numbers(values.depths ?? (quick ? '7,8,9' : '6,7,8,9,10'), 'depths');
@@ -93,19 +98,21 @@ function main(): void {
     log(`${what} took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     return result;
   };
-  const bounce = scene === 'storm' ? []
+  const bounce = !scenes.has('bounce') ? []
     : timed('bounce tables', () => runBounce({ modes, ns: bounceNs, warmup, framesFor, seed, runs, select, log }));
-  const sweep = scene === 'storm' || values['no-sweep'] ? null : timed('sweep', () => runSweep({
+  const sweep = !scenes.has('bounce') || values['no-sweep'] ? null : timed('sweep', () => runSweep({
     modes, ns: bounceNs, depths, warmup: quick ? 3 : 5, frames: quick ? 10 : 20, seed, runs, select, log,
   }));
   // The ECS face against the bare core, up to 50k: bitECS entity churn for the pair entities dominates beyond.
   const ecsNs = bounceNs.filter((n) => n <= 50_000);
-  const ecs = scene === 'storm' || values['no-ecs'] ? []
+  const ecs = !scenes.has('bounce') || values['no-ecs'] ? []
     : timed('ECS table', () => runEcsBench({ ns: ecsNs, modes, warmup, frames: framesFor, seed, runs, select, log }));
-  const storm = scene === 'bounce' ? null
+  const storm = !scenes.has('storm') ? null
     : timed('storm', () => runStorm({ ns: stormNs, warmup, framesFor: stormFramesFor, seed, runs, select, log }));
+  const bullets = !scenes.has('bullets') ? null
+    : timed('bullets', () => runBullets({ ns: stormNs, warmup, framesFor: bulletFramesFor, seed, runs, select, log }));
   log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  if (bounce.length === 0 && sweep === null && ecs.length === 0 && storm === null) {
+  if (bounce.length === 0 && sweep === null && ecs.length === 0 && storm === null && bullets === null) {
     usage(`--only matched no contender of the scenes run (${values.only})`);
   }
 
@@ -117,11 +124,12 @@ function main(): void {
     sweep === null ? '' : sweepSection(sweep, md),
     ecsSection(ecs, md),
     stormSection(storm, md, context),
+    bulletsSection(bullets, md, context),
   ];
   console.log(sections.map((s) => s.trim()).filter((s) => s !== '').join('\n\n'));
 
   const bad = [...bounceMismatches(bounce), ...(sweep === null ? [] : sweepMismatches(sweep)), ...ecsMismatches(ecs),
-    ...stormMismatches(storm)];
+    ...stormMismatches(storm), ...bulletsMismatches(bullets)];
   if (bad.length > 0) {
     console.error(`\nCHECKSUM MISMATCH (${bad.length}):\n  ${bad.join('\n  ')}`);
     process.exitCode = 1;

@@ -1,5 +1,6 @@
 import { LooseQuadtree } from '../src/core/index.js';
 import type { Contender, ContenderSpec, PairSum } from './contender.js';
+import { coreFrame } from './ours.js';
 import type { StormScene } from './storm-scene.js';
 
 /** The core on the storm: every item inserted once with its collider, walls static; per frame move the movers and step. */
@@ -17,15 +18,7 @@ class StormCore implements Contender<StormScene> {
   }
 
   frame(scene: StormScene, sum: PairSum): void {
-    const tree = this.tree;
-    const { movers, minX, minY, maxX, maxY } = scene;
-    for (let k = 0; k < movers.length; k++) {
-      const i = movers[k];
-      tree.move(i, minX[i], minY[i], maxX[i], maxY[i]);
-    }
-    tree.step();
-    const { count, a, b } = tree.current;
-    for (let p = 0; p < count; p++) sum.add(a[p], b[p]);
+    coreFrame(this.tree, scene, sum);
   }
 
   pairTests(): number {

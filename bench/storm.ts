@@ -1,6 +1,6 @@
 /** The particle-storm table: the plugin against the hand-written grid a game would start with. */
 
-import type { ContenderSpec, Select } from './contender.js';
+import type { ContenderSpec, TableOptions } from './contender.js';
 import { label } from './format.js';
 import { runLockstep, TABLE_BUDGET, UNCAPPED, type LockstepResult, type Series } from './lockstep.js';
 import { cellText, footnotes, renderTable } from './report.js';
@@ -15,16 +15,8 @@ const BASELINE = stormGridSpec.name;
 /** Frames between the brute-force checks (frame 0, every this many, and the last). */
 const BRUTE_EVERY = 10;
 
-export interface StormOptions {
-  /** Dust counts. */
-  ns: number[];
-  warmup: number;
-  framesFor: (n: number) => number;
-  seed: number;
-  runs: number;
-  select: Select;
-  log: (line: string) => void;
-}
+/** `ns` are the dust counts. */
+export type StormOptions = TableOptions;
 
 export interface StormTable {
   ns: number[];

@@ -16,6 +16,8 @@ export interface HudInput {
   autopilot: boolean;
   score: number;
   hits: number;
+  /** Bullet hits found along the bullet's path that its end box alone would have missed. */
+  sweptSaves: number;
 }
 
 const fmt = new Intl.NumberFormat('en-US');
@@ -59,6 +61,7 @@ export class Hud {
       row('ms', `sync ${ms('sync')} · collide ${ms('collision')} · dispatch ${ms('dispatch')}`),
       row('', `game ${ms('control')} · move ${ms('move')} · cleanup ${ms('cleanup')} · draw ${ms('render')}`),
       row('score', `${n(h.score)} <i>· hits taken ${n(h.hits)}</i>${h.autopilot ? ' <i>· autopilot</i>' : ''}${h.paused ? ' <b class="off">paused</b>' : ''}`),
+      row('swept', `${n(h.sweptSaves)} bullet hits an end-of-frame test would have missed`),
       '<div class="keys"><kbd>WASD</kbd> move · <kbd>mouse</kbd> aim · <kbd>click</kbd> <kbd>space</kbd> fire</div>',
       `<div class="keys"><kbd>O</kbd> overlay ${on(h.overlay)} · <kbd>B</kbd> budget · <kbd>P</kbd> +10k particles · <kbd>R</kbd> reset · <kbd>Esc</kbd> pause</div>`,
     ].join('');

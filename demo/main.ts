@@ -53,6 +53,9 @@ async function main(): Promise<void> {
     get onScreen() { return view.onScreen; },
     get pairs() { return getStats(game.world).pairs; },
     get pairsEntered() { return game.pairsEntered; },
+    get sweptSaves() { return game.sweptSaves; },
+    get score() { return game.score; },
+    get pathsDrawn() { return overlay ? view.overlay.pathsDrawn : 0; },
     get overlay() { return overlay; },
     get budget() { return game.budget; },
     get paused() { return paused; },
@@ -88,7 +91,7 @@ async function main(): Promise<void> {
     frames++;
     hud.update(now, {
       fps: ticker.FPS, frameMs: ticker.deltaMS, entities: game.entities, onScreen: view.onScreen, times: game.times, renderMs,
-      overlay, budget: game.budget, paused, autopilot, score: game.score, hits: game.hits,
+      overlay, budget: game.budget, paused, autopilot, score: game.score, hits: game.hits, sweptSaves: game.sweptSaves,
     }, getStats(game.world));
   });
 }

@@ -12,6 +12,12 @@ export interface DemoState {
   readonly pairs: number;
   /** Pairs that began, summed over every step so far. */
   readonly pairsEntered: number;
+  /** Bullet hits found on a bullet's path that a test of its end box would have missed (see Game.sweptSaves). */
+  readonly sweptSaves: number;
+  /** Enemies shot. */
+  readonly score: number;
+  /** Swept bullet paths the overlay drew in the last frame. */
+  readonly pathsDrawn: number;
   readonly overlay: boolean;
   readonly budget: boolean;
   readonly paused: boolean;

@@ -49,7 +49,7 @@ export class View {
     this.particleCuller = new ParticleCuller(this.particles, { mask: Layer.Particle, margin: CULL_MARGIN });
     this.enemyCuller = new ParticleCuller(this.enemies, { mask: Layer.Enemy, margin: CULL_MARGIN });
     this.bulletCuller = new ParticleCuller(this.bullets, { mask: Layer.Bullet, margin: CULL_MARGIN });
-    this.overlay = new QuadtreeOverlay(new Graphics(), { maxDepth: MAX_DEPTH, bounds: 'cell', pairs: true, alpha: 0.4 });
+    this.overlay = new QuadtreeOverlay(new Graphics(), { maxDepth: MAX_DEPTH, bounds: 'cell', pairs: true, paths: true, alpha: 0.4 });
     this.ship.addChild(shipGraphics());
     this.ship.scale.set(1.25);
     drawArena(this.arena);

@@ -1,10 +1,13 @@
 import { Broadphase } from './pairs/Broadphase.js';
 import { checkBox, checkId, checkNumber, fail, isBits32, show } from './errors.js';
-import { ABSENT, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PENDING, STATIC } from './store/ItemStore.js';
+import { ABSENT, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
+import { FROM, LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
+import { SweptTest } from './pairs/SweptTest.js';
+import { sweptContact } from './geometry.js';
 import { NONE } from './store/NodePool.js';
 import { CIRCLE, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries/QueryEngine.js';
 import { SpatialTree } from './placement/SpatialTree.js';
-import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './options.js';
+import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit, SweepHit } from './options.js';
 import { validateIndex } from './validate/validate.js';
 
 const ALL = -1;
@@ -50,6 +53,11 @@ export class LooseQuadtree {
   private readonly tree: SpatialTree;
   private readonly queries: QueryEngine;
   private readonly broadphase: Broadphase;
+  private readonly sweptTest: SweptTest;
+  /** Candidates of a sweepBox, and the two paths it tests (see sweptContact). */
+  private readonly sweepIds: number[] = [];
+  private readonly sweepPaths = new Float64Array(17);
+  private readonly boxScratch = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
   private readonly rayIds: number[] = [0];
   private readonly rayDist: number[] = [0];
   private readonly nodeStack: Int32Array;
@@ -88,6 +96,7 @@ export class LooseQuadtree {
     this.queries = new QueryEngine(this.tree);
     this.nodeStack = new Int32Array(4 * (maxDepth + 2));
     this.broadphase = new Broadphase(this.tree, this.touching, this.stats);
+    this.sweptTest = new SweptTest(this.tree, this.touching);
     if (options.budget) this.setBudget(options.budget);
   }
 
@@ -146,7 +155,7 @@ export class LooseQuadtree {
     // Kept small so engines inline it into the caller's loop: the four numbers then never
     // become heap objects. Anything unusual (bad input, pending items) takes the slow path.
     const items = this.tree.items;
-    if (id >>> 0 === id && id < items.capacity && items.i32[(id << 4) | NODE] >= 0 &&
+    if (id >>> 0 === id && id < items.capacity && items.i32[(id << 4) | NODE] >= 0 && (items.i32[(id << 4) | FLAGS] & SWEPT) === 0 &&
         minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 &&
         minX <= maxX && minY <= maxY) {
       // The record is written in place here rather than through ItemStore.setBox: one call
@@ -173,9 +182,88 @@ export class LooseQuadtree {
   private moveChecked(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
     const node = this.nodeOf(id, 'move');
     checkBox(id, minX, minY, maxX, maxY);
-    if (!this.tree.items.setBox(id, minX, minY, maxX, maxY)) return false;
-    if (node !== PENDING) this.moved(id);
+    const items = this.tree.items;
+    if (items.hasFlag(id, SWEPT)) {
+      if (!this.tree.sweeps.setTo(id, minX, minY, maxX, maxY)) return false;
+      this.coverPath(id);
+    } else if (!items.setBox(id, minX, minY, maxX, maxY)) {
+      return false;
+    }
+    // A swept item is checked again even when the box covering its path did not change.
+    if (node !== PENDING && !this.tree.update(id)) this.broadphase.markDirty(id);
     return true;
+  }
+
+  /** Stores in a swept item's record the box covering its path (see SweptStore). */
+  private coverPath(id: number): void {
+    const b = this.tree.sweeps.boxes;
+    const f = this.tree.sweeps.at(id) + FROM;
+    const t = this.tree.sweeps.at(id) + TO;
+    this.tree.items.setBox(id, Math.min(b[f], b[t]), Math.min(b[f + 1], b[t + 1]), Math.max(b[f + 2], b[t + 2]), Math.max(b[f + 3], b[t + 3]));
+  }
+
+  /**
+   * Makes an item swept (a bullet): it is found by its whole path since the last step, not
+   * only where it ends up, so it cannot pass through a thin wall or a small enemy between two
+   * steps. A pair exists when the moving boxes met at any time in the frame (a non-swept item
+   * stands still at its box; two swept items use their relative motion), and
+   * {@link timeOfImpact} tells when. The path starts where the item is now.
+   */
+  setSwept(id: number, swept: boolean): void {
+    const node = this.nodeOf(id, 'setSwept');
+    if (typeof swept !== 'boolean') fail(`item ${id} has a swept flag that is not a boolean (got ${show(swept)})`);
+    const items = this.tree.items;
+    const sweeps = this.tree.sweeps;
+    if (items.hasFlag(id, SWEPT) === swept) return;
+    if (swept) {
+      sweeps.add(id, items.minX(id), items.minY(id), items.maxX(id), items.maxY(id));
+    } else {
+      const b = sweeps.boxes;
+      const t = sweeps.at(id) + TO;
+      items.setBox(id, b[t], b[t + 1], b[t + 2], b[t + 3]);
+      sweeps.remove(id);
+    }
+    items.setFlag(id, SWEPT, swept);
+    if (node === PENDING) return;
+    this.tree.sweptChanged(id);
+    this.tree.update(id);
+    this.broadphase.markDirty(id);
+  }
+
+  /** True when the item is swept (see {@link setSwept}). */
+  isSwept(id: number): boolean {
+    this.nodeOf(id, 'isSwept');
+    return this.tree.items.hasFlag(id, SWEPT);
+  }
+
+  /**
+   * When, in the last step's frame (0 at its start, 1 at its end), the items of a current pair
+   * first touched: along the swept items' paths (see {@link setSwept}), each non-swept item
+   * standing at its box. 0 for a pair without a swept item (its boxes are only compared at
+   * the step) or one that overlapped from the start; -1 when the two did not meet. Read it
+   * before moving them again.
+   */
+  timeOfImpact(a: number, b: number): number {
+    this.nodeOf(a, 'timeOfImpact');
+    this.nodeOf(b, 'timeOfImpact');
+    return this.sweptTest.timeOfImpact(a, b);
+  }
+
+  /** After a step: the paths it tested become the last paths, and each starts again where it ended. */
+  private advancePaths(): void {
+    const sweeps = this.tree.sweeps;
+    const items = this.tree.items;
+    for (let e = 0; e < sweeps.count; e++) {
+      const id = sweeps.ids[e];
+      // An item the budget left waiting keeps its whole path for the step that checks it.
+      if (items.nodeOf(id) === PENDING || this.broadphase.isDirty(id)) continue;
+      const moving = sweeps.moving(id);
+      sweeps.advance(id);
+      // Checked again by the next step, moving or not: pairs met only along this path end.
+      // Its record keeps covering the old path until it next moves (a larger box finds extra
+      // candidates, never misses one): that saves a second relocation per frame.
+      if (moving) this.broadphase.markDirty(id);
+    }
   }
 
 
@@ -185,6 +273,7 @@ export class LooseQuadtree {
     if (node === PENDING) this.tree.unqueue(id);
     else this.tree.unplace(id);
     this.broadphase.endPairsOf(id);
+    if (this.tree.items.hasFlag(id, SWEPT)) this.tree.sweeps.remove(id);
     this.tree.items.resetCollider(id);
     this.tree.size--;
   }
@@ -208,11 +297,48 @@ export class LooseQuadtree {
   getBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, out: T): T {
     this.nodeOf(id, 'getBox');
     const items = this.tree.items;
+    if (items.hasFlag(id, SWEPT)) {
+      // The record covers the path; the item is at the end of it.
+      const b = this.tree.sweeps.boxes;
+      const t = this.tree.sweeps.at(id) + TO;
+      out.minX = b[t];
+      out.minY = b[t + 1];
+      out.maxX = b[t + 2];
+      out.maxY = b[t + 3];
+      return out;
+    }
     out.minX = items.minX(id);
     out.minY = items.minY(id);
     out.maxX = items.maxX(id);
     out.maxY = items.maxY(id);
     return out;
+  }
+
+  /**
+   * Copies into `from` and `to` the path that the last step tested for a swept item (see
+   * {@link setSwept}): where it was when the step before ended, and where it was at this one.
+   * With {@link timeOfImpact}, where a bullet first touched is `from + toi * (to - from)`,
+   * coordinate by coordinate. An item that is not swept stands still: both get its box.
+   * @throws if the id is not in the index
+   */
+  getPath<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, from: T, to: T): void {
+    this.nodeOf(id, 'getPath');
+    if (!this.tree.items.hasFlag(id, SWEPT)) {
+      this.getBox(id, from);
+      this.getBox(id, to);
+      return;
+    }
+    const b = this.tree.sweeps.boxes;
+    const f = this.tree.sweeps.at(id) + LAST_FROM;
+    const t = this.tree.sweeps.at(id) + LAST_TO;
+    from.minX = b[f];
+    from.minY = b[f + 1];
+    from.maxX = b[f + 2];
+    from.maxY = b[f + 3];
+    to.minX = b[t];
+    to.minY = b[t + 1];
+    to.maxX = b[t + 2];
+    to.maxY = b[t + 3];
   }
 
   /**
@@ -261,6 +387,7 @@ export class LooseQuadtree {
     this.tree.tick();
     this.tree.compactIfScattered();
     this.broadphase.run();
+    if (this.tree.sweeps.count !== 0) this.advancePaths();
     this.fillStats();
     this.tree.relocated = 0;
     return this.stats;
@@ -377,6 +504,56 @@ export class LooseQuadtree {
     const count = this.queries.ray(this.touching, mask, false, outIds, outDistances);
     outDistances.length = count;
     return trim(outIds, count);
+  }
+
+  /**
+   * Moves a box by (dx, dy) through the index without changing it (a swept raycast for a body
+   * the game moves itself): the first item the moving box meets, by time of impact (0..1 of the
+   * move, 0 when it starts overlapping), ties by the lower id. Items stand at their boxes.
+   * Writes into `hit` and returns whether anything was met.
+   */
+  sweepBox(minX: number, minY: number, maxX: number, maxY: number, dx: number, dy: number, hit: SweepHit, mask = ALL): boolean {
+    if (!(minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 && minX <= maxX && minY <= maxY)) {
+      checkQueryBox(minX, minY, maxX, maxY);
+    }
+    checkNumber('sweep dx', dx);
+    checkNumber('sweep dy', dy);
+    if (!(Number.isFinite(minX + dx) && Number.isFinite(maxX + dx) && Number.isFinite(minY + dy) && Number.isFinite(maxY + dy))) fail(`sweep by (${show(dx)}, ${show(dy)}) takes the box beyond floating point`);
+    if (!isBits32(mask)) refuseMask(mask);
+    this.catchUp();
+    const args = this.queries.args;
+    args[0] = dx < 0 ? minX + dx : minX;
+    args[1] = dy < 0 ? minY + dy : minY;
+    args[2] = dx > 0 ? maxX + dx : maxX;
+    args[3] = dy > 0 ? maxY + dy : maxY;
+    const ids = this.sweepIds;
+    const count = trim(ids, this.queries.shape(RECT, this.touching, mask, ids, null));
+    const p = this.sweepPaths;
+    p[0] = minX;
+    p[1] = minY;
+    p[2] = maxX;
+    p[3] = maxY;
+    p[4] = minX + dx;
+    p[5] = minY + dy;
+    p[6] = maxX + dx;
+    p[7] = maxY + dy;
+    const box = this.boxScratch;
+    hit.id = -1;
+    hit.toi = Infinity;
+    for (let i = 0; i < count; i++) {
+      const id = ids[i];
+      this.getBox(id, box);
+      p[8] = p[12] = box.minX;
+      p[9] = p[13] = box.minY;
+      p[10] = p[14] = box.maxX;
+      p[11] = p[15] = box.maxY;
+      if (!sweptContact(p, this.touching)) continue;
+      if (p[16] < hit.toi || (p[16] === hit.toi && id < hit.id)) {
+        hit.toi = p[16];
+        hit.id = id;
+      }
+    }
+    return hit.id >= 0;
   }
 
   /**

@@ -4,6 +4,6 @@
  */
 export { LooseQuadtree, type NodeVisitor } from './LooseQuadtree.js';
 export type { Visitor, IdArray } from './queries/QueryEngine.js';
-export type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit } from './options.js';
-export { boxesOverlap, circleBoxOverlap, pointInBox, rayBoxDistance, pointBoxDistance, pointBoxDistanceSq } from './geometry.js';
+export type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit, SweepHit } from './options.js';
+export { boxesOverlap, circleBoxOverlap, pointInBox, rayBoxDistance, pointBoxDistance, pointBoxDistanceSq, sweptContact } from './geometry.js';
 export { tierOf } from './store/ItemStore.js';

@@ -62,6 +62,14 @@ export interface RayHit {
   distance: number;
 }
 
+/** Result of {@link LooseQuadtree.sweepBox}. */
+export interface SweepHit {
+  /** Id of the first item the moving box meets, or -1. */
+  id: number;
+  /** Fraction of the move (0..1) at first contact: 0 when the box starts overlapping it. */
+  toi: number;
+}
+
 /**
  * A list of pairs in typed buffers, sorted by priority (highest first), then `a`, then `b`.
  * `a < b` always. Read entries `0..count-1`; the buffers are reused and may be replaced by

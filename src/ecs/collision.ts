@@ -161,6 +161,7 @@ function recordEnters(s: QuadtreeState, map: PairMap): void {
     C.priority[pe] = en.priority[k];
     C.phase[pe] = Phase.Enter;
     C.startedAt[pe] = frame;
+    if (C.toi !== undefined) C.toi[pe] = ent.swept[a] === 1 || ent.swept[b] === 1 ? s.tree.timeOfImpact(a, b) : 0;
     addComponent(world, pe, C);
     map.entity[r] = pe;
     s.enteredEntities.push(pe);

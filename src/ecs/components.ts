@@ -30,13 +30,14 @@ export interface ColliderStore {
   priority: NumberStore;
 }
 
-/** Anything with the five stores of a collision pair. */
+/** Anything with the stores of a collision pair (`toi` may be left out). */
 export interface CollisionStore {
   a: NumberStore;
   b: NumberStore;
   priority: NumberStore;
   phase: NumberStore;
   startedAt: NumberStore;
+  toi?: NumberStore;
 }
 
 /** Centre of the entity's box, in world units. */
@@ -59,10 +60,20 @@ export const Collider = { layer: [] as number[], mask: [] as number[], priority:
 export const Static = {};
 
 /**
+ * Tag for fast entities (bullets) that must not pass through others between two frames: the
+ * entity is found by its whole path since the last collision step, and a pair exists when it
+ * met the other entity anywhere along it (see the core's `setSwept`). `Collision.toi` and
+ * `forEachPair` tell when in the frame they first touched.
+ */
+export const Swept = {};
+
+/**
  * One overlapping pair, carried by a pair entity the plugin creates when the pair begins and
  * removes the frame after it ends. `a` and `b` are the two entities (`a` has the lower id),
- * `priority` the pair's priority, `phase` one of {@link Phase} and `startedAt` the frame
- * (collision step) in which the pair began.
+ * `priority` the pair's priority, `phase` one of {@link Phase}, `startedAt` the frame
+ * (collision step) in which the pair began, and `toi` when in that frame they first touched
+ * (0 at its start, 1 at its end; 0 unless one of them is {@link Swept}): a bullet's hit spark
+ * goes where the bullet was at that time.
  */
 export const Collision = {
   a: [] as number[],
@@ -70,6 +81,7 @@ export const Collision = {
   priority: [] as number[],
   phase: [] as number[],
   startedAt: [] as number[],
+  toi: [] as number[],
 };
 
 /**

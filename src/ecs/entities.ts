@@ -24,6 +24,8 @@ export class EntityTable {
   /** Collider layer, for handler matching. */
   layer = new Int32Array(1024);
   isStatic = new Uint8Array(1024);
+  /** 1 while the entity is swept in the tree (see Swept). */
+  swept = new Uint8Array(1024);
   marks = new Uint8Array(1024);
   /** Place in `dynamic`, or -1. */
   dynamicAt = new Int32Array(1024).fill(-1);
@@ -46,6 +48,7 @@ export class EntityTable {
     this.status = fit(this.status, size);
     this.layer = fit(this.layer, size);
     this.isStatic = fit(this.isStatic, size);
+    this.swept = fit(this.swept, size);
     this.marks = fit(this.marks, size);
     this.dynamicAt = fit(this.dynamicAt, size, -1);
   }

@@ -15,6 +15,8 @@ export interface QuadtreeWorldOptions extends QuadtreeOptions {
   collider?: ColliderStore;
   /** The game's own static tag. @default Static */
   staticTag?: object;
+  /** The game's own tag for swept entities. @default Swept */
+  sweptTag?: object;
   /** The component put on pair entities. @default Collision */
   collision?: CollisionStore;
   /**

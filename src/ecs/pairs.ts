@@ -4,8 +4,12 @@ import { Phase, type PhaseValue } from './components.js';
 import { IN_TREE } from './entities.js';
 import { stateOf } from './state.js';
 
-/** Receives one pair from {@link forEachPair}; returning `false` stops the walk. */
-export type PairVisitor = (a: number, b: number, phase: PhaseValue, priority: number) => boolean | void;
+/**
+ * Receives one pair from {@link forEachPair}; returning `false` stops the walk. `toi` is when
+ * in the last frame the two first touched (0..1; 0 unless one is Swept, see the core's
+ * `timeOfImpact`), -1 for an exit.
+ */
+export type PairVisitor = (a: number, b: number, phase: PhaseValue, priority: number, toi: number) => boolean | void;
 
 /**
  * The fast path: walks the pairs of the last collision step straight from the tree's typed
@@ -49,7 +53,7 @@ export function forEachPair(world: object, visit: PairVisitor, phases: number = 
       const b = ex.b[k];
       k++;
       visited++;
-      if (visit(a, b, Phase.Exit, p) === false) return visited;
+      if (visit(a, b, Phase.Exit, p, -1) === false) return visited;
       continue;
     }
     const p = cur.priority[i];
@@ -67,7 +71,8 @@ export function forEachPair(world: object, visit: PairVisitor, phases: number = 
     if (entered ? !wantEnter : !wantStay) continue;
     if (ent.status[a] !== IN_TREE || ent.status[b] !== IN_TREE) continue;
     visited++;
-    if (visit(a, b, entered ? Phase.Enter : Phase.Stay, p) === false) return visited;
+    const toi = ent.swept[a] === 1 || ent.swept[b] === 1 ? tree.timeOfImpact(a, b) : 0;
+    if (visit(a, b, entered ? Phase.Enter : Phase.Stay, p, toi) === false) return visited;
   }
   return visited;
 }

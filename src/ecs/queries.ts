@@ -1,4 +1,4 @@
-import type { RayHit } from '../core/index.js';
+import type { RayHit, SweepHit } from '../core/index.js';
 import { stateOf } from './state.js';
 
 /*
@@ -47,4 +47,25 @@ export function raycastAll(world: object, ox: number, oy: number, dx: number, dy
 export function queryNearest(world: object, x: number, y: number, k: number, maxDistance: number,
   outIds: number[], outDistances: number[] | null = null, mask = -1): number {
   return stateOf(world).tree.nearest(x, y, k, maxDistance, outIds, outDistances, mask);
+}
+
+/**
+ * Moves a box (`minX, minY, maxX, maxY`) by (dx, dy) through the tree without changing
+ * anything: the first entity it meets, by time of impact (0..1 of the move, 0 when it starts
+ * overlapping), ties by the lower id, into `hit` (`id` -1 when none). For a body the game
+ * moves itself: move it by `toi` of the way and stop. Returns whether anything was met.
+ */
+export function sweepBox(world: object, minX: number, minY: number, maxX: number, maxY: number, dx: number, dy: number,
+  hit: SweepHit, mask = -1): boolean {
+  return stateOf(world).tree.sweepBox(minX, minY, maxX, maxY, dx, dy, hit, mask);
+}
+
+/**
+ * When in the last collision step's frame two entities of a current pair first touched (0 at
+ * its start, 1 at its end): along the path of a `Swept` one, 0 when neither is swept or
+ * they overlapped from the start, -1 when they did not meet. For handlers, which get no toi
+ * argument: a call the dispatch budget deferred to a later frame reads that frame's.
+ */
+export function timeOfImpact(world: object, a: number, b: number): number {
+  return stateOf(world).tree.timeOfImpact(a, b);
 }

@@ -1,6 +1,6 @@
 import { LooseQuadtree } from '../core/index.js';
 import { fail } from '../core/internal.js';
-import { Bounds, Collider, Collision, Position, Static } from './components.js';
+import { Bounds, Collider, Collision, Position, Static, Swept } from './components.js';
 import type { BoundsStore, ColliderStore, CollisionStore, PositionStore } from './components.js';
 import { EntityTable } from './entities.js';
 import type { HandlerRecord } from './handlers.js';
@@ -17,6 +17,7 @@ export class QuadtreeState {
   readonly bounds: BoundsStore;
   readonly collider: ColliderStore;
   readonly staticTag: object;
+  readonly sweptTag: object;
   readonly collision: CollisionStore;
   readonly skip: boolean;
   readonly scan: boolean;
@@ -32,6 +33,8 @@ export class QuadtreeState {
   readonly checkPosition = new IdList();
   /** Entity indices whose Static tag or Collider changed, to re-read at the next sync. */
   readonly staticChanged = new IdList();
+  /** Entity indices whose Swept tag changed, to apply at the next sync. */
+  readonly sweptChanged = new IdList();
   readonly colliderChanged = new IdList();
   /** Entity indices passed to markMoved. */
   readonly marked = new IdList();
@@ -75,6 +78,7 @@ export class QuadtreeState {
     this.bounds = options.bounds ?? Bounds;
     this.collider = options.collider ?? Collider;
     this.staticTag = options.staticTag ?? Static;
+    this.sweptTag = options.sweptTag ?? Swept;
     this.collision = options.collision ?? Collision;
     checkStores('position', this.position, ['x', 'y']);
     checkStores('bounds', this.bounds, ['width', 'height']);

@@ -25,6 +25,7 @@ export function quadtreeSyncSystem<W extends object>(world: W): W {
   insertAdded(s);
   checkPositions(s);
   applyStaticChanges(s);
+  applySweptChanges(s);
   applyColliderChanges(s);
   if (s.scan) scan(s);
   applyMarks(s);
@@ -88,11 +89,14 @@ function admit(s: QuadtreeState, eid: number): void {
   const collider = s.colliderRead;
   tree.setCollider(eid, collider.layer, collider.mask, collider.priority);
   if (isStatic) tree.setStatic(eid, true);
+  const isSwept = hasComponent(world, eid, s.sweptTag);
+  if (isSwept) tree.setSwept(eid, true);
   const ent = s.entities;
   if (ent.status[eid] === HELD) ent.heldCount--;
   ent.status[eid] = IN_TREE;
   ent.layer[eid] = collider.layer;
   ent.isStatic[eid] = isStatic ? 1 : 0;
+  ent.swept[eid] = isSwept ? 1 : 0;
   ent.inTree++;
   if (isStatic) ent.staticCount++;
   else ent.addDynamic(eid);
@@ -129,6 +133,7 @@ export function release(s: QuadtreeState, eid: number): void {
 export function takeOut(s: QuadtreeState, eid: number): void {
   const ent = s.entities;
   s.tree.remove(eid);
+  ent.swept[eid] = 0;
   ent.inTree--;
   if (ent.isStatic[eid] === 1) ent.staticCount--;
   else ent.removeDynamic(eid);
@@ -237,6 +242,22 @@ function applyStaticChanges(s: QuadtreeState): void {
       ent.addDynamic(eid);
       ent.staticCount--;
     }
+  }
+  list.clear();
+}
+
+/** Swept tags added or removed: the path of an entity turned swept starts where it is now. */
+function applySweptChanges(s: QuadtreeState): void {
+  const world = s.world as World;
+  const ent = s.entities;
+  const list = s.sweptChanged;
+  for (let i = 0; i < list.count; i++) {
+    const eid = list.data[i];
+    if (!(eid < ent.capacity) || ent.status[eid] !== IN_TREE) continue;
+    const want = hasComponent(world, eid, s.sweptTag);
+    if (want === (ent.swept[eid] === 1)) continue;
+    s.tree.setSwept(eid, want);
+    ent.swept[eid] = want ? 1 : 0;
   }
   list.clear();
 }

@@ -5,7 +5,7 @@ import { grow } from '../core/internal.js';
 import type { LooseQuadtree } from '../core/index.js';
 
 /** What the overlay reads from a tree: {@link LooseQuadtree} or anything shaped like it. */
-export type OverlayTree = Pick<LooseQuadtree, 'visitNodes' | 'queryRect' | 'getBox' | 'has' | 'current'>;
+export type OverlayTree = Pick<LooseQuadtree, 'visitNodes' | 'queryRect' | 'getBox' | 'has' | 'current' | 'isSwept' | 'getPath'>;
 
 /** Options for {@link QuadtreeOverlay}. Every field is optional and can be changed later on the overlay. */
 export interface QuadtreeOverlayOptions {
@@ -46,6 +46,13 @@ export interface QuadtreeOverlayOptions {
   pairColors?: readonly [number, number, number, number];
   /** At most this many pair lines per draw. @default 20000 */
   maxPairs?: number;
+  /**
+   * Draw, for every swept item in the view (see the core's `setSwept`), the box covering the
+   * path its last step tested, and a line from the start of that path to its end. @default false
+   */
+  paths?: boolean;
+  /** Colour of swept paths. @default 0xff44ff */
+  pathColor?: number;
 }
 
 /** The colour of a node at `depth`: white at the root, pure red at `maxDepth` and below. */
@@ -57,6 +64,7 @@ export function depthColor(depth: number, maxDepth: number): number {
 
 const FAR = Number.MAX_VALUE;
 const BOX = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+const END = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 
 /**
  * Debug drawing of a quadtree into a PixiJS v8 `Graphics`: the loose bounds (or cells) of
@@ -86,12 +94,16 @@ export class QuadtreeOverlay {
   pairs: boolean;
   pairColors: readonly [number, number, number, number];
   maxPairs: number;
+  paths: boolean;
+  pathColor: number;
   /** Nodes drawn by the last {@link draw}. */
   nodesDrawn = 0;
   /** Item boxes drawn by the last {@link draw}. */
   itemsDrawn = 0;
   /** Pair lines drawn by the last {@link draw}. */
   pairsDrawn = 0;
+  /** Swept paths drawn by the last {@link draw}. */
+  pathsDrawn = 0;
 
   // Node rectangles of the current draw, 4 numbers each, and their depths.
   private rects: Float64Array = new Float64Array(4 * 256);
@@ -122,6 +134,8 @@ export class QuadtreeOverlay {
     this.pairs = options.pairs ?? false;
     this.pairColors = options.pairColors ?? [0xffee00, 0xff8800, 0x33ccff, 0x8888aa];
     this.maxPairs = options.maxPairs ?? 20000;
+    this.paths = options.paths ?? false;
+    this.pathColor = options.pathColor ?? 0xff44ff;
     this.collect = (minX, minY, maxX, maxY, depth, items) => {
       if (items === 0 && this.skipEmpty) return;
       if (maxX < this.viewMinX || minX > this.viewMaxX || maxY < this.viewMinY || minY > this.viewMaxY) return;
@@ -155,6 +169,7 @@ export class QuadtreeOverlay {
     this.strokeNodes();
     this.itemsDrawn = this.items ? this.drawItems(tree) : 0;
     this.pairsDrawn = this.pairs ? this.drawPairs(tree) : 0;
+    this.pathsDrawn = this.paths ? this.drawPaths(tree) : 0;
     return this.nodesDrawn;
   }
 
@@ -187,6 +202,23 @@ export class QuadtreeOverlay {
     }
     if (n > 0) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.itemColor, alpha: Math.min(1, this.alpha + 0.3) });
     return n;
+  }
+
+  private drawPaths(tree: OverlayTree): number {
+    const g = this.graphics;
+    const ids = this.ids;
+    const n = Math.min(tree.queryRect(this.viewMinX, this.viewMinY, this.viewMaxX, this.viewMaxY, ids), this.maxItems);
+    let drawn = 0;
+    for (let i = 0; i < n; i++) {
+      if (!tree.isSwept(ids[i])) continue;
+      tree.getPath(ids[i], BOX, END);
+      const minX = Math.min(BOX.minX, END.minX), minY = Math.min(BOX.minY, END.minY);
+      g.rect(minX, minY, Math.max(BOX.maxX, END.maxX) - minX, Math.max(BOX.maxY, END.maxY) - minY);
+      g.moveTo((BOX.minX + BOX.maxX) / 2, (BOX.minY + BOX.maxY) / 2).lineTo((END.minX + END.maxX) / 2, (END.minY + END.maxY) / 2);
+      drawn++;
+    }
+    if (drawn > 0) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.pathColor, alpha: 1 });
+    return drawn;
   }
 
   private drawPairs(tree: OverlayTree): number {

@@ -171,6 +171,20 @@ describe.skipIf(!chromiumPath)('shooter demo in Chromium', () => {
       await page.close();
     });
 
+    it('swept bullets: the autopilot scores, hits along bullet paths are counted, the overlay draws paths', async () => {
+      const { page, errors } = await openDemo(browser!, url);
+      // Left alone, the ship flies and shoots by itself. A bullet crosses 25 px a frame at
+      // 60 FPS and more on a slow renderer (frames are capped at 1/30 s): some hits are
+      // found only along its path, with the bullet already past its target.
+      await page.waitForFunction(() => window.demoState!.pathsDrawn > 0, null, { timeout: 60_000 });
+      await page.waitForFunction(() => window.demoState!.score > 0 && window.demoState!.sweptSaves > 0, null, { timeout: 120_000 });
+      const s = await state(page);
+      // Each counted hit is a pair that entered.
+      expect(s.sweptSaves).toBeLessThanOrEqual(s.pairsEntered);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
     it('runs a particle storm (?storm=20000): every grain is in, frames advance, dust meets walls', async () => {
       const { page, errors } = await openDemo(browser!, url, `?n=${POPULATION}&storm=20000`);
       const a = await state(page);

@@ -160,6 +160,25 @@ describe('QuadtreeOverlay', () => {
     expect(overlay.pairsDrawn).toBe(0);
   });
 
+  it('draws the path each swept item in the view was tested along', () => {
+    const tree = new LooseQuadtree({ width: 256, height: 256, maxDepth: 3 });
+    tree.insert(1, 10, 10, 14, 14);
+    tree.insert(2, 100, 100, 110, 110);
+    tree.insert(3, 200, 10, 204, 14);
+    tree.setSwept(1, true);
+    tree.setSwept(3, true);
+    tree.move(1, 40, 20, 44, 24);
+    tree.move(3, 220, 10, 224, 14);
+    tree.step();
+    const overlay = new QuadtreeOverlay(new Graphics(), { paths: true, pathColor: 7 });
+    overlay.draw(tree, 0, 0, 150, 150);
+    // Item 2 is not swept, item 3 is out of the view.
+    expect(overlay.pathsDrawn).toBe(1);
+    const path = strokes(overlay.graphics).find((s) => s.color === 7)!;
+    expect(path.rects).toEqual([[10, 10, 34, 14]]);
+    expect(path.lines).toEqual([[12, 12, 42, 22]]);
+  });
+
   it('refuses something that is not a Graphics', () => {
     expect(() => new QuadtreeOverlay(null as unknown as Graphics)).toThrow(/bitecs-quadtree: QuadtreeOverlay needs a PixiJS Graphics \(got null\)/);
   });

@@ -1,7 +1,8 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
-import { MAX_X, MAX_Y, MIN_X, MIN_Y } from '../store/ItemStore.js';
+import { FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { grow } from '../grow.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
+import type { SweptTest } from './SweptTest.js';
 
 /** The grid has at most this many cells a side (4^9 cells in all). */
 const MAX_SIDE = 512;
@@ -15,6 +16,7 @@ const MAX_SIDE = 512;
  *   from its record, tests the items of the cells its box covers.
  * - {@link selfJoin}: the deferred class's own items, read from their records in id order,
  *   are counting-sorted into the grid, and each cell pairs its items among themselves.
+ *   {@link probe} then joins the class with fewer partners from that same grid.
  *
  * A pair is reported only in the cell holding the top-left corner of the two boxes' overlap,
  * so once. Boxes outside the world are clamped onto the border cells, which keeps every
@@ -33,10 +35,14 @@ export class ProbeGrid {
   private box: Float64Array = new Float64Array(0);
   private key: Int32Array = new Int32Array(0);
   private priority: Uint8Array = new Uint8Array(0);
+  /** Per entry: 1 when the item is swept (its pairs take the exact test). */
+  private swept: Uint8Array = new Uint8Array(0);
   private corner: Int32Array = new Int32Array(0);
   /** Per item while building: its key and covered cells (first/last column, row). */
   private keys: Int32Array = new Int32Array(0);
   private span: Int32Array = new Int32Array(0);
+  /** The box being probed (see probeCells). */
+  private readonly query = new Float64Array(4);
 
   constructor(tree: SpatialTree, touching: boolean) {
     this.tree = tree;
@@ -48,6 +54,8 @@ export class ProbeGrid {
    * `partners` (none deferred), calling `emit(idOfS, slotOfPartner)` for each.
    */
   join(s: number, partners: number, emit: (id: number, slot: number) => void): void {
+    // The cell loop of probeCells, written out: join runs it once per item of a big class
+    // (every dust particle of a storm), and the call alone cost 12% of a 100k-dust step.
     this.tests = 0;
     if (this.build(partners, false) === 0) return;
     const tree = this.tree;
@@ -86,13 +94,76 @@ export class ProbeGrid {
   }
 
   /**
-   * Finds every overlapping pair within deferred class `s` (one whose items all may pair with
-   * each other), calling `emit(lowerId, higherId, priority)` for each.
+   * Right after {@link selfJoin} of a deferred class (the grid then holds its items, keyed by
+   * id): the pairs of that class with the classes whose bit is set in `partners`, found the
+   * other way round from {@link join}: each partner item, its box read from its slot, tests
+   * the cells its box covers. The same pairs, for when the partners are the fewer.
    */
-  selfJoin(s: number, emit: (a: number, b: number, priority: number) => void): void {
+  probe(partners: number, emit: (id: number, slot: number) => void): void {
+    const tree = this.tree;
+    const C = tree.classes;
+    const itemSlot = tree.items.slot;
+    const slotBox = tree.slots.box;
+    const q = this.query;
+    this.tests = 0;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (((partners >>> k) & 1) === 0) continue;
+      const ids = C.ids[k];
+      for (let i = 0, count = C.size[k]; i < count; i++) {
+        const slot = itemSlot[ids[i]];
+        q[0] = slotBox[4 * slot];
+        q[1] = slotBox[4 * slot + 1];
+        q[2] = slotBox[4 * slot + 2];
+        q[3] = slotBox[4 * slot + 3];
+        this.probeCells(slot, false, emit);
+      }
+    }
+  }
+
+  /**
+   * Tests the box in {@link query} against the grid entries of the cells it covers, emitting
+   * each overlap once, in the cell of its top-left corner: `emit(probe, entry's key)` when the
+   * probe is the deferred item (`probeIsId`), else `emit(entry's key, probe)`. The box comes
+   * through a typed array so that no double crosses the call (it would be boxed on the heap).
+   */
+  private probeCells(probe: number, probeIsId: boolean, emit: (id: number, slot: number) => void): void {
+    const { start, box, key, corner, inv, side, query } = this;
+    const last = side - 1;
+    const x0 = query[0], y0 = query[1], x1 = query[2], y1 = query[3];
+    const touching = this.touching;
+    const c0 = clamp(Math.floor((x0 - this.tree.originX) * inv), last), c1 = clamp(Math.floor((x1 - this.tree.originX) * inv), last);
+    const r0 = clamp(Math.floor((y0 - this.tree.originY) * inv), last), r1 = clamp(Math.floor((y1 - this.tree.originY) * inv), last);
+    let tests = 0;
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        const cell = r * side + c;
+        const from = start[cell], to = start[cell + 1];
+        tests += to - from;
+        for (let e = from; e < to; e++) {
+          if ((touching
+              ? x0 <= box[4 * e + 2] && box[4 * e] <= x1 && y0 <= box[4 * e + 3] && box[4 * e + 1] <= y1
+              : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1)) {
+            // Only in the cell of the overlap's top-left corner.
+            const pc = corner[2 * e], pr = corner[2 * e + 1];
+            if ((pc > c0 ? pc : c0) !== c || (pr > r0 ? pr : r0) !== r) continue;
+            if (probeIsId) emit(probe, key[e]);
+            else emit(key[e], probe);
+          }
+        }
+      }
+    }
+    this.tests += tests;
+  }
+
+  /**
+   * Finds every overlapping pair within deferred class `s` (one whose items all may pair with
+   * each other), calling `emit(lowerId, higherId, priority)` for each. With `sweptTest` (the
+   * class holds swept items), a pair with a swept item is emitted only if their paths meet.
+   */
+  selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, sweptTest: SweptTest | null): void {
     this.tests = 0;
     if (this.build(1 << s, true) === 0) return;
-    const { start, box, key, priority, corner, side } = this;
+    const { start, box, key, priority, swept, corner, side } = this;
     const cells = side * side;
     const touching = this.touching;
     let tests = 0;
@@ -109,6 +180,7 @@ export class ProbeGrid {
             const cq = corner[2 * q], rq = corner[2 * q + 1];
             if ((cp > cq ? cp : cq) !== c || (rp > rq ? rp : rq) !== r) continue;
             const a = key[p], b = key[q];
+            if (sweptTest !== null && (swept[p] | swept[q]) !== 0 && !sweptTest.meets(a, b)) continue;
             const pa = priority[p], pb = priority[q];
             emit(a < b ? a : b, a < b ? b : a, pa < pb ? pa : pb);
           }
@@ -189,6 +261,7 @@ export class ProbeGrid {
       this.box = grow(this.box, 4 * size);
       this.key = grow(this.key, size);
       this.priority = grow(this.priority, size);
+      this.swept = grow(this.swept, size);
       this.corner = grow(this.corner, 2 * size);
     }
     const gbox = this.box;
@@ -197,6 +270,7 @@ export class ProbeGrid {
       const at = this.keys[i];
       const b = stride * at;
       const priority = fromRecords ? items.priorityOf(at) : meta[4 * at + 3];
+      const swept = ((fromRecords ? items.i32[(at << 4) | FLAGS] : meta[4 * at + 2]) & SWEPT) !== 0 ? 1 : 0;
       const c0 = this.span[4 * i], c1 = this.span[4 * i + 1], r0 = this.span[4 * i + 2], r1 = this.span[4 * i + 3];
       for (let r = r0; r <= r1; r++) {
         for (let c = c0; c <= c1; c++) {
@@ -207,6 +281,7 @@ export class ProbeGrid {
           gbox[4 * e + 3] = source[b + 3];
           this.key[e] = at;
           this.priority[e] = priority;
+          this.swept[e] = swept;
           this.corner[2 * e] = c0;
           this.corner[2 * e + 1] = r0;
         }

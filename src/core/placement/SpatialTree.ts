@@ -1,8 +1,9 @@
 import { CollisionClasses } from '../store/CollisionClasses.js';
-import { ABSENT, CELL, cellDepth, cellX, cellY, FLAGS, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STALE, STATIC } from '../store/ItemStore.js';
+import { ABSENT, CELL, cellDepth, cellX, cellY, FLAGS, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STALE, STATIC, SWEPT } from '../store/ItemStore.js';
 import { NodePool, NONE } from '../store/NodePool.js';
 import { grow } from '../grow.js';
 import { IdList } from '../lists/IdList.js';
+import { SweptStore } from '../store/SweptStore.js';
 import { MIN_REGION, SlotPool } from '../store/SlotPool.js';
 
 /**
@@ -21,6 +22,8 @@ export class SpatialTree {
   readonly nodes: NodePool;
   readonly slots: SlotPool;
   readonly classes: CollisionClasses;
+  /** Paths of swept items (see LooseQuadtree.setSwept). */
+  readonly sweeps = new SweptStore();
   readonly originX: number;
   readonly originY: number;
   readonly rootSize: number;
@@ -94,7 +97,7 @@ export class SpatialTree {
     const target = this.targetCell(id);
     const n = this.descend(0, cellDepth(target), cellX(target), cellY(target));
     const k = this.classFor(id);
-    this.items.listAt[id] = this.classes.join(k, id);
+    this.items.listAt[id] = this.classes.join(k, id, this.items.hasFlag(id, SWEPT));
     this.addToRegion(id, k, n);
     this.countUp(n);
     this.markOutside(id);
@@ -234,7 +237,7 @@ export class SpatialTree {
     const n = this.items.nodeOf(id);
     this.removeFromRegion(id, k, n);
     this.leaveClass(id, k);
-    this.items.listAt[id] = this.classes.join(to, id);
+    this.items.listAt[id] = this.classes.join(to, id, this.items.hasFlag(id, SWEPT));
     this.addToRegion(id, to, n);
     // A lagging item catches up now (or is deferred again by its new class). The caller
     // makes it dirty either way.
@@ -244,9 +247,18 @@ export class SpatialTree {
     }
   }
 
+  /**
+   * After the swept flag of a placed item was set or cleared: its class's count of swept
+   * items and its slot's copy of the flag. The class stays (swept is not part of its key).
+   */
+  sweptChanged(id: number): void {
+    this.classes.swept[this.items.classOf(id)] += this.items.hasFlag(id, SWEPT) ? 1 : -1;
+    this.writeSlotMeta(id);
+  }
+
   /** Takes an item off class k's id list. */
   private leaveClass(id: number, k: number): void {
-    const moved = this.classes.leave(k, this.items.listAt[id]);
+    const moved = this.classes.leave(k, this.items.listAt[id], this.items.hasFlag(id, SWEPT));
     if (moved >= 0) this.items.listAt[moved] = this.items.listAt[id];
   }
 
@@ -362,6 +374,7 @@ export class SpatialTree {
     }
     this.staleCount = 0;
     this.arrived.clear();
+    this.sweeps.clear();
     this.nodes.reset();
     this.slots.reset();
     this.classes.clear();
@@ -592,8 +605,8 @@ export class SpatialTree {
     const at = 4 * items.slot[id];
     meta[at] = items.layerOf(id);
     meta[at + 1] = items.maskOf(id);
-    // The static bit, and the class above it (a movers' sweep reads it with the box).
-    meta[at + 2] = (items.hasFlag(id, STATIC) ? STATIC : 0) | (items.classOf(id) << 8);
+    // The static and swept bits, and the class above them (a movers' sweep reads it with the box).
+    meta[at + 2] = (items.hasFlag(id, STATIC) ? STATIC : 0) | (items.hasFlag(id, SWEPT) ? SWEPT : 0) | (items.classOf(id) << 8);
     meta[at + 3] = items.priorityOf(id);
   }
 

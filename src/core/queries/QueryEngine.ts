@@ -3,6 +3,8 @@ import { NONE } from '../store/NodePool.js';
 import { sortHits } from '../lists/quicksort.js';
 import { Heap } from './Heap.js';
 import { MIXED } from '../store/CollisionClasses.js';
+import { SWEPT } from '../store/ItemStore.js';
+import { TO } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /** Called for each hit of a visiting query; returning `false` stops the walk. */
@@ -54,6 +56,8 @@ export class QueryEngine {
     const box = this.tree.slots.box;
     const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
+    // Swept items' slots hold the box covering their path: they are tested where they are now.
+    const sweeps = this.tree.sweeps;
     const nb = nodes.bounds;
     let hits = 0;
     let top = 0;
@@ -63,7 +67,14 @@ export class QueryEngine {
       for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const k = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
-          const bx0 = box[4 * s], by0 = box[4 * s + 1], bx1 = box[4 * s + 2], by1 = box[4 * s + 3];
+          let bx0 = box[4 * s], by0 = box[4 * s + 1], bx1 = box[4 * s + 2], by1 = box[4 * s + 3];
+          if ((meta[4 * s + 2] & SWEPT) !== 0) {
+            const t = sweeps.at(slotId[s]) + TO;
+            bx0 = sweeps.boxes[t];
+            by0 = sweeps.boxes[t + 1];
+            bx1 = sweeps.boxes[t + 2];
+            by1 = sweeps.boxes[t + 3];
+          }
           const hit = kind === RECT ? boxesOverlap(bx0, by0, bx1, by1, x0, y0, x1, y1, touching)
             : kind === CIRCLE ? circleBoxOverlap(x0, y0, x1, bx0, by0, bx1, by1, touching)
             : pointInBox(x0, y0, bx0, by0, bx1, by1, touching);
@@ -111,6 +122,8 @@ export class QueryEngine {
     const box = this.tree.slots.box;
     const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
+    // Swept items' slots hold the box covering their path: they are tested where they are now.
+    const sweeps = this.tree.sweeps;
     const nb = nodes.bounds;
     let limit = maxDistance;
     let bestId = -1;
@@ -126,7 +139,13 @@ export class QueryEngine {
           // Items are tested against the full length: a hit at exactly the best distance with a
           // lower id must still win the tie. `limit` only prunes nodes (closed test).
           if ((meta[4 * s] & mask) === 0) continue;
-          const t = rayBoxDistance(ox, oy, ux, uy, maxDistance, box[4 * s], box[4 * s + 1], box[4 * s + 2], box[4 * s + 3], touching);
+          let src = box;
+          let at = 4 * s;
+          if ((meta[4 * s + 2] & SWEPT) !== 0) {
+            src = sweeps.boxes;
+            at = sweeps.at(slotId[s]) + TO;
+          }
+          const t = rayBoxDistance(ox, oy, ux, uy, maxDistance, src[at], src[at + 1], src[at + 2], src[at + 3], touching);
           if (t < 0) continue;
           const id = slotId[s];
           if (firstOnly) {
@@ -174,6 +193,8 @@ export class QueryEngine {
     const box = this.tree.slots.box;
     const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
+    // Swept items' slots hold the box covering their path: they are tested where they are now.
+    const sweeps = this.tree.sweeps;
     const nb = nodes.bounds;
     if (k > this.tree.size) k = this.tree.size;
     if (k <= 0 || nodes.total[0] === 0) return 0;
@@ -196,7 +217,13 @@ export class QueryEngine {
         const cls = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[cls][n], end = s + C.own[cls][n]; s < end; s++) {
           if ((meta[4 * s] & mask) === 0) continue;
-          const x0 = box[4 * s], y0 = box[4 * s + 1], x1 = box[4 * s + 2], y1 = box[4 * s + 3];
+          let src = box;
+          let at = 4 * s;
+          if ((meta[4 * s + 2] & SWEPT) !== 0) {
+            src = sweeps.boxes;
+            at = sweeps.at(slotId[s]) + TO;
+          }
+          const x0 = src[at], y0 = src[at + 1], x1 = src[at + 2], y1 = src[at + 3];
           let d2: number;
           if (!far) {
             d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);

@@ -37,6 +37,12 @@ export class CollisionClasses {
   readonly isStatic = new Uint8Array(MAX_CLASSES);
   /** 1 when the items' layers are in the class's mask: every two of them may pair. */
   readonly self = new Uint8Array(MAX_CLASSES);
+  /**
+   * Swept items in each class (see SweptStore). Swept is not part of the key: bullets share
+   * the class of the items they filter like, so a scene with a few bullets is joined the way
+   * it is without them; only pairs with a swept item take the exact test.
+   */
+  readonly swept = new Int32Array(MAX_CLASSES);
   /** Classes with a key: 0..defined-1 (and MIXED once used). */
   defined = 0;
   /** Items placed in each class. */
@@ -119,7 +125,8 @@ export class CollisionClasses {
   }
 
   /** Adds an item to class k's id list; returns its place there. */
-  join(k: number, id: number): number {
+  join(k: number, id: number, swept: boolean): number {
+    if (swept) this.swept[k]++;
     const at = this.size[k]++;
     if (at === this.ids[k].length) this.ids[k] = grow(this.ids[k], Math.max(64, at * 2));
     this.ids[k][at] = id;
@@ -127,7 +134,8 @@ export class CollisionClasses {
   }
 
   /** Takes the id at place `at` off class k's list by moving the last into it; returns the moved id (or -1). */
-  leave(k: number, at: number): number {
+  leave(k: number, at: number, swept: boolean): number {
+    if (swept) this.swept[k]--;
     const last = --this.size[k];
     if (at === last) return -1;
     const moved = this.ids[k][last];
@@ -145,6 +153,7 @@ export class CollisionClasses {
   /** Forgets every item (keys stay; regions were dropped with the nodes). */
   clear(): void {
     this.size.fill(0);
+    this.swept.fill(0);
     this.deferred.fill(0);
     for (let k = 0; k < MAX_CLASSES; k++) {
       this.levelItems[k].fill(0);

@@ -12,6 +12,11 @@ export const STATIC = 1;
 export const STALE = 2;
 /** Sits in the root because its box fits no loose bounds (far outside the world). */
 export const OUTSIDE = 4;
+/**
+ * Found by its path (see SweptStore): the record holds the box covering where it was at the
+ * last step and where it is now; the box it has now is kept apart.
+ */
+export const SWEPT = 8;
 /** The collision class sits in the flags' second byte (see CollisionClasses). */
 export const CLASS_SHIFT = 8;
 export const CLASS_BITS = 0xff << CLASS_SHIFT;

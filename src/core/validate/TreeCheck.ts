@@ -1,6 +1,7 @@
 import { fail } from '../errors.js';
 import { MIXED } from '../store/CollisionClasses.js';
-import { ABSENT, OUTSIDE, packCell, PENDING, STALE, STATIC } from '../store/ItemStore.js';
+import { ABSENT, OUTSIDE, packCell, PENDING, STALE, STATIC, SWEPT } from '../store/ItemStore.js';
+import { FROM, TO } from '../store/SweptStore.js';
 import { MIN_REGION } from '../store/SlotPool.js';
 import { NONE } from '../store/NodePool.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
@@ -20,6 +21,8 @@ export class TreeCheck {
   private regionSlots = 0;
   /** Items per class and depth (`k * (maxDepth + 1) + d`). */
   private readonly classCounts: Int32Array;
+  /** Swept items met in each class. */
+  private readonly sweptCounts: Int32Array;
   private readonly staleListed: Set<number>;
   private placed = 0;
   private outside = 0;
@@ -30,6 +33,7 @@ export class TreeCheck {
     this.seenGroup[0] = 1;
     this.slotOwner = new Uint8Array(tree.slots.used);
     this.classCounts = new Int32Array(tree.classes.size.length * (tree.maxDepth + 1));
+    this.sweptCounts = new Int32Array(tree.classes.size.length);
     this.staleListed = new Set(tree.staleIds());
   }
 
@@ -127,6 +131,7 @@ export class TreeCheck {
         size += count;
       }
       if (C.size[k] !== size) fail(`validate: class ${k} counts ${C.size[k]} items, holds ${size}`);
+      if (C.swept[k] !== this.sweptCounts[k]) fail(`validate: class ${k} counts ${C.swept[k]} swept items, holds ${this.sweptCounts[k]}`);
       for (let d = 0; d <= tree.maxDepth; d++) {
         const byCell = C.regionsByCell[k][d];
         const cells = tree.levelCells[d];
@@ -150,12 +155,21 @@ export class TreeCheck {
     const items = tree.items;
     let present = 0;
     let pending = 0;
+    let swept = 0;
     for (let id = 0; id < items.capacity; id++) {
       const n = items.nodeOf(id);
-      if (n === ABSENT) continue;
+      if (n === ABSENT) {
+        if (items.hasFlag(id, SWEPT) || tree.sweeps.has(id)) fail(`validate: absent item ${id} is still swept`);
+        continue;
+      }
       present++;
       if (n === PENDING) pending++;
+      if (items.hasFlag(id, SWEPT)) {
+        swept++;
+        if (n === PENDING) this.checkPath(id);
+      }
     }
+    if (swept !== tree.sweeps.count) fail(`validate: ${swept} items are swept, ${tree.sweeps.count} paths are kept`);
     if (present !== tree.size) fail(`validate: ${present} items present, size says ${tree.size}`);
     if (present - pending !== this.placed) fail(`validate: ${present - pending} items placed but ${this.placed} reachable`);
     if (this.outside !== tree.outside) fail(`validate: ${this.outside} items outside, counter says ${tree.outside}`);
@@ -194,6 +208,23 @@ export class TreeCheck {
   }
 
   /**
+   * A swept item's record covers its path, from where the last step left it to where it is
+   * (after a step it may still cover the path before, until the item moves again).
+   */
+  private checkPath(id: number): void {
+    const items = this.tree.items;
+    const sweeps = this.tree.sweeps;
+    if (!sweeps.has(id)) fail(`validate: swept item ${id} has no path`);
+    const b = sweeps.boxes;
+    const f = sweeps.at(id) + FROM;
+    const t = sweeps.at(id) + TO;
+    if (items.minX(id) > Math.min(b[f], b[t]) || items.minY(id) > Math.min(b[f + 1], b[t + 1]) ||
+        items.maxX(id) < Math.max(b[f + 2], b[t + 2]) || items.maxY(id) < Math.max(b[f + 3], b[t + 3])) {
+      fail(`validate: swept item ${id} has a box that does not cover its path`);
+    }
+  }
+
+  /**
    * The item in slot s of class k's region of node n: it points back at n, its class and its
    * slot; the slot's copies equal its record; a keyed class holds only its key; its box lies
    * inside n's loose bounds (or is flagged outside, in the root).
@@ -212,10 +243,16 @@ export class TreeCheck {
     if (items.classOf(id) !== k) fail(`validate: item ${id} is stored in class ${k} but records class ${items.classOf(id)}`);
     if (items.cellOf(id) !== packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n])) fail(`validate: item ${id} records another cell than its node's`);
     const layer = items.layerOf(id), mask = items.maskOf(id), isStatic = items.hasFlag(id, STATIC) ? STATIC : 0;
+    const swept = items.hasFlag(id, SWEPT) ? SWEPT : 0;
     if (k !== MIXED && ((layer & ~C.layer[k]) !== 0 || C.mask[k] !== mask || C.isStatic[k] !== isStatic ||
         C.self[k] !== ((layer & mask) !== 0 ? 1 : 0))) {
       fail(`validate: item ${id} (layer ${layer}, mask ${mask}, static ${isStatic}) is in class ${k} of another key`);
     }
+    if (swept !== 0) {
+      this.sweptCounts[k]++;
+      this.checkPath(id);
+    }
+    else if (tree.sweeps.has(id)) fail(`validate: item ${id} has a path but is not swept`);
     const minX = items.minX(id), minY = items.minY(id), maxX = items.maxX(id), maxY = items.maxY(id);
     // A deferred class's moved item lags (see SpatialTree.defer): its slot and node catch up
     // later, but it is listed, off the root, and inside the root's loose bounds.
@@ -228,7 +265,7 @@ export class TreeCheck {
       fail(`validate: item ${id} slot box differs from its stored box`);
     }
     const meta = slots.meta;
-    if (meta[4 * s] !== layer || meta[4 * s + 1] !== mask || meta[4 * s + 2] !== (isStatic | (k << 8)) || meta[4 * s + 3] !== items.priorityOf(id)) {
+    if (meta[4 * s] !== layer || meta[4 * s + 1] !== mask || meta[4 * s + 2] !== (isStatic | swept | (k << 8)) || meta[4 * s + 3] !== items.priorityOf(id)) {
       fail(`validate: item ${id} slot collider differs from its stored collider`);
     }
     const inside = minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3];
