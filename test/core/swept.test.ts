@@ -415,7 +415,7 @@ describe('swept items against the exact model', () => {
       let lagged = false;
       let passedThrough = 0;
       // Long runs cap it: the brute force here is over 2,800 items a step.
-      const steps = LONG_STEPS > 0 ? Math.min(LONG_STEPS, 300) : 30;
+      const steps = LONG_STEPS > 0 ? Math.min(LONG_STEPS, 100) : 30;
       for (let step = 0; step < steps; step++) {
         // The crowd moves every step (so its class is deferred); the walls stay put.
         for (let id = 1; id <= crowd; id++) wander(tree, rng, id, boxes.get(id)!, from.has(id) ? 60 : 3, side);
