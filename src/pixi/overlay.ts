@@ -38,7 +38,7 @@ export interface QuadtreeOverlayOptions {
   items?: boolean;
   /** Colour of item boxes. @default 0x33ff99 */
   itemColor?: number;
-  /** At most this many item boxes per draw (the rest are skipped). @default 20000 */
+  /** At most this many items in view are drawn, boxes and swept paths (the rest are skipped). @default 20000 */
   maxItems?: number;
   /** Draw a line between the box centres of every current pair with an end in the view. @default false */
   pairs?: boolean;
@@ -167,9 +167,12 @@ export class QuadtreeOverlay {
     tree.visitNodes(this.collect);
     this.nodesDrawn = this.count;
     this.strokeNodes();
-    this.itemsDrawn = this.items ? this.drawItems(tree) : 0;
+    // Items in view, found once for their boxes and their paths.
+    const inView = this.items || this.paths
+      ? Math.min(tree.queryRect(this.viewMinX, this.viewMinY, this.viewMaxX, this.viewMaxY, this.ids), this.maxItems) : 0;
+    this.itemsDrawn = this.items ? this.drawItems(tree, inView) : 0;
     this.pairsDrawn = this.pairs ? this.drawPairs(tree) : 0;
-    this.pathsDrawn = this.paths ? this.drawPaths(tree) : 0;
+    this.pathsDrawn = this.paths ? this.drawPaths(tree, inView) : 0;
     return this.nodesDrawn;
   }
 
@@ -192,10 +195,10 @@ export class QuadtreeOverlay {
     }
   }
 
-  private drawItems(tree: OverlayTree): number {
+  /** Boxes of the first `n` items of {@link ids}. */
+  private drawItems(tree: OverlayTree, n: number): number {
     const g = this.graphics;
     const ids = this.ids;
-    const n = Math.min(tree.queryRect(this.viewMinX, this.viewMinY, this.viewMaxX, this.viewMaxY, ids), this.maxItems);
     for (let i = 0; i < n; i++) {
       tree.getBox(ids[i], BOX);
       g.rect(BOX.minX, BOX.minY, BOX.maxX - BOX.minX, BOX.maxY - BOX.minY);
@@ -204,10 +207,10 @@ export class QuadtreeOverlay {
     return n;
   }
 
-  private drawPaths(tree: OverlayTree): number {
+  /** Paths of the swept ones among the first `n` items of {@link ids}. */
+  private drawPaths(tree: OverlayTree, n: number): number {
     const g = this.graphics;
     const ids = this.ids;
-    const n = Math.min(tree.queryRect(this.viewMinX, this.viewMinY, this.viewMaxX, this.viewMaxY, ids), this.maxItems);
     let drawn = 0;
     for (let i = 0; i < n; i++) {
       if (!tree.isSwept(ids[i])) continue;

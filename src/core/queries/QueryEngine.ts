@@ -27,6 +27,8 @@ export class QueryEngine {
   /** For nearest(): nodes to open, nearest first, and the best items so far, worst on top. */
   private readonly open = new Heap(false);
   private readonly best = new Heap(true);
+  /** Offset of the box {@link boxNow} last returned. */
+  private at = 0;
 
   /**
    * The query's numbers, written here by the caller instead of passed as arguments: numbers
@@ -53,11 +55,8 @@ export class QueryEngine {
     const stack = this.stack;
     // For a circle, x1 holds the radius.
     const r2 = x1 * x1;
-    const box = this.tree.slots.box;
     const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
-    // Swept items' slots hold the box covering their path: they are tested where they are now.
-    const sweeps = this.tree.sweeps;
     const nb = nodes.bounds;
     let hits = 0;
     let top = 0;
@@ -67,14 +66,9 @@ export class QueryEngine {
       for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const k = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
-          let bx0 = box[4 * s], by0 = box[4 * s + 1], bx1 = box[4 * s + 2], by1 = box[4 * s + 3];
-          if ((meta[4 * s + 2] & SWEPT) !== 0) {
-            const t = sweeps.at(slotId[s]) + TO;
-            bx0 = sweeps.boxes[t];
-            by0 = sweeps.boxes[t + 1];
-            bx1 = sweeps.boxes[t + 2];
-            by1 = sweeps.boxes[t + 3];
-          }
+          const src = this.boxNow(s);
+          const at = this.at;
+          const bx0 = src[at], by0 = src[at + 1], bx1 = src[at + 2], by1 = src[at + 3];
           const hit = kind === RECT ? boxesOverlap(bx0, by0, bx1, by1, x0, y0, x1, y1, touching)
             : kind === CIRCLE ? circleBoxOverlap(x0, y0, x1, bx0, by0, bx1, by1, touching)
             : pointInBox(x0, y0, bx0, by0, bx1, by1, touching);
@@ -119,11 +113,8 @@ export class QueryEngine {
     const C = this.tree.classes;
     const wanted = this.classesFor(mask);
     const stack = this.stack;
-    const box = this.tree.slots.box;
     const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
-    // Swept items' slots hold the box covering their path: they are tested where they are now.
-    const sweeps = this.tree.sweeps;
     const nb = nodes.bounds;
     let limit = maxDistance;
     let bestId = -1;
@@ -139,12 +130,8 @@ export class QueryEngine {
           // Items are tested against the full length: a hit at exactly the best distance with a
           // lower id must still win the tie. `limit` only prunes nodes (closed test).
           if ((meta[4 * s] & mask) === 0) continue;
-          let src = box;
-          let at = 4 * s;
-          if ((meta[4 * s + 2] & SWEPT) !== 0) {
-            src = sweeps.boxes;
-            at = sweeps.at(slotId[s]) + TO;
-          }
+          const src = this.boxNow(s);
+          const at = this.at;
           const t = rayBoxDistance(ox, oy, ux, uy, maxDistance, src[at], src[at + 1], src[at + 2], src[at + 3], touching);
           if (t < 0) continue;
           const id = slotId[s];
@@ -190,11 +177,8 @@ export class QueryEngine {
     const nodes = this.tree.nodes;
     const C = this.tree.classes;
     const wanted = this.classesFor(mask);
-    const box = this.tree.slots.box;
     const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
-    // Swept items' slots hold the box covering their path: they are tested where they are now.
-    const sweeps = this.tree.sweeps;
     const nb = nodes.bounds;
     if (k > this.tree.size) k = this.tree.size;
     if (k <= 0 || nodes.total[0] === 0) return 0;
@@ -217,12 +201,8 @@ export class QueryEngine {
         const cls = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[cls][n], end = s + C.own[cls][n]; s < end; s++) {
           if ((meta[4 * s] & mask) === 0) continue;
-          let src = box;
-          let at = 4 * s;
-          if ((meta[4 * s + 2] & SWEPT) !== 0) {
-            src = sweeps.boxes;
-            at = sweeps.at(slotId[s]) + TO;
-          }
+          const src = this.boxNow(s);
+          const at = this.at;
           const x0 = src[at], y0 = src[at + 1], x1 = src[at + 2], y1 = src[at + 3];
           let d2: number;
           if (!far) {
@@ -259,6 +239,21 @@ export class QueryEngine {
   }
 
   /** Bits of the classes that may hold an item the mask accepts (the mixed class always may). */
+  /**
+   * The box of slot s's item where it is now, as an array and the offset {@link at} of its
+   * minX: the slot's box, except for a swept item, whose slot covers its whole path.
+   */
+  private boxNow(s: number): Float64Array {
+    const slots = this.tree.slots;
+    if ((slots.meta[4 * s + 2] & SWEPT) === 0) {
+      this.at = 4 * s;
+      return slots.box;
+    }
+    const sweeps = this.tree.sweeps;
+    this.at = sweeps.at(slots.id[s]) + TO;
+    return sweeps.boxes;
+  }
+
   private classesFor(mask: number): number {
     const C = this.tree.classes;
     let wanted = 1 << MIXED;
