@@ -137,21 +137,16 @@ export interface BulletTable {
   ns: number[];
   specs: ContenderSpec<BulletScene>[];
   results: Map<number, LockstepResult>;
-  /** Mean pairs per frame of each contender, last run (the two sets differ by design). */
-  pairs: Map<number, Map<string, number>>;
 }
 
 export function runBullets(o: BulletOptions): BulletTable | null {
   const specs = [bulletsPlainSpec, bulletsSweptSpec].filter(o.select);
   if (specs.length === 0) return null;
-  const table: BulletTable = { ns: o.ns, specs, results: new Map(), pairs: new Map() };
+  const table: BulletTable = { ns: o.ns, specs, results: new Map() };
   for (const n of o.ns) {
     const brute = n <= BRUTE_MAX && specs.includes(bulletsSweptSpec);
     o.log(`bullets, N=${label(n)}: ${specs.length} contender${specs.length === 1 ? '' : 's'}` +
       `${brute ? `, the swept one checked by brute force every ${BRUTE_EVERY} frames` : ''}`);
-    const counts = new Map<string, number>();
-    for (const spec of specs) counts.set(spec.key, pairsPerFrame(spec, n, o.seed));
-    table.pairs.set(n, counts);
     table.results.set(n, runLockstep({
       title: `bullets, N=${label(n)}`,
       scene: () => new BulletScene(n, o.seed),
@@ -169,23 +164,6 @@ export function runBullets(o: BulletOptions): BulletTable | null {
   return table;
 }
 
-/** Mean pairs per frame over a short untimed run of one contender. */
-function pairsPerFrame(spec: ContenderSpec<BulletScene>, n: number, seed: number): number {
-  const scene = new BulletScene(n, seed);
-  const contender = spec.create();
-  contender.setup(scene);
-  let total = 0;
-  const frames = 20;
-  const sum = new PairSum();
-  for (let f = 0; f < frames; f++) {
-    scene.advance();
-    sum.reset();
-    contender.frame(scene, sum);
-    total += sum.count;
-  }
-  return total / frames;
-}
-
 function seriesOf(table: BulletTable, key: string, n: number): Series | undefined {
   return table.results.get(n)?.series.find((s) => s.spec.key === key);
 }
@@ -198,8 +176,8 @@ export function bulletsSection(table: BulletTable | null, markdown: boolean, ctx
     return series === undefined ? '' : cellText(series, seriesOf(table, bulletsPlainSpec.key, n));
   })]);
   const pairs = table.specs.map((spec) => [`pairs per frame, ${spec.key}`, ...table.ns.map((n) => {
-    const v = table.pairs.get(n)?.get(spec.key);
-    return v === undefined ? '' : v.toFixed(0);
+    const s = seriesOf(table, spec.key, n);
+    return s === undefined ? '' : String(s.pairs);
   })]);
   const tests = table.specs.map((spec) => [`pair tests per frame, ${spec.key}`, ...table.ns.map((n) => {
     const s = seriesOf(table, spec.key, n);

@@ -1,4 +1,5 @@
 import type { Contender, ContenderSpec, PairSum } from './contender.js';
+import { CellCounts } from './cells.js';
 import type { Scene } from './scene.js';
 
 /** Cell side in px used in the table. */
@@ -13,16 +14,7 @@ export const DEFAULT_CELL = 32;
  */
 class UniformGrid implements Contender {
   private readonly cell: number;
-  private cols = 0;
-  private rows = 0;
-  private inv = 0;
-  // Per item: first and last column and row.
-  private c0 = new Int32Array(0);
-  private c1 = new Int32Array(0);
-  private r0 = new Int32Array(0);
-  private r1 = new Int32Array(0);
-  // Per cell: first entry of its run; start[cells] is the entry count.
-  private start = new Int32Array(0);
+  private cells!: CellCounts;
   // Per entry, in cell order, interleaved so one entry is one or two cache lines:
   // box (minX, minY, maxX, maxY) and tag (id, first column, first row).
   private box = new Float64Array(0);
@@ -33,21 +25,15 @@ class UniformGrid implements Contender {
   }
 
   setup(scene: Scene): void {
-    this.cols = Math.max(1, Math.ceil(scene.side / this.cell));
-    this.rows = this.cols;
-    this.inv = 1 / this.cell;
-    this.c0 = new Int32Array(scene.n);
-    this.c1 = new Int32Array(scene.n);
-    this.r0 = new Int32Array(scene.n);
-    this.r1 = new Int32Array(scene.n);
-    this.start = new Int32Array(this.cols * this.rows + 1);
+    this.cells = new CellCounts(scene.side, this.cell, scene.n);
     this.reserve(scene.n * 2);
   }
 
   frame(scene: Scene, sum: PairSum): void {
     this.build(scene);
-    const { start, box, tag, cols, rows } = this;
-    for (let r = 0, cell = 0; r < rows; r++) {
+    const { box, tag } = this;
+    const { start, cols } = this.cells;
+    for (let r = 0, cell = 0; r < cols; r++) {
       for (let c = 0; c < cols; c++, cell++) {
         const s = start[cell];
         const e = start[cell + 1];
@@ -68,23 +54,8 @@ class UniformGrid implements Contender {
   /** Counting sort of the entries by cell: cell k gets entries start[k]..start[k+1]-1. */
   private build(scene: Scene): void {
     const { n, minX, minY, maxX, maxY } = scene;
-    const { c0, c1, r0, r1, start, inv, cols } = this;
-    const cells = cols * this.rows;
-    const last = cols - 1;
-    start.fill(0);
-    let total = 0;
-    for (let i = 0; i < n; i++) {
-      const a = clamp(Math.floor(minX[i] * inv), last), b = clamp(Math.floor(maxX[i] * inv), last);
-      const u = clamp(Math.floor(minY[i] * inv), last), v = clamp(Math.floor(maxY[i] * inv), last);
-      c0[i] = a;
-      c1[i] = b;
-      r0[i] = u;
-      r1[i] = v;
-      for (let r = u; r <= v; r++) for (let c = a; c <= b; c++) start[r * cols + c]++;
-      total += (b - a + 1) * (v - u + 1);
-    }
-    // Inclusive prefix sums give each run's end; filling backwards moves them to the start.
-    for (let k = 1; k < cells; k++) start[k] += start[k - 1];
+    const { c0, c1, r0, r1, start, cols } = this.cells;
+    const total = this.cells.count(minX, minY, maxX, maxY, n);
     if (3 * total > this.tag.length) this.reserve(total * 1.5);
     const { box, tag } = this;
     for (let i = n - 1; i >= 0; i--) {
@@ -103,7 +74,6 @@ class UniformGrid implements Contender {
         }
       }
     }
-    start[cells] = total;
   }
 
   private reserve(size: number): void {
@@ -111,10 +81,6 @@ class UniformGrid implements Contender {
     this.box = new Float64Array(4 * cap);
     this.tag = new Int32Array(3 * cap);
   }
-}
-
-function clamp(v: number, last: number): number {
-  return v < 0 ? 0 : v > last ? last : v;
 }
 
 export function gridSpec(cell = DEFAULT_CELL): ContenderSpec {

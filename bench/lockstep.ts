@@ -57,6 +57,8 @@ export interface Series {
   readonly planned: number;
   /** `pairTests()` after the run's last frame, when the contender counts them. */
   readonly pairTests: number[];
+  /** Mean pairs per frame the contender produced, last run. */
+  pairs: number;
   /** The first frame whose pair set differed from the reference's or the oracle's, or ''. */
   mismatch: string;
 }
@@ -96,7 +98,7 @@ const MINOR = { type: 'minor' } as const;
 export function runLockstep<S extends Steppable>(plan: LockstepPlan<S>): LockstepResult {
   const result: LockstepResult = {
     series: plan.specs.map((spec) => ({
-      spec, medians: [], prepare: [], frames: [], planned: plan.frames, pairTests: [], mismatch: '',
+      spec, medians: [], prepare: [], frames: [], planned: plan.frames, pairTests: [], pairs: 0, mismatch: '',
     })),
     pairs: 0,
     checked: plan.reference >= 0 && plan.specs.length > 1,
@@ -120,6 +122,9 @@ interface Lane<S> {
   done: boolean;
   /** Ran the current frame. */
   ran: boolean;
+  /** Pairs over the frames it ran, and those frames. */
+  pairTotal: number;
+  pairFrames: number;
 }
 
 function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result: LockstepResult): void {
@@ -130,16 +135,13 @@ function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result
     contender.setup(scene);
     return {
       scene, contender, sum: new PairSum(), times: new Float64Array(plan.frames), prepTimes: new Float64Array(plan.frames),
-      measured: 0, warmed: 0, spent: 0, cold: false, done: plan.frames === 0, ran: false,
+      measured: 0, warmed: 0, spent: 0, cold: false, done: plan.frames === 0, ran: false, pairTotal: 0, pairFrames: 0,
     };
   });
   const oracleScene = plan.oracle === null ? null : plan.scene();
   const oracleSum = new PairSum();
-  const counter = lanes[plan.reference >= 0 ? plan.reference : 0];
   const total = plan.warmup + plan.frames;
   const k = lanes.length;
-  let pairTotal = 0;
-  let pairFrames = 0;
   collect(); // the garbage of the setups
   for (let f = 0; f < total; f++) {
     const measuring = f >= plan.warmup;
@@ -153,10 +155,10 @@ function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result
       if (!measuring && lane.cold) continue;
       playFrame(lane, measuring);
       settle(lane, plan.budgets[i], measuring, plan.frames);
-    }
-    if (counter.ran) {
-      pairTotal += counter.sum.count;
-      pairFrames++;
+      if (lane.ran) {
+        lane.pairTotal += lane.sum.count;
+        lane.pairFrames++;
+      }
     }
     if (plan.reference >= 0 && lanes[plan.reference].ran) {
       compareWith(lanes[plan.reference].sum, plan.specs[plan.reference].name, lanes, result, f, run);
@@ -173,8 +175,11 @@ function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result
       }
     }
   }
-  result.pairs = Math.round(pairTotal / Math.max(1, pairFrames));
-  lanes.forEach((lane, i) => record(lane, result.series[i]));
+  lanes.forEach((lane, i) => {
+    record(lane, result.series[i]);
+    result.series[i].pairs = Math.round(lane.pairTotal / Math.max(1, lane.pairFrames));
+  });
+  result.pairs = result.series[plan.reference >= 0 ? plan.reference : 0].pairs;
   plan.log(`  run ${run + 1}/${plan.runs} ${plan.title}: ` + result.series.map((s) =>
     `${s.spec.key} ${fmt(s.medians[run])} ms${s.frames[run] < plan.frames ? ` (${s.frames[run]} frames)` : ''}` +
     `${s.mismatch !== '' ? ' MISMATCH' : ''}`).join(' · '));

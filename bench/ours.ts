@@ -1,6 +1,6 @@
 import { LooseQuadtree } from '../src/core/index.js';
 import type { Contender, ContenderSpec, PairSum } from './contender.js';
-import type { Scene } from './scene.js';
+import type { Boxes, Scene } from './scene.js';
 
 /** This library: insert once, then per frame move the movers and step. */
 class Ours implements Contender {
@@ -21,17 +21,8 @@ class Ours implements Contender {
   }
 }
 
-/** The boxes a core contender reads each frame: the movers' ids, and every item's box. */
-export interface MovedBoxes {
-  readonly movers: Int32Array;
-  readonly minX: Float64Array;
-  readonly minY: Float64Array;
-  readonly maxX: Float64Array;
-  readonly maxY: Float64Array;
-}
-
 /** One frame of the core as every table runs it: `move` each mover, `step()`, sum `current`. */
-export function coreFrame(tree: LooseQuadtree, scene: MovedBoxes, sum: PairSum): void {
+export function coreFrame(tree: LooseQuadtree, scene: Boxes, sum: PairSum): void {
   const { movers, minX, minY, maxX, maxY } = scene;
   for (let k = 0; k < movers.length; k++) {
     const i = movers[k];

@@ -1,4 +1,5 @@
 import type { Contender, ContenderSpec, PairSum } from './contender.js';
+import { CellCounts, clamp } from './cells.js';
 import type { StormScene } from './storm-scene.js';
 
 /** Cell side in px. */
@@ -13,28 +14,14 @@ export const STORM_CELL = 128;
  * two actors find each other, so the lower id reports.
  */
 class StormGrid implements Contender<StormScene> {
-  private cols = 0;
-  private inv = 0;
-  // Per solid: first and last column and row.
-  private c0 = new Int32Array(0);
-  private c1 = new Int32Array(0);
-  private r0 = new Int32Array(0);
-  private r1 = new Int32Array(0);
-  // Per cell: first entry of its run; start[cells] is the entry count.
-  private start = new Int32Array(0);
+  private cells!: CellCounts;
   // Per entry, in cell order: box (minX, minY, maxX, maxY), tag (id, first column, first row, layer, mask).
   private box = new Float64Array(0);
   private tag = new Int32Array(0);
 
   setup(scene: StormScene): void {
     const solids = scene.firstDust;
-    this.cols = Math.max(1, Math.ceil(scene.side / STORM_CELL));
-    this.inv = 1 / STORM_CELL;
-    this.c0 = new Int32Array(solids);
-    this.c1 = new Int32Array(solids);
-    this.r0 = new Int32Array(solids);
-    this.r1 = new Int32Array(solids);
-    this.start = new Int32Array(this.cols * this.cols + 1);
+    this.cells = new CellCounts(scene.side, STORM_CELL, solids);
     this.reserve(solids * 4);
   }
 
@@ -50,7 +37,8 @@ class StormGrid implements Contender<StormScene> {
    */
   private probe(scene: StormScene, from: number, to: number, probers: number, sum: PairSum): void {
     const { minX, minY, maxX, maxY, layer, mask } = scene;
-    const { start, box, tag, inv, cols } = this;
+    const { box, tag } = this;
+    const { start, inv, cols } = this.cells;
     const last = cols - 1;
     for (let i = from; i < to; i++) {
       const x0 = minX[i], y0 = minY[i], x1 = maxX[i], y1 = maxY[i];
@@ -76,23 +64,8 @@ class StormGrid implements Contender<StormScene> {
   private build(scene: StormScene): void {
     const { minX, minY, maxX, maxY, layer, mask } = scene;
     const solids = scene.firstDust;
-    const { c0, c1, r0, r1, start, inv, cols } = this;
-    const cells = cols * cols;
-    const last = cols - 1;
-    start.fill(0);
-    let total = 0;
-    for (let i = 0; i < solids; i++) {
-      const a = clamp(Math.floor(minX[i] * inv), last), b = clamp(Math.floor(maxX[i] * inv), last);
-      const u = clamp(Math.floor(minY[i] * inv), last), v = clamp(Math.floor(maxY[i] * inv), last);
-      c0[i] = a;
-      c1[i] = b;
-      r0[i] = u;
-      r1[i] = v;
-      for (let r = u; r <= v; r++) for (let c = a; c <= b; c++) start[r * cols + c]++;
-      total += (b - a + 1) * (v - u + 1);
-    }
-    // Inclusive prefix sums give each run's end; filling backwards moves them to the start.
-    for (let k = 1; k < cells; k++) start[k] += start[k - 1];
+    const { c0, c1, r0, r1, start, cols } = this.cells;
+    const total = this.cells.count(minX, minY, maxX, maxY, solids);
     if (5 * total > this.tag.length) this.reserve(total * 1.5);
     const { box, tag } = this;
     for (let i = solids - 1; i >= 0; i--) {
@@ -112,7 +85,6 @@ class StormGrid implements Contender<StormScene> {
         }
       }
     }
-    start[cells] = total;
   }
 
   private reserve(size: number): void {
@@ -122,9 +94,6 @@ class StormGrid implements Contender<StormScene> {
   }
 }
 
-function clamp(v: number, last: number): number {
-  return v < 0 ? 0 : v > last ? last : v;
-}
 
 export const stormGridSpec: ContenderSpec<StormScene> = {
   key: 'grid',
