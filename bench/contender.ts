@@ -7,13 +7,18 @@ import type { Scene } from './scene.js';
 export class PairSum {
   count = 0;
   hash = 0;
+  /** The same over the pairs of priority 192 or more (tier 0), for contenders that pass priorities. */
+  topCount = 0;
+  topHash = 0;
 
   reset(): void {
     this.count = 0;
     this.hash = 0;
+    this.topCount = 0;
+    this.topHash = 0;
   }
 
-  add(a: number, b: number): void {
+  add(a: number, b: number, priority = 0): void {
     const lo = a < b ? a : b;
     const hi = a < b ? b : a;
     let h = Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi + 0x7f4a7c15, 0x85ebca77);
@@ -22,10 +27,19 @@ export class PairSum {
     h ^= h >>> 12;
     this.count++;
     this.hash = (this.hash + h) | 0;
+    if (priority >= 192) {
+      this.topCount++;
+      this.topHash = (this.topHash + h) | 0;
+    }
   }
 
   equals(other: PairSum): boolean {
     return this.count === other.count && this.hash === other.hash;
+  }
+
+  /** Whether the tier-0 pairs are the same (a budget never cuts them). */
+  equalsTop(other: PairSum): boolean {
+    return this.topCount === other.topCount && this.topHash === other.topHash;
   }
 }
 

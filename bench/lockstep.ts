@@ -39,6 +39,12 @@ export interface LockstepPlan<S extends Steppable> {
   readonly oracle: Oracle<S> | null;
   /** The contenders the oracle checks (every one when left out): some find another pair set by design. */
   readonly oracleChecks?: (spec: { readonly key: string }) => boolean;
+  /**
+   * How each contender's pairs are compared with the reference's (all of them when left out):
+   * `all`, only the tier-0 pairs (`top`: a budget may leave the others waiting), or `none`
+   * (a contender that finds no pairs, such as the game without the plugin).
+   */
+  readonly compare?: (spec: { readonly key: string }) => 'all' | 'top' | 'none';
   readonly warmup: number;
   readonly frames: number;
   readonly runs: number;
@@ -161,7 +167,8 @@ function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result
       }
     }
     if (plan.reference >= 0 && lanes[plan.reference].ran) {
-      compareWith(lanes[plan.reference].sum, plan.specs[plan.reference].name, lanes, result, f, run);
+      compareWith(lanes[plan.reference].sum, plan.specs[plan.reference].name, lanes, result, f, run,
+        plan.compare === undefined ? null : plan.specs.map((spec) => plan.compare!(spec)));
     }
     if (oracleScene !== null) {
       oracleScene.advance();
@@ -170,7 +177,7 @@ function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result
         oracleSum.reset();
         oracle.find(oracleScene, oracleSum);
         compareWith(oracleSum, oracle.name, lanes, result, f, run, plan.oracleChecks === undefined ? null
-          : plan.specs.map((spec) => plan.oracleChecks!(spec)));
+          : plan.specs.map((spec) => (plan.oracleChecks!(spec) ? 'all' : 'none')));
         result.checked = true;
       }
     }
@@ -214,15 +221,23 @@ function settle<S>(lane: Lane<S>, budget: Budget, measuring: boolean, frames: nu
   lane.done = lane.measured >= frames || (lane.measured >= budget.minFrames && lane.spent >= budget.measureMs);
 }
 
-/** Records a mismatch for each lane that ran frame f with a pair set other than `expected`. */
+/**
+ * Records a mismatch for each lane that ran frame f with a pair set other than `expected`
+ * (per lane, `how` says whether all its pairs are compared, the tier-0 ones, or none).
+ */
 function compareWith<S>(expected: PairSum, source: string, lanes: Lane<S>[], result: LockstepResult, f: number,
-  run: number, only: boolean[] | null = null): void {
+  run: number, how: ('all' | 'top' | 'none')[] | null = null): void {
   for (let i = 0; i < lanes.length; i++) {
     const lane = lanes[i];
     const series = result.series[i];
-    if ((only !== null && !only[i]) || !lane.ran || lane.sum === expected || series.mismatch !== '' || lane.sum.equals(expected)) continue;
-    series.mismatch = `run ${run + 1}, frame ${f}: ${lane.sum.count} pairs (fingerprint ` +
-      `${hex(lane.sum.hash)}), ${source} ${expected.count} (${hex(expected.hash)})`;
+    const mode = how === null ? 'all' : how[i];
+    if (mode === 'none' || !lane.ran || lane.sum === expected || series.mismatch !== '') continue;
+    if (mode === 'all' ? lane.sum.equals(expected) : lane.sum.equalsTop(expected)) continue;
+    series.mismatch = mode === 'all'
+      ? `run ${run + 1}, frame ${f}: ${lane.sum.count} pairs (fingerprint ${hex(lane.sum.hash)}), ` +
+        `${source} ${expected.count} (${hex(expected.hash)})`
+      : `run ${run + 1}, frame ${f}: ${lane.sum.topCount} tier-0 pairs (fingerprint ${hex(lane.sum.topHash)}), ` +
+        `${source} ${expected.topCount} (${hex(expected.topHash)})`;
   }
 }
 

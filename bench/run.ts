@@ -10,23 +10,28 @@ import { runSweep, sweepMismatches, sweepSection } from './sweep.js';
 import { stormCoreSpec } from './storm-ours.js';
 import { stormEcsOffSpec, stormEcsOnSpec } from './storm-ecs.js';
 import { stormGridSpec } from './storm-grid.js';
+import { effectsMismatches, effectsSection, effectsSpecs, runEffects } from './effects.js';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scene a,b          scenes, comma-separated (default all): bounce (the peers' tables, the
                        maxDepth sweep, the ECS face table), storm (the particle storm), bullets
-                       (swept bullets against the same scene unswept); both = bounce,storm
+                       (swept bullets against the same scene unswept), effects (particle bursts
+                       with lifetimes and recycled ids); both = bounce,storm
   --n 1000,10000       item counts: boxes for bounce (default 1000,10000,50000,100000), dust
-                       particles for storm, items for bullets (default 10000,100000)
+                       particles for storm, items for bullets (default 10000,100000), live
+                       particles for effects (default 20000,50000,100000)
   --mode all|10|both   bounce: every item moves, a fixed 10% moves, or both (default both)
   --runs R             repeat each measurement R times, fresh scenes and contenders (default 3)
   --frames F           measured frames per run (default bounce: 100 at 1k, 60 at 10k, 40 at 50k,
                        30 above; storm: 120 up to 10k, 60 above; bullets: 120 up to 10k, 40
                        above; --quick: 15)
-  --warmup W           unmeasured frames first, every run (default 10; --quick: 5)
+  --warmup W           unmeasured frames first, every run (default 10, effects 160 so that every id
+                       has been recycled; --quick: 5, effects 30)
   --only a,b           run only the contenders whose key or name contains one of these. Keys:
                        bounce ${bounceSpecs().map((s) => s.key).join(', ')};
                        storm ${[stormGridSpec, stormCoreSpec, stormEcsOffSpec, stormEcsOnSpec].map((s) => s.key).join(', ')}, brute (the check);
-                       ECS table ${ecsSpecs().map((s) => s.key).join(', ')}; bullets unswept, swept.
+                       ECS table ${ecsSpecs().map((s) => s.key).join(', ')}; bullets unswept, swept;
+                       effects ${effectsSpecs().map((s) => s.key).join(', ')}.
                        Pairs are checked only when the reference (bounce: brute up to 10k, ours
                        above; storm: grid; ECS: core) is among them.
   --depths 6,7,8       maxDepth values for the sweep of bitecs-quadtree (default 6..10)
@@ -68,10 +73,13 @@ function main(): void {
   }
   const quick = values.quick;
   const scene = values.scene;
-  const scenes = new Set(scene.split(',').map((x) => x.trim()).flatMap((x) => (x === 'both' ? ['bounce', 'storm'] : x === 'all' ? ['bounce', 'storm', 'bullets'] : [x])));
-  for (const x of scenes) if (x !== 'bounce' && x !== 'storm' && x !== 'bullets') usage(`--scene takes bounce, storm, bullets, both or all (got ${scene})`);
+  const scenes = new Set(scene.split(',').map((x) => x.trim()).flatMap((x) => (x === 'both' ? ['bounce', 'storm'] : x === 'all' ? ['bounce', 'storm', 'bullets', 'effects'] : [x])));
+  for (const x of scenes) {
+    if (x !== 'bounce' && x !== 'storm' && x !== 'bullets' && x !== 'effects') usage(`--scene takes bounce, storm, bullets, effects, both or all (got ${scene})`);
+  }
   const bounceNs = numbers(values.n ?? (quick ? '1000,10000' : '1000,10000,50000,100000'), 'n');
   const stormNs = numbers(values.n ?? (quick ? '10000' : '10000,100000'), 'n');
+  const effectsNs = numbers(values.n ?? (quick ? '20000' : '20000,50000,100000'), 'n');
   const modes: Mode[] = values.mode === 'both' ? ['all', '10'] : values.mode === 'all' || values.mode === '10'
     ? [values.mode] : usage(`--mode must be all, 10 or both (got ${values.mode})`);
   const runs = values.runs === undefined ? 3 : positive(values.runs, 'runs');
@@ -83,6 +91,10 @@ function main(): void {
     fixedFrames ?? (quick ? 15 : n <= 1_000 ? 100 : n <= 10_000 ? 60 : n <= 50_000 ? 40 : 30);
   const stormFramesFor = (n: number) => fixedFrames ?? (quick ? 15 : n <= 10_000 ? 120 : 60);
   const bulletFramesFor = (n: number) => fixedFrames ?? (quick ? 15 : n <= 10_000 ? 120 : 40);
+  // Effects start measuring once every particle alive at setup has died and bitECS has handed
+  // its id to a newborn: before that the ids are still in order, and every pass looks cheaper.
+  const effectsWarmup = values.warmup === undefined ? (quick ? 30 : 160) : warmup;
+  const effectsFramesFor = (n: number) => fixedFrames ?? (quick ? 15 : n <= 20_000 ? 120 : n <= 50_000 ? 80 : 60);
   const seed = values.seed === undefined ? DEFAULT_SEED : numbers(values.seed, 'seed')[0];
   const select = selector(values.only);
   const depths = numbers(values.depths ?? (quick ? '7,8,9' : '6,7,8,9,10'), 'depths');
@@ -111,13 +123,16 @@ function main(): void {
     : timed('storm', () => runStorm({ ns: stormNs, warmup, framesFor: stormFramesFor, seed, runs, select, log }));
   const bullets = !scenes.has('bullets') ? null
     : timed('bullets', () => runBullets({ ns: stormNs, warmup, framesFor: bulletFramesFor, seed, runs, select, log }));
+  const effects = !scenes.has('effects') ? null
+    : timed('effects', () => runEffects({ ns: effectsNs, warmup: effectsWarmup, framesFor: effectsFramesFor, seed, runs, select, log }));
   log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  if (bounce.length === 0 && sweep === null && ecs.length === 0 && storm === null && bullets === null) {
+  if (bounce.length === 0 && sweep === null && ecs.length === 0 && storm === null && bullets === null && effects === null) {
     usage(`--only matched no contender of the scenes run (${values.only})`);
   }
 
   const md = values.markdown;
   const context = { warmup, seed };
+  const effectsContext = { warmup: effectsWarmup, seed };
   const sections = [
     md ? `## Performance\n\n${machineLine(runs)}\n\n${cellLegend(runs)}` : `${machineLine(runs)}`,
     bounceSection(bounce, md, context),
@@ -125,11 +140,12 @@ function main(): void {
     ecsSection(ecs, md),
     stormSection(storm, md, context),
     bulletsSection(bullets, md, context),
+    effectsSection(effects, md, effectsContext),
   ];
   console.log(sections.map((s) => s.trim()).filter((s) => s !== '').join('\n\n'));
 
   const bad = [...bounceMismatches(bounce), ...(sweep === null ? [] : sweepMismatches(sweep)), ...ecsMismatches(ecs),
-    ...stormMismatches(storm), ...bulletsMismatches(bullets)];
+    ...stormMismatches(storm), ...bulletsMismatches(bullets), ...effectsMismatches(effects)];
   if (bad.length > 0) {
     console.error(`\nCHECKSUM MISMATCH (${bad.length}):\n  ${bad.join('\n  ')}`);
     process.exitCode = 1;
