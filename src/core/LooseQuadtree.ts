@@ -1,6 +1,6 @@
 import { Broadphase } from './pairs/Broadphase.js';
 import { checkBox, checkId, checkNumber, fail, isBits32, show } from './errors.js';
-import { ABSENT, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
+import { ABSENT, DETACHED, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
 import { FROM, LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { SweptTest } from './pairs/SweptTest.js';
 import { sweptContact } from './geometry.js';
@@ -50,7 +50,8 @@ export class LooseQuadtree {
   /** Numbers about the index and the last step, updated in place. */
   readonly stats: QuadtreeStats;
 
-  private readonly tree: SpatialTree;
+  /** @internal The spatial index (see spatialTreeOf). */
+  readonly tree: SpatialTree;
   private readonly queries: QueryEngine;
   private readonly broadphase: Broadphase;
   private readonly sweptTest: SweptTest;
@@ -116,8 +117,7 @@ export class LooseQuadtree {
    */
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.admit(id, minX, minY, maxX, maxY);
-    this.tree.place(id);
-    this.broadphase.markDirty(id);
+    if (this.tree.place(id)) this.broadphase.markDirty(id);
   }
 
   /**
@@ -130,15 +130,14 @@ export class LooseQuadtree {
   }
 
   /**
-   * Places every pending item, and brings the regions of deferred classes up to date (see
-   * README, "How it works"). Returns how many were placed. Queries do this by themselves.
+   * Places every pending item. Returns how many were placed. Queries and steps do this by
+   * themselves.
    */
   flush(): number {
-    this.tree.catchUp();
     return this.placePending();
   }
 
-  /** Places the pending items; the pair finder then queues them with any caught up. */
+  /** Places the pending items; the pair finder then queues those placed in nodes. */
   private placePending(): number {
     const placed = this.tree.pendingCount === 0 ? 0 : this.tree.flush();
     this.broadphase.takeArrivals();
@@ -155,7 +154,7 @@ export class LooseQuadtree {
     // Kept small so engines inline it into the caller's loop: the four numbers then never
     // become heap objects. Anything unusual (bad input, pending items) takes the slow path.
     const items = this.tree.items;
-    if (id >>> 0 === id && id < items.capacity && items.i32[(id << 4) | NODE] >= 0 && (items.i32[(id << 4) | FLAGS] & SWEPT) === 0 &&
+    if (id >>> 0 === id && id < items.capacity && items.i32[(id << 4) | NODE] >= DETACHED && (items.i32[(id << 4) | FLAGS] & SWEPT) === 0 &&
         minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 &&
         minX <= maxX && minY <= maxY) {
       // The record is written in place here rather than through ItemStore.setBox: one call
@@ -173,7 +172,11 @@ export class LooseQuadtree {
     return this.moveChecked(id, minX, minY, maxX, maxY);
   }
 
-  /** The rest of a placed item's move, once its new box is stored: the tree, then the broadphase. */
+  /**
+   * The rest of an indexed item's move, once its new box is stored: the tree, then the
+   * broadphase. An item of a detached class only counts as its class's move (see
+   * SpatialTree.update): its class is joined whole (see Broadphase).
+   */
   private moved(id: number): void {
     if (!this.tree.update(id)) this.broadphase.markDirty(id);
   }
@@ -190,7 +193,7 @@ export class LooseQuadtree {
       return false;
     }
     // A swept item is checked again even when the box covering its path did not change.
-    if (node !== PENDING && !this.tree.update(id)) this.broadphase.markDirty(id);
+    if (node !== PENDING) this.moved(id);
     return true;
   }
 
@@ -226,8 +229,7 @@ export class LooseQuadtree {
     items.setFlag(id, SWEPT, swept);
     if (node === PENDING) return;
     this.tree.sweptChanged(id);
-    this.tree.update(id);
-    this.broadphase.markDirty(id);
+    this.moved(id);
   }
 
   /** True when the item is swept (see {@link setSwept}). */
@@ -262,7 +264,7 @@ export class LooseQuadtree {
       // Checked again by the next step, moving or not: pairs met only along this path end.
       // Its record keeps covering the old path until it next moves (a larger box finds extra
       // candidates, never misses one): that saves a second relocation per frame.
-      if (moving) this.broadphase.markDirty(id);
+      if (moving) this.broadphase.markChanged(id);
     }
   }
 
@@ -373,7 +375,7 @@ export class LooseQuadtree {
     items.setFlag(id, STATIC, isStatic);
     if (items.nodeOf(id) === PENDING) return;
     this.tree.colliderChanged(id);
-    this.broadphase.markDirty(id);
+    this.broadphase.markChanged(id);
   }
 
   /**
@@ -382,7 +384,6 @@ export class LooseQuadtree {
    * {@link current}, {@link entered} and {@link exited}. Returns {@link stats}.
    */
   step(): QuadtreeStats {
-    // Deferred classes catch up only if this step needs their regions (see Broadphase.run).
     this.placePending();
     this.tree.tick();
     this.tree.compactIfScattered();
@@ -574,9 +575,9 @@ export class LooseQuadtree {
     return trim(outIds, count);
   }
 
-  /** Places pending items and applies deferred moves before a query reads the tree. */
+  /** Places pending items before a query reads the tree. */
   private catchUp(): void {
-    if (this.tree.pendingCount !== 0 || this.tree.lagging) this.flush();
+    if (this.tree.pendingCount !== 0) this.flush();
   }
 
   // The *Args helpers check a query's numbers (the error path only when one is bad), place
@@ -688,6 +689,14 @@ export class LooseQuadtree {
     s.groupsCounting = nodes.countingCount;
     s.groupsFreed = nodes.groupsFreed;
   }
+}
+
+/**
+ * The spatial index inside a LooseQuadtree, for the package's own faces (see internal.ts):
+ * the ECS sync walks its class lists to read components in memory order.
+ */
+export function spatialTreeOf(tree: LooseQuadtree): SpatialTree {
+  return tree.tree;
 }
 
 function clampInt(value: number, lo: number, hi: number): number {

@@ -8,3 +8,5 @@ export { fit, grow } from './grow.js';
 export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
 export { PairHash } from './pairs/PairHash.js';
 export { IdList } from './lists/IdList.js';
+export { spatialTreeOf } from './LooseQuadtree.js';
+export { MIXED } from './store/CollisionClasses.js';

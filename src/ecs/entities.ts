@@ -27,10 +27,6 @@ export class EntityTable {
   /** 1 while the entity is swept in the tree (see Swept). */
   swept = new Uint8Array(1024);
   marks = new Uint8Array(1024);
-  /** Place in `dynamic`, or -1. */
-  dynamicAt = new Int32Array(1024).fill(-1);
-  /** Entities in the tree that are not static: the ones the scan compares. */
-  readonly dynamic = new IdList(1024);
   /** Entities held out of the tree (may hold stale entries; see `heldCount`). */
   readonly held = new IdList();
   heldCount = 0;
@@ -50,22 +46,5 @@ export class EntityTable {
     this.isStatic = fit(this.isStatic, size);
     this.swept = fit(this.swept, size);
     this.marks = fit(this.marks, size);
-    this.dynamicAt = fit(this.dynamicAt, size, -1);
-  }
-
-  addDynamic(id: number): void {
-    this.dynamicAt[id] = this.dynamic.count;
-    this.dynamic.push(id);
-  }
-
-  /** Swap-removes from `dynamic`. */
-  removeDynamic(id: number): void {
-    const at = this.dynamicAt[id];
-    if (at < 0) return;
-    const list = this.dynamic;
-    const last = list.data[--list.count];
-    list.data[at] = last;
-    this.dynamicAt[last] = at;
-    this.dynamicAt[id] = -1;
   }
 }

@@ -2,6 +2,7 @@ import { hasComponent, type World } from 'bitecs';
 import { BAD_BOX, BAD_COLLIDER, BEYOND_LIMIT, describe, NO_POSITION, readCollider, VALID, validBox } from './check.js';
 import { HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
+import { MIXED, spatialTreeOf } from '../core/internal.js';
 
 /**
  * The sync system: brings the tree up to date with the components. Inserts the entities that
@@ -29,8 +30,8 @@ export function quadtreeSyncSystem<W extends object>(world: W): W {
   applyColliderChanges(s);
   if (s.scan) scan(s);
   applyMarks(s);
-  // New entities wait in the tree's queue: the collision step (or a query) places them all at
-  // once. Not flushed here: that would also end the deferral of a particle class's moves.
+  // With 'scan', new entities were placed all at once before the scan; with 'mark' they wait
+  // in the tree's queue for the collision step (or a query).
   refreshCounts(s);
   stats.syncMs = performance.now() - started;
   if (s.error !== null) {
@@ -99,7 +100,6 @@ function admit(s: QuadtreeState, eid: number): void {
   ent.swept[eid] = isSwept ? 1 : 0;
   ent.inTree++;
   if (isStatic) ent.staticCount++;
-  else ent.addDynamic(eid);
   s.stats.inserted++;
 }
 
@@ -136,7 +136,6 @@ export function takeOut(s: QuadtreeState, eid: number): void {
   ent.swept[eid] = 0;
   ent.inTree--;
   if (ent.isStatic[eid] === 1) ent.staticCount--;
-  else ent.removeDynamic(eid);
   ent.status[eid] = UNTRACKED;
 }
 
@@ -235,13 +234,7 @@ function applyStaticChanges(s: QuadtreeState): void {
     if (!reread(s, eid)) continue;
     s.tree.setStatic(eid, want);
     ent.isStatic[eid] = want ? 1 : 0;
-    if (want) {
-      ent.removeDynamic(eid);
-      ent.staticCount++;
-    } else {
-      ent.addDynamic(eid);
-      ent.staticCount--;
-    }
+    ent.staticCount += want ? 1 : -1;
   }
   list.clear();
 }
@@ -286,33 +279,43 @@ function applyColliderChanges(s: QuadtreeState): void {
  * handed to the core's `move`, which compares it with the box it holds and, for an entity that
  * stayed inside its node's loose bounds, writes it straight where pair finding reads it. No
  * copy of the components is kept, and nothing is left for a second pass.
+ *
+ * It walks the core's class lists, which keep their members in id order however bitECS
+ * recycles ids: the components and the core's records are both read in memory order.
+ * Entities queued by this sync are placed first, so that they are in the lists.
  */
 function scan(s: QuadtreeState): void {
   const ent = s.entities;
-  const list = ent.dynamic;
   const px = s.position.x;
   const py = s.position.y;
   const bw = s.bounds.width;
   const bh = s.bounds.height;
   const tree = s.tree;
-  const scanned = list.count;
+  tree.flush();
+  const C = spatialTreeOf(tree).classes;
+  let scanned = 0;
   let dirty = 0;
-  for (let i = 0; i < list.count; i++) {
-    const eid = list.data[i];
-    const x = px[eid];
-    const y = py[eid];
-    const w = bw[eid];
-    const h = bh[eid];
-    if (!validBox(x, y, w, h)) {
-      hold(s, eid, BAD_BOX);
-      // It was swapped out of the list: look at index i again.
-      i--;
-      continue;
+  for (let k = 0; k < C.size.length; k++) {
+    if (C.size[k] === 0 || (C.isStatic[k] === 1 && k !== MIXED)) continue;
+    const ids = C.ids[k];
+    // A held entity leaves a hole behind (and an emptied list ends): the bound is re-read.
+    for (let i = 0; i < C.end[k]; i++) {
+      const eid = ids[i];
+      if (eid < 0 || ent.isStatic[eid] === 1) continue;
+      scanned++;
+      const x = px[eid];
+      const y = py[eid];
+      const w = bw[eid];
+      const h = bh[eid];
+      if (!validBox(x, y, w, h)) {
+        hold(s, eid, BAD_BOX);
+        continue;
+      }
+      // Inline rather than through a helper: every double passed to a call V8 does not inline is boxed.
+      const hw = w * 0.5;
+      const hh = h * 0.5;
+      if (tree.move(eid, x - hw, y - hh, x + hw, y + hh)) dirty++;
     }
-    // Inline rather than through a helper: every double passed to a call V8 does not inline is boxed.
-    const hw = w * 0.5;
-    const hh = h * 0.5;
-    if (tree.move(eid, x - hw, y - hh, x + hw, y + hh)) dirty++;
   }
   s.stats.scanned += scanned;
   s.stats.dirty += dirty;

@@ -122,3 +122,9 @@ export function snapshotBoxes(tree: LooseQuadtree, ids: Iterable<number>): Map<n
 export function sorted(values: ArrayLike<number>): number[] {
   return Array.from(values).sort((x, y) => x - y);
 }
+
+/** Whether some collision class of the tree is detached (kept out of the nodes, joined whole). */
+export function anyDetached(tree: LooseQuadtree): boolean {
+  const inner = (tree as unknown as { tree: { classes: { detached: Uint8Array } } }).tree;
+  return inner.classes.detached.some((d) => d === 1);
+}

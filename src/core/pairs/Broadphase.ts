@@ -1,5 +1,5 @@
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
-import { SEEN, STATE, TIERS, tierOf } from '../store/ItemStore.js';
+import { DETACHED, SEEN, STATE, TIERS, tierOf } from '../store/ItemStore.js';
 import { NONE } from '../store/NodePool.js';
 import { PairBuffer } from '../lists/PairBuffer.js';
 import { PairLists } from '../lists/PairLists.js';
@@ -13,8 +13,8 @@ import { FewMovers } from './FewMovers.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import type { QuadtreeStats } from '../options.js';
 
-/** A class this big or bigger may be deferred (see Broadphase.chooseDeferred). */
-const DEFER_MIN = 1024;
+/** A class this big or bigger may be detached (see Broadphase.choose). */
+const DETACH_MIN = 1024;
 
 /**
  * A step checks the movers sweep-wise (no pair pool, see {@link Broadphase.checkMovers})
@@ -30,10 +30,15 @@ const MOVERS_SWEEP = 16;
  *
  * - few: each mover is checked on its own (see FewMovers); the sorted lists are patched.
  *   The only way under a budget.
- * - many (1/16 or more, no budget): the movers probe the cells around them for every pair
- *   they are in, from slot memory alone (see CellSweep.runMovers); the pairs are
- *   radix-sorted and merged with the list (see PairLists.mergeFound).
+ * - many (1/16 or more, or while a class is detached; no budget): the movers probe the cells
+ *   around them for every pair they are in, from slot memory alone (see CellSweep.runMovers),
+ *   and every detached class one of whose items or partners moved is joined whole; the pairs
+ *   are radix-sorted and merged with the list (see PairLists.mergeFound).
  * - most (half or more, no budget): one sweep over every cell finds every pair (see CellSweep.run).
+ *
+ * A big class most of which moves step after step is detached from the tree (see
+ * SpatialTree.detach, {@link choose}): its moves only store the box, its births and deaths
+ * only touch its list, and its pairs come from a grid join over its records.
  *
  * Dirty items wait in one FIFO per tier. Tier 0 is emptied every step. Tiers 1-3 are
  * served in order while the budget lasts, and at least `minChecksPerTier` from each one
@@ -94,13 +99,40 @@ export class Broadphase {
     arrived.clear();
   }
 
-  /** Queues an item for the next step unless it is queued already. */
+  /** Queues an item of a node for the next step unless it is queued already. Kept small: moves inline it. */
   markDirty(id: number): void {
     const i32 = this.tree.items.i32;
     const mark = 2 * this.stepId + 3;
     if (i32[(id << 4) | STATE] === mark) return;
     i32[(id << 4) | STATE] = mark;
     this.queues[tierOf(this.tree.items.priorityOf(id))].push(id);
+  }
+
+  /**
+   * {@link markDirty} for any indexed item: one of a detached class is only counted as its
+   * class's move (its class is joined whole).
+   */
+  markChanged(id: number): void {
+    const items = this.tree.items;
+    if (items.nodeOf(id) === DETACHED) this.tree.classes.moved[items.classOf(id)]++;
+    else this.markDirty(id);
+  }
+
+  /** Adds the queued movers to their classes' counts of moves (see choose). */
+  private countMovers(): number {
+    const items = this.tree.items;
+    const moved = this.tree.classes.moved;
+    const waiting = 2 * this.stepId + 3;
+    let dirty = 0;
+    for (let t = 0; t < TIERS; t++) {
+      const queue = this.queues[t];
+      dirty += queue.count;
+      for (let i = 0; i < queue.count; i++) {
+        const id = queue.at(i);
+        if (items.stateOf(id) === waiting) moved[items.classOf(id)]++;
+      }
+    }
+    return dirty;
   }
 
   /** True when the item waits for the next step. */
@@ -117,7 +149,8 @@ export class Broadphase {
     const items = this.tree.items;
     if (items.priorityOf(id) !== oldPriority) this.priorityChanged = true;
     const tier = tierOf(items.priorityOf(id));
-    if (!this.isDirty(id)) this.markDirty(id);
+    if (items.nodeOf(id) === DETACHED) this.markChanged(id);
+    else if (!this.isDirty(id)) this.markDirty(id);
     else if (tier !== tierOf(oldPriority)) this.queues[tier].push(id);
   }
 
@@ -148,23 +181,25 @@ export class Broadphase {
   run(): void {
     const stats = this.stats;
     const started = performance.now();
-    this.checked.fit(this.tree.items.capacity);
-    this.left.fit(this.tree.items.capacity);
+    const tree = this.tree;
+    tree.tidy();
+    this.checked.fit(tree.items.capacity);
+    this.left.fit(tree.items.capacity);
     const unlimited = this.maxPairTests === Infinity && this.maxMs === Infinity;
-    // Deferred moves (see SpatialTree.defer) are not queued until they catch up.
-    let dirty = this.tree.lagCount;
-    for (let t = 0; t < TIERS; t++) dirty += this.queues[t].count;
-    const size = this.tree.size;
-    const onePass = unlimited && dirty * 2 >= size;
-    const sweeping = onePass || (unlimited && dirty * MOVERS_SWEEP >= size);
-    // Only the one-pass sweep can do without deferred classes' regions, and it reads one side
-    // of every join from its regions: two deferred classes that pair with each other (their
-    // keys changed since they were picked) catch up too. Before the step begins, so that the
-    // items caught up are made dirty for it.
-    if (!onePass || this.deferredConflict()) {
-      this.tree.catchUp();
-      this.takeArrivals();
+    // A budget checks items one by one, from their nodes: detached classes come back first,
+    // their items made dirty (their moves since the last step were not queued).
+    if (!unlimited) this.attachAll(true);
+    let dirty = this.countMovers();
+    const C = tree.classes;
+    let anyDetached = false;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.detached[k] === 0) continue;
+      anyDetached = true;
+      dirty += Math.min(C.moved[k], C.size[k]);
     }
+    const size = tree.size;
+    const onePass = unlimited && dirty * 2 >= size;
+    const sweeping = onePass || (unlimited && (anyDetached || dirty * MOVERS_SWEEP >= size));
     this.stepId++;
     this.tests = 0;
     this.few.tests = 0;
@@ -183,6 +218,8 @@ export class Broadphase {
     // A priority change is settled once its item has been checked: until then a later
     // sweeping step must still refresh the listed priorities before it merges.
     if (stats.deferred === 0) this.priorityChanged = false;
+    if (unlimited) this.choose(dirty * MOVERS_SWEEP >= size);
+    C.moved.fill(0);
     stats.stepMs = performance.now() - started;
   }
 
@@ -223,32 +260,73 @@ export class Broadphase {
     this.tests += this.sweep.tests;
     this.radix.sort(found);
     this.mergeFound(true);
-    this.chooseDeferred();
     return this.tree.size - this.tree.waiting;
   }
 
   /**
    * Checks the queued movers by probing from each the cells of every class it may pair
-   * with, from slot memory alone; their pairs are radix-sorted and merged with the list,
-   * where a listed pair of a mover that was not found again ends. Pairs of two items that did
-   * not move pass through the merge untouched. Used when many items moved and there is no budget.
+   * with, from slot memory alone, and joins whole every detached class that one of its items
+   * or partners moved; the pairs are radix-sorted and merged with the list, where a listed
+   * pair of a checked item that was not found again ends. Pairs of two items that did not
+   * move pass through the merge untouched. Used when many items moved, or a class is
+   * detached, and there is no budget.
    */
   private checkMovers(): number {
     const moverSlots = this.collectMovers(TIERS);
     const count = this.sorter.count;
-    const items = this.tree.items;
-    const slotId = this.tree.slots.id;
+    const tree = this.tree;
+    const items = tree.items;
+    const slotId = tree.slots.id;
+    const words = this.checked.words;
     for (let i = 0; i < count; i++) items.setState(slotId[moverSlots[i]], 2 * this.stepId);
     if (this.priorityChanged) this.lists.refreshPriorities(items, this.poolOrNull());
     const found = this.found;
     found.count = 0;
-    this.sweep.runMovers(moverSlots, count, this.checked.words, found);
+    this.sweep.runMovers(moverSlots, count, words, found);
     this.tests += this.sweep.tests;
+    const joined = this.touchedDetached();
+    let members = 0;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (((joined >>> k) & 1) === 0) continue;
+      members += this.markMembers(k, words, true);
+      this.sweep.joinDetached(k, found);
+      this.tests += this.sweep.tests;
+    }
     this.radix.sort(found);
     this.mergeFound(false);
-    // runMovers set the bits directly (it runs hot): clear them the same way.
-    for (let i = 0; i < count; i++) this.checked.words[slotId[moverSlots[i]] >> 5] = 0;
-    return count;
+    // The bits were set directly (they run hot): cleared the same way.
+    for (let i = 0; i < count; i++) words[slotId[moverSlots[i]] >> 5] = 0;
+    for (let k = 0; k < MAX_CLASSES; k++) if (((joined >>> k) & 1) !== 0) this.markMembers(k, words, false);
+    return count + members;
+  }
+
+  /**
+   * Detached classes to join this step, as a bit set: those whose items moved (or were added,
+   * or re-filtered), or one of whose partner classes did.
+   */
+  private touchedDetached(): number {
+    const C = this.tree.classes;
+    let joined = 0;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.detached[k] === 0) continue;
+      let touched = C.moved[k] !== 0;
+      for (let o = 0; !touched && o < MAX_CLASSES; o++) touched = C.moved[o] !== 0 && C.allowed[k * MAX_CLASSES + o] === 1;
+      if (touched) joined |= 1 << k;
+    }
+    return joined;
+  }
+
+  /** Sets (or clears) the checked bit of every member of class k; returns the members. */
+  private markMembers(k: number, words: Int32Array, on: boolean): number {
+    const C = this.tree.classes;
+    const ids = C.ids[k];
+    for (let i = 0, end = C.end[k]; i < end; i++) {
+      const id = ids[i];
+      if (id < 0) continue;
+      if (on) words[id >> 5] |= 1 << (id & 31);
+      else words[id >> 5] = 0;
+    }
+    return C.size[k];
   }
 
   /** Merges the sweep's pairs into the lists; the pool is then out of sync (see {@link poolInSync}). */
@@ -262,35 +340,47 @@ export class Broadphase {
     return this.poolInSync ? this.pairs : null;
   }
 
-  /** True when two deferred classes may pair with each other (see run). */
-  private deferredConflict(): boolean {
-    const C = this.tree.classes;
-    for (let a = 0; a < MAX_CLASSES; a++) {
-      if (C.deferred[a] === 0) continue;
-      for (let b = a + 1; b < MAX_CLASSES; b++) if (C.deferred[b] === 1 && C.allowed[a * MAX_CLASSES + b] === 1) return true;
-    }
-    return false;
-  }
-
   /**
-   * After a one-pass step, picks the classes whose moves may skip their regions until the
-   * next step that needs them: big (DEFER_MIN items or more) and moving. While every item
-   * moves, keeping the tree in step costs more than a grid built from the records (see
-   * ProbeGrid); the tree catches up when a query or a per-item step needs it. Of two such
-   * classes that pair with each other only the larger is deferred, since the grid reads the
-   * other from its regions.
+   * After a step without a budget, picks the classes to keep out of the tree until further
+   * notice (see SpatialTree.detach): big (DETACH_MIN items or more), not static, and most of
+   * them moving. Detached while half or more of a class moved in a step where many items
+   * moved (`many`); back in the tree once under a quarter moved, or once few items moved
+   * anywhere, so that the next step can check its movers one by one. Of two classes that may
+   * pair with each other only the larger stays detached: a join reads the other from its nodes.
    */
-  private chooseDeferred(): void {
-    const C = this.tree.classes;
-    const deferred = C.deferred;
+  private choose(many: boolean): void {
+    const tree = this.tree;
+    const C = tree.classes;
+    let want = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
-      deferred[k] = k !== MIXED && C.size[k] >= DEFER_MIN && C.isStatic[k] === 0 ? 1 : 0;
+      if (k === MIXED || C.size[k] < DETACH_MIN || C.isStatic[k] === 1 || !many) continue;
+      const share = C.detached[k] === 1 ? 4 : 2;
+      if (C.moved[k] * share >= C.size[k]) want |= 1 << k;
     }
     for (let a = 0; a < MAX_CLASSES; a++) {
       for (let b = a + 1; b < MAX_CLASSES; b++) {
-        if (deferred[a] === 0 || deferred[b] === 0 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
-        deferred[C.size[a] < C.size[b] ? a : b] = 0;
+        if (((want >>> a) & 1) === 0 || ((want >>> b) & 1) === 0 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
+        want &= ~(1 << (C.size[a] < C.size[b] ? a : b));
       }
+    }
+    // Attach first, so that no join is ever between two detached classes.
+    for (let k = 0; k < MAX_CLASSES; k++) if (C.detached[k] === 1 && ((want >>> k) & 1) === 0) tree.attach(k);
+    for (let k = 0; k < MAX_CLASSES; k++) if (C.detached[k] === 0 && ((want >>> k) & 1) !== 0) tree.detach(k);
+  }
+
+  /**
+   * Puts every detached class back into the tree. With `dirty`, its items are queued: their
+   * moves since the last step were not.
+   */
+  attachAll(dirty: boolean): void {
+    const tree = this.tree;
+    const C = tree.classes;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.detached[k] === 0) continue;
+      tree.attach(k);
+      if (!dirty) continue;
+      const ids = C.ids[k];
+      for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) this.markDirty(ids[i]);
     }
   }
 

@@ -55,7 +55,7 @@ export class CellSweep {
   private useBounds = false;
   private readonly grid: ProbeGrid;
   private readonly emitRecord = (a: number, t: number): void => this.recordPair(a, t);
-  /** Pairs within a deferred class; the grid asks {@link sweptTest} itself when either is swept. */
+  /** Pairs within a detached class; the grid asks {@link sweptTest} itself when either is swept. */
   private readonly emitWithin = (a: number, b: number, priority: number): void => this.push(a, b, priority);
   /** Box of the items being paired (a cell's union, or one item's box): numbers stay unboxed. */
   private readonly union = new Float64Array(4);
@@ -75,15 +75,15 @@ export class CellSweep {
     this.skip = null;
     this.tests = 0;
     this.useBounds = true;
-    for (let k = 0; k < MAX_CLASSES; k++) if (C.size[k] > 0 && C.deferred[k] === 0) this.computeBounds(k);
+    for (let k = 0; k < MAX_CLASSES; k++) if (C.size[k] > 0 && C.detached[k] === 0) this.computeBounds(k);
     for (let a = 0; a < MAX_CLASSES; a++) {
       if (C.size[a] === 0) continue;
-      if (C.deferred[a] === 1) {
+      if (C.detached[a] === 1) {
         this.recordJoin(a);
         continue;
       }
       for (let b = a; b < MAX_CLASSES; b++) {
-        if (C.size[b] === 0 || C.deferred[b] === 1 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
+        if (C.size[b] === 0 || C.detached[b] === 1 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
         this.filter = C.exact[a * MAX_CLASSES + b] === 0;
         this.swept = C.swept[a] !== 0 || C.swept[b] !== 0;
         if (a === b) this.selfJoin(a);
@@ -91,6 +91,15 @@ export class CellSweep {
         else this.crossJoin(b, a);
       }
     }
+    this.out = null;
+  }
+
+  /** Appends every pair of detached class k (with itself and its partners) to `out`. */
+  joinDetached(k: number, out: PairBuffer): void {
+    this.out = out;
+    this.skip = null;
+    this.tests = 0;
+    this.recordJoin(k);
     this.out = null;
   }
 
@@ -173,9 +182,9 @@ export class CellSweep {
   }
 
   /**
-   * Pairs of deferred class s (no other deferred class among its partners) with itself and
-   * with every class it may pair with: its regions lag, so its items are read from their
-   * records by the probe grid.
+   * Pairs of detached class s (no other detached class among its partners) with itself and
+   * with every class it may pair with: its items are in no node, so the probe grid reads them
+   * from their records, in list order.
    */
   private recordJoin(s: number): void {
     const C = this.tree.classes;
@@ -203,8 +212,8 @@ export class CellSweep {
   }
 
   /**
-   * Records the overlapping item `a` of a deferred class (its collider read from its record:
-   * its slot is not in cache) and slot t as a pair unless their colliders filter it out.
+   * Records the overlapping item `a` of a detached class (its collider read from its record:
+   * it has no slot) and slot t as a pair unless their colliders filter it out.
    */
   private recordPair(a: number, t: number): void {
     const slots = this.tree.slots;

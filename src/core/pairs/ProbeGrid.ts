@@ -8,13 +8,13 @@ import type { SweptTest } from './SweptTest.js';
 const MAX_SIDE = 512;
 
 /**
- * The joins of deferred classes (see SpatialTree.defer), whose regions lag behind their boxes,
+ * The joins of detached classes (see SpatialTree.detach), whose items are in no node,
  * the way a hand-written uniform grid does them:
  *
  * - {@link join}: the partners' items are counting-sorted into one grid, with a copy of their
- *   boxes in cell order; then each item of the deferred class, in id order with its box read
+ *   boxes in cell order; then each item of the detached class, in id order with its box read
  *   from its record, tests the items of the cells its box covers.
- * - {@link selfJoin}: the deferred class's own items, read from their records in id order,
+ * - {@link selfJoin}: the detached class's own items, read from their records in id order,
  *   are counting-sorted into the grid, and each cell pairs its items among themselves.
  *   {@link probe} then joins the class with fewer partners from that same grid.
  *
@@ -43,15 +43,43 @@ export class ProbeGrid {
   private span: Int32Array = new Int32Array(0);
   /** The box being probed (see probeCells). */
   private readonly query = new Float64Array(4);
+  /** Items (or a sample of them) per tree level, for the choice of the cell size. */
+  private readonly levels: Int32Array;
 
   constructor(tree: SpatialTree, touching: boolean) {
     this.tree = tree;
     this.touching = touching;
+    this.levels = new Int32Array(tree.maxDepth + 1);
   }
 
   /**
-   * Finds every overlapping pair of deferred class `s` with the classes whose bit is set in
-   * `partners` (none deferred), calling `emit(idOfS, slotOfPartner)` for each.
+   * Adds to {@link levels} the levels that a sample of detached class k's items would sit at
+   * (its items are in no node to count): up to 256 of them, evenly spread over its list.
+   */
+  private sampleLevels(k: number): void {
+    const tree = this.tree;
+    const C = tree.classes;
+    const f64 = tree.items.f64;
+    const cell = tree.cellSize;
+    const ids = C.ids[k];
+    const end = C.end[k];
+    const stride = Math.max(1, Math.floor(end / 256));
+    for (let i = 0; i < end; i += stride) {
+      const id = ids[i];
+      if (id < 0) continue;
+      const w = f64[(id << 3) | MAX_X] - f64[(id << 3) | MIN_X];
+      const h = f64[(id << 3) | MAX_Y] - f64[(id << 3) | MIN_Y];
+      // The deepest level whose cell holds the box's larger side (SpatialTree.depthFor, written
+      // out: a call with the box's numbers would put them on the heap).
+      let d = tree.maxDepth;
+      while (d > 0 && cell[d] < (w > h ? w : h)) d--;
+      this.levels[d]++;
+    }
+  }
+
+  /**
+   * Finds every overlapping pair of detached class `s` with the classes whose bit is set in
+   * `partners` (none detached), calling `emit(idOfS, slotOfPartner)` for each.
    */
   join(s: number, partners: number, emit: (id: number, slot: number) => void): void {
     // The cell loop of probeCells, written out: join runs it once per item of a big class
@@ -68,8 +96,9 @@ export class ProbeGrid {
     const oy = tree.originY;
     const touching = this.touching;
     let tests = 0;
-    for (let i = 0, count = C.size[s]; i < count; i++) {
+    for (let i = 0, end = C.end[s]; i < end; i++) {
       const id = ids[i];
+      if (id < 0) continue;
       const x0 = f64[(id << 3) | MIN_X], y0 = f64[(id << 3) | MIN_Y], x1 = f64[(id << 3) | MAX_X], y1 = f64[(id << 3) | MAX_Y];
       const c0 = clamp(Math.floor((x0 - ox) * inv), last), c1 = clamp(Math.floor((x1 - ox) * inv), last);
       const r0 = clamp(Math.floor((y0 - oy) * inv), last), r1 = clamp(Math.floor((y1 - oy) * inv), last);
@@ -94,7 +123,7 @@ export class ProbeGrid {
   }
 
   /**
-   * Right after {@link selfJoin} of a deferred class (the grid then holds its items, keyed by
+   * Right after {@link selfJoin} of a detached class (the grid then holds its items, keyed by
    * id): the pairs of that class with the classes whose bit is set in `partners`, found the
    * other way round from {@link join}: each partner item, its box read from its slot, tests
    * the cells its box covers. The same pairs, for when the partners are the fewer.
@@ -109,7 +138,8 @@ export class ProbeGrid {
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (((partners >>> k) & 1) === 0) continue;
       const ids = C.ids[k];
-      for (let i = 0, count = C.size[k]; i < count; i++) {
+      for (let i = 0, end = C.end[k]; i < end; i++) {
+        if (ids[i] < 0) continue;
         const slot = itemSlot[ids[i]];
         q[0] = slotBox[4 * slot];
         q[1] = slotBox[4 * slot + 1];
@@ -123,7 +153,7 @@ export class ProbeGrid {
   /**
    * Tests the box in {@link query} against the grid entries of the cells it covers, emitting
    * each overlap once, in the cell of its top-left corner: `emit(probe, entry's key)` when the
-   * probe is the deferred item (`probeIsId`), else `emit(entry's key, probe)`. The box comes
+   * probe is the detached item (`probeIsId`), else `emit(entry's key, probe)`. The box comes
    * through a typed array so that no double crosses the call (it would be boxed on the heap).
    */
   private probeCells(probe: number, probeIsId: boolean, emit: (id: number, slot: number) => void): void {
@@ -156,7 +186,7 @@ export class ProbeGrid {
   }
 
   /**
-   * Finds every overlapping pair within deferred class `s` (one whose items all may pair with
+   * Finds every overlapping pair within detached class `s` (one whose items all may pair with
    * each other), calling `emit(lowerId, higherId, priority)` for each. With `sweptTest` (the
    * class holds swept items), a pair with a swept item is emitted only if their paths meet.
    */
@@ -203,19 +233,18 @@ export class ProbeGrid {
     const tree = this.tree;
     const C = tree.classes;
     const items = tree.items;
-    let best = 0;
-    let most = -1;
+    const levels = this.levels;
+    levels.fill(0);
     let count = 0;
-    for (let d = 0; d <= tree.maxDepth; d++) {
-      let here = 0;
-      for (let k = 0; k < MAX_CLASSES; k++) if (((classes >>> k) & 1) !== 0) here += C.levelItems[k][d];
-      count += here;
-      if (here > most) {
-        most = here;
-        best = d;
-      }
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (((classes >>> k) & 1) === 0) continue;
+      count += C.size[k];
+      if (C.detached[k] === 1) this.sampleLevels(k);
+      else for (let d = 0; d <= tree.maxDepth; d++) levels[d] += C.levelItems[k][d];
     }
     if (count === 0) return 0;
+    let best = 0;
+    for (let d = 1; d <= tree.maxDepth; d++) if (levels[d] > levels[best]) best = d;
     this.side = Math.min(1 << best, MAX_SIDE);
     this.inv = this.side / tree.rootSize;
     const side = this.side;
@@ -239,7 +268,8 @@ export class ProbeGrid {
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (((classes >>> k) & 1) === 0) continue;
       const ids = C.ids[k];
-      for (let i = 0, size = C.size[k]; i < size; i++) {
+      for (let i = 0, end = C.end[k]; i < end; i++) {
+        if (ids[i] < 0) continue;
         const at = fromRecords ? ids[i] : items.slot[ids[i]];
         const b = stride * at;
         const c0 = clamp(Math.floor((source[b] - ox) * inv), last), c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);

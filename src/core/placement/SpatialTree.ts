@@ -1,8 +1,9 @@
 import { CollisionClasses } from '../store/CollisionClasses.js';
-import { ABSENT, CELL, cellDepth, cellX, cellY, FLAGS, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STALE, STATIC, SWEPT } from '../store/ItemStore.js';
+import { ABSENT, CELL, cellDepth, cellX, cellY, DETACHED, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STATIC, SWEPT } from '../store/ItemStore.js';
 import { NodePool, NONE } from '../store/NodePool.js';
 import { grow } from '../grow.js';
 import { IdList } from '../lists/IdList.js';
+import { KeySorter } from '../lists/radix.js';
 import { SweptStore } from '../store/SweptStore.js';
 import { MIN_REGION, SlotPool } from '../store/SlotPool.js';
 
@@ -51,15 +52,14 @@ export class SpatialTree {
   relocated = 0;
 
   /**
-   * Items placed by {@link flush} or caught up by {@link catchUp} since the pair finder last
-   * took them (see Broadphase.takeArrivals): they need a pair check, and a deferred move did
-   * not ask for one. The tree only lists them; it never calls into the pair finder.
+   * Items placed in a node by {@link flush} since the pair finder last took them (see
+   * Broadphase.takeArrivals): they need a pair check. The tree only lists them; it never calls
+   * into the pair finder. (Items placed in a detached class count as that class's moves.)
    */
   readonly arrived = new IdList();
 
-  /** Items flagged STALE, in the order they moved (an entry whose flag was cleared since is skipped). */
-  private stale: Int32Array = new Int32Array(64);
-  private staleCount = 0;
+  /** Sorts class lists for {@link tidy}. */
+  private readonly sorter = new KeySorter();
 
   /** Ids queued for insertion, in order; an entry whose item was removed since is stale. */
   pending: Int32Array;
@@ -92,12 +92,28 @@ export class SpatialTree {
     this.expired = new Int32Array(64);
   }
 
-  /** Places an item whose box is already stored, linking it into its node. */
-  place(id: number): void {
+  /**
+   * Places an item whose box is already stored: into its class's list, and into its node
+   * unless the class is detached. Returns true when it went into a node.
+   */
+  place(id: number): boolean {
+    const k = this.classFor(id);
+    const items = this.items;
+    items.listAt[id] = this.classes.join(k, id, items.hasFlag(id, SWEPT), items.listAt[id]);
+    items.setClass(id, k);
+    if (this.classes.detached[k] === 1) {
+      items.setNode(id, DETACHED);
+      this.classes.moved[k]++;
+      return false;
+    }
+    this.placeInNode(id, k);
+    return true;
+  }
+
+  /** Links an item of class k into the node its box belongs in. */
+  private placeInNode(id: number, k: number): void {
     const target = this.targetCell(id);
     const n = this.descend(0, cellDepth(target), cellX(target), cellY(target));
-    const k = this.classFor(id);
-    this.items.listAt[id] = this.classes.join(k, id, this.items.hasFlag(id, SWEPT));
     this.addToRegion(id, k, n);
     this.countUp(n);
     this.markOutside(id);
@@ -106,8 +122,8 @@ export class SpatialTree {
   /**
    * Re-places an item after its box changed. Keeps the node while the box still fits its
    * loose bounds at the right depth (this is what looseness buys: only the slot's copy of the
-   * box is written). Returns true when the move was deferred instead (see {@link defer}): the
-   * item is then made dirty when it catches up, not now.
+   * box is written). An item of a detached class is only counted as its class's move; then it
+   * returns true: the item needs no queueing (its class is joined whole).
    */
   update(id: number): boolean {
     // One function on purpose: engines inline only small functions (V8: under 460 bytes of
@@ -117,19 +133,15 @@ export class SpatialTree {
     const items = this.items;
     const nodes = this.nodes;
     const f64 = items.f64;
-    const minX = f64[(id << 3) | MIN_X], minY = f64[(id << 3) | MIN_Y], maxX = f64[(id << 3) | MAX_X], maxY = f64[(id << 3) | MAX_Y];
     const n = items.i32[(id << 4) | NODE];
-    // A deferred class's item only notes that it moved. Not one in the root or leaving the
-    // root's loose bounds: that keeps the outside flags and count exact.
-    const nb = nodes.bounds;
-    if (this.classes.deferred[items.classOf(id)] === 1 && n !== 0 && minX >= nb[0] && minY >= nb[1] && maxX <= nb[2] && maxY <= nb[3]) {
-      this.defer(id);
+    if (n === DETACHED) {
+      this.classes.moved[items.classOf(id)]++;
       return true;
     }
+    const minX = f64[(id << 3) | MIN_X], minY = f64[(id << 3) | MIN_Y], maxX = f64[(id << 3) | MAX_X], maxY = f64[(id << 3) | MAX_Y];
     // Keep the node while the box fits its loose bounds (read from the cell packed in the
     // record, same arithmetic as setNodeBounds) and is not small enough to belong deeper: it
     // does not fit the loose bounds of the deeper cell holding its centre.
-    items.i32[(id << 4) | FLAGS] &= ~STALE;
     const cell = items.i32[(id << 4) | CELL];
     const depth = cellDepth(cell);
     const side = this.cellSize[depth];
@@ -168,83 +180,83 @@ export class SpatialTree {
     return false;
   }
 
-  /** Notes that a deferred class's item moved: its slot and node catch up in {@link catchUp}. */
-  private defer(id: number): void {
-    if (this.items.hasFlag(id, STALE)) return;
-    this.items.setFlag(id, STALE, true);
-    if (this.staleCount === this.stale.length) this.stale = grow(this.stale, this.staleCount * 2);
-    this.stale[this.staleCount++] = id;
-  }
-
-  /** The lagging items' list, for validate (entries whose flag was cleared since included). */
-  staleIds(): Int32Array {
-    return this.stale.subarray(0, this.staleCount);
-  }
-
-  /** True when some deferred items' slots lag behind their boxes. */
-  get lagging(): boolean {
-    return this.staleCount !== 0;
-  }
-
-  /** Items that may lag (an upper bound: see {@link stale}). */
-  get lagCount(): number {
-    return this.staleCount;
-  }
-
   /**
-   * Ends every deferral: each class's regions catch up with its items' boxes (in the order
-   * they moved, each one updated as a move would), before anything reads the regions.
-   * Each joins {@link arrived}.
+   * Takes class k out of the tree: its items leave their nodes and live in its list alone,
+   * found by their records (see CollisionClasses.detached). O(class), when most of a big class
+   * moves step after step: then keeping its nodes current costs more than a grid built from
+   * the records each step.
    */
-  catchUp(): void {
-    this.classes.deferred.fill(0);
-    if (this.staleCount === 0) return;
+  detach(k: number): void {
+    const C = this.classes;
     const items = this.items;
-    for (let i = 0; i < this.staleCount; i++) {
-      const id = this.stale[i];
-      if (!items.hasFlag(id, STALE)) continue;
-      items.setFlag(id, STALE, false);
-      this.update(id);
-      this.arrived.push(id);
+    const ids = C.ids[k];
+    C.detached[k] = 1;
+    for (let i = 0, end = C.end[k]; i < end; i++) {
+      const id = ids[i];
+      if (id < 0) continue;
+      const n = items.nodeOf(id);
+      this.removeFromRegion(id, k, n);
+      this.countDown(n);
+      items.setNode(id, DETACHED);
+      this.markOutside(id);
     }
-    this.staleCount = 0;
   }
 
-  /** Unlinks an item from its node, leaving its box in place. */
+  /** Puts detached class k back into the tree: each item into the node its box belongs in. O(class). */
+  attach(k: number): void {
+    const C = this.classes;
+    const ids = C.ids[k];
+    C.detached[k] = 0;
+    for (let i = 0, end = C.end[k]; i < end; i++) {
+      const id = ids[i];
+      if (id >= 0) this.placeInNode(id, k);
+    }
+  }
+
+  /** Puts every class's list in order (see CollisionClasses.tidy). Between passes only. */
+  tidy(): void {
+    const C = this.classes;
+    for (let k = 0; k < C.size.length; k++) if (C.end[k] !== 0) C.tidy(k, this.items.listAt, this.sorter);
+  }
+
+  /** Unlinks an item from its node (or its detached class), leaving its box in place. */
   unplace(id: number): void {
     const items = this.items;
     const n = items.nodeOf(id);
     const k = items.classOf(id);
-    this.removeFromRegion(id, k, n);
     this.leaveClass(id, k);
-    items.setFlag(id, STALE, false);
-    this.countDown(n);
     items.setNode(id, ABSENT);
+    if (n === DETACHED) return;
+    this.removeFromRegion(id, k, n);
+    this.countDown(n);
     this.markOutside(id);
   }
 
   /**
-   * After a collider or static change of a placed item: its slot's copy of the collider, and
-   * its class (the item moves to another class's region in the same node when the key changed).
+   * After a collider or static change of an indexed item: its slot's copy of the collider, and
+   * its class (the item moves to another class's region in the same node when the key
+   * changed, or into or out of the tree when one of the two classes is detached).
    */
   colliderChanged(id: number): void {
-    const k = this.items.classOf(id);
+    const items = this.items;
+    const C = this.classes;
+    const k = items.classOf(id);
     const to = this.classFor(id);
+    const n = items.nodeOf(id);
     if (to === k) {
-      this.writeSlotMeta(id);
+      if (n === DETACHED) C.moved[k]++;
+      else this.writeSlotMeta(id);
       return;
     }
-    const n = this.items.nodeOf(id);
-    this.removeFromRegion(id, k, n);
-    this.leaveClass(id, k);
-    this.items.listAt[id] = this.classes.join(to, id, this.items.hasFlag(id, SWEPT));
-    this.addToRegion(id, to, n);
-    // A lagging item catches up now (or is deferred again by its new class). The caller
-    // makes it dirty either way.
-    if (this.items.hasFlag(id, STALE)) {
-      this.items.setFlag(id, STALE, false);
-      this.update(id);
+    if (n !== DETACHED && C.detached[to] === 0) {
+      this.removeFromRegion(id, k, n);
+      this.leaveClass(id, k);
+      items.listAt[id] = C.join(to, id, items.hasFlag(id, SWEPT), items.listAt[id]);
+      this.addToRegion(id, to, n);
+      return;
     }
+    this.unplace(id);
+    this.place(id);
   }
 
   /**
@@ -253,13 +265,12 @@ export class SpatialTree {
    */
   sweptChanged(id: number): void {
     this.classes.swept[this.items.classOf(id)] += this.items.hasFlag(id, SWEPT) ? 1 : -1;
-    this.writeSlotMeta(id);
+    if (this.items.nodeOf(id) !== DETACHED) this.writeSlotMeta(id);
   }
 
   /** Takes an item off class k's id list. */
   private leaveClass(id: number, k: number): void {
-    const moved = this.classes.leave(k, this.items.listAt[id], this.items.hasFlag(id, SWEPT));
-    if (moved >= 0) this.items.listAt[moved] = this.items.listAt[id];
+    this.classes.leave(k, this.items.listAt[id], this.items.hasFlag(id, SWEPT));
   }
 
   /** Adds an id to the pending queue (its box is stored, `node` is PENDING). */
@@ -278,17 +289,16 @@ export class SpatialTree {
 
   /**
    * Places every pending item. Ids removed while pending were set ABSENT and are skipped;
-   * an id queued twice is placed once. Each placed item joins {@link arrived}. Returns the
-   * number placed.
+   * an id queued twice is placed once. Each item placed in a node joins {@link arrived}.
+   * Returns the number placed.
    */
   flush(): number {
     let placed = 0;
     for (let i = 0; i < this.pendingCount; i++) {
       const id = this.pending[i];
       if (this.items.nodeOf(id) !== PENDING) continue;
-      this.place(id);
+      if (this.place(id)) this.arrived.push(id);
       placed++;
-      this.arrived.push(id);
     }
     this.pendingCount = 0;
     this.waiting = 0;
@@ -370,9 +380,8 @@ export class SpatialTree {
     const items = this.items;
     for (let id = 0; id < items.capacity; id++) {
       items.setNode(id, ABSENT);
-      items.setFlag(id, OUTSIDE | STALE, false);
+      items.setFlag(id, OUTSIDE, false);
     }
-    this.staleCount = 0;
     this.arrived.clear();
     this.sweeps.clear();
     this.nodes.reset();

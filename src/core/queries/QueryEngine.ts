@@ -2,7 +2,7 @@ import { boxesOverlap, circleBoxOverlap, FAR, pointBoxDistance, pointBoxDistance
 import { NONE } from '../store/NodePool.js';
 import { sortHits } from '../lists/quicksort.js';
 import { Heap } from './Heap.js';
-import { MIXED } from '../store/CollisionClasses.js';
+import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
 import { SWEPT } from '../store/ItemStore.js';
 import { TO } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
@@ -18,8 +18,13 @@ export const CIRCLE = 1;
 export const POINT = 2;
 
 /**
- * Non-recursive queries over the tree with reused scratch arrays. One instance per index;
- * not re-entrant (a visitor must not start another query on the same index).
+ * Non-recursive queries over the tree with reused scratch arrays, and a scan of the detached
+ * classes (see SpatialTree.detach), whose items are in no node: their records are read in
+ * list order, O(class), only for the classes the mask accepts. One instance per index; not
+ * re-entrant (a visitor must not start another query on the same index).
+ *
+ * The item tests are written out in each loop: a shared helper taking the box's numbers was
+ * measured to box them on the heap once the engine stopped inlining it.
  */
 export class QueryEngine {
   private readonly tree: SpatialTree;
@@ -58,7 +63,8 @@ export class QueryEngine {
     const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
     const nb = nodes.bounds;
-    let hits = 0;
+    let hits = this.shapeDetached(kind, touching, mask, wanted, out, visit);
+    if (hits < 0) return ~hits;
     let top = 0;
     if (nodes.total[0] > 0) stack[top++] = 0;
     while (top > 0) {
@@ -98,8 +104,36 @@ export class QueryEngine {
     return hits;
   }
 
-
-
+  /**
+   * The shape query over the detached classes in `wanted`: returns the hits, or `~hits` when
+   * the visitor stopped the walk.
+   */
+  private shapeDetached(kind: number, touching: boolean, mask: number, wanted: number, out: IdArray | null, visit: Visitor | null): number {
+    const C = this.tree.classes;
+    const items = this.tree.items;
+    const args = this.args;
+    const x0 = args[0], y0 = args[1], x1 = args[2], y1 = args[3];
+    let hits = 0;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.detached[k] === 0 || ((wanted >>> k) & 1) === 0) continue;
+      const ids = C.ids[k];
+      for (let i = 0, end = C.end[k]; i < end; i++) {
+        const id = ids[i];
+        if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
+        const src = this.recordNow(id);
+        const at = this.at;
+        const bx0 = src[at], by0 = src[at + 1], bx1 = src[at + 2], by1 = src[at + 3];
+        const hit = kind === RECT ? boxesOverlap(bx0, by0, bx1, by1, x0, y0, x1, y1, touching)
+          : kind === CIRCLE ? circleBoxOverlap(x0, y0, x1, bx0, by0, bx1, by1, touching)
+          : pointInBox(x0, y0, bx0, by0, bx1, by1, touching);
+        if (!hit) continue;
+        if (out !== null) out[hits] = id;
+        hits++;
+        if (visit !== null && visit(id) === false) return ~hits;
+      }
+    }
+    return hits;
+  }
 
   /**
    * Walks the items a ray segment hits. With `firstOnly`, shortens the segment to the best
@@ -119,7 +153,13 @@ export class QueryEngine {
     let limit = maxDistance;
     let bestId = -1;
     let bestDist = Infinity;
-    let hits = 0;
+    let hits = this.rayDetached(touching, mask, wanted, firstOnly, outIds, outDist);
+    if (firstOnly && hits > 0) {
+      bestId = outIds[0];
+      bestDist = outDist[0];
+      limit = bestDist;
+      hits = 0;
+    }
     let top = 0;
     if (nodes.total[0] > 0) stack[top++] = 0;
     while (top > 0) {
@@ -167,6 +207,44 @@ export class QueryEngine {
   }
 
   /**
+   * The ray query over the detached classes in `wanted`: with `firstOnly`, the best hit into
+   * `outIds[0]`, `outDist[0]` (returns 1, or 0 for none); else every hit, unsorted.
+   */
+  private rayDetached(touching: boolean, mask: number, wanted: number, firstOnly: boolean, outIds: IdArray, outDist: IdArray): number {
+    const C = this.tree.classes;
+    const items = this.tree.items;
+    const args = this.args;
+    const ox = args[0], oy = args[1], ux = args[2], uy = args[3], maxDistance = args[4];
+    let bestId = -1;
+    let bestDist = Infinity;
+    let hits = 0;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.detached[k] === 0 || ((wanted >>> k) & 1) === 0) continue;
+      const ids = C.ids[k];
+      for (let i = 0, end = C.end[k]; i < end; i++) {
+        const id = ids[i];
+        if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
+        const src = this.recordNow(id);
+        const at = this.at;
+        const t = rayBoxDistance(ox, oy, ux, uy, maxDistance, src[at], src[at + 1], src[at + 2], src[at + 3], touching);
+        if (t < 0) continue;
+        if (!firstOnly) {
+          outIds[hits] = id;
+          outDist[hits] = t;
+          hits++;
+        } else if (t < bestDist || (t === bestDist && id < bestId)) {
+          bestDist = t;
+          bestId = id;
+        }
+      }
+    }
+    if (!firstOnly || bestId < 0) return hits;
+    outIds[0] = bestId;
+    outDist[0] = bestDist;
+    return 1;
+  }
+
+  /**
    * The k items nearest to (x, y) closer than `maxDistance` (at most that, with `touching`),
    * by box distance (0 inside a box), nearest first, ties by id. Best-first search: nodes are
    * opened in order of their loose bounds' distance and the walk stops once no node can
@@ -181,17 +259,18 @@ export class QueryEngine {
     const slotId = this.tree.slots.id;
     const nb = nodes.bounds;
     if (k > this.tree.size) k = this.tree.size;
-    if (k <= 0 || nodes.total[0] === 0) return 0;
+    if (k <= 0) return 0;
     const x = args[0], y = args[1], maxDistance = args[2];
     // Heap keys are squared distances, unless the query can meet coordinates whose squares
     // overflow: then they are distances computed without overflow (slower, same order).
-    const far = this.extent(x, y, maxDistance) >= FAR;
+    const far = this.extent(x, y, maxDistance, wanted) >= FAR;
     const limit2 = far ? maxDistance : maxDistance * maxDistance;
     const open = this.open;
     const best = this.best;
     open.clear();
     best.clear();
-    open.push(0, 0);
+    this.nearestDetached(k, touching, mask, wanted, far, limit2);
+    if (nodes.total[0] > 0) open.push(0, 0);
     while (open.count > 0) {
       const key = open.topKey;
       const n = open.topId;
@@ -238,7 +317,36 @@ export class QueryEngine {
     return found;
   }
 
-  /** Bits of the classes that may hold an item the mask accepts (the mixed class always may). */
+  /** The nearest query over the detached classes in `wanted`: offers their items to the best k. */
+  private nearestDetached(k: number, touching: boolean, mask: number, wanted: number, far: boolean, limit2: number): void {
+    const C = this.tree.classes;
+    const items = this.tree.items;
+    const best = this.best;
+    const args = this.args;
+    const x = args[0], y = args[1], maxDistance = args[2];
+    for (let c = 0; c < MAX_CLASSES; c++) {
+      if (C.detached[c] === 0 || ((wanted >>> c) & 1) === 0) continue;
+      const ids = C.ids[c];
+      for (let i = 0, end = C.end[c]; i < end; i++) {
+        const id = ids[i];
+        if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
+        const src = this.recordNow(id);
+        const at = this.at;
+        const x0 = src[at], y0 = src[at + 1], x1 = src[at + 2], y1 = src[at + 3];
+        let d2: number;
+        if (!far) {
+          d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
+          if (touching ? d2 > limit2 : d2 >= limit2) continue;
+        } else {
+          if (!circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)) continue;
+          d2 = pointBoxDistance(x, y, x0, y0, x1, y1);
+        }
+        if (best.count < k) best.push(d2, id);
+        else if (d2 < best.topKey || (d2 === best.topKey && id < best.topId)) best.replaceTop(d2, id);
+      }
+    }
+  }
+
   /**
    * The box of slot s's item where it is now, as an array and the offset {@link at} of its
    * minX: the slot's box, except for a swept item, whose slot covers its whole path.
@@ -254,6 +362,19 @@ export class QueryEngine {
     return sweeps.boxes;
   }
 
+  /** The same as {@link boxNow} for an item read from its record (a detached class's). */
+  private recordNow(id: number): Float64Array {
+    const items = this.tree.items;
+    if (!items.hasFlag(id, SWEPT)) {
+      this.at = id << 3;
+      return items.f64;
+    }
+    const sweeps = this.tree.sweeps;
+    this.at = sweeps.at(id) + TO;
+    return sweeps.boxes;
+  }
+
+  /** Bits of the classes that may hold an item the mask accepts (the mixed class always may). */
   private classesFor(mask: number): number {
     const C = this.tree.classes;
     let wanted = 1 << MIXED;
@@ -263,10 +384,11 @@ export class QueryEngine {
 
   /**
    * The largest coordinate magnitude a nearest query can meet: the point, a finite range,
-   * the root's loose bounds (which hold every item below the root) and the root's own items
-   * (those far outside the world among them; every query visits them anyway).
+   * the root's loose bounds (which hold every item below the root), the root's own items
+   * (those far outside the world among them; every query visits them anyway) and the items
+   * of the detached classes it scans.
    */
-  private extent(x: number, y: number, maxDistance: number): number {
+  private extent(x: number, y: number, maxDistance: number, wanted: number): number {
     const nodes = this.tree.nodes;
     const nb = nodes.bounds;
     const box = this.tree.slots.box;
@@ -278,6 +400,19 @@ export class QueryEngine {
       for (let s = 4 * C.start[k][0], end = s + 4 * C.own[k][0]; s < end; s++) {
         const v = Math.abs(box[s]);
         if (v > m) m = v;
+      }
+    }
+    const f64 = this.tree.items.f64;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.detached[k] === 0 || ((wanted >>> k) & 1) === 0) continue;
+      const ids = C.ids[k];
+      for (let i = 0, end = C.end[k]; i < end; i++) {
+        const id = ids[i];
+        if (id < 0) continue;
+        for (let r = id << 3, e = r + 4; r < e; r++) {
+          const v = Math.abs(f64[r]);
+          if (v > m) m = v;
+        }
       }
     }
     return m;

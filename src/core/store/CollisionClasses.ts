@@ -1,4 +1,5 @@
 import { grow } from '../grow.js';
+import type { KeySorter } from '../lists/radix.js';
 
 /** Classes kept apart, the last of them being the shared one (see {@link MIXED}). */
 export const MAX_CLASSES = 16;
@@ -69,14 +70,30 @@ export class CollisionClasses {
   readonly regionsByCell: (Int32Array | null)[][] = [];
   /** Whether each class's arrays exist (a class gets them when first used). */
   readonly used = new Uint8Array(MAX_CLASSES);
-  /** Per class, its items' ids (`ids[k][0..size[k]-1]`), in the order they joined. */
-  readonly ids: Int32Array[] = [];
   /**
-   * 1 for a class whose regions may lag behind its items' boxes (see SpatialTree.defer): a big
-   * class that pairs with others but not with itself, while most of it moves every step. Pair
-   * finding then reads its boxes from the records, in id order, and probes the other classes.
+   * Per class, its members' ids in ascending order (`ids[k][0..end[k]-1]`), so that every pass
+   * over a class reads the per-id records and a game's per-entity arrays in memory order. An
+   * item that leaves leaves a hole, `~id`; the same id joining again (an entity id recycled,
+   * the common case with churn) takes its hole back, so births and deaths keep the order at
+   * O(1) each. A member appended out of order, or too many holes, is put right by
+   * {@link tidy}. Passes skip holes (negative entries).
    */
-  readonly deferred = new Uint8Array(MAX_CLASSES);
+  readonly ids: Int32Array[] = [];
+  /** Entries in use in each class's list: members and holes. */
+  readonly end = new Int32Array(MAX_CLASSES);
+  /** Holes in each class's list. */
+  readonly holes = new Int32Array(MAX_CLASSES);
+  /** Members appended out of id order since the list was last sorted. */
+  readonly disorder = new Int32Array(MAX_CLASSES);
+  /**
+   * 1 for a detached class: a big class most of which moves every step, kept out of the tree
+   * (see SpatialTree.detach). Its items are found by their records, in list order: pair finding
+   * joins it through a uniform grid (see ProbeGrid), queries scan it. Births and deaths only
+   * touch its list.
+   */
+  readonly detached = new Uint8Array(MAX_CLASSES);
+  /** Members moved, added or re-filtered since the last step (see Broadphase.choose). */
+  readonly moved = new Int32Array(MAX_CLASSES);
   private nodeCapacity: number;
 
   constructor(nodeCapacity: number, maxDepth: number) {
@@ -124,23 +141,65 @@ export class CollisionClasses {
     }
   }
 
-  /** Adds an item to class k's id list; returns its place there. */
-  join(k: number, id: number, swept: boolean): number {
+  /**
+   * Adds an item to class k's list and returns its place there: its own hole back when
+   * `hint` (its place when it last left) still holds it, else the end.
+   */
+  join(k: number, id: number, swept: boolean, hint: number): number {
     if (swept) this.swept[k]++;
-    const at = this.size[k]++;
-    if (at === this.ids[k].length) this.ids[k] = grow(this.ids[k], Math.max(64, at * 2));
-    this.ids[k][at] = id;
+    this.size[k]++;
+    let ids = this.ids[k];
+    if (hint >= 0 && hint < this.end[k] && ids[hint] === ~id) {
+      ids[hint] = id;
+      this.holes[k]--;
+      return hint;
+    }
+    const at = this.end[k]++;
+    if (at === ids.length) ids = this.ids[k] = grow(ids, Math.max(64, at * 2));
+    // The entry before, member or hole, tells whether the order still holds.
+    if (at > 0 && (ids[at - 1] < 0 ? ~ids[at - 1] : ids[at - 1]) > id) this.disorder[k]++;
+    ids[at] = id;
     return at;
   }
 
-  /** Takes the id at place `at` off class k's list by moving the last into it; returns the moved id (or -1). */
-  leave(k: number, at: number, swept: boolean): number {
+  /** Takes the member at place `at` off class k's list, leaving its hole. */
+  leave(k: number, at: number, swept: boolean): void {
     if (swept) this.swept[k]--;
-    const last = --this.size[k];
-    if (at === last) return -1;
-    const moved = this.ids[k][last];
-    this.ids[k][at] = moved;
-    return moved;
+    const ids = this.ids[k];
+    ids[at] = ~ids[at];
+    this.holes[k]++;
+    if (--this.size[k] === 0) {
+      this.end[k] = 0;
+      this.holes[k] = 0;
+      this.disorder[k] = 0;
+      this.detached[k] = 0;
+    }
+  }
+
+  /**
+   * Puts class k's list back in shape between passes: drops the holes once they are a quarter
+   * of it, sorts it once a sixteenth was appended out of order. O(list), rare. `listAt` (per
+   * id, the member's place) is kept in step.
+   */
+  tidy(k: number, listAt: Int32Array, sorter: KeySorter): void {
+    const end = this.end[k];
+    const sort = this.disorder[k] * 16 > this.size[k];
+    if (!sort && this.holes[k] * 4 <= end) return;
+    const ids = this.ids[k];
+    let n = 0;
+    if (sort) {
+      sorter.count = 0;
+      for (let i = 0; i < end; i++) if (ids[i] >= 0) sorter.push(ids[i]);
+      sorter.sort();
+      const sorted = sorter.keys;
+      for (; n < sorter.count; n++) ids[n] = sorted[n];
+    } else {
+      for (let i = 0; i < end; i++) if (ids[i] >= 0) ids[n++] = ids[i];
+    }
+    for (let i = 0; i < n; i++) listAt[ids[i]] = i;
+    this.end[k] = n;
+    this.holes[k] = 0;
+    this.disorder[k] = 0;
   }
 
   /** Class k's cell array at depth d, made on first use (null past {@link DENSE_DEPTH}). */
@@ -153,8 +212,12 @@ export class CollisionClasses {
   /** Forgets every item (keys stay; regions were dropped with the nodes). */
   clear(): void {
     this.size.fill(0);
+    this.end.fill(0);
+    this.holes.fill(0);
+    this.disorder.fill(0);
+    this.moved.fill(0);
     this.swept.fill(0);
-    this.deferred.fill(0);
+    this.detached.fill(0);
     for (let k = 0; k < MAX_CLASSES; k++) {
       this.levelItems[k].fill(0);
       for (const cells of this.regionsByCell[k]) cells?.fill(0);

@@ -5,11 +5,15 @@ import { grow } from '../grow.js';
 export const ABSENT = -2;
 /** `node` value of an id waiting in the pending-insertion queue. */
 export const PENDING = -3;
+/**
+ * `node` value of an item of a detached class: in its class's list, not in the tree (see
+ * SpatialTree.detach). Just below the node indices, so that `node >= DETACHED` tells an item
+ * that `move` may take on its fast path.
+ */
+export const DETACHED = -1;
 
 /** Flag bits in `flags`. */
 export const STATIC = 1;
-/** Its box changed while its class was deferred: its slot and node lag behind (see SpatialTree.defer). */
-export const STALE = 2;
 /** Sits in the root because its box fits no loose bounds (far outside the world). */
 export const OUTSIDE = 4;
 /**
@@ -66,7 +70,10 @@ export class ItemStore {
   i32: Int32Array;
   /** The item's slot in its class's region of its node (see SlotPool), which holds a copy of its box. */
   slot: Int32Array;
-  /** The item's place in its class's id list (see CollisionClasses.ids). */
+  /**
+   * The item's place in its class's list (see CollisionClasses.ids); kept after it leaves, so
+   * that the same id joining again takes its place back.
+   */
   listAt: Int32Array;
 
   constructor(capacity: number) {
@@ -125,9 +132,15 @@ export class ItemStore {
     this.i32[(id << 4) | NODE] = node;
   }
 
-  /** True when the id is placed in a node (neither absent nor pending). */
+  /** True when the id is placed in a node (neither absent, pending nor detached). */
   isPlaced(id: number): boolean {
     return this.i32[(id << 4) | NODE] >= 0;
+  }
+
+  /** True when the item is in the index and past the pending queue: in a node or detached. */
+  isIndexed(id: number): boolean {
+    const n = this.i32[(id << 4) | NODE];
+    return n >= 0 || n === DETACHED;
   }
 
   layerOf(id: number): number {
@@ -147,7 +160,7 @@ export class ItemStore {
     return true;
   }
 
-  /** True when the flag bit (STATIC, STALE, OUTSIDE) is set. */
+  /** True when the flag bit (STATIC, OUTSIDE, SWEPT) is set. */
   hasFlag(id: number, flag: number): boolean {
     return (this.i32[(id << 4) | FLAGS] & flag) !== 0;
   }

@@ -1,6 +1,6 @@
 import { fail } from '../errors.js';
 import { MIXED } from '../store/CollisionClasses.js';
-import { ABSENT, OUTSIDE, packCell, PENDING, STALE, STATIC, SWEPT } from '../store/ItemStore.js';
+import { ABSENT, DETACHED, OUTSIDE, packCell, PENDING, STATIC, SWEPT } from '../store/ItemStore.js';
 import { FROM, TO } from '../store/SweptStore.js';
 import { MIN_REGION } from '../store/SlotPool.js';
 import { NONE } from '../store/NodePool.js';
@@ -23,8 +23,9 @@ export class TreeCheck {
   private readonly classCounts: Int32Array;
   /** Swept items met in each class. */
   private readonly sweptCounts: Int32Array;
-  private readonly staleListed: Set<number>;
   private placed = 0;
+  /** Members met in the class lists of detached classes. */
+  private detachedItems = 0;
   private outside = 0;
 
   constructor(tree: SpatialTree) {
@@ -34,14 +35,72 @@ export class TreeCheck {
     this.slotOwner = new Uint8Array(tree.slots.used);
     this.classCounts = new Int32Array(tree.classes.size.length * (tree.maxDepth + 1));
     this.sweptCounts = new Int32Array(tree.classes.size.length);
-    this.staleListed = new Set(tree.staleIds());
   }
 
   run(): void {
     this.walkNodes();
     this.checkGroupPool();
+    this.checkLists();
     this.checkClasses();
     this.checkItems();
+  }
+
+  /**
+   * Each class's list: its members point back at their place, name the class, and are in a
+   * node exactly when the class is not detached; holes and members add up to the counters.
+   * A detached class has no item in any node; its items' boxes are counted as a node's are.
+   */
+  private checkLists(): void {
+    const tree = this.tree;
+    const C = tree.classes;
+    const items = tree.items;
+    for (let k = 0; k < C.size.length; k++) {
+      const ids = C.ids[k];
+      const end = C.end[k];
+      if (end > ids.length) fail(`validate: class ${k} lists ${end} entries in an array of ${ids.length}`);
+      let members = 0;
+      let holes = 0;
+      for (let i = 0; i < end; i++) {
+        const id = ids[i];
+        if (id < 0) {
+          holes++;
+          continue;
+        }
+        members++;
+        if (id >= items.capacity) fail(`validate: class ${k} lists a bad id ${id}`);
+        if (items.listAt[id] !== i) fail(`validate: item ${id} is at place ${i} of class ${k} but records place ${items.listAt[id]}`);
+        if (items.classOf(id) !== k) fail(`validate: item ${id} is listed in class ${k} but records class ${items.classOf(id)}`);
+        const n = items.nodeOf(id);
+        if (C.detached[k] === 1) {
+          if (n !== DETACHED) fail(`validate: item ${id} of detached class ${k} records node ${n}`);
+          if (items.hasFlag(id, OUTSIDE)) fail(`validate: detached item ${id} is flagged outside`);
+          this.checkKey(id, k);
+          if (items.hasFlag(id, SWEPT)) {
+            this.sweptCounts[k]++;
+            this.checkPath(id);
+          }
+        } else if (n < 0) {
+          fail(`validate: item ${id} is listed in class ${k} but records node ${n}`);
+        }
+      }
+      if (members !== C.size[k]) fail(`validate: class ${k} counts ${C.size[k]} items, lists ${members}`);
+      if (holes !== C.holes[k]) fail(`validate: class ${k} counts ${C.holes[k]} holes, lists ${holes}`);
+      if (C.detached[k] === 1) {
+        this.detachedItems += members;
+        for (let d = 0; d <= tree.maxDepth; d++) if (C.levelItems[k][d] !== 0) fail(`validate: detached class ${k} has items at depth ${d}`);
+      }
+    }
+  }
+
+  /** Item id's collider fits the key of class k (the mixed class takes any). */
+  private checkKey(id: number, k: number): void {
+    const items = this.tree.items;
+    const C = this.tree.classes;
+    const layer = items.layerOf(id), mask = items.maskOf(id), isStatic = items.hasFlag(id, STATIC) ? STATIC : 0;
+    if (k !== MIXED && ((layer & ~C.layer[k]) !== 0 || C.mask[k] !== mask || C.isStatic[k] !== isStatic ||
+        C.self[k] !== ((layer & mask) !== 0 ? 1 : 0))) {
+      fail(`validate: item ${id} (layer ${layer}, mask ${mask}, static ${isStatic}) is in class ${k} of another key`);
+    }
   }
 
   /** Every node from the root down: links, cells, loose bounds, subtree counts, lifespans, regions. */
@@ -130,7 +189,7 @@ export class TreeCheck {
         if (C.levelItems[k][d] !== count) fail(`validate: class ${k} counts ${C.levelItems[k][d]} items at depth ${d}, holds ${count}`);
         size += count;
       }
-      if (C.size[k] !== size) fail(`validate: class ${k} counts ${C.size[k]} items, holds ${size}`);
+      if (C.detached[k] === 0 && C.size[k] !== size) fail(`validate: class ${k} counts ${C.size[k]} items, holds ${size}`);
       if (C.swept[k] !== this.sweptCounts[k]) fail(`validate: class ${k} counts ${C.swept[k]} swept items, holds ${this.sweptCounts[k]}`);
       for (let d = 0; d <= tree.maxDepth; d++) {
         const byCell = C.regionsByCell[k][d];
@@ -155,6 +214,7 @@ export class TreeCheck {
     const items = tree.items;
     let present = 0;
     let pending = 0;
+    let detached = 0;
     let swept = 0;
     for (let id = 0; id < items.capacity; id++) {
       const n = items.nodeOf(id);
@@ -164,6 +224,7 @@ export class TreeCheck {
       }
       present++;
       if (n === PENDING) pending++;
+      if (n === DETACHED) detached++;
       if (items.hasFlag(id, SWEPT)) {
         swept++;
         if (n === PENDING) this.checkPath(id);
@@ -171,7 +232,8 @@ export class TreeCheck {
     }
     if (swept !== tree.sweeps.count) fail(`validate: ${swept} items are swept, ${tree.sweeps.count} paths are kept`);
     if (present !== tree.size) fail(`validate: ${present} items present, size says ${tree.size}`);
-    if (present - pending !== this.placed) fail(`validate: ${present - pending} items placed but ${this.placed} reachable`);
+    if (detached !== this.detachedItems) fail(`validate: ${detached} items record a detached class, ${this.detachedItems} are listed in one`);
+    if (present - pending - detached !== this.placed) fail(`validate: ${present - pending - detached} items placed but ${this.placed} reachable`);
     if (this.outside !== tree.outside) fail(`validate: ${this.outside} items outside, counter says ${tree.outside}`);
     if (tree.nodes.total[0] !== this.placed) fail(`validate: root counts ${tree.nodes.total[0]} items, ${this.placed} reachable`);
   }
@@ -244,24 +306,15 @@ export class TreeCheck {
     if (items.cellOf(id) !== packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n])) fail(`validate: item ${id} records another cell than its node's`);
     const layer = items.layerOf(id), mask = items.maskOf(id), isStatic = items.hasFlag(id, STATIC) ? STATIC : 0;
     const swept = items.hasFlag(id, SWEPT) ? SWEPT : 0;
-    if (k !== MIXED && ((layer & ~C.layer[k]) !== 0 || C.mask[k] !== mask || C.isStatic[k] !== isStatic ||
-        C.self[k] !== ((layer & mask) !== 0 ? 1 : 0))) {
-      fail(`validate: item ${id} (layer ${layer}, mask ${mask}, static ${isStatic}) is in class ${k} of another key`);
-    }
+    if (C.detached[k] === 1) fail(`validate: item ${id} of detached class ${k} is in node ${n}`);
+    this.checkKey(id, k);
     if (swept !== 0) {
       this.sweptCounts[k]++;
       this.checkPath(id);
     }
     else if (tree.sweeps.has(id)) fail(`validate: item ${id} has a path but is not swept`);
     const minX = items.minX(id), minY = items.minY(id), maxX = items.maxX(id), maxY = items.maxY(id);
-    // A deferred class's moved item lags (see SpatialTree.defer): its slot and node catch up
-    // later, but it is listed, off the root, and inside the root's loose bounds.
-    const stale = items.hasFlag(id, STALE);
-    if (stale) {
-      if (C.deferred[k] !== 1) fail(`validate: item ${id} lags in class ${k}, which is not deferred`);
-      if (!this.staleListed.has(id)) fail(`validate: item ${id} lags but is not listed`);
-      if (n === 0 || !tree.fitsRoot(id)) fail(`validate: item ${id} lags in the root or outside the root's loose bounds`);
-    } else if (slots.box[4 * s] !== minX || slots.box[4 * s + 1] !== minY || slots.box[4 * s + 2] !== maxX || slots.box[4 * s + 3] !== maxY) {
+    if (slots.box[4 * s] !== minX || slots.box[4 * s + 1] !== minY || slots.box[4 * s + 2] !== maxX || slots.box[4 * s + 3] !== maxY) {
       fail(`validate: item ${id} slot box differs from its stored box`);
     }
     const meta = slots.meta;
@@ -269,7 +322,7 @@ export class TreeCheck {
       fail(`validate: item ${id} slot collider differs from its stored collider`);
     }
     const inside = minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3];
-    if (n !== 0 && !inside && !stale) {
+    if (n !== 0 && !inside) {
       fail(`validate: item ${id} box [${minX}, ${minY}, ${maxX}, ${maxY}] ` +
         `is outside the loose bounds of node ${n} [${nb[4 * n]}, ${nb[4 * n + 1]}, ${nb[4 * n + 2]}, ${nb[4 * n + 3]}]`);
     }
