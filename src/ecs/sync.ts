@@ -1,6 +1,6 @@
 import { hasComponent, type World } from 'bitecs';
 import { BAD_BOX, BAD_COLLIDER, BEYOND_LIMIT, describe, NO_POSITION, readCollider, VALID, validBox } from './check.js';
-import { HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
+import { HAS_BOTH, HAS_BOUNDS, HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
 import { MIXED, spatialTreeOf } from '../core/internal.js';
 
@@ -23,11 +23,12 @@ export function quadtreeSyncSystem<W extends object>(world: W): W {
   stats.scanned = 0;
   stats.dirty = 0;
   retryHeld(s);
-  insertAdded(s);
-  checkPositions(s);
+  // Changes to entities in the tree first: the entities admitted next read all their values anew.
   applyStaticChanges(s);
   applySweptChanges(s);
   applyColliderChanges(s);
+  insertAdded(s);
+  checkPositions(s);
   if (s.scan) scan(s);
   applyMarks(s);
   // With 'scan', new entities were placed all at once before the scan; with 'mark' they wait
@@ -198,7 +199,7 @@ function insertAdded(s: QuadtreeState): void {
       continue;
     }
     // Skips entities removed since they were queued, and repeats of a recycled id.
-    if (ent.status[eid] === QUEUED) admit(s, eid);
+    if (ent.status[eid] === QUEUED && (ent.marks[eid] & HAS_BOTH) === HAS_BOTH) admit(s, eid);
   }
   list.clear();
 }
@@ -210,13 +211,11 @@ function checkPositions(s: QuadtreeState): void {
   const list = s.checkPosition;
   for (let i = 0; i < list.count; i++) {
     const eid = list.data[i];
-    if (!hasComponent(world, eid, s.bounds) || hasComponent(world, eid, s.position)) continue;
     if (eid >= s.idLimit) {
-      beyondLimit(s, eid);
+      if (hasComponent(world, eid, s.bounds) && !hasComponent(world, eid, s.position)) beyondLimit(s, eid);
       continue;
     }
-    ent.ensure(eid);
-    if (ent.status[eid] === UNTRACKED) hold(s, eid, NO_POSITION);
+    if ((ent.marks[eid] & HAS_BOTH) === HAS_BOUNDS && ent.status[eid] === UNTRACKED) hold(s, eid, NO_POSITION);
   }
   list.clear();
 }
@@ -292,17 +291,31 @@ function scan(s: QuadtreeState): void {
   const bh = s.bounds.height;
   const tree = s.tree;
   tree.flush();
-  const C = spatialTreeOf(tree).classes;
+  const index = spatialTreeOf(tree);
+  const C = index.classes;
   let scanned = 0;
   let dirty = 0;
   for (let k = 0; k < C.size.length; k++) {
     if (C.size[k] === 0 || (C.isStatic[k] === 1 && k !== MIXED)) continue;
+    scanned += C.size[k];
+    if (C.detached[k] === 1 && C.swept[k] === 0) {
+      // A detached class stores its boxes in one loop in the core; a bad entity stops it.
+      for (let at = index.storeCentres(k, 0, px, py, bw, bh); at >= 0; at = index.storeCentres(k, at + 1, px, py, bw, bh)) {
+        dirty += index.stored;
+        hold(s, C.ids[k][at], BAD_BOX);
+      }
+      dirty += index.stored;
+      continue;
+    }
     const ids = C.ids[k];
     // A held entity leaves a hole behind (and an emptied list ends): the bound is re-read.
     for (let i = 0; i < C.end[k]; i++) {
       const eid = ids[i];
-      if (eid < 0 || ent.isStatic[eid] === 1) continue;
-      scanned++;
+      if (eid < 0) continue;
+      if (ent.isStatic[eid] === 1) {
+        scanned--;
+        continue;
+      }
       const x = px[eid];
       const y = py[eid];
       const w = bw[eid];

@@ -63,8 +63,8 @@ const PRIORITY = 2;
 /**
  * Sorts a pair list by (priority descending, a, b) with LSD counting passes: b, then a, then
  * the priority unless every pair has the same one. Ids below 2^20 take one pass each (a
- * bucket per id); larger ones 11 bits per pass. Linear in the pairs, unlike a comparison
- * sort. Swaps the list's arrays with its own scratch list, so the caller's buffer ends up
+ * bucket per id) when the pairs are not much fewer than the ids; otherwise 11 bits per
+ * pass. Linear in the pairs, unlike a comparison sort. Swaps the list's arrays with its own scratch list, so the caller's buffer ends up
  * holding the result. The `index`, `born` and `was` columns are not carried (the lists sorted here
  * have none yet).
  */
@@ -93,16 +93,20 @@ export class PairRadix {
     this.tmp.reserve(n);
     this.passes = 0;
     this.movePriority = low !== high;
-    this.byId(list, B, maxId);
-    this.byId(list, A, maxId);
+    this.byId(list, B, maxId, n);
+    this.byId(list, A, maxId, n);
     if (low !== high) this.pass(list, PRIORITY, 0, 255, 256, true);
     if ((this.passes & 1) !== 0) swapArrays(list, this.tmp);
     if (low === high) list.priority.fill(low, 0, n);
   }
 
-  /** Sorts by one id column: one pass with a bucket per id when ids are small enough, else 11 bits per pass. */
-  private byId(list: PairBuffer, column: number, maxId: number): void {
-    if (maxId < WHOLE_ID_LIMIT) {
+  /**
+   * Sorts by one id column: one pass with a bucket per id when ids are small enough and not
+   * many more than the pairs (the buckets are cleared and summed every pass), else 11 bits
+   * per pass.
+   */
+  private byId(list: PairBuffer, column: number, maxId: number, n: number): void {
+    if (maxId < WHOLE_ID_LIMIT && maxId <= 8 * n) {
       this.pass(list, column, 0, -1, maxId + 1, false);
       return;
     }

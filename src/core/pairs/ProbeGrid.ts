@@ -100,8 +100,22 @@ export class ProbeGrid {
       const id = ids[i];
       if (id < 0) continue;
       const x0 = f64[(id << 3) | MIN_X], y0 = f64[(id << 3) | MIN_Y], x1 = f64[(id << 3) | MAX_X], y1 = f64[(id << 3) | MAX_Y];
-      const c0 = clamp(Math.floor((x0 - ox) * inv), last), c1 = clamp(Math.floor((x1 - ox) * inv), last);
-      const r0 = clamp(Math.floor((y0 - oy) * inv), last), r1 = clamp(Math.floor((y1 - oy) * inv), last);
+      // Cells by truncation: negative and huge values are clamped first, so `| 0` is a floor.
+      const fc0 = (x0 - ox) * inv, fc1 = (x1 - ox) * inv, fr0 = (y0 - oy) * inv, fr1 = (y1 - oy) * inv;
+      const c0 = fc0 < 0 ? 0 : fc0 >= side ? last : fc0 | 0, c1 = fc1 < 0 ? 0 : fc1 >= side ? last : fc1 | 0;
+      const r0 = fr0 < 0 ? 0 : fr0 >= side ? last : fr0 | 0, r1 = fr1 < 0 ? 0 : fr1 >= side ? last : fr1 | 0;
+      if (c0 === c1 && r0 === r1) {
+        // Most small items lie in one cell: every overlap found there is reported there.
+        const cell = r0 * side + c0;
+        const from = start[cell], to = start[cell + 1];
+        tests += to - from;
+        for (let e = from; e < to; e++) {
+          if ((touching
+              ? x0 <= box[4 * e + 2] && box[4 * e] <= x1 && y0 <= box[4 * e + 3] && box[4 * e + 1] <= y1
+              : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1)) emit(id, key[e]);
+        }
+        continue;
+      }
       for (let r = r0; r <= r1; r++) {
         for (let c = c0; c <= c1; c++) {
           const cell = r * side + c;

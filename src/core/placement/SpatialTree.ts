@@ -7,6 +7,9 @@ import { KeySorter } from '../lists/radix.js';
 import { SweptStore } from '../store/SweptStore.js';
 import { MIN_REGION, SlotPool } from '../store/SlotPool.js';
 
+/** Numbers by id: a plain array, a typed array or any indexable store. */
+export type Numbers = { readonly [id: number]: number };
+
 /**
  * The spatial part of the index: placement of items in a loose quadtree (looseness 2),
  * relocation, per-subtree counts and the lifespan of empty groups. Each node keeps its items
@@ -211,6 +214,44 @@ export class SpatialTree {
       const id = ids[i];
       if (id >= 0) this.placeInNode(id, k);
     }
+  }
+
+  /** Boxes {@link storeCentres} changed in its last call. */
+  stored = 0;
+
+  /**
+   * Gives the members of detached class k new boxes from centres and full sizes held in per-id
+   * arrays (a game's Position and Bounds), in list order, which is memory order for the records
+   * and for the arrays alike, starting at list place `from`. This is `move` for a whole class
+   * without a call per item (a detached item's move only stores its box and counts it). Stops
+   * at the first member whose numbers make no valid box and returns its place, for the caller
+   * to report before it goes on from the next one; returns -1 at the end. Classes with swept
+   * items take `move` item by item instead (their paths need more).
+   */
+  storeCentres(k: number, from: number, px: Numbers, py: Numbers, bw: Numbers, bh: Numbers): number {
+    const C = this.classes;
+    const ids = C.ids[k];
+    const f64 = this.items.f64;
+    let changed = 0;
+    let i = from;
+    for (const end = C.end[k]; i < end; i++) {
+      const id = ids[i];
+      if (id < 0) continue;
+      const x = px[id], y = py[id], hw = bw[id] * 0.5, hh = bh[id] * 0.5;
+      const minX = x - hw, minY = y - hh, maxX = x + hw, maxY = y + hh;
+      // NaN fails every comparison; a corner past the float range makes the width infinite or NaN.
+      if (!(hw >= 0 && hh >= 0 && maxX - minX < Infinity && maxY - minY < Infinity)) break;
+      const r = id << 3;
+      if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) continue;
+      f64[r | MIN_X] = minX;
+      f64[r | MIN_Y] = minY;
+      f64[r | MAX_X] = maxX;
+      f64[r | MAX_Y] = maxY;
+      changed++;
+    }
+    C.moved[k] += changed;
+    this.stored = changed;
+    return i < C.end[k] ? i : -1;
   }
 
   /** Puts every class's list in order (see CollisionClasses.tidy). Between passes only. */
