@@ -448,6 +448,8 @@ export class LooseQuadtree {
     bp.maxPairTests = maxPairTests;
     bp.maxMs = maxMs;
     bp.minChecksPerTier = clampInt(budget.minChecksPerTier ?? 32, 1, 2 ** 31 - 1);
+    this.tree.budgeted = maxPairTests !== Infinity || maxMs !== Infinity;
+    this.tree.minShare = bp.minChecksPerTier;
   }
 
   /** Ids of items overlapping the rectangle, into `out` (its length is set). Returns the count. */

@@ -10,3 +10,4 @@ export { PairHash } from './pairs/PairHash.js';
 export { IdList } from './lists/IdList.js';
 export { spatialTreeOf } from './LooseQuadtree.js';
 export { MIXED } from './store/CollisionClasses.js';
+export type { SpatialTree } from './placement/SpatialTree.js';

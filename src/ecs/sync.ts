@@ -2,7 +2,7 @@ import { hasComponent, type World } from 'bitecs';
 import { BAD_BOX, BAD_COLLIDER, BEYOND_LIMIT, describe, NO_POSITION, readCollider, VALID, validBox } from './check.js';
 import { HAS_BOTH, HAS_BOUNDS, HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
-import { MIXED, spatialTreeOf } from '../core/internal.js';
+import { MIXED, spatialTreeOf, type SpatialTree } from '../core/internal.js';
 
 /**
  * The sync system: brings the tree up to date with the components. Inserts the entities that
@@ -297,25 +297,28 @@ function scan(s: QuadtreeState): void {
   let dirty = 0;
   for (let k = 0; k < C.size.length; k++) {
     if (C.size[k] === 0 || (C.isStatic[k] === 1 && k !== MIXED)) continue;
-    scanned += C.size[k];
     if (C.detached[k] === 1 && C.swept[k] === 0) {
-      // A detached class stores its boxes in one loop in the core; a bad entity stops it.
-      for (let at = index.storeCentres(k, 0, px, py, bw, bh); at >= 0; at = index.storeCentres(k, at + 1, px, py, bw, bh)) {
-        dirty += index.stored;
-        hold(s, C.ids[k][at], BAD_BOX);
+      // A detached class stores its boxes in one loop in the core. Under a budget a lower-tier
+      // one is checked in shares: only the next share is read (the rest waits its turn).
+      const end = C.end[k];
+      if (!index.budgeted || !C.waits(k)) {
+        scanned += C.size[k];
+        dirty += storeRange(s, index, k, 0, end);
+        continue;
       }
-      dirty += index.stored;
+      const from = C.cursor[k] < end ? C.cursor[k] : 0;
+      const count = Math.min(Math.max(C.share[k], index.minShare), end);
+      scanned += count;
+      dirty += storeRange(s, index, k, from, Math.min(end, from + count));
+      if (from + count > end) dirty += storeRange(s, index, k, 0, from + count - end);
       continue;
     }
     const ids = C.ids[k];
     // A held entity leaves a hole behind (and an emptied list ends): the bound is re-read.
     for (let i = 0; i < C.end[k]; i++) {
       const eid = ids[i];
-      if (eid < 0) continue;
-      if (ent.isStatic[eid] === 1) {
-        scanned--;
-        continue;
-      }
+      if (eid < 0 || ent.isStatic[eid] === 1) continue;
+      scanned++;
       const x = px[eid];
       const y = py[eid];
       const w = bw[eid];
@@ -332,6 +335,18 @@ function scan(s: QuadtreeState): void {
   }
   s.stats.scanned += scanned;
   s.stats.dirty += dirty;
+}
+
+/** Stores the boxes of detached class k's members at list places [from, to); holds the bad ones. Returns the changed. */
+function storeRange(s: QuadtreeState, index: SpatialTree, k: number, from: number, to: number): number {
+  const { x, y } = s.position;
+  const { width, height } = s.bounds;
+  let changed = 0;
+  for (let at = index.storeCentres(k, from, to, x, y, width, height); at >= 0; at = index.storeCentres(k, at + 1, to, x, y, width, height)) {
+    changed += index.stored;
+    hold(s, index.classes.ids[k][at], BAD_BOX);
+  }
+  return changed + index.stored;
 }
 
 function applyMarks(s: QuadtreeState): void {

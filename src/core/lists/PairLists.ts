@@ -1,4 +1,4 @@
-import { TIERS, tierOf, type ItemStore } from '../store/ItemStore.js';
+import { DETACHED, NODE, TIERS, tierOf, type ItemStore } from '../store/ItemStore.js';
 import type { QuadtreeStats } from '../options.js';
 import type { PairPool } from '../pairs/PairPool.js';
 import type { IdBits } from '../pairs/IdBits.js';
@@ -94,16 +94,19 @@ export class PairLists {
 
   /**
    * Merges the sorted pairs a sweep found with the current list into the new current list,
-   * in one pass: a listed pair either side of which was checked (a bit in `checked` or
-   * `left`; every pair, with `all`) stays if it was found again and ends if not; a found pair
+   * in one pass: a listed pair that this step's checks covered stays if it was found again and
+   * ends if not (every pair, with `all`; else one with a side in `covered`, an item of a
+   * detached class joined whole, or in `left`, an item removed; or with a side in `checked`,
+   * an item of a node whose probes reached the other side, unless that side is detached: only
+   * a join finds the pairs of a detached item); a found pair
    * not listed begins; the other listed pairs are kept as they are. Entries come out in list
    * order, so they need no sort. `pool` is the pair pool while it is kept in step with the
    * list (then its dead pairs are skipped and its start steps read), else null (the list's
    * `born` column is then the truth). `refreshed`: priorities were refreshed this step (see
    * {@link refreshPriorities}), so ending pairs report the one they had in `was`.
    */
-  mergeFound(found: PairBuffer, all: boolean, step: number, checked: Int32Array, left: IdBits,
-    pool: PairPool | null, refreshed: boolean): void {
+  mergeFound(found: PairBuffer, all: boolean, step: number, checked: Int32Array, covered: Int32Array, left: IdBits,
+    items: ItemStore, pool: PairPool | null, refreshed: boolean): void {
     const old = this.current;
     const out = this.spare;
     out.reserve(found.count + old.count);
@@ -133,7 +136,9 @@ export class PairLists {
         j++;
       } else if (order < 0) {
         const a = oa[i], b = ob[i];
-        if (all || (((checked[a >> 5] | leftWords[a >> 5]) >>> (a & 31)) & 1) !== 0 || (((checked[b >> 5] | leftWords[b >> 5]) >>> (b & 31)) & 1) !== 0) {
+        const sure = (((covered[a >> 5] | leftWords[a >> 5]) >>> (a & 31)) & 1) !== 0 || (((covered[b >> 5] | leftWords[b >> 5]) >>> (b & 31)) & 1) !== 0;
+        const probed = (((checked[a >> 5] >>> (a & 31)) | (checked[b >> 5] >>> (b & 31))) & 1) !== 0;
+        if (all || sure || (probed && !detached(items, a) && !detached(items, b))) {
           exiting.push(a, b, pool !== null ? pool.priority[oi[i]] : refreshed ? owas[i] : op[i], -1);
         } else {
           out.push(a, b, op[i], -1, pool !== null ? pool.born(oi[i]) : oborn[i]);
@@ -165,4 +170,9 @@ export class PairLists {
     }
     sortPairs(cur);
   }
+}
+
+/** True for an item of a detached class (see SpatialTree.detach). */
+function detached(items: ItemStore, id: number): boolean {
+  return items.i32[(id << 4) | NODE] === DETACHED;
 }

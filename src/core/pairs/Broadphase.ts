@@ -1,5 +1,5 @@
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
-import { DETACHED, SEEN, STATE, TIERS, tierOf } from '../store/ItemStore.js';
+import { DETACHED, NODE, SEEN, STATE, TIERS, tierOf } from '../store/ItemStore.js';
 import { NONE } from '../store/NodePool.js';
 import { PairBuffer } from '../lists/PairBuffer.js';
 import { PairLists } from '../lists/PairLists.js';
@@ -74,8 +74,14 @@ export class Broadphase {
   private readonly radix = new PairRadix();
   /** Every pair the last sweep found, sorted like the lists. */
   private readonly found = new PairBuffer();
-  /** The movers done by this step's movers sweep. */
+  /** Items of nodes checked by this step's movers sweep: their pairs with other items of nodes are re-found. */
   private readonly checked = new IdBits();
+  /** Items of detached classes this step joined: all their pairs are re-found. */
+  private readonly covered = new IdBits();
+  /** Slots of a batch of queued movers served under a budget. */
+  private readonly batch = new Int32Array(64);
+  /** Members of detached lower-tier classes left waiting by this step's shares. */
+  private waitingMembers = 0;
   /** Items removed (and maybe inserted again) while the pool was out of sync: their listed pairs end. */
   private readonly left = new IdBits();
   private tests = 0;
@@ -182,13 +188,10 @@ export class Broadphase {
     const stats = this.stats;
     const started = performance.now();
     const tree = this.tree;
-    tree.tidy();
     this.checked.fit(tree.items.capacity);
+    this.covered.fit(tree.items.capacity);
     this.left.fit(tree.items.capacity);
     const unlimited = this.maxPairTests === Infinity && this.maxMs === Infinity;
-    // A budget checks items one by one, from their nodes: detached classes come back first,
-    // their items made dirty (their moves since the last step were not queued).
-    if (!unlimited) this.attachAll(true);
     let dirty = this.countMovers();
     const C = tree.classes;
     let anyDetached = false;
@@ -198,51 +201,29 @@ export class Broadphase {
       dirty += Math.min(C.moved[k], C.size[k]);
     }
     const size = tree.size;
+    // A budget always takes the movers' way: its lower tiers are served in shares.
     const onePass = unlimited && dirty * 2 >= size;
-    const sweeping = onePass || (unlimited && (anyDetached || dirty * MOVERS_SWEEP >= size));
+    const sweeping = onePass || !unlimited || anyDetached || dirty * MOVERS_SWEEP >= size;
     this.stepId++;
     this.tests = 0;
     this.few.tests = 0;
     this.lists.entered.count = 0;
     if (!sweeping && !this.poolInSync) this.syncPool();
     // With no budget every queued item is checked, so order cannot change the result: check
-    // them in cell order for cache locality. With a budget only tier 0 is sure to be checked
-    // in full; the lower tiers keep their queue order, which bounds their wait.
-    let checked = onePass ? this.checkAll() : sweeping ? this.checkMovers() : this.checkInCellOrder(unlimited ? TIERS : 1);
-    if (!unlimited) checked += this.checkWithinBudget(started);
+    // them in cell order for cache locality.
+    const checked = onePass ? this.checkAll() : sweeping ? this.checkMovers(unlimited, started) : this.checkInCellOrder(TIERS);
     this.lists.finish(sweeping, this.pairs, stats);
     this.pairs.release();
     stats.moved = checked;
     stats.pairTests = this.tests + this.few.tests;
-    stats.deferred = this.carryDeferred();
-    // A priority change is settled once its item has been checked: until then a later
-    // sweeping step must still refresh the listed priorities before it merges.
-    if (stats.deferred === 0) this.priorityChanged = false;
-    if (unlimited) this.choose(dirty * MOVERS_SWEEP >= size);
+    stats.deferred = this.carryDeferred() + this.waitingMembers;
+    // Every listed pair has its items' priorities now: refreshed before a merge, or re-tested
+    // by the check of the item whose priority changed (see requeue).
+    this.priorityChanged = false;
+    this.choose(unlimited, dirty * MOVERS_SWEEP >= size);
     C.moved.fill(0);
+    tree.tidy();
     stats.stepMs = performance.now() - started;
-  }
-
-  /** Serves tiers 1-3 in order while the budget lasts (at least minChecksPerTier each). Returns the count checked. */
-  private checkWithinBudget(started: number): number {
-    let checked = 0;
-    let overBudget = false;
-    for (let t = 1; t < TIERS; t++) {
-      const queue = this.queues[t];
-      let served = 0;
-      while (queue.count > 0) {
-        if (served >= this.minChecksPerTier) {
-          if (!overBudget && this.few.tests >= this.maxPairTests) overBudget = true;
-          if (!overBudget && this.maxMs !== Infinity && (served & 31) === 0 &&
-              performance.now() - started >= this.maxMs) overBudget = true;
-          if (overBudget) break;
-        }
-        const done = this.few.check(queue.shift(), this.stepId);
-        served += done;
-        checked += done;
-      }
-    }
-    return checked;
   }
 
   /**
@@ -260,6 +241,7 @@ export class Broadphase {
     this.tests += this.sweep.tests;
     this.radix.sort(found);
     this.mergeFound(true);
+    this.waitingMembers = 0;
     return this.tree.size - this.tree.waiting;
   }
 
@@ -267,37 +249,143 @@ export class Broadphase {
    * Checks the queued movers by probing from each the cells of every class it may pair
    * with, from slot memory alone, and joins whole every detached class that one of its items
    * or partners moved; the pairs are radix-sorted and merged with the list, where a listed
-   * pair of a checked item that was not found again ends. Pairs of two items that did not
-   * move pass through the merge untouched. Used when many items moved, or a class is
-   * detached, and there is no budget.
+   * pair of a checked item that was not found again ends (see {@link mergeFound} for what a
+   * check covers). Pairs of two items that did not move pass through the merge untouched.
+   *
+   * With a budget, the movers of tier 0 and the detached classes of tier 0 are checked in full;
+   * then the lower tiers' queued movers, in queue order, while the budget lasts (and at least
+   * `minChecksPerTier` from each); then each detached class of the lower tiers checks its share
+   * of its list, planned at the end of the step before (see {@link planShares}), round-robin.
    */
-  private checkMovers(): number {
-    const moverSlots = this.collectMovers(TIERS);
-    const count = this.sorter.count;
+  private checkMovers(unlimited: boolean, started: number): number {
     const tree = this.tree;
+    const C = tree.classes;
     const items = tree.items;
-    const slotId = tree.slots.id;
-    const words = this.checked.words;
-    for (let i = 0; i < count; i++) items.setState(slotId[moverSlots[i]], 2 * this.stepId);
     if (this.priorityChanged) this.lists.refreshPriorities(items, this.poolOrNull());
     const found = this.found;
     found.count = 0;
-    this.sweep.runMovers(moverSlots, count, words, found);
-    this.tests += this.sweep.tests;
+    let checked = this.runMovers(this.collectMovers(unlimited ? TIERS : 1), this.sorter.count);
     const joined = this.touchedDetached();
-    let members = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
-      if (((joined >>> k) & 1) === 0) continue;
-      members += this.markMembers(k, words, true);
-      this.sweep.joinDetached(k, found);
+      if (((joined >>> k) & 1) === 0 || (!unlimited && C.waits(k))) continue;
+      checked += this.markMembers(k, 0, C.end[k], true);
+      this.sweep.joinDetached(k, found, 0, C.end[k]);
       this.tests += this.sweep.tests;
+    }
+    this.waitingMembers = 0;
+    if (!unlimited) {
+      checked += this.serveQueues(started);
+      const before = this.tests;
+      const served = this.serveShares();
+      checked += served;
+      this.planShares(this.tests - before, served, this.tests - (this.tests - before));
     }
     this.radix.sort(found);
     this.mergeFound(false);
-    // The bits were set directly (they run hot): cleared the same way.
-    for (let i = 0; i < count; i++) words[slotId[moverSlots[i]] >> 5] = 0;
-    for (let k = 0; k < MAX_CLASSES; k++) if (((joined >>> k) & 1) !== 0) this.markMembers(k, words, false);
-    return count + members;
+    this.checked.clear();
+    this.covered.clear();
+    return checked;
+  }
+
+  /** Checks movers (their slots in `slots[0..count-1]`) by probing from slot memory; returns how many. */
+  private runMovers(slots: Int32Array, count: number): number {
+    const items = this.tree.items;
+    const slotId = this.tree.slots.id;
+    for (let i = 0; i < count; i++) {
+      const id = slotId[slots[i]];
+      items.setState(id, 2 * this.stepId);
+      // The probes skip partners checked already, so a pair of two movers is found once:
+      // runMovers sets each mover's bit as it goes.
+      this.checked.note(id);
+    }
+    this.sweep.runMovers(slots, count, this.checked.words, this.found);
+    this.tests += this.sweep.tests;
+    return count;
+  }
+
+  /**
+   * Serves the queued movers of tiers 1-3, oldest first, in batches, while the budget lasts
+   * and at least `minChecksPerTier` from each tier. Returns how many were checked.
+   */
+  private serveQueues(started: number): number {
+    const items = this.tree.items;
+    const itemSlot = items.slot;
+    const mark = 2 * this.stepId + 1;
+    const batch = this.batch;
+    let checked = 0;
+    let clock = 0;
+    for (let t = 1; t < TIERS; t++) {
+      const queue = this.queues[t];
+      let served = 0;
+      while (queue.count > 0) {
+        // The guaranteed ones in batches; past them, one at a time while the budget lasts
+        // (the clock read every 32).
+        const past = served >= this.minChecksPerTier;
+        if (past && (this.tests >= this.maxPairTests || (this.maxMs !== Infinity && (clock++ & 31) === 0 &&
+            performance.now() - started >= this.maxMs))) break;
+        const size = past ? 1 : Math.min(batch.length, this.minChecksPerTier - served);
+        let n = 0;
+        while (queue.count > 0 && n < size) {
+          const id = queue.shift();
+          // Stale (removed, checked already, or detached since: its class's join covers it) or
+          // listed twice: taken once.
+          if (items.stateOf(id) !== mark || items.nodeOf(id) === DETACHED) continue;
+          items.setState(id, mark - 1);
+          batch[n++] = itemSlot[id];
+        }
+        served += n;
+        checked += this.runMovers(batch, n);
+      }
+    }
+    return checked;
+  }
+
+  /**
+   * Each detached class of the lower tiers checks the share of its list planned for this
+   * step, from its cursor on, wrapping at the end. Returns the members checked.
+   */
+  private serveShares(): number {
+    const C = this.tree.classes;
+    let served = 0;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.detached[k] === 0 || !C.waits(k)) continue;
+      const end = C.end[k];
+      let from = C.cursor[k] < end ? C.cursor[k] : 0;
+      let left = Math.min(Math.max(C.share[k], this.minChecksPerTier), end);
+      let members = 0;
+      while (left > 0) {
+        const to = Math.min(end, from + left);
+        members += this.markMembers(k, from, to, true);
+        this.sweep.joinDetached(k, this.found, from, to);
+        this.tests += this.sweep.tests;
+        left -= to - from;
+        from = to === end ? 0 : to;
+      }
+      C.cursor[k] = from;
+      served += members;
+      this.waitingMembers += C.size[k] - members;
+    }
+    return served;
+  }
+
+  /**
+   * Plans each lower-tier detached class's share of the next step: what the budget left after
+   * the rest of this step (`otherTests` tests), at the cost per entry its shares had this step
+   * (`shareTests` tests for `served` members), split by list length. A step's shares are fixed
+   * before it starts so that the ECS sync reads exactly those components.
+   */
+  private planShares(shareTests: number, served: number, otherTests: number): void {
+    const C = this.tree.classes;
+    let entries = 0;
+    for (let k = 0; k < MAX_CLASSES; k++) if (C.detached[k] === 1 && C.waits(k)) entries += C.end[k];
+    if (entries === 0) return;
+    const cost = served === 0 ? 2 : 1 + shareTests / served;
+    const left = Math.max(0, this.maxPairTests - otherTests);
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.detached[k] === 0 || !C.waits(k)) continue;
+      const share = left === Infinity ? C.end[k] : Math.floor((left * C.end[k]) / entries / cost);
+      C.share[k] = Math.min(C.end[k], Math.max(this.minChecksPerTier, share));
+    }
   }
 
   /**
@@ -316,22 +404,24 @@ export class Broadphase {
     return joined;
   }
 
-  /** Sets (or clears) the checked bit of every member of class k; returns the members. */
-  private markMembers(k: number, words: Int32Array, on: boolean): number {
-    const C = this.tree.classes;
-    const ids = C.ids[k];
-    for (let i = 0, end = C.end[k]; i < end; i++) {
+  /** Marks the members of class k at list places [from, to) as covered by this step's check; returns how many. */
+  private markMembers(k: number, from: number, to: number, on: boolean): number {
+    const ids = this.tree.classes.ids[k];
+    const covered = this.covered;
+    let members = 0;
+    for (let i = from; i < to; i++) {
       const id = ids[i];
       if (id < 0) continue;
-      if (on) words[id >> 5] |= 1 << (id & 31);
-      else words[id >> 5] = 0;
+      if (on) covered.add(id);
+      members++;
     }
-    return C.size[k];
+    return members;
   }
 
   /** Merges the sweep's pairs into the lists; the pool is then out of sync (see {@link poolInSync}). */
   private mergeFound(all: boolean): void {
-    this.lists.mergeFound(this.found, all, this.stepId, this.checked.words, this.left, this.poolOrNull(), this.priorityChanged);
+    this.lists.mergeFound(this.found, all, this.stepId, this.checked.words, this.covered.words, this.left, this.tree.items,
+      this.poolOrNull(), this.priorityChanged);
     this.poolInSync = false;
     this.left.clear();
   }
@@ -341,21 +431,27 @@ export class Broadphase {
   }
 
   /**
-   * After a step without a budget, picks the classes to keep out of the tree until further
-   * notice (see SpatialTree.detach): big (DETACH_MIN items or more), not static, and most of
-   * them moving. Detached while half or more of a class moved in a step where many items
-   * moved (`many`); back in the tree once under a quarter moved, or once few items moved
-   * anywhere, so that the next step can check its movers one by one. Of two classes that may
-   * pair with each other only the larger stays detached: a join reads the other from its nodes.
+   * After each step, picks the classes to keep out of the tree until further notice (see
+   * SpatialTree.detach): big (DETACH_MIN items or more) and not static. Without a budget, or
+   * for a class of tier 0: while half or more of it moved in a step where many items moved
+   * (`many`); back in the tree once under a quarter moved, or once few items moved anywhere,
+   * so that the next step can check its movers one by one. Under a budget, a lower-tier class
+   * that does not pair with itself is detached whatever moved: it is then checked in shares,
+   * each joined through a grid of its partners. Of two classes that may pair with each other
+   * only the larger stays detached: a join reads the other from its nodes.
    */
-  private choose(many: boolean): void {
+  private choose(unlimited: boolean, many: boolean): void {
     const tree = this.tree;
     const C = tree.classes;
     let want = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
-      if (k === MIXED || C.size[k] < DETACH_MIN || C.isStatic[k] === 1 || !many) continue;
+      if (k === MIXED || C.size[k] < DETACH_MIN || C.isStatic[k] === 1) continue;
+      if (!unlimited && C.waits(k)) {
+        want |= 1 << k;
+        continue;
+      }
       const share = C.detached[k] === 1 ? 4 : 2;
-      if (C.moved[k] * share >= C.size[k]) want |= 1 << k;
+      if (many && C.moved[k] * share >= C.size[k]) want |= 1 << k;
     }
     for (let a = 0; a < MAX_CLASSES; a++) {
       for (let b = a + 1; b < MAX_CLASSES; b++) {
@@ -365,22 +461,11 @@ export class Broadphase {
     }
     // Attach first, so that no join is ever between two detached classes.
     for (let k = 0; k < MAX_CLASSES; k++) if (C.detached[k] === 1 && ((want >>> k) & 1) === 0) tree.attach(k);
-    for (let k = 0; k < MAX_CLASSES; k++) if (C.detached[k] === 0 && ((want >>> k) & 1) !== 0) tree.detach(k);
-  }
-
-  /**
-   * Puts every detached class back into the tree. With `dirty`, its items are queued: their
-   * moves since the last step were not.
-   */
-  attachAll(dirty: boolean): void {
-    const tree = this.tree;
-    const C = tree.classes;
     for (let k = 0; k < MAX_CLASSES; k++) {
-      if (C.detached[k] === 0) continue;
-      tree.attach(k);
-      if (!dirty) continue;
-      const ids = C.ids[k];
-      for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) this.markDirty(ids[i]);
+      if (C.detached[k] === 1 || ((want >>> k) & 1) === 0) continue;
+      tree.detach(k);
+      C.cursor[k] = 0;
+      C.share[k] = this.minChecksPerTier;
     }
   }
 
@@ -441,8 +526,9 @@ export class Broadphase {
       const queue = this.queues[t];
       while (queue.count > 0) {
         const id = queue.shift();
-        // Stale (removed, or checked already) or listed twice: taken once.
-        if (i32[(id << 4) | STATE] !== mark || i32[(id << 4) | SEEN] === token) continue;
+        // Stale (removed, checked already, or detached since: its class's join covers it) or
+        // listed twice: taken once.
+        if (i32[(id << 4) | STATE] !== mark || i32[(id << 4) | SEEN] === token || i32[(id << 4) | NODE] === DETACHED) continue;
         i32[(id << 4) | SEEN] = token;
         sorter.push(itemSlot[id]);
       }
@@ -472,7 +558,7 @@ export class Broadphase {
       const queue = this.queues[t];
       for (let i = 0; i < queue.count; i++) {
         const id = queue.at(i);
-        if (items.stateOf(id) !== waiting) continue;
+        if (items.stateOf(id) !== waiting || items.nodeOf(id) === DETACHED) continue;
         items.setState(id, waiting + 2);
         deferred++;
       }

@@ -79,7 +79,7 @@ export class CellSweep {
     for (let a = 0; a < MAX_CLASSES; a++) {
       if (C.size[a] === 0) continue;
       if (C.detached[a] === 1) {
-        this.recordJoin(a);
+        this.recordJoin(a, 0, C.end[a]);
         continue;
       }
       for (let b = a; b < MAX_CLASSES; b++) {
@@ -94,12 +94,15 @@ export class CellSweep {
     this.out = null;
   }
 
-  /** Appends every pair of detached class k (with itself and its partners) to `out`. */
-  joinDetached(k: number, out: PairBuffer): void {
+  /**
+   * Appends to `out` every pair of the members of detached class k at list places [from, to)
+   * with its partners, and (for the whole list only) within the class.
+   */
+  joinDetached(k: number, out: PairBuffer, from: number, to: number): void {
     this.out = out;
     this.skip = null;
     this.tests = 0;
-    this.recordJoin(k);
+    this.recordJoin(k, from, to);
     this.out = null;
   }
 
@@ -182,11 +185,12 @@ export class CellSweep {
   }
 
   /**
-   * Pairs of detached class s (no other detached class among its partners) with itself and
-   * with every class it may pair with: its items are in no node, so the probe grid reads them
-   * from their records, in list order.
+   * Pairs of the members at list places [from, to) of detached class s (no other detached class
+   * among its partners) with every class it may pair with, and with each other when the class
+   * pairs with itself (then only for the whole list): its items are in no node, so the probe
+   * grid reads them from their records, in list order.
    */
-  private recordJoin(s: number): void {
+  private recordJoin(s: number, from: number, to: number): void {
     const C = this.tree.classes;
     this.swept = C.swept[s] !== 0;
     const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;
@@ -207,7 +211,7 @@ export class CellSweep {
     if (partners === 0) return;
     // Probe from the smaller side: the partners through the class's own grid when it has one.
     if (selfJoined && partnerItems < C.size[s]) this.grid.probe(partners, this.emitRecord);
-    else this.grid.join(s, partners, this.emitRecord);
+    else this.grid.join(s, partners, this.emitRecord, from, to);
     this.tests += this.grid.tests;
   }
 

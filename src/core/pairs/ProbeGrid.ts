@@ -78,10 +78,11 @@ export class ProbeGrid {
   }
 
   /**
-   * Finds every overlapping pair of detached class `s` with the classes whose bit is set in
-   * `partners` (none detached), calling `emit(idOfS, slotOfPartner)` for each.
+   * Finds every overlapping pair of the members of detached class `s` at list places
+   * [lo, hi) with the classes whose bit is set in `partners` (none detached), calling
+   * `emit(idOfS, slotOfPartner)` for each.
    */
-  join(s: number, partners: number, emit: (id: number, slot: number) => void): void {
+  join(s: number, partners: number, emit: (id: number, slot: number) => void, lo: number, hi: number): void {
     // The cell loop of probeCells, written out: join runs it once per item of a big class
     // (every dust particle of a storm), and the call alone cost 12% of a 100k-dust step.
     this.tests = 0;
@@ -96,7 +97,7 @@ export class ProbeGrid {
     const oy = tree.originY;
     const touching = this.touching;
     let tests = 0;
-    for (let i = 0, end = C.end[s]; i < end; i++) {
+    for (let i = lo; i < hi; i++) {
       const id = ids[i];
       if (id < 0) continue;
       const x0 = f64[(id << 3) | MIN_X], y0 = f64[(id << 3) | MIN_Y], x1 = f64[(id << 3) | MAX_X], y1 = f64[(id << 3) | MAX_Y];

@@ -1,5 +1,5 @@
 import { CollisionClasses } from '../store/CollisionClasses.js';
-import { ABSENT, CELL, cellDepth, cellX, cellY, DETACHED, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STATIC, SWEPT } from '../store/ItemStore.js';
+import { ABSENT, CELL, TOP_PRIORITY, cellDepth, cellX, cellY, DETACHED, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STATIC, SWEPT } from '../store/ItemStore.js';
 import { NodePool, NONE } from '../store/NodePool.js';
 import { grow } from '../grow.js';
 import { IdList } from '../lists/IdList.js';
@@ -220,21 +220,29 @@ export class SpatialTree {
   stored = 0;
 
   /**
+   * Whether a budget is set, and its least share per class and step (see Broadphase): a
+   * detached class of the lower tiers is then checked in shares, and only its share need be read.
+   */
+  budgeted = false;
+  minShare = 32;
+
+  /**
    * Gives the members of detached class k new boxes from centres and full sizes held in per-id
    * arrays (a game's Position and Bounds), in list order, which is memory order for the records
-   * and for the arrays alike, starting at list place `from`. This is `move` for a whole class
+   * and for the arrays alike, at list places [from, to). This is `move` for a whole class
    * without a call per item (a detached item's move only stores its box and counts it). Stops
    * at the first member whose numbers make no valid box and returns its place, for the caller
-   * to report before it goes on from the next one; returns -1 at the end. Classes with swept
+   * to report before it goes on from the next one; returns -1 at `to`. Classes with swept
    * items take `move` item by item instead (their paths need more).
    */
-  storeCentres(k: number, from: number, px: Numbers, py: Numbers, bw: Numbers, bh: Numbers): number {
+  storeCentres(k: number, from: number, to: number, px: Numbers, py: Numbers, bw: Numbers, bh: Numbers): number {
     const C = this.classes;
     const ids = C.ids[k];
     const f64 = this.items.f64;
     let changed = 0;
+    const end = to < C.end[k] ? to : C.end[k];
     let i = from;
-    for (const end = C.end[k]; i < end; i++) {
+    for (; i < end; i++) {
       const id = ids[i];
       if (id < 0) continue;
       const x = px[id], y = py[id], hw = bw[id] * 0.5, hh = bh[id] * 0.5;
@@ -251,7 +259,7 @@ export class SpatialTree {
     }
     C.moved[k] += changed;
     this.stored = changed;
-    return i < C.end[k] ? i : -1;
+    return i < end ? i : -1;
   }
 
   /** Puts every class's list in order (see CollisionClasses.tidy). Between passes only. */
@@ -464,7 +472,7 @@ export class SpatialTree {
   /** The class an item's collider and static flag belong to. */
   private classFor(id: number): number {
     const items = this.items;
-    return this.classes.find(items.layerOf(id), items.maskOf(id), items.hasFlag(id, STATIC) ? 1 : 0);
+    return this.classes.find(items.layerOf(id), items.maskOf(id), items.hasFlag(id, STATIC) ? 1 : 0, items.priorityOf(id) >= TOP_PRIORITY ? 1 : 0);
   }
 
   /** Keeps the OUTSIDE flag and the outside count in step with the item's node and box. */

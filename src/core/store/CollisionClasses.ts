@@ -23,7 +23,7 @@ export const DENSE_DEPTH = 9;
  *
  * A class is keyed by what decides its pairs as a group: the mask, the static flag, and
  * whether the items' layer is in their own mask (then every two of them may pair, else none
- * may). Items of several layers may share a class; its `layer` is their union, and pairs are
+ * may); and by whether they are tier 0, which a budget never cuts. Items of several layers may share a class; its `layer` is their union, and pairs are
  * filtered item by item in the end, so a class pair is only ever skipped when no two of its
  * items could pair. Splitting finer (by layer too) would only add class pairs to join when
  * the masks accept every layer.
@@ -38,6 +38,17 @@ export class CollisionClasses {
   readonly isStatic = new Uint8Array(MAX_CLASSES);
   /** 1 when the items' layers are in the class's mask: every two of them may pair. */
   readonly self = new Uint8Array(MAX_CLASSES);
+  /**
+   * 1 for a class of tier-0 items (priority 192 or more), which a budget never cuts; 0 for one
+   * of the lower tiers, whose items may wait their turn (see Broadphase, budget).
+   */
+  readonly top = new Uint8Array(MAX_CLASSES);
+  /**
+   * Per detached class of the lower tiers under a budget: the place in its list where the
+   * next step's share starts, and how many entries it takes (see Broadphase.planShares).
+   */
+  readonly cursor = new Int32Array(MAX_CLASSES);
+  readonly share = new Int32Array(MAX_CLASSES);
   /**
    * Swept items in each class (see SweptStore). Swept is not part of the key: bullets share
    * the class of the items they filter like, so a scene with a few bullets is joined the way
@@ -113,20 +124,29 @@ export class CollisionClasses {
    * The class for an item's collider: the one with this key, else a new or emptied one
    * keyed anew, else {@link MIXED}.
    */
-  find(layer: number, mask: number, isStatic: number): number {
+  find(layer: number, mask: number, isStatic: number, top: number): number {
     const self = (layer & mask) !== 0 ? 1 : 0;
     for (let k = 0; k < this.defined; k++) {
-      if (this.mask[k] !== mask || this.isStatic[k] !== isStatic || this.self[k] !== self) continue;
-      if (this.size[k] === 0) this.key(k, layer, mask, isStatic);
-      else if ((layer & ~this.layer[k]) !== 0) this.key(k, this.layer[k] | layer, mask, isStatic);
+      if (this.mask[k] !== mask || this.isStatic[k] !== isStatic || this.self[k] !== self || this.top[k] !== top) continue;
+      if (this.size[k] === 0) this.key(k, layer, mask, isStatic, top);
+      else if ((layer & ~this.layer[k]) !== 0) this.key(k, this.layer[k] | layer, mask, isStatic, top);
       return k;
     }
     let k = this.defined < MIXED ? this.defined++ : -1;
     for (let e = 0; k < 0 && e < MIXED; e++) if (this.size[e] === 0) k = e;
     if (k < 0) k = MIXED;
-    else this.key(k, layer, mask, isStatic);
+    else this.key(k, layer, mask, isStatic, top);
     this.use(k);
     return k;
+  }
+
+  /**
+   * True for a class whose items may wait their turn under a budget, a share at a time (see
+   * Broadphase): of the lower tiers, and not pairing with itself (a share of it could not
+   * find its pairs within the class without the whole class).
+   */
+  waits(k: number): boolean {
+    return this.top[k] === 0 && this.allowed[k * MAX_CLASSES + k] === 0 && k !== MIXED;
   }
 
   /** Makes room for nodes up to `capacity` in every used class. */
@@ -235,10 +255,11 @@ export class CollisionClasses {
     this.cap[k] = new Int32Array(this.nodeCapacity);
   }
 
-  private key(k: number, layer: number, mask: number, isStatic: number): void {
+  private key(k: number, layer: number, mask: number, isStatic: number, top: number): void {
     this.layer[k] = layer;
     this.mask[k] = mask;
     this.isStatic[k] = isStatic;
+    this.top[k] = top;
     this.self[k] = (layer & mask) !== 0 ? 1 : 0;
     for (let o = 0; o < MAX_CLASSES; o++) {
       // The mixed class filters pair by pair, so it may pair with anything.

@@ -279,6 +279,9 @@ export function cellY(cell: number): number {
 /** Priority tiers: the budget serves them in order (see tierOf). */
 export const TIERS = 4;
 
+/** Lowest priority of tier 0. */
+export const TOP_PRIORITY = 192;
+
 /** Tier of a priority: 0 for 192-255 (never cut by the budget) down to 3 for 0-63. */
 export function tierOf(priority: number): number {
   return 3 - (priority >> 6);

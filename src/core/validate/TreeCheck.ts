@@ -1,6 +1,6 @@
 import { fail } from '../errors.js';
 import { MIXED } from '../store/CollisionClasses.js';
-import { ABSENT, DETACHED, OUTSIDE, packCell, PENDING, STATIC, SWEPT } from '../store/ItemStore.js';
+import { ABSENT, DETACHED, OUTSIDE, packCell, PENDING, STATIC, SWEPT, TOP_PRIORITY } from '../store/ItemStore.js';
 import { FROM, TO } from '../store/SweptStore.js';
 import { MIN_REGION } from '../store/SlotPool.js';
 import { NONE } from '../store/NodePool.js';
@@ -97,9 +97,10 @@ export class TreeCheck {
     const items = this.tree.items;
     const C = this.tree.classes;
     const layer = items.layerOf(id), mask = items.maskOf(id), isStatic = items.hasFlag(id, STATIC) ? STATIC : 0;
+    const priority = items.priorityOf(id);
     if (k !== MIXED && ((layer & ~C.layer[k]) !== 0 || C.mask[k] !== mask || C.isStatic[k] !== isStatic ||
-        C.self[k] !== ((layer & mask) !== 0 ? 1 : 0))) {
-      fail(`validate: item ${id} (layer ${layer}, mask ${mask}, static ${isStatic}) is in class ${k} of another key`);
+        C.self[k] !== ((layer & mask) !== 0 ? 1 : 0) || C.top[k] !== (priority >= TOP_PRIORITY ? 1 : 0))) {
+      fail(`validate: item ${id} (layer ${layer}, mask ${mask}, static ${isStatic}, priority ${priority}) is in class ${k} of another key`);
     }
   }
 
