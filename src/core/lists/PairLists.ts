@@ -1,4 +1,4 @@
-import { DETACHED, NODE, TIERS, tierOf, type ItemStore } from '../store/ItemStore.js';
+import { TIERS, tierOf, type ItemStore } from '../store/ItemStore.js';
 import type { QuadtreeStats } from '../options.js';
 import type { PairPool } from '../pairs/PairPool.js';
 import type { IdBits } from '../pairs/IdBits.js';
@@ -114,6 +114,7 @@ export class PairLists {
     const exiting = this.exiting;
     const entered = this.entered;
     const leftWords = left.words;
+    const loose = items.detachedBits;
     const anyLeft = pool === null && left.count > 0;
     const alive = pool === null ? null : pool.alive;
     const oa = old.a, ob = old.b, op = old.priority, oi = old.index, oborn = old.born, owas = old.was;
@@ -138,7 +139,7 @@ export class PairLists {
         const a = oa[i], b = ob[i];
         const sure = (((covered[a >> 5] | leftWords[a >> 5]) >>> (a & 31)) & 1) !== 0 || (((covered[b >> 5] | leftWords[b >> 5]) >>> (b & 31)) & 1) !== 0;
         const probed = (((checked[a >> 5] >>> (a & 31)) | (checked[b >> 5] >>> (b & 31))) & 1) !== 0;
-        if (all || sure || (probed && !detached(items, a) && !detached(items, b))) {
+        if (all || sure || (probed && (((loose[a >> 5] >>> (a & 31)) | (loose[b >> 5] >>> (b & 31))) & 1) === 0)) {
           exiting.push(a, b, pool !== null ? pool.priority[oi[i]] : refreshed ? owas[i] : op[i], -1);
         } else {
           out.push(a, b, op[i], -1, pool !== null ? pool.born(oi[i]) : oborn[i]);
@@ -161,18 +162,17 @@ export class PairLists {
    */
   refreshPriorities(items: ItemStore, pool: PairPool | null): void {
     const cur = this.current;
+    let changed = false;
     for (let i = 0; i < cur.count; i++) {
       if (pool !== null && pool.alive[cur.index[i]] === 0) continue;
       const pa = items.priorityOf(cur.a[i]);
       const pb = items.priorityOf(cur.b[i]);
+      const p = pa < pb ? pa : pb;
       cur.was[i] = cur.priority[i];
-      cur.priority[i] = pa < pb ? pa : pb;
+      if (p !== cur.priority[i]) changed = true;
+      cur.priority[i] = p;
     }
-    sortPairs(cur);
+    // Most changes touch items without pairs yet (a collider set right after an insert).
+    if (changed) sortPairs(cur);
   }
-}
-
-/** True for an item of a detached class (see SpatialTree.detach). */
-function detached(items: ItemStore, id: number): boolean {
-  return items.i32[(id << 4) | NODE] === DETACHED;
 }

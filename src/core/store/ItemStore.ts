@@ -68,6 +68,11 @@ export const NODE = 15;
 export class ItemStore {
   f64: Float64Array;
   i32: Int32Array;
+  /**
+   * One bit per id, set while the item's node is DETACHED: a merge of pair lists asks it for
+   * thousands of pairs a step, and 4 KB per 32k ids stay in cache where the records do not.
+   */
+  detachedBits: Int32Array;
   /** The item's slot in its class's region of its node (see SlotPool), which holds a copy of its box. */
   slot: Int32Array;
   /**
@@ -81,6 +86,7 @@ export class ItemStore {
     this.f64 = new Float64Array(cap * 8);
     this.i32 = new Int32Array(this.f64.buffer);
     this.slot = new Int32Array(cap);
+    this.detachedBits = new Int32Array((cap + 31) >> 5);
     this.listAt = new Int32Array(cap);
     this.initRecords(0, cap);
   }
@@ -99,6 +105,7 @@ export class ItemStore {
     this.f64 = grow(this.f64, cap * 8);
     this.i32 = new Int32Array(this.f64.buffer);
     this.slot = grow(this.slot, cap);
+    this.detachedBits = grow(this.detachedBits, (cap + 31) >> 5);
     this.listAt = grow(this.listAt, cap);
     this.initRecords(old, cap);
   }
@@ -130,6 +137,8 @@ export class ItemStore {
 
   setNode(id: number, node: number): void {
     this.i32[(id << 4) | NODE] = node;
+    if (node === DETACHED) this.detachedBits[id >> 5] |= 1 << (id & 31);
+    else this.detachedBits[id >> 5] &= ~(1 << (id & 31));
   }
 
   /** True when the id is placed in a node (neither absent, pending nor detached). */

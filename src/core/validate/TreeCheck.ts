@@ -219,6 +219,9 @@ export class TreeCheck {
     let swept = 0;
     for (let id = 0; id < items.capacity; id++) {
       const n = items.nodeOf(id);
+      if ((((items.detachedBits[id >> 5] >>> (id & 31)) & 1) === 1) !== (n === DETACHED)) {
+        fail(`validate: item ${id} has a detached bit that disagrees with its node ${n}`);
+      }
       if (n === ABSENT) {
         if (items.hasFlag(id, SWEPT) || tree.sweeps.has(id)) fail(`validate: absent item ${id} is still swept`);
         continue;
