@@ -90,7 +90,7 @@ export class LooseQuadtree {
       items: 0, outside: 0, moved: 0, relocated: 0, nodesLive: 1, nodesFree: 0,
       groupsCounting: 0, groupsFreed: 0, pairTests: 0, pairs: 0, entered: 0, stayed: 0, exited: 0,
       enteredByTier: new Int32Array(4), stayedByTier: new Int32Array(4), exitedByTier: new Int32Array(4),
-      deferred: 0, stepMs: 0,
+      deferred: 0, waitBound: 0, stepMs: 0,
     };
     this.maxDepth = maxDepth;
     this.tree = new SpatialTree(x, y, rootSize, maxDepth, maxId, lifespan, maxLifespan);
@@ -450,6 +450,7 @@ export class LooseQuadtree {
     bp.minChecksPerTier = clampInt(budget.minChecksPerTier ?? 32, 1, 2 ** 31 - 1);
     this.tree.budgeted = maxPairTests !== Infinity || maxMs !== Infinity;
     this.tree.minShare = bp.minChecksPerTier;
+    if (this.tree.budgeted) bp.planShares(0, 0, 0);
   }
 
   /** Ids of items overlapping the rectangle, into `out` (its length is set). Returns the count. */

@@ -38,7 +38,11 @@ export interface QuadtreeOptions {
 /**
  * A cap on the broadphase work of one step. Movers of tier 0 (priority 192-255) are always
  * checked; tiers 1-3 are checked in tier order while the budget lasts, oldest first, and the
- * rest wait for the next step. See README, "Budget".
+ * rest wait for the next step. A big class of the lower tiers that does not pair with itself
+ * (particles) is checked in shares instead, round-robin, each share sized from what the
+ * budget left the step before; its items need not even be read until their share comes (the
+ * ECS sync reads only the share). {@link QuadtreeStats.waitBound} tells the longest wait.
+ * See README, "Budget".
  */
 export interface BudgetOptions {
   /** Pair tests per step (deterministic). @default Infinity */
@@ -46,9 +50,12 @@ export interface BudgetOptions {
   /** Milliseconds per step, checked every 32 movers (not deterministic). @default Infinity */
   maxMs?: number;
   /**
-   * Movers of each lower tier checked every step even when the budget is spent. This is what
-   * bounds the wait of a deferred item: at most `floor(position / minChecksPerTier) + 1` steps,
-   * where `position` is its place in its tier's queue. Clamped to at least 1.
+   * Movers of each lower tier checked every step even when the budget is spent, and the least
+   * share of each class checked in shares. This is what bounds the wait of a deferred item: at
+   * most `floor(position / minChecksPerTier) + 1` steps, where `position` is its place in its
+   * tier's queue; for an item of a class checked in shares, `ceil(length / minChecksPerTier) + 1`,
+   * where `length` is its class's list (its items, and the places of removed ones not yet
+   * reused: at most a third more). Clamped to at least 1.
    * @default 32
    */
   minChecksPerTier?: number;
@@ -117,8 +124,13 @@ export interface QuadtreeStats {
   enteredByTier: Int32Array;
   stayedByTier: Int32Array;
   exitedByTier: Int32Array;
-  /** Movers left for a later step by the budget. */
+  /** Movers left for a later step by the budget (and items of classes checked in shares, not checked this step). */
   deferred: number;
+  /**
+   * With a budget, the most steps any item left waiting may still wait before it is checked
+   * (see {@link BudgetOptions.minChecksPerTier}); 0 without a budget.
+   */
+  waitBound: number;
   /** Wall time of the last step in milliseconds. */
   stepMs: number;
 }

@@ -42,6 +42,7 @@ export function quadtreeCollisionSystem<W extends object>(world: W): W {
   stats.stayed = ts.stayed;
   stats.exited = ts.exited;
   stats.deferred = ts.deferred;
+  stats.waitBound = ts.waitBound;
   stats.pairEntities = s.pairEntityCount;
   stats.collisionMs = performance.now() - started;
   return world;

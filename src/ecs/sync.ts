@@ -299,18 +299,17 @@ function scan(s: QuadtreeState): void {
     if (C.size[k] === 0 || (C.isStatic[k] === 1 && k !== MIXED)) continue;
     if (C.detached[k] === 1 && C.swept[k] === 0) {
       // A detached class stores its boxes in one loop in the core. Under a budget a lower-tier
-      // one is checked in shares: only the next share is read (the rest waits its turn).
+      // one is checked in shares: only the next share is read (the rest waits its turn; its
+      // newborns were read when they were admitted).
       const end = C.end[k];
       if (!index.budgeted || !C.waits(k)) {
         scanned += C.size[k];
         dirty += storeRange(s, index, k, 0, end);
         continue;
       }
-      const from = C.cursor[k] < end ? C.cursor[k] : 0;
-      const count = Math.min(Math.max(C.share[k], index.minShare), end);
-      scanned += count;
-      dirty += storeRange(s, index, k, from, Math.min(end, from + count));
-      if (from + count > end) dirty += storeRange(s, index, k, 0, from + count - end);
+      scanned += C.planTo[k] - C.planFrom[k] + C.planWrap[k];
+      dirty += storeRange(s, index, k, C.planFrom[k], C.planTo[k]);
+      dirty += storeRange(s, index, k, 0, C.planWrap[k]);
       continue;
     }
     const ids = C.ids[k];

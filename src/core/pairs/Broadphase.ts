@@ -6,6 +6,7 @@ import { PairLists } from '../lists/PairLists.js';
 import { KeySorter, PairRadix } from '../lists/radix.js';
 import { lowerBound } from '../lists/order.js';
 import { PairPool } from './PairPool.js';
+import { grow } from '../grow.js';
 import { IdQueue } from './IdQueue.js';
 import { IdBits } from './IdBits.js';
 import { CellSweep } from './CellSweep.js';
@@ -82,6 +83,11 @@ export class Broadphase {
   private readonly batch = new Int32Array(64);
   /** Members of detached lower-tier classes left waiting by this step's shares. */
   private waitingMembers = 0;
+  /** This step's shares: their tests and members (see planShares). */
+  private shareTests = 0;
+  private shareServed = 0;
+  /** Newborn members of a detached class, checked at once under a budget. */
+  private newborn = new Int32Array(64);
   /** Items removed (and maybe inserted again) while the pool was out of sync: their listed pairs end. */
   private readonly left = new IdBits();
   private tests = 0;
@@ -217,12 +223,20 @@ export class Broadphase {
     stats.moved = checked;
     stats.pairTests = this.tests + this.few.tests;
     stats.deferred = this.carryDeferred() + this.waitingMembers;
+    stats.waitBound = 0;
     // Every listed pair has its items' priorities now: refreshed before a merge, or re-tested
     // by the check of the item whose priority changed (see requeue).
     this.priorityChanged = false;
     this.choose(unlimited, dirty * MOVERS_SWEEP >= size);
     C.moved.fill(0);
+    tree.born.clear();
     tree.tidy();
+    if (!unlimited) {
+      this.planShares(this.shareTests, this.shareServed, this.tests - this.shareTests);
+      stats.waitBound = this.waitBound();
+    }
+    this.shareTests = 0;
+    this.shareServed = 0;
     stats.stepMs = performance.now() - started;
   }
 
@@ -269,7 +283,7 @@ export class Broadphase {
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (((joined >>> k) & 1) === 0 || (!unlimited && C.waits(k))) continue;
       checked += this.markMembers(k, 0, C.end[k], true);
-      this.sweep.joinDetached(k, found, 0, C.end[k]);
+      this.sweep.joinDetached(k, found, C.ids[k], 0, C.end[k]);
       this.tests += this.sweep.tests;
     }
     this.waitingMembers = 0;
@@ -278,7 +292,8 @@ export class Broadphase {
       const before = this.tests;
       const served = this.serveShares();
       checked += served;
-      this.planShares(this.tests - before, served, this.tests - (this.tests - before));
+      this.shareTests = this.tests - before;
+      this.shareServed = served;
     }
     this.radix.sort(found);
     this.mergeFound(false);
@@ -341,40 +356,89 @@ export class Broadphase {
   }
 
   /**
-   * Each detached class of the lower tiers checks the share of its list planned for this
-   * step, from its cursor on, wrapping at the end. Returns the members checked.
+   * Each detached class of the lower tiers checks its newborn members (placed since the last
+   * step) and the share of its list planned for this step (see {@link planShares}). Returns
+   * the members checked.
    */
   private serveShares(): number {
     const C = this.tree.classes;
+    const items = this.tree.items;
+    const born = this.tree.born;
     let served = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0 || !C.waits(k)) continue;
-      const end = C.end[k];
-      let from = C.cursor[k] < end ? C.cursor[k] : 0;
-      let left = Math.min(Math.max(C.share[k], this.minChecksPerTier), end);
-      let members = 0;
-      while (left > 0) {
-        const to = Math.min(end, from + left);
-        members += this.markMembers(k, from, to, true);
-        this.sweep.joinDetached(k, this.found, from, to);
-        this.tests += this.sweep.tests;
-        left -= to - from;
-        from = to === end ? 0 : to;
+      let members = this.serveRange(k, C.planFrom[k], C.planTo[k]);
+      if (C.planWrap[k] > 0 || C.planTo[k] >= C.roundEnd[k]) {
+        // The round ended inside this share: the next one runs over the list as it is now.
+        C.lastRound[k] = C.roundEnd[k];
+        C.roundEnd[k] = C.end[k];
+        members += this.serveRange(k, 0, C.planWrap[k]);
+        C.cursor[k] = C.planWrap[k];
+      } else {
+        C.cursor[k] = C.planTo[k];
       }
-      C.cursor[k] = from;
+      // Newborns not in the share: they have no pairs yet, and their turn may be far off.
+      let n = 0;
+      for (let i = 0; i < born.count; i++) {
+        const id = born.data[i];
+        if (items.nodeOf(id) !== DETACHED || items.classOf(id) !== k || this.covered.has(id)) continue;
+        if (n === this.newborn.length) this.newborn = grow(this.newborn, 2 * n);
+        this.newborn[n++] = id;
+        this.covered.add(id);
+      }
+      if (n > 0) {
+        members += n;
+        this.sweep.joinDetached(k, this.found, this.newborn, 0, n);
+        this.tests += this.sweep.tests;
+      }
       served += members;
-      this.waitingMembers += C.size[k] - members;
+      this.waitingMembers += Math.max(0, C.size[k] - members);
     }
+    this.tree.born.clear();
     return served;
+  }
+
+  /** Checks the members of detached class k at list places [from, to) not checked yet this step. Returns how many. */
+  private serveRange(k: number, from: number, to: number): number {
+    if (from >= to) return 0;
+    const members = this.markMembers(k, from, to, true);
+    this.sweep.joinDetached(k, this.found, this.tree.classes.ids[k], from, to);
+    this.tests += this.sweep.tests;
+    return members;
+  }
+
+  /**
+   * The most steps an item left waiting may still wait: past the queued movers ahead of it at
+   * `minChecksPerTier` a step; or, in a class checked in shares, two rounds at the least share
+   * each: a member checked last early in the round before, or born during it (checked at once,
+   * then placed past that round's end), is checked next in the round in progress.
+   */
+  private waitBound(): number {
+    const C = this.tree.classes;
+    const min = this.minChecksPerTier;
+    let bound = 0;
+    for (let t = 1; t < TIERS; t++) {
+      const q = this.queues[t].count;
+      if (q > 0) bound = Math.max(bound, Math.floor((q - 1) / min) + 1);
+    }
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.detached[k] === 0 || !C.waits(k)) continue;
+      const before = Math.ceil(Math.max(C.lastRound[k], C.roundEnd[k]) / min);
+      const now = Math.ceil(Math.max(C.roundEnd[k], C.end[k]) / min);
+      bound = Math.max(bound, before + now + 1);
+    }
+    return bound;
   }
 
   /**
    * Plans each lower-tier detached class's share of the next step: what the budget left after
    * the rest of this step (`otherTests` tests), at the cost per entry its shares had this step
-   * (`shareTests` tests for `served` members), split by list length. A step's shares are fixed
-   * before it starts so that the ECS sync reads exactly those components.
+   * (`shareTests` tests for `served` members), split by list length; at least
+   * `minChecksPerTier`. A round of shares covers the list as it was when the round began, from
+   * its start; the places the next share takes are fixed now, so that the ECS sync reads
+   * exactly those components.
    */
-  private planShares(shareTests: number, served: number, otherTests: number): void {
+  planShares(shareTests: number, served: number, otherTests: number): void {
     const C = this.tree.classes;
     let entries = 0;
     for (let k = 0; k < MAX_CLASSES; k++) if (C.detached[k] === 1 && C.waits(k)) entries += C.end[k];
@@ -383,8 +447,20 @@ export class Broadphase {
     const left = Math.max(0, this.maxPairTests - otherTests);
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0 || !C.waits(k)) continue;
-      const share = left === Infinity ? C.end[k] : Math.floor((left * C.end[k]) / entries / cost);
-      C.share[k] = Math.min(C.end[k], Math.max(this.minChecksPerTier, share));
+      const end = C.end[k];
+      const share = left === Infinity ? end : Math.floor((left * end) / entries / cost);
+      C.share[k] = Math.min(end, Math.max(this.minChecksPerTier, share));
+      if (C.cursor[k] >= C.roundEnd[k]) {
+        C.lastRound[k] = C.roundEnd[k];
+        C.roundEnd[k] = end;
+        C.cursor[k] = 0;
+      }
+      const from = C.cursor[k];
+      const to = Math.min(C.roundEnd[k], from + C.share[k]);
+      C.planFrom[k] = from;
+      C.planTo[k] = to;
+      // The rest of the share starts the next round, short of where this one started.
+      C.planWrap[k] = to === C.roundEnd[k] ? Math.min(from, C.share[k] - (to - from)) : 0;
     }
   }
 
@@ -465,7 +541,8 @@ export class Broadphase {
       if (C.detached[k] === 1 || ((want >>> k) & 1) === 0) continue;
       tree.detach(k);
       C.cursor[k] = 0;
-      C.share[k] = this.minChecksPerTier;
+      C.roundEnd[k] = 0;
+      C.lastRound[k] = 0;
     }
   }
 

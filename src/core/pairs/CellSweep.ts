@@ -79,7 +79,7 @@ export class CellSweep {
     for (let a = 0; a < MAX_CLASSES; a++) {
       if (C.size[a] === 0) continue;
       if (C.detached[a] === 1) {
-        this.recordJoin(a, 0, C.end[a]);
+        this.recordJoin(a, C.ids[a], 0, C.end[a]);
         continue;
       }
       for (let b = a; b < MAX_CLASSES; b++) {
@@ -95,14 +95,15 @@ export class CellSweep {
   }
 
   /**
-   * Appends to `out` every pair of the members of detached class k at list places [from, to)
-   * with its partners, and (for the whole list only) within the class.
+   * Appends to `out` every pair of the members of detached class k listed in `ids[from..to-1]`
+   * (its list, or a few of its members) with its partners, and (for its whole list only)
+   * within the class.
    */
-  joinDetached(k: number, out: PairBuffer, from: number, to: number): void {
+  joinDetached(k: number, out: PairBuffer, ids: Int32Array, from: number, to: number): void {
     this.out = out;
     this.skip = null;
     this.tests = 0;
-    this.recordJoin(k, from, to);
+    this.recordJoin(k, ids, from, to);
     this.out = null;
   }
 
@@ -185,12 +186,12 @@ export class CellSweep {
   }
 
   /**
-   * Pairs of the members at list places [from, to) of detached class s (no other detached class
-   * among its partners) with every class it may pair with, and with each other when the class
-   * pairs with itself (then only for the whole list): its items are in no node, so the probe
-   * grid reads them from their records, in list order.
+   * Pairs of the members `ids[from..to-1]` of detached class s (no other detached class among
+   * its partners) with every class it may pair with, and with each other when the class pairs
+   * with itself (then only for its whole list): its items are in no node, so the probe grid
+   * reads them from their records, in list order.
    */
-  private recordJoin(s: number, from: number, to: number): void {
+  private recordJoin(s: number, ids: Int32Array, from: number, to: number): void {
     const C = this.tree.classes;
     this.swept = C.swept[s] !== 0;
     const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;
@@ -211,7 +212,7 @@ export class CellSweep {
     if (partners === 0) return;
     // Probe from the smaller side: the partners through the class's own grid when it has one.
     if (selfJoined && partnerItems < C.size[s]) this.grid.probe(partners, this.emitRecord);
-    else this.grid.join(s, partners, this.emitRecord, from, to);
+    else this.grid.join(partners, this.emitRecord, ids, from, to);
     this.tests += this.grid.tests;
   }
 

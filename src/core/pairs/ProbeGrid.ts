@@ -78,18 +78,16 @@ export class ProbeGrid {
   }
 
   /**
-   * Finds every overlapping pair of the members of detached class `s` at list places
-   * [lo, hi) with the classes whose bit is set in `partners` (none detached), calling
-   * `emit(idOfS, slotOfPartner)` for each.
+   * Finds every overlapping pair of the detached items `ids[lo..hi-1]` (negative entries are
+   * holes) with the classes whose bit is set in `partners` (none detached), calling
+   * `emit(id, slotOfPartner)` for each.
    */
-  join(s: number, partners: number, emit: (id: number, slot: number) => void, lo: number, hi: number): void {
+  join(partners: number, emit: (id: number, slot: number) => void, ids: Int32Array, lo: number, hi: number): void {
     // The cell loop of probeCells, written out: join runs it once per item of a big class
     // (every dust particle of a storm), and the call alone cost 12% of a 100k-dust step.
     this.tests = 0;
     if (this.build(partners, false) === 0) return;
     const tree = this.tree;
-    const C = tree.classes;
-    const ids = C.ids[s];
     const f64 = tree.items.f64;
     const { start, box, key, corner, inv, side } = this;
     const last = side - 1;

@@ -61,6 +61,12 @@ export class SpatialTree {
    */
   readonly arrived = new IdList();
 
+  /**
+   * Items placed in a detached class since the pair finder last took them: under a budget,
+   * a lower-tier class checks its newborn at once, whatever its share (see Broadphase).
+   */
+  readonly born = new IdList();
+
   /** Sorts class lists for {@link tidy}. */
   private readonly sorter = new KeySorter();
 
@@ -107,6 +113,7 @@ export class SpatialTree {
     if (this.classes.detached[k] === 1) {
       items.setNode(id, DETACHED);
       this.classes.moved[k]++;
+      this.born.push(id);
       return false;
     }
     this.placeInNode(id, k);
@@ -265,7 +272,9 @@ export class SpatialTree {
   /** Puts every class's list in order (see CollisionClasses.tidy). Between passes only. */
   tidy(): void {
     const C = this.classes;
-    for (let k = 0; k < C.size.length; k++) if (C.end[k] !== 0) C.tidy(k, this.items.listAt, this.sorter);
+    for (let k = 0; k < C.size.length; k++) {
+      if (C.end[k] !== 0) C.tidy(k, this.items.listAt, this.sorter, this.budgeted && C.detached[k] === 1 && C.waits(k));
+    }
   }
 
   /** Unlinks an item from its node (or its detached class), leaving its box in place. */
@@ -432,6 +441,7 @@ export class SpatialTree {
       items.setFlag(id, OUTSIDE, false);
     }
     this.arrived.clear();
+    this.born.clear();
     this.sweeps.clear();
     this.nodes.reset();
     this.slots.reset();

@@ -44,11 +44,19 @@ export class CollisionClasses {
    */
   readonly top = new Uint8Array(MAX_CLASSES);
   /**
-   * Per detached class of the lower tiers under a budget: the place in its list where the
-   * next step's share starts, and how many entries it takes (see Broadphase.planShares).
+   * Per detached class of the lower tiers under a budget (see Broadphase.planShares): where
+   * the round of shares in progress has got to in the list, and where it ends (the list's
+   * length when it began; members that join later are checked at once instead), and the length
+   * of the round before it; the entries the next step's share takes, and the places
+   * [planFrom, planTo) and [0, planWrap) they are at (the second when a round ends inside it).
    */
   readonly cursor = new Int32Array(MAX_CLASSES);
+  readonly roundEnd = new Int32Array(MAX_CLASSES);
+  readonly lastRound = new Int32Array(MAX_CLASSES);
   readonly share = new Int32Array(MAX_CLASSES);
+  readonly planFrom = new Int32Array(MAX_CLASSES);
+  readonly planTo = new Int32Array(MAX_CLASSES);
+  readonly planWrap = new Int32Array(MAX_CLASSES);
   /**
    * Swept items in each class (see SweptStore). Swept is not part of the key: bullets share
    * the class of the items they filter like, so a scene with a few bullets is joined the way
@@ -193,17 +201,22 @@ export class CollisionClasses {
       this.holes[k] = 0;
       this.disorder[k] = 0;
       this.detached[k] = 0;
+      this.cursor[k] = 0;
+      this.roundEnd[k] = 0;
     }
   }
 
   /**
    * Puts class k's list back in shape between passes: drops the holes once they are a quarter
    * of it, sorts it once a sixteenth was appended out of order. O(list), rare. `listAt` (per
-   * id, the member's place) is kept in step.
+   * id, the member's place) is kept in step, and so is the class's {@link cursor}: dropping
+   * holes keeps it (and the round's end) before the same member. With `keepOrder` (a class
+   * checked in shares) it never sorts: a member moved further down the list would wait longer
+   * than a round; the sort comes once the budget is lifted.
    */
-  tidy(k: number, listAt: Int32Array, sorter: KeySorter): void {
+  tidy(k: number, listAt: Int32Array, sorter: KeySorter, keepOrder: boolean): void {
     const end = this.end[k];
-    const sort = this.disorder[k] * 16 > this.size[k];
+    const sort = this.disorder[k] * 16 > this.size[k] && !keepOrder;
     if (!sort && this.holes[k] * 4 <= end) return;
     const ids = this.ids[k];
     let n = 0;
@@ -213,13 +226,24 @@ export class CollisionClasses {
       sorter.sort();
       const sorted = sorter.keys;
       for (; n < sorter.count; n++) ids[n] = sorted[n];
+      this.cursor[k] = 0;
+      this.roundEnd[k] = 0;
+      this.disorder[k] = 0;
     } else {
-      for (let i = 0; i < end; i++) if (ids[i] >= 0) ids[n++] = ids[i];
+      // The cursor and the round's end stay before the same members.
+      let cursor = -1;
+      let roundEnd = -1;
+      for (let i = 0; i < end; i++) {
+        if (i === this.cursor[k]) cursor = n;
+        if (i === this.roundEnd[k]) roundEnd = n;
+        if (ids[i] >= 0) ids[n++] = ids[i];
+      }
+      this.cursor[k] = cursor < 0 ? n : cursor;
+      this.roundEnd[k] = roundEnd < 0 ? n : roundEnd;
     }
     for (let i = 0; i < n; i++) listAt[ids[i]] = i;
     this.end[k] = n;
     this.holes[k] = 0;
-    this.disorder[k] = 0;
   }
 
   /** Class k's cell array at depth d, made on first use (null past {@link DENSE_DEPTH}). */
@@ -238,6 +262,8 @@ export class CollisionClasses {
     this.moved.fill(0);
     this.swept.fill(0);
     this.detached.fill(0);
+    this.cursor.fill(0);
+    this.roundEnd.fill(0);
     for (let k = 0; k < MAX_CLASSES; k++) {
       this.levelItems[k].fill(0);
       for (const cells of this.regionsByCell[k]) cells?.fill(0);
