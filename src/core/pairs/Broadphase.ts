@@ -213,6 +213,7 @@ export class Broadphase {
     this.stepId++;
     this.tests = 0;
     this.few.tests = 0;
+    this.sweep.beginStep();
     this.lists.entered.count = 0;
     if (!sweeping && !this.poolInSync) this.syncPool();
     // With no budget every queued item is checked, so order cannot change the result: check

@@ -68,6 +68,11 @@ export class CellSweep {
     for (let k = 0; k < MAX_CLASSES; k++) this.bounds.push(new Array<Float64Array | null>(tree.maxDepth + 1).fill(null));
   }
 
+  /** Forgets anything built for an earlier step (see ProbeGrid.invalidate). */
+  beginStep(): void {
+    this.grid.invalidate();
+  }
+
   /** Appends every overlapping pair the colliders allow to `out` as (lower id, higher id, pair priority). */
   run(out: PairBuffer): void {
     const C = this.tree.classes;

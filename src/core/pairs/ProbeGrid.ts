@@ -43,6 +43,12 @@ export class ProbeGrid {
   private span: Int32Array = new Int32Array(0);
   /** The box being probed (see probeCells). */
   private readonly query = new Float64Array(4);
+  /**
+   * The partner classes the grid holds (their slots' boxes) while it may serve another join
+   * in the same step, else -1 (see {@link invalidate}); and its entries.
+   */
+  private built = -1;
+  private entries = 0;
   /** Items (or a sample of them) per tree level, for the choice of the cell size. */
   private readonly levels: Int32Array;
 
@@ -50,6 +56,11 @@ export class ProbeGrid {
     this.tree = tree;
     this.touching = touching;
     this.levels = new Int32Array(tree.maxDepth + 1);
+  }
+
+  /** Forgets the grid built for the last join: boxes may have moved since. Called before each step's joins. */
+  invalidate(): void {
+    this.built = -1;
   }
 
   /**
@@ -86,7 +97,12 @@ export class ProbeGrid {
     // The cell loop of probeCells, written out: join runs it once per item of a big class
     // (every dust particle of a storm), and the call alone cost 12% of a 100k-dust step.
     this.tests = 0;
-    if (this.build(partners, false) === 0) return;
+    // A step may join several shares of a class against the same partners: one grid serves them.
+    if (this.built !== partners) {
+      this.entries = this.build(partners, false);
+      this.built = partners;
+    }
+    if (this.entries === 0) return;
     const tree = this.tree;
     const f64 = tree.items.f64;
     const { start, box, key, corner, inv, side } = this;
@@ -205,6 +221,7 @@ export class ProbeGrid {
    */
   selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, sweptTest: SweptTest | null): void {
     this.tests = 0;
+    this.built = -1;
     if (this.build(1 << s, true) === 0) return;
     const { start, box, key, priority, swept, corner, side } = this;
     const cells = side * side;
