@@ -233,6 +233,7 @@ describe('churn: bursts, deaths and recycled ids at scale', () => {
       expect(run.seen.budgeted).toBeGreaterThan(10);
       expect(run.seen.exactAfterWait).toBeGreaterThan(0);
       expect(run.seen.holes).toBeGreaterThan(0);
+      console.log('oracle counts churn', JSON.stringify(run.seen));
     }, 120_000);
   }
 });
