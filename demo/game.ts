@@ -105,9 +105,14 @@ export class Game {
   sweptSaves = 0;
   time = 0;
 
+  /** Effect particles to keep alive (see {@link effects}), and those alive. */
+  private effectsTarget = 0;
+  effectsLive = 0;
   private readonly rng: () => number;
   private readonly dead: number[] = [];
   private readonly isDead: number[] = [];
+  /** 1 for a spark born by {@link effects}. */
+  private readonly isEffect: number[] = [];
   private readonly enemyTarget: number;
   private enemies = 0;
   private fireCooldown = 0;
@@ -141,6 +146,7 @@ export class Game {
     this.control(dt, controls);
     this.steerEnemies(dt);
     this.swarms(dt);
+    this.keepEffects();
     let now = performance.now();
     this.times.control = now - t;
     t = now;
@@ -194,6 +200,35 @@ export class Game {
       const a = rng() * Math.PI * 2;
       this.spawnDust(x, y, Math.cos(a), Math.sin(a), 20 + rng() * 120);
       placed++;
+    }
+  }
+
+  /**
+   * Keeps about `count` effect particles alive, as explosions make them: bursts of a few hundred
+   * sparks at random open spots, flying out with drag, each living 0.75 to 2.5 s; bitECS hands
+   * the ids of the dead to the newborn at once. Sparks are tier 2: with the budget on they are
+   * checked in shares while bullets, enemies and the player stay exact.
+   */
+  effects(count: number): void {
+    this.effectsTarget = count;
+  }
+
+  private keepEffects(): void {
+    const rng = this.rng;
+    while (this.effectsLive < this.effectsTarget) {
+      const [cx, cy] = this.openSpot();
+      const size = Math.min(this.effectsTarget - this.effectsLive, 200 + Math.floor(rng() * 200));
+      const tint = rng() < 0.5 ? 0xffcc55 : 0xff7a3d;
+      for (let i = 0; i < size; i++) {
+        const a = rng() * Math.PI * 2;
+        const v = 60 + rng() * 340;
+        const e = this.spawn(Kind.Spark, cx, cy, 3 + rng() * 3, 3 + rng() * 3, Layer.Particle, Layer.Wall, PRIORITY.spark, tint);
+        Velocity.x[e] = Math.cos(a) * v;
+        Velocity.y[e] = Math.sin(a) * v;
+        this.mortal(e, 0.75 + rng() * 1.75);
+        this.isEffect[e] = 1;
+      }
+      this.effectsLive += size;
     }
   }
 
@@ -323,6 +358,10 @@ export class Game {
       const e = dead[i];
       const kind = Kinds.value[e] as KindValue;
       if (kind === Kind.Enemy) this.enemies--;
+      if (this.isEffect[e] === 1) {
+        this.isEffect[e] = 0;
+        this.effectsLive--;
+      }
       this.hooks.removed(e, kind);
       this.isDead[e] = 0;
       removeEntity(this.world, e);

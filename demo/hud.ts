@@ -44,6 +44,7 @@ export class Hud {
     this.smooth('render', h.renderMs);
     this.smooth('frame', h.frameMs);
     this.smooth('plugin', t.sync + t.collision + t.dispatch);
+    this.smooth('game', t.control + t.move + t.cleanup);
     if (now - this.last < 250) return;
     this.last = now;
     const ms = (k: string): string => (this.avg.get(k) ?? 0).toFixed(2);
@@ -55,9 +56,9 @@ export class Hud {
       row('pairs', `${n(s.pairs)} <i>· +${n(s.entered)} −${n(s.exited)} this frame</i>`),
       row('by tier', `<span class="t0">0: ${tier(0)}</span> · <span class="t1">1: ${tier(1)}</span> · <span class="t2">2: ${tier(2)}</span> · <span class="t3">3: ${tier(3)}</span>`),
       row('checks', `${n(s.pairTests)} tests · ${n(s.dirty)} moved · ${n(s.relocated)} relocated`),
-      row('deferred', `${n(s.deferred)} movers · ${n(s.handlerDeferred)} calls <i>· budget</i> ${on(h.budget)}`),
+      row('budget', `${on(h.budget)} <i>·</i> ${n(s.deferred)} waiting${s.waitBound > 0 ? ` <i>(each checked within ${n(s.waitBound)} frames)</i>` : ''} · ${n(s.handlerDeferred)} calls`),
       row('tree', `${n(s.nodesLive)} nodes live · ${n(s.nodesFree)} free`),
-      row('plugin', `<b>${ms('plugin')} ms</b> of a ${ms('frame')} ms frame`),
+      row('plugin', `<b>${ms('plugin')} ms</b> <i>· game ${ms('game')} ms · of a ${ms('frame')} ms frame</i>`),
       row('ms', `sync ${ms('sync')} · collide ${ms('collision')} · dispatch ${ms('dispatch')}`),
       row('', `game ${ms('control')} · move ${ms('move')} · cleanup ${ms('cleanup')} · draw ${ms('render')}`),
       row('score', `${n(h.score)} <i>· hits taken ${n(h.hits)}</i>${h.autopilot ? ' <i>· autopilot</i>' : ''}${h.paused ? ' <b class="off">paused</b>' : ''}`),

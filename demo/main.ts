@@ -34,8 +34,11 @@ async function main(): Promise<void> {
   const n = param('n', 6000);
   // `?storm=100000`: a particle storm on top of the game (again after each reset).
   const storm = param('storm', 0);
+  // `?effects=20000`: about that many explosion particles alive at all times, born and dying.
+  const effects = param('effects', 0);
   let game = new Game(n, view);
   game.storm(storm);
+  game.effects(effects);
   view.attach(game);
   let overlay = true;
   let paused = false;
@@ -50,6 +53,8 @@ async function main(): Promise<void> {
     get ready() { return frames >= 2; },
     get frames() { return frames; },
     get entities() { return game.entities; },
+    get effects() { return game.effectsLive; },
+    get waiting() { return getStats(game.world).deferred; },
     get onScreen() { return view.onScreen; },
     get pairs() { return getStats(game.world).pairs; },
     get pairsEntered() { return game.pairsEntered; },
@@ -69,6 +74,7 @@ async function main(): Promise<void> {
     view.reset();
     game = new Game(n, view);
     game.storm(storm);
+    game.effects(effects);
     game.setBudget(budget);
     view.attach(game);
   };

@@ -6,6 +6,10 @@ export interface DemoState {
   readonly frames: number;
   /** Entities in the world. */
   readonly entities: number;
+  /** Effect particles alive (`?effects=N` keeps about N). */
+  readonly effects: number;
+  /** Items the plugin's budget left waiting after the last step. */
+  readonly waiting: number;
   /** Entities whose sprites were on screen in the last frame. */
   readonly onScreen: number;
   /** Collision pairs after the last step. */

@@ -197,6 +197,23 @@ describe.skipIf(!chromiumPath)('shooter demo in Chromium', () => {
       await page.close();
     });
 
+    it('keeps effects alive (?effects=5000): particles are born and die, with the budget on', async () => {
+      const { page, errors } = await openDemo(browser!, url, `?n=${POPULATION}&effects=5000`);
+      const a = await state(page);
+      expect(a.effects).toBeGreaterThanOrEqual(5000);
+      // Sparks live 0.75 to 2.5 s: after 40 frames at a 1/30 s cap some have died and been replaced.
+      await page.keyboard.press('KeyB');
+      await waitFrames(page, 40);
+      const b = await state(page);
+      expect(b.budget).toBe(true);
+      // Topped up at the start of each frame, after the last frame's deaths.
+      expect(b.effects).toBeGreaterThan(4500);
+      expect(b.effects).toBeLessThan(5000 + 400);
+      expect(b.pairsEntered).toBeGreaterThan(a.pairsEntered);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
     it('answers the keys: budget, +10k particles, reset', async () => {
       const { page, errors } = await openDemo(browser!, url);
       await waitFrames(page, 5);

@@ -275,9 +275,12 @@ export class ProbeGrid {
     if (count === 0) return 0;
     let best = 0;
     for (let d = 1; d <= tree.maxDepth; d++) if (levels[d] > levels[best]) best = d;
-    this.side = Math.min(1 << best, MAX_SIDE);
+    // No more than about eight cells an item: the counting pass and its prefix sums go over
+    // every cell, and a sparser grid saves the probes little.
+    let side = Math.min(1 << best, MAX_SIDE);
+    while (side > 1 && side * side > 8 * count) side >>= 1;
+    this.side = side;
     this.inv = this.side / tree.rootSize;
-    const side = this.side;
     const cells = side * side;
     if (this.start.length < cells + 1) this.start = new Int32Array(cells + 1);
     if (this.keys.length < count) {
