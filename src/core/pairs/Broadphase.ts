@@ -81,6 +81,8 @@ export class Broadphase {
   private readonly covered = new IdBits();
   /** Slots of a batch of queued movers served under a budget. */
   private readonly batch = new Int32Array(64);
+  /** Per class, whether half or more of it moved in the step before (see choose). */
+  private readonly mostBefore = new Uint8Array(MAX_CLASSES);
   /** Members of detached lower-tier classes left waiting by this step's shares. */
   private waitingMembers = 0;
   /** This step's shares: their tests and members (see planShares). */
@@ -510,8 +512,8 @@ export class Broadphase {
   /**
    * After each step, picks the classes to keep out of the tree until further notice (see
    * SpatialTree.detach): big (DETACH_MIN items or more) and not static. Without a budget, or
-   * for a class of tier 0: while half or more of it moved in a step where many items moved
-   * (`many`); back in the tree once under a quarter moved, or once few items moved anywhere,
+   * for a class of tier 0: once half or more of it moved in two steps in a row where many items
+   * moved (`many`); back in the tree once under a quarter moved, or once few items moved anywhere,
    * so that the next step can check its movers one by one. Under a budget, a lower-tier class
    * that does not pair with itself is detached whatever moved: it is then checked in shares,
    * each joined through a grid of its partners. Of two classes that may pair with each other
@@ -527,8 +529,11 @@ export class Broadphase {
         want |= 1 << k;
         continue;
       }
-      const share = C.detached[k] === 1 ? 4 : 2;
-      if (many && C.moved[k] * share >= C.size[k]) want |= 1 << k;
+      // Detached after two steps in a row where half of it moved (a world just filled moved
+      // once, all of it); kept so while a quarter moves.
+      const most = C.moved[k] * 2 >= C.size[k];
+      if (many && (C.detached[k] === 1 ? C.moved[k] * 4 >= C.size[k] : most && this.mostBefore[k] === 1)) want |= 1 << k;
+      this.mostBefore[k] = many && most ? 1 : 0;
     }
     for (let a = 0; a < MAX_CLASSES; a++) {
       for (let b = a + 1; b < MAX_CLASSES; b++) {
