@@ -1,5 +1,5 @@
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
-import { DETACHED, NODE, SEEN, STATE, TIERS, tierOf } from '../store/ItemStore.js';
+import { CLASS_BITS, CLASS_SHIFT, DETACHED, FLAGS, NODE, SEEN, STATE, TIERS, tierOf } from '../store/ItemStore.js';
 import { NONE } from '../store/NodePool.js';
 import { PairBuffer } from '../lists/PairBuffer.js';
 import { PairLists } from '../lists/PairLists.js';
@@ -132,26 +132,23 @@ export class Broadphase {
     else this.markDirty(id);
   }
 
-  /** Adds the queued movers to their classes' counts of moves (see choose). */
-  private countMovers(): number {
+  /** True when the item waits for the next step. */
+  isDirty(id: number): boolean {
+    return this.tree.items.stateOf(id) === 2 * this.stepId + 3;
+  }
+
+  /** Adds the queued movers to their classes' counts of moves (see choose), for a step that takes them all at once. */
+  private countMovers(): void {
     const items = this.tree.items;
     const moved = this.tree.classes.moved;
-    const waiting = 2 * this.stepId + 3;
-    let dirty = 0;
+    const waiting = 2 * this.stepId + 1;
     for (let t = 0; t < TIERS; t++) {
       const queue = this.queues[t];
-      dirty += queue.count;
       for (let i = 0; i < queue.count; i++) {
         const id = queue.at(i);
         if (items.stateOf(id) === waiting) moved[items.classOf(id)]++;
       }
     }
-    return dirty;
-  }
-
-  /** True when the item waits for the next step. */
-  isDirty(id: number): boolean {
-    return this.tree.items.stateOf(id) === 2 * this.stepId + 3;
   }
 
   /**
@@ -200,7 +197,8 @@ export class Broadphase {
     this.covered.fit(tree.items.capacity);
     this.left.fit(tree.items.capacity);
     const unlimited = this.maxPairTests === Infinity && this.maxMs === Infinity;
-    let dirty = this.countMovers();
+    let dirty = 0;
+    for (let t = 0; t < TIERS; t++) dirty += this.queues[t].count;
     const C = tree.classes;
     let anyDetached = false;
     for (let k = 0; k < MAX_CLASSES; k++) {
@@ -250,6 +248,7 @@ export class Broadphase {
    * Used when at least half the items moved and there is no budget.
    */
   private checkAll(): number {
+    this.countMovers();
     for (let t = 0; t < TIERS; t++) this.queues[t].clear();
     if (this.priorityChanged) this.lists.refreshPriorities(this.tree.items, this.poolOrNull());
     const found = this.found;
@@ -330,6 +329,7 @@ export class Broadphase {
     const itemSlot = items.slot;
     const mark = 2 * this.stepId + 1;
     const batch = this.batch;
+    const moved = this.tree.classes.moved;
     let checked = 0;
     let clock = 0;
     for (let t = 1; t < TIERS; t++) {
@@ -349,6 +349,7 @@ export class Broadphase {
           // listed twice: taken once.
           if (items.stateOf(id) !== mark || items.nodeOf(id) === DETACHED) continue;
           items.setState(id, mark - 1);
+          moved[items.classOf(id)]++;
           batch[n++] = itemSlot[id];
         }
         served += n;
@@ -604,6 +605,7 @@ export class Broadphase {
     const sorter = this.sorter;
     const mark = 2 * this.stepId + 1;
     const token = this.few.nextToken();
+    const moved = tree.classes.moved;
     sorter.count = 0;
     for (let t = 0; t < tiers; t++) {
       const queue = this.queues[t];
@@ -613,6 +615,7 @@ export class Broadphase {
         // listed twice: taken once.
         if (i32[(id << 4) | STATE] !== mark || i32[(id << 4) | SEEN] === token || i32[(id << 4) | NODE] === DETACHED) continue;
         i32[(id << 4) | SEEN] = token;
+        moved[(i32[(id << 4) | FLAGS] & CLASS_BITS) >> CLASS_SHIFT]++;
         sorter.push(itemSlot[id]);
       }
     }
