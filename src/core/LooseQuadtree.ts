@@ -1,13 +1,15 @@
 import { Broadphase } from './pairs/Broadphase.js';
-import { checkBox, checkId, checkNumber, fail, isBits32, show } from './errors.js';
-import { ABSENT, DETACHED, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
+import { checkBox, checkId, checkNumber, fail, isBits32, isSquare, refuseCircleBox, show } from './errors.js';
+import { ABSENT, CIRCLE, DETACHED, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
 import { FROM, LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
-import { SweptTest } from './pairs/SweptTest.js';
-import { sweptContact } from './geometry.js';
+import { ExactTest } from './pairs/ExactTest.js';
+import { B_CIRCLE, sweptShapes } from './geometry.js';
 import { NONE } from './store/NodePool.js';
-import { CIRCLE, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries/QueryEngine.js';
+import { CIRCLE as CIRCLE_QUERY, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries/QueryEngine.js';
 import { SpatialTree } from './placement/SpatialTree.js';
-import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit, SweepHit } from './options.js';
+import { Shape, type BudgetOptions, type Contact, type PairList, type QuadtreeOptions, type QuadtreeStats, type RayHit, type ShapeValue, type SweepHit } from './options.js';
+import { contactOf, depthAlong } from './contacts.js';
+import { shapesOf } from './pairs/ExactTest.js';
 import { validateIndex } from './validate/validate.js';
 
 const ALL = -1;
@@ -54,11 +56,14 @@ export class LooseQuadtree {
   readonly tree: SpatialTree;
   private readonly queries: QueryEngine;
   private readonly broadphase: Broadphase;
-  private readonly sweptTest: SweptTest;
+  private readonly exactTest: ExactTest;
   /** Candidates of a sweepBox, and the two paths it tests (see sweptContact). */
   private readonly sweepIds: number[] = [];
-  private readonly sweepPaths = new Float64Array(17);
+  private readonly sweepPaths = new Float64Array(19);
   private readonly boxScratch = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  /** The two boxes of a contact as they are now, and as they were at the time of impact. */
+  private readonly contactBoxes = new Float64Array(8);
+  private readonly contactAt = new Float64Array(8);
   private readonly rayIds: number[] = [0];
   private readonly rayDist: number[] = [0];
   private readonly nodeStack: Int32Array;
@@ -97,7 +102,7 @@ export class LooseQuadtree {
     this.queries = new QueryEngine(this.tree);
     this.nodeStack = new Int32Array(4 * (maxDepth + 2));
     this.broadphase = new Broadphase(this.tree, this.touching, this.stats);
-    this.sweptTest = new SweptTest(this.tree, this.touching);
+    this.exactTest = new ExactTest(this.tree, this.touching);
     if (options.budget) this.setBudget(options.budget);
   }
 
@@ -152,22 +157,28 @@ export class LooseQuadtree {
    */
   move(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
     // Kept small so engines inline it into the caller's loop: the four numbers then never
-    // become heap objects. Anything unusual (bad input, pending items) takes the slow path.
+    // become heap objects. Anything unusual (bad input, pending items, a circle whose box is
+    // square only to within rounding) takes the slow path.
     const items = this.tree.items;
-    if (id >>> 0 === id && id < items.capacity && items.i32[(id << 4) | NODE] >= DETACHED && (items.i32[(id << 4) | FLAGS] & SWEPT) === 0 &&
-        minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 &&
-        minX <= maxX && minY <= maxY) {
-      // The record is written in place here rather than through ItemStore.setBox: one call
-      // less keeps this function under the engine's inlining budget.
-      const f64 = items.f64;
-      const r = id << 3;
-      if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) return false;
-      f64[r | MIN_X] = minX;
-      f64[r | MIN_Y] = minY;
-      f64[r | MAX_X] = maxX;
-      f64[r | MAX_Y] = maxY;
-      this.moved(id);
-      return true;
+    if (id >>> 0 === id && id < items.capacity) {
+      const f = items.i32[(id << 4) | FLAGS];
+      // Sizes neither negative nor NaN, and finite (so are the corners): one test for each.
+      const w = maxX - minX;
+      const h = maxY - minY;
+      if (items.i32[(id << 4) | NODE] >= DETACHED && (f & SWEPT) === 0 && w >= 0 && h >= 0 && w < Infinity && h < Infinity &&
+          ((f & CIRCLE) === 0 || w === h)) {
+        // The record is written in place here rather than through ItemStore.setBox: one call
+        // less keeps this function under the engine's inlining budget.
+        const f64 = items.f64;
+        const r = id << 3;
+        if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) return false;
+        f64[r | MIN_X] = minX;
+        f64[r | MIN_Y] = minY;
+        f64[r | MAX_X] = maxX;
+        f64[r | MAX_Y] = maxY;
+        this.moved(id);
+        return true;
+      }
     }
     return this.moveChecked(id, minX, minY, maxX, maxY);
   }
@@ -186,6 +197,7 @@ export class LooseQuadtree {
     const node = this.nodeOf(id, 'move');
     checkBox(id, minX, minY, maxX, maxY);
     const items = this.tree.items;
+    if (items.hasFlag(id, CIRCLE) && !isSquare(minX, minY, maxX, maxY)) refuseCircleBox(id, minX, minY, maxX, maxY);
     if (items.hasFlag(id, SWEPT)) {
       if (!this.tree.sweeps.setTo(id, minX, minY, maxX, maxY)) return false;
       this.coverPath(id);
@@ -226,9 +238,10 @@ export class LooseQuadtree {
       items.setBox(id, b[t], b[t + 1], b[t + 2], b[t + 3]);
       sweeps.remove(id);
     }
+    const before = items.flagsOf(id);
     items.setFlag(id, SWEPT, swept);
     if (node === PENDING) return;
-    this.tree.sweptChanged(id);
+    this.tree.flagsChanged(id, before);
     this.moved(id);
   }
 
@@ -236,6 +249,93 @@ export class LooseQuadtree {
   isSwept(id: number): boolean {
     this.nodeOf(id, 'isSwept');
     return this.tree.items.hasFlag(id, SWEPT);
+  }
+
+  /**
+   * Makes an item a circle or a box again. A circle is the circle inscribed in its box: centre
+   * the box's centre, diameter its width, so its box must be square (to within rounding); moves
+   * that make it otherwise are refused. The broadphase still finds candidates by boxes; a pair
+   * with a circle, and every query, then tests the circle, under the same strict or touching
+   * rule. A swept circle sweeps its circle.
+   * @throws naming the item and the sizes if the box is not square
+   */
+  setShape(id: number, shape: ShapeValue): void {
+    const node = this.nodeOf(id, 'setShape');
+    if (shape !== Shape.Box && shape !== Shape.Circle) fail(`item ${id} has an unknown shape (got ${show(shape)}); use Shape.Box or Shape.Circle`);
+    const items = this.tree.items;
+    const circle = shape === Shape.Circle;
+    if (items.hasFlag(id, CIRCLE) === circle) return;
+    if (circle) this.checkSquare(id);
+    const before = items.flagsOf(id);
+    items.setFlag(id, CIRCLE, circle);
+    if (node === PENDING) return;
+    this.tree.flagsChanged(id, before);
+    this.moved(id);
+  }
+
+  /** The item's shape (see {@link setShape}). */
+  shapeOf(id: number): ShapeValue {
+    this.nodeOf(id, 'shapeOf');
+    return this.tree.items.hasFlag(id, CIRCLE) ? Shape.Circle : Shape.Box;
+  }
+
+  /** Refuses to make a circle of an item whose box (both ends of its path, if swept) is not square. */
+  private checkSquare(id: number): void {
+    const items = this.tree.items;
+    if (items.hasFlag(id, SWEPT)) {
+      const b = this.tree.sweeps.boxes;
+      for (const o of [this.tree.sweeps.at(id) + FROM, this.tree.sweeps.at(id) + TO]) {
+        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3])) refuseCircleBox(id, b[o], b[o + 1], b[o + 2], b[o + 3]);
+      }
+      return;
+    }
+    const x0 = items.minX(id), y0 = items.minY(id), x1 = items.maxX(id), y1 = items.maxY(id);
+    if (!isSquare(x0, y0, x1, y1)) refuseCircleBox(id, x0, y0, x1, y1);
+  }
+
+  /**
+   * The contact geometry of a current pair into `out` (and returns it): the unit normal from `a`
+   * to `b`, how deep they overlap along it (how far `a` must move against it to end the overlap;
+   * 0 when they only touch), and a contact point. Boxes part along the axis of least overlap;
+   * a circle along the line to the other shape's nearest point. A pair with a swept item that
+   * met within the frame gives the normal of the faces that first touched, and the point where
+   * they touched, at its time of impact; its depth is along that normal, as the shapes are now.
+   * Ties and coincident centres resolve to +x, then -x, +y, -y (see contactOf). Allocates nothing.
+   * @throws naming both ids if they are not a pair after the last step
+   */
+  contact<T extends Contact>(a: number, b: number, out: T): T {
+    this.nodeOf(a, 'contact');
+    this.nodeOf(b, 'contact');
+    if (a === b || this.pairStartedAt(a, b) < 0) fail(`contact of items ${a} and ${b}: they are not a pair after the last step`);
+    const items = this.tree.items;
+    const fa = items.flagsOf(a), fb = items.flagsOf(b);
+    const shapes = shapesOf(fa, fb);
+    const s = this.contactBoxes;
+    this.boxInto(a, s, 0);
+    this.boxInto(b, s, 4);
+    if (((fa | fb) & SWEPT) === 0 || this.exactTest.timeOfImpact(a, b) <= 0) return contactOf(s, shapes, out);
+    // Met within the frame: the point where they first touched, the normal of the faces then.
+    const p = this.exactTest.paths;
+    const t = p[16], nx = p[17], ny = p[18];
+    const at = this.contactAt;
+    for (let i = 0; i < 4; i++) {
+      at[i] = p[i] + (p[4 + i] - p[i]) * t;
+      at[4 + i] = p[8 + i] + (p[12 + i] - p[8 + i]) * t;
+    }
+    contactOf(at, shapes, out);
+    out.nx = nx;
+    out.ny = ny;
+    out.depth = depthAlong(s, shapes, nx, ny);
+    return out;
+  }
+
+  /** Writes where an item is now (a swept one: the end of its path) into `s[o..o+3]`. */
+  private boxInto(id: number, s: Float64Array, o: number): void {
+    const box = this.getBox(id, this.boxScratch);
+    s[o] = box.minX;
+    s[o + 1] = box.minY;
+    s[o + 2] = box.maxX;
+    s[o + 3] = box.maxY;
   }
 
   /**
@@ -248,7 +348,7 @@ export class LooseQuadtree {
   timeOfImpact(a: number, b: number): number {
     this.nodeOf(a, 'timeOfImpact');
     this.nodeOf(b, 'timeOfImpact');
-    return this.sweptTest.timeOfImpact(a, b);
+    return this.exactTest.timeOfImpact(a, b);
   }
 
   /** After a step: the paths it tested become the last paths, and each starts again where it ended. */
@@ -468,13 +568,13 @@ export class LooseQuadtree {
   /** Ids of items overlapping the circle (an area attack), into `out`. Returns the count. */
   queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
     this.circleArgs(x, y, radius, mask);
-    return trim(out, this.queries.shape(CIRCLE, this.touching, mask, out, null));
+    return trim(out, this.queries.shape(CIRCLE_QUERY, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item overlapping the circle; `false` stops. */
   visitCircle(x: number, y: number, radius: number, visit: Visitor, mask = ALL): number {
     this.circleArgs(x, y, radius, mask);
-    return this.queries.shape(CIRCLE, this.touching, mask, null, visit);
+    return this.queries.shape(CIRCLE_QUERY, this.touching, mask, null, visit);
   }
 
   /** Ids of items containing the point, into `out`. Returns the count. */
@@ -551,7 +651,7 @@ export class LooseQuadtree {
       p[9] = p[13] = box.minY;
       p[10] = p[14] = box.maxX;
       p[11] = p[15] = box.maxY;
-      if (!sweptContact(p, this.touching)) continue;
+      if (!sweptShapes(p, this.tree.items.hasFlag(id, CIRCLE) ? B_CIRCLE : 0, this.touching)) continue;
       if (p[16] < hit.toi || (p[16] === hit.toi && id < hit.id)) {
         hit.toi = p[16];
         hit.id = id;

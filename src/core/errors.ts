@@ -53,3 +53,18 @@ export function isBits32(value: number): boolean {
   // Written so engines inline it in the queries' argument checks.
   return value === (value | 0) || value === value >>> 0;
 }
+
+/**
+ * True when a box is square to within rounding (a circle's box): corners computed as
+ * centre ± radius may differ in the last bits when the centre's coordinates do.
+ */
+export function isSquare(minX: number, minY: number, maxX: number, maxY: number): boolean {
+  const d = (maxX - minX) - (maxY - minY);
+  return (d < 0 ? -d : d) <= 1e-12 * ((minX < 0 ? -minX : minX) + (maxX < 0 ? -maxX : maxX) + (minY < 0 ? -minY : minY) + (maxY < 0 ? -maxY : maxY));
+}
+
+/** Refuses a circle whose box is not square, naming the item and both sizes. */
+export function refuseCircleBox(id: number, minX: number, minY: number, maxX: number, maxY: number): never {
+  fail(`item ${id} is a circle but its box is ${show(maxX - minX)} wide and ${show(maxY - minY)} high: ` +
+    'a circle is inscribed in a square box (its diameter is the width)');
+}

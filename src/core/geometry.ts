@@ -118,14 +118,17 @@ export function rayBoxDistance(
  * box over the frame, t in [0, 1]; they meet when, at some t, they overlap under the rule.
  * `s` holds A's start and end boxes, then B's (16 numbers, each box minX, minY, maxX, maxY).
  * Returns whether they meet, and writes the first time of contact into `s[16]` (0 when they
- * overlap at the start). Slab method on the relative motion: each of the four separating
- * conditions is linear in t, so the times of overlap are one interval. Boxes that do not move
- * reduce to {@link boxesOverlap} exactly. Works on an array (not loose numbers) so that a call
- * the engine does not inline allocates nothing.
+ * overlap at the start) and the normal of the faces that met then, from A to B, into `s[17]`,
+ * `s[18]` (0, 0 when they overlap at the start). Slab method on the relative motion: each of
+ * the four separating conditions is linear in t, so the times of overlap are one interval.
+ * Boxes that do not move reduce to {@link boxesOverlap} exactly. Works on an array (not loose
+ * numbers) so that a call the engine does not inline allocates nothing.
  */
 export function sweptContact(s: Float64Array, touching: boolean): boolean {
   let lo = 0;
   let hi = 1;
+  // Which condition set `lo`: axis * 2 + side, or -1.
+  let face = -1;
   // A.min < B.max and B.min < A.max on each axis: g(t) = c + k t < 0 (<= 0 when touching).
   for (let axis = 0; axis < 2; axis++) {
     for (let side = 0; side < 2; side++) {
@@ -144,10 +147,266 @@ export function sweptContact(s: Float64Array, touching: boolean): boolean {
         if (root < hi) hi = root;
       } else if (root > lo) {
         lo = root;
+        face = axis * 2 + side;
       }
     }
   }
   if (touching ? !(lo <= hi) : !(lo < hi)) return false;
   s[16] = lo;
+  // Side 0: A's low side met B's high side, so B lies on A's low side.
+  const toward = face < 0 ? 0 : (face & 1) === 0 ? -1 : 1;
+  s[17] = face >> 1 === 0 ? toward : 0;
+  s[18] = face >> 1 === 1 ? toward : 0;
   return true;
+}
+
+// Circles. An item that is a circle is the circle inscribed in its box: centre the box's
+// centre, diameter its width. Strict rule: interiors must meet, so tangent circles and a
+// circle touching a box's edge do not collide (a circle of no size never does); with
+// `touching` both are closed.
+
+/** Largest magnitude among numbers, for deciding whether squares may overflow. */
+function magnitude(a: number, b: number, c: number, d: number): number {
+  const x = Math.abs(a), y = Math.abs(b), z = Math.abs(c), w = Math.abs(d);
+  const m = x > y ? x : y;
+  const n = z > w ? z : w;
+  return m > n ? m : n;
+}
+
+/** True when two circles overlap: centre distance below the sum of the radii (at most, with `touching`). */
+export function circlesOverlap(x1: number, y1: number, r1: number, x2: number, y2: number, r2: number, touching: boolean): boolean {
+  if (magnitude(x1, y1, x2, y2) >= FAR || r1 + r2 >= FAR) {
+    x1 *= DOWN; y1 *= DOWN; r1 *= DOWN; x2 *= DOWN; y2 *= DOWN; r2 *= DOWN;
+  }
+  const dx = x2 - x1;
+  const dy = y2 - y1;
+  const d2 = dx * dx + dy * dy;
+  const r = r1 + r2;
+  return touching ? d2 <= r * r : d2 < r * r;
+}
+
+/** True when the point lies in the circle (open unless `touching`). */
+export function pointInCircle(px: number, py: number, x: number, y: number, r: number, touching: boolean): boolean {
+  return circlesOverlap(px, py, 0, x, y, r, touching);
+}
+
+/** Distance from a point to a circle (0 inside or on it), without overflow anywhere in float space. */
+export function pointCircleDistance(px: number, py: number, x: number, y: number, r: number): number {
+  let scale = 1;
+  if (magnitude(px, py, x, y) >= FAR || r >= FAR) {
+    px *= DOWN; py *= DOWN; x *= DOWN; y *= DOWN; r *= DOWN;
+    scale = 1 / DOWN;
+  }
+  const d = Math.hypot(x - px, y - py) - r;
+  return d > 0 ? d * scale : 0;
+}
+
+/**
+ * Distance along a ray (unit direction `dx,dy`) to where it enters the circle, or -1 if the
+ * segment `[0, maxDistance]` misses it. Strict rule: the segment must pass through the open
+ * disk, so a tangent is a miss; with `touching` the disk is closed. Starting inside gives 0.
+ */
+export function rayCircleDistance(
+  ox: number, oy: number, dx: number, dy: number, maxDistance: number,
+  x: number, y: number, r: number, touching: boolean,
+): number {
+  let scale = 1;
+  if (magnitude(ox, oy, x, y) >= FAR || r >= FAR || (maxDistance >= FAR && maxDistance < Infinity)) {
+    ox *= DOWN; oy *= DOWN; x *= DOWN; y *= DOWN; r *= DOWN; maxDistance *= DOWN;
+    scale = 1 / DOWN;
+  }
+  // |m + t u|^2 = r^2 with m = origin - centre and |u| = 1: t^2 + 2 b t + c = 0.
+  const mx = ox - x;
+  const my = oy - y;
+  const b = mx * dx + my * dy;
+  const c = mx * mx + my * my - r * r;
+  const disc = b * b - c;
+  if (touching ? disc < 0 : disc <= 0) return -1;
+  const root = Math.sqrt(disc);
+  // The nearer root without cancellation: -b - root when b > 0, else c / (-b + root).
+  const enter = b > 0 ? -b - root : c / (-b + root);
+  const exit = b > 0 ? c / (-b - root) : -b + root;
+  if (touching) {
+    if (enter > maxDistance || exit < 0) return -1;
+  } else if (!(enter < maxDistance) || !(exit > 0)) {
+    return -1;
+  }
+  return enter > 0 ? enter * scale : 0;
+}
+
+/** Shape bits for the swept and contact tests: which of the two is a circle. */
+export const A_CIRCLE = 1;
+export const B_CIRCLE = 2;
+
+/**
+ * The earliest t in [lo, hi] where `a t² + b t + c` is below 0 (at most 0, with `touching`),
+ * or -1: the moment a shrinking gap closes.
+ */
+function firstBelowZero(a: number, b: number, c: number, lo: number, hi: number, touching: boolean): number {
+  const at = (t: number) => (a * t + b) * t + c;
+  const start = at(lo);
+  if (touching ? start <= 0 : start < 0) return lo;
+  if (a === 0) {
+    if (!(b < 0)) return -1;
+    const t = -c / b;
+    return (touching ? t <= hi : t < hi) && t >= lo ? t : -1;
+  }
+  const disc = b * b - 4 * a * c;
+  if (disc < 0 || (disc === 0 && !touching && a > 0)) return -1;
+  const root = Math.sqrt(disc);
+  const q = -0.5 * (b + (b < 0 ? -root : root));
+  let r1 = q / a;
+  let r2 = q === 0 ? r1 : c / q;
+  if (r1 > r2) {
+    const s = r1;
+    r1 = r2;
+    r2 = s;
+  }
+  // a > 0: below zero between the roots; a < 0: outside them (so after r2, as at(lo) >= 0).
+  const t = a > 0 ? r1 : r2;
+  if (t < lo) return a > 0 && r2 > lo ? lo : -1;
+  return (touching ? t <= hi : t < hi) ? t : -1;
+}
+
+/**
+ * The swept test for any two shapes: boxes A and B each move (corners linearly) from a start
+ * box to an end box over the frame, t in [0, 1]; either may be a circle (`shapes`, see
+ * A_CIRCLE, B_CIRCLE), the one inscribed in its box at each t. They meet when, at some t, they
+ * overlap under the rule. `s` holds A's start and end boxes, then B's (16 numbers, each box
+ * minX, minY, maxX, maxY). Returns whether they meet, and writes the first time of contact
+ * into `s[16]` (0 when they overlap at the start) and the normal at that time, from A to B,
+ * into `s[17]`, `s[18]` (0, 0 when they overlap at the start). Two boxes take
+ * {@link sweptContact}; a circle and a box, the distance from the circle's centre to the box,
+ * which is piecewise linear in t, squared against the radius on each piece; two circles, the
+ * distance between centres against the sum of the radii.
+ */
+export function sweptShapes(s: Float64Array, shapes: number, touching: boolean): boolean {
+  if (shapes === 0) return sweptContact(s, touching);
+  let big = 0;
+  for (let i = 0; i < 16; i++) if (Math.abs(s[i]) > big) big = Math.abs(s[i]);
+  if (big >= FAR) for (let i = 0; i < 16; i++) s[i] *= DOWN;
+  const met = shapes === (A_CIRCLE | B_CIRCLE) ? sweptCircles(s, touching)
+    : shapes === B_CIRCLE ? sweptBoxCircle(s, 0, 8, touching, 1)
+    : sweptBoxCircle(s, 8, 0, touching, -1);
+  if (big >= FAR) for (let i = 0; i < 16; i++) s[i] /= DOWN;
+  return met;
+}
+
+/** Centre coordinate and radius of the circle in box `s[o..o+3]`, on axis 0 (x) or 1 (y). */
+function centreOf(s: Float64Array, o: number, axis: number): number {
+  return s[o + axis] * 0.5 + s[o + 2 + axis] * 0.5;
+}
+
+function radiusOf(s: Float64Array, o: number): number {
+  return s[o + 2] * 0.5 - s[o] * 0.5;
+}
+
+/** Two moving circles: |cB - cA|² - (rA + rB)², a quadratic in t. */
+function sweptCircles(s: Float64Array, touching: boolean): boolean {
+  const px = centreOf(s, 8, 0) - centreOf(s, 0, 0), py = centreOf(s, 8, 1) - centreOf(s, 0, 1);
+  const vx = centreOf(s, 12, 0) - centreOf(s, 4, 0) - px, vy = centreOf(s, 12, 1) - centreOf(s, 4, 1) - py;
+  const r0 = radiusOf(s, 0) + radiusOf(s, 8);
+  const k = radiusOf(s, 4) + radiusOf(s, 12) - r0;
+  const t = firstBelowZero(vx * vx + vy * vy - k * k, 2 * (px * vx + py * vy - r0 * k), px * px + py * py - r0 * r0, 0, 1, touching);
+  if (t < 0) return false;
+  s[16] = t;
+  if (t === 0) {
+    s[17] = s[18] = 0;
+    return true;
+  }
+  const nx = px + vx * t, ny = py + vy * t;
+  const len = Math.hypot(nx, ny);
+  s[17] = len > 0 ? nx / len : 1;
+  s[18] = len > 0 ? ny / len : 0;
+  return true;
+}
+
+/**
+ * A moving box (at `box` in `s`) and a moving circle (at `circle`): the distance from the
+ * circle's centre to the box, per axis `max(min - c, 0, c - max)`, is linear between the
+ * times the centre crosses the box's sides; on each piece the squared distance against the
+ * squared radius is a quadratic. `sign` 1 when A is the box (the normal points from box to
+ * circle), -1 when A is the circle.
+ */
+function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: boolean, sign: number): boolean {
+  // Breakpoints: where the centre crosses a side, on either axis.
+  const cuts = CUTS;
+  let n = 0;
+  cuts[n++] = 0;
+  for (let axis = 0; axis < 2; axis++) {
+    const c0 = centreOf(s, circle, axis), c1 = centreOf(s, circle + 4, axis);
+    for (let side = 0; side < 2; side++) {
+      const e0 = s[box + 2 * side + axis], e1 = s[box + 4 + 2 * side + axis];
+      const g0 = c0 - e0, g1 = c1 - e1;
+      if ((g0 < 0) !== (g1 < 0) && g0 !== g1) {
+        const t = g0 / (g0 - g1);
+        if (t > 0 && t < 1) cuts[n++] = t;
+      }
+    }
+  }
+  cuts[n++] = 1;
+  sortSmall(cuts, n);
+  const r0 = radiusOf(s, circle), k = radiusOf(s, circle + 4) - r0;
+  for (let i = 0; i + 1 < n; i++) {
+    const lo = cuts[i], hi = cuts[i + 1];
+    if (hi < lo || (hi === lo && i + 2 < n)) continue;
+    const mid = (lo + hi) * 0.5;
+    // Each axis's gap as g0 + g1 t on this piece (0 while the centre is between the sides).
+    let a = -k * k, b = -2 * r0 * k, c = -r0 * r0;
+    for (let axis = 0; axis < 2; axis++) {
+      const c0 = centreOf(s, circle, axis), cv = centreOf(s, circle + 4, axis) - c0;
+      const lo0 = s[box + axis], lov = s[box + 4 + axis] - lo0;
+      const hi0 = s[box + 2 + axis], hiv = s[box + 6 + axis] - hi0;
+      const centre = c0 + cv * mid;
+      let g0 = 0, g1 = 0;
+      if (centre < lo0 + lov * mid) {
+        g0 = lo0 - c0;
+        g1 = lov - cv;
+      } else if (centre > hi0 + hiv * mid) {
+        g0 = c0 - hi0;
+        g1 = cv - hiv;
+      }
+      a += g1 * g1;
+      b += 2 * g0 * g1;
+      c += g0 * g0;
+    }
+    const t = firstBelowZero(a, b, c, lo, hi, touching);
+    if (t < 0) continue;
+    s[16] = t;
+    if (t === 0) {
+      s[17] = s[18] = 0;
+      return true;
+    }
+    // The normal at t: from the box's nearest point to the centre (box to circle).
+    let nx = 0, ny = 0;
+    for (let axis = 0; axis < 2; axis++) {
+      const cen = centreOf(s, circle, axis) + (centreOf(s, circle + 4, axis) - centreOf(s, circle, axis)) * t;
+      const lo1 = s[box + axis] + (s[box + 4 + axis] - s[box + axis]) * t;
+      const hi1 = s[box + 2 + axis] + (s[box + 6 + axis] - s[box + 2 + axis]) * t;
+      const g = cen < lo1 ? cen - lo1 : cen > hi1 ? cen - hi1 : 0;
+      if (axis === 0) nx = g;
+      else ny = g;
+    }
+    const len = Math.hypot(nx, ny);
+    s[17] = sign * (len > 0 ? nx / len : 1);
+    s[18] = sign * (len > 0 ? ny / len : 0);
+    return true;
+  }
+  return false;
+}
+
+/** Scratch breakpoints for sweptBoxCircle. */
+const CUTS = new Float64Array(6);
+
+/** Insertion sort of the first n entries (n <= 6). */
+function sortSmall(a: Float64Array, n: number): void {
+  for (let i = 1; i < n; i++) {
+    const v = a[i];
+    let j = i - 1;
+    while (j >= 0 && a[j] > v) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = v;
+  }
 }

@@ -4,6 +4,10 @@
  */
 export { LooseQuadtree, type NodeVisitor } from './LooseQuadtree.js';
 export type { Visitor, IdArray } from './queries/QueryEngine.js';
-export type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit, SweepHit } from './options.js';
-export { boxesOverlap, circleBoxOverlap, pointInBox, rayBoxDistance, pointBoxDistance, pointBoxDistanceSq, sweptContact } from './geometry.js';
+export { Shape, type BudgetOptions, type Contact, type PairList, type QuadtreeOptions, type QuadtreeStats, type RayHit, type ShapeValue, type SweepHit } from './options.js';
+export {
+  boxesOverlap, circleBoxOverlap, circlesOverlap, pointInBox, pointInCircle, rayBoxDistance, rayCircleDistance, pointBoxDistance,
+  pointBoxDistanceSq, pointCircleDistance, sweptContact, sweptShapes, A_CIRCLE, B_CIRCLE,
+} from './geometry.js';
+export { contactOf, depthAlong } from './contacts.js';
 export { tierOf } from './store/ItemStore.js';

@@ -78,6 +78,28 @@ export interface SweepHit {
 }
 
 /**
+ * Caller-owned result of {@link LooseQuadtree.contact}: the contact geometry of a pair of
+ * overlapping shapes (see README, "Contacts and shapes").
+ */
+export interface Contact {
+  /** Unit normal from the first item to the second. */
+  nx: number;
+  ny: number;
+  /** How far the first item must move against the normal to end the overlap (0 when they only touch). */
+  depth: number;
+  /** A contact point: where the two meet (see contactOf for each pair of shapes). */
+  x: number;
+  y: number;
+}
+
+/**
+ * The shape of an item: its box, or the circle inscribed in its box (centre the box's centre,
+ * diameter its width; the box must be square). See {@link LooseQuadtree.setShape}.
+ */
+export const Shape = { Box: 0, Circle: 1 } as const;
+export type ShapeValue = (typeof Shape)[keyof typeof Shape];
+
+/**
  * A list of pairs in typed buffers, sorted by priority (highest first), then `a`, then `b`.
  * `a < b` always. Read entries `0..count-1`; the buffers are reused and may be replaced by
  * larger ones on the next step, so do not keep them across steps.

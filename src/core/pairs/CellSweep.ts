@@ -1,9 +1,9 @@
 import { DENSE_DEPTH, MAX_CLASSES } from '../store/CollisionClasses.js';
-import { FLAGS, LAYER, MASK, STATIC, SWEPT } from '../store/ItemStore.js';
+import { EXACT, FLAGS, LAYER, MASK, STATIC } from '../store/ItemStore.js';
 import { NONE } from '../store/NodePool.js';
 import type { PairBuffer } from '../lists/PairBuffer.js';
 import { ProbeGrid } from './ProbeGrid.js';
-import { SweptTest } from './SweptTest.js';
+import { ExactTest } from './ExactTest.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /**
@@ -46,16 +46,16 @@ export class CellSweep {
   private skip: Int32Array | null = null;
   /** Whether pairs of the classes being joined need the per-pair layer, mask and static test. */
   private filter = true;
-  /** Whether pairs of the classes being joined need the exact swept test (see SweptTest). */
-  private swept = false;
-  private readonly sweptTest: SweptTest;
+  /** Whether pairs of the classes being joined may need the exact test: a swept item or a circle (see ExactTest). */
+  private careful = false;
+  private readonly exactTest: ExactTest;
   /** First slot of the region {@link regionAt} last counted. */
   private regionFirst = 0;
   /** Whether the tight bounds are current (a movers' run does without them). */
   private useBounds = false;
   private readonly grid: ProbeGrid;
   private readonly emitRecord = (a: number, t: number): void => this.recordPair(a, t);
-  /** Pairs within a detached class; the grid asks {@link sweptTest} itself when either is swept. */
+  /** Pairs within a detached class; the grid asks {@link exactTest} itself when either is swept or a circle. */
   private readonly emitWithin = (a: number, b: number, priority: number): void => this.push(a, b, priority);
   /** Box of the items being paired (a cell's union, or one item's box): numbers stay unboxed. */
   private readonly union = new Float64Array(4);
@@ -64,7 +64,7 @@ export class CellSweep {
     this.tree = tree;
     this.touching = touching;
     this.grid = new ProbeGrid(tree, touching);
-    this.sweptTest = new SweptTest(tree, touching);
+    this.exactTest = new ExactTest(tree, touching);
     for (let k = 0; k < MAX_CLASSES; k++) this.bounds.push(new Array<Float64Array | null>(tree.maxDepth + 1).fill(null));
   }
 
@@ -90,7 +90,7 @@ export class CellSweep {
       for (let b = a; b < MAX_CLASSES; b++) {
         if (C.size[b] === 0 || C.detached[b] === 1 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
         this.filter = C.exact[a * MAX_CLASSES + b] === 0;
-        this.swept = C.swept[a] !== 0 || C.swept[b] !== 0;
+        this.careful = C.careful(a) || C.careful(b);
         if (a === b) this.selfJoin(a);
         else if (C.size[a] <= C.size[b]) this.crossJoin(a, b);
         else this.crossJoin(b, a);
@@ -139,7 +139,7 @@ export class CellSweep {
       for (let o = 0; o < MAX_CLASSES; o++) {
         if (C.size[o] === 0 || C.allowed[k * MAX_CLASSES + o] === 0) continue;
         this.filter = C.exact[k * MAX_CLASSES + o] === 0;
-        this.swept = C.swept[k] !== 0 || C.swept[o] !== 0;
+        this.careful = C.careful(k) || C.careful(o);
         this.probeLevels(s, s + 1, o, 0);
       }
       const id = slotId[s];
@@ -198,11 +198,12 @@ export class CellSweep {
    */
   private recordJoin(s: number, ids: Int32Array, from: number, to: number): void {
     const C = this.tree.classes;
-    this.swept = C.swept[s] !== 0;
+    this.careful = C.careful(s);
     const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;
     if (selfJoined) {
-      this.grid.selfJoin(s, this.emitWithin, this.swept ? this.sweptTest : null);
-      this.tests += this.grid.tests;
+      // The joins return their tests: a field stored after their long loops would have no
+      // type feedback when the engine compiles them mid-loop, and throw the code away each call.
+      this.tests += this.grid.selfJoin(s, this.emitWithin, this.careful ? this.exactTest : null);
     }
     let partners = 0;
     let partnerItems = 0;
@@ -212,13 +213,12 @@ export class CellSweep {
       partners |= 1 << o;
       partnerItems += C.size[o];
       if (C.exact[s * MAX_CLASSES + o] === 0) this.filter = true;
-      if (C.swept[o] !== 0) this.swept = true;
+      if (C.careful(o)) this.careful = true;
     }
     if (partners === 0) return;
     // Probe from the smaller side: the partners through the class's own grid when it has one.
-    if (selfJoined && partnerItems < C.size[s]) this.grid.probe(partners, this.emitRecord);
-    else this.grid.join(partners, this.emitRecord, ids, from, to);
-    this.tests += this.grid.tests;
+    if (selfJoined && partnerItems < C.size[s]) this.tests += this.grid.probe(partners, this.emitRecord);
+    else this.tests += this.grid.join(partners, this.emitRecord, ids, from, to);
   }
 
   /**
@@ -234,8 +234,8 @@ export class CellSweep {
     const b = slots.id[t];
     const pa = this.tree.items.priorityOf(a);
     const pt = meta[4 * t + 3];
-    // A swept item's candidates were found by the box covering its path.
-    if (this.swept && ((i32[(a << 4) | FLAGS] | meta[4 * t + 2]) & SWEPT) !== 0 && !this.sweptTest.meets(a, b)) return;
+    // A swept item's candidates were found by the box covering its path; a circle's by its box.
+    if (this.careful && ((i32[(a << 4) | FLAGS] | meta[4 * t + 2]) & EXACT) !== 0 && !this.exactTest.meets(a, b)) return;
     this.push(a < b ? a : b, a < b ? b : a, pa < pt ? pa : pt);
   }
 
@@ -454,7 +454,7 @@ export class CellSweep {
     const ps = meta[4 * s + 3];
     const pt = meta[4 * t + 3];
     // Only the three columns a sort and merge read; the list's index and born stay unused.
-    if (this.swept && ((meta[4 * s + 2] | meta[4 * t + 2]) & SWEPT) !== 0 && !this.sweptTest.meets(a, b)) return;
+    if (this.careful && ((meta[4 * s + 2] | meta[4 * t + 2]) & EXACT) !== 0 && !this.exactTest.meets(a, b)) return;
     this.push(a < b ? a : b, a < b ? b : a, ps < pt ? ps : pt);
   }
 }

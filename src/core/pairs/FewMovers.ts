@@ -5,7 +5,7 @@ import type { PairLists } from '../lists/PairLists.js';
 import { NEXT, type PairPool } from './PairPool.js';
 import { NEAR, REACH } from './CellSweep.js';
 import { PairQuery } from './PairQuery.js';
-import { SweptTest } from './SweptTest.js';
+import { ExactTest } from './ExactTest.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /**
@@ -22,7 +22,7 @@ export class FewMovers {
   private readonly lists: PairLists;
   private readonly touching: boolean;
   private readonly q = new PairQuery();
-  private readonly sweptTest: SweptTest;
+  private readonly exactTest: ExactTest;
   private token = 0;
 
   constructor(tree: SpatialTree, pairs: PairPool, lists: PairLists, touching: boolean) {
@@ -30,7 +30,7 @@ export class FewMovers {
     this.pairs = pairs;
     this.lists = lists;
     this.touching = touching;
-    this.sweptTest = new SweptTest(tree, touching);
+    this.exactTest = new ExactTest(tree, touching);
   }
 
   /**
@@ -104,7 +104,7 @@ export class FewMovers {
         (touching
           ? x0 <= ox1 && ox0 <= x1 && y0 <= oy1 && oy0 <= y1
           : x0 < ox1 && ox0 < x1 && y0 < oy1 && oy0 < y1) &&
-        this.sweptTest.meets(q.id, o);
+        this.exactTest.meets(q.id, o);
       if (!keep) {
         this.lists.endPair(p, pairs, items);
         continue;
@@ -196,7 +196,7 @@ export class FewMovers {
     if ((q.layer & i32[r | MASK]) === 0 || (i32[r | LAYER] & q.mask) === 0 || (q.isStatic & i32[r | FLAGS]) !== 0) return;
     const op = this.tree.items.priorityOf(o);
     const pp = op < q.priority ? op : q.priority;
-    if (!this.sweptTest.meets(m, o)) return;
+    if (!this.exactTest.meets(m, o)) return;
     const a = m < o ? m : o;
     const b = m < o ? o : m;
     this.lists.entered.push(a, b, pp, this.pairs.create(a, b, pp, q.step, this.tree.items));

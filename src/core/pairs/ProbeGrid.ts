@@ -1,8 +1,8 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
-import { FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
+import { EXACT, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y } from '../store/ItemStore.js';
 import { grow } from '../grow.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
-import type { SweptTest } from './SweptTest.js';
+import type { ExactTest } from './ExactTest.js';
 
 /** The grid has at most this many cells a side (4^9 cells in all). */
 const MAX_SIDE = 512;
@@ -23,8 +23,6 @@ const MAX_SIDE = 512;
  * overlap in a shared cell. Cells are those of the level holding the most of the items.
  */
 export class ProbeGrid {
-  /** Pair tests made by the last join. */
-  tests = 0;
   private readonly tree: SpatialTree;
   private readonly touching: boolean;
   private side = 1;
@@ -35,8 +33,8 @@ export class ProbeGrid {
   private box: Float64Array = new Float64Array(0);
   private key: Int32Array = new Int32Array(0);
   private priority: Uint8Array = new Uint8Array(0);
-  /** Per entry: 1 when the item is swept (its pairs take the exact test). */
-  private swept: Uint8Array = new Uint8Array(0);
+  /** Per entry: its swept and circle bits (a pair with either takes the exact test). */
+  private exact: Uint8Array = new Uint8Array(0);
   private corner: Int32Array = new Int32Array(0);
   /** Per item while building: its key and covered cells (first/last column, row). */
   private keys: Int32Array = new Int32Array(0);
@@ -93,16 +91,15 @@ export class ProbeGrid {
    * holes) with the classes whose bit is set in `partners` (none detached), calling
    * `emit(id, slotOfPartner)` for each.
    */
-  join(partners: number, emit: (id: number, slot: number) => void, ids: Int32Array, lo: number, hi: number): void {
+  join(partners: number, emit: (id: number, slot: number) => void, ids: Int32Array, lo: number, hi: number): number {
     // The cell loop of probeCells, written out: join runs it once per item of a big class
     // (every dust particle of a storm), and the call alone cost 12% of a 100k-dust step.
-    this.tests = 0;
     // A step may join several shares of a class against the same partners: one grid serves them.
     if (this.built !== partners) {
       this.entries = this.build(partners, false);
       this.built = partners;
     }
-    if (this.entries === 0) return;
+    if (this.entries === 0) return 0;
     const tree = this.tree;
     const f64 = tree.items.f64;
     const { start, box, key, corner, inv, side } = this;
@@ -148,7 +145,7 @@ export class ProbeGrid {
         }
       }
     }
-    this.tests = tests;
+    return tests;
   }
 
   /**
@@ -157,13 +154,13 @@ export class ProbeGrid {
    * other way round from {@link join}: each partner item, its box read from its slot, tests
    * the cells its box covers. The same pairs, for when the partners are the fewer.
    */
-  probe(partners: number, emit: (id: number, slot: number) => void): void {
+  probe(partners: number, emit: (id: number, slot: number) => void): number {
     const tree = this.tree;
     const C = tree.classes;
     const itemSlot = tree.items.slot;
     const slotBox = tree.slots.box;
     const q = this.query;
-    this.tests = 0;
+    let tests = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (((partners >>> k) & 1) === 0) continue;
       const ids = C.ids[k];
@@ -174,9 +171,10 @@ export class ProbeGrid {
         q[1] = slotBox[4 * slot + 1];
         q[2] = slotBox[4 * slot + 2];
         q[3] = slotBox[4 * slot + 3];
-        this.probeCells(slot, false, emit);
+        tests += this.probeCells(slot, false, emit);
       }
     }
+    return tests;
   }
 
   /**
@@ -185,7 +183,7 @@ export class ProbeGrid {
    * probe is the detached item (`probeIsId`), else `emit(entry's key, probe)`. The box comes
    * through a typed array so that no double crosses the call (it would be boxed on the heap).
    */
-  private probeCells(probe: number, probeIsId: boolean, emit: (id: number, slot: number) => void): void {
+  private probeCells(probe: number, probeIsId: boolean, emit: (id: number, slot: number) => void): number {
     const { start, box, key, corner, inv, side, query } = this;
     const last = side - 1;
     const x0 = query[0], y0 = query[1], x1 = query[2], y1 = query[3];
@@ -211,19 +209,18 @@ export class ProbeGrid {
         }
       }
     }
-    this.tests += tests;
+    return tests;
   }
 
   /**
    * Finds every overlapping pair within detached class `s` (one whose items all may pair with
-   * each other), calling `emit(lowerId, higherId, priority)` for each. With `sweptTest` (the
+   * each other), calling `emit(lowerId, higherId, priority)` for each. With `exactTest` (the
    * class holds swept items), a pair with a swept item is emitted only if their paths meet.
    */
-  selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, sweptTest: SweptTest | null): void {
-    this.tests = 0;
+  selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, exactTest: ExactTest | null): number {
     this.built = -1;
-    if (this.build(1 << s, true) === 0) return;
-    const { start, box, key, priority, swept, corner, side } = this;
+    if (this.build(1 << s, true) === 0) return 0;
+    const { start, box, key, priority, exact, corner, side } = this;
     const cells = side * side;
     const touching = this.touching;
     let tests = 0;
@@ -240,7 +237,7 @@ export class ProbeGrid {
             const cq = corner[2 * q], rq = corner[2 * q + 1];
             if ((cp > cq ? cp : cq) !== c || (rp > rq ? rp : rq) !== r) continue;
             const a = key[p], b = key[q];
-            if (sweptTest !== null && (swept[p] | swept[q]) !== 0 && !sweptTest.meets(a, b)) continue;
+            if (exactTest !== null && (exact[p] | exact[q]) !== 0 && !exactTest.meets(a, b)) continue;
             const pa = priority[p], pb = priority[q];
             emit(a < b ? a : b, a < b ? b : a, pa < pb ? pa : pb);
           }
@@ -251,7 +248,7 @@ export class ProbeGrid {
         r++;
       }
     }
-    this.tests = tests;
+    return tests;
   }
 
   /**
@@ -324,7 +321,7 @@ export class ProbeGrid {
       this.box = grow(this.box, 4 * size);
       this.key = grow(this.key, size);
       this.priority = grow(this.priority, size);
-      this.swept = grow(this.swept, size);
+      this.exact = grow(this.exact, size);
       this.corner = grow(this.corner, 2 * size);
     }
     const gbox = this.box;
@@ -333,7 +330,7 @@ export class ProbeGrid {
       const at = this.keys[i];
       const b = stride * at;
       const priority = fromRecords ? items.priorityOf(at) : meta[4 * at + 3];
-      const swept = ((fromRecords ? items.i32[(at << 4) | FLAGS] : meta[4 * at + 2]) & SWEPT) !== 0 ? 1 : 0;
+      const exact = (fromRecords ? items.i32[(at << 4) | FLAGS] : meta[4 * at + 2]) & EXACT;
       const c0 = this.span[4 * i], c1 = this.span[4 * i + 1], r0 = this.span[4 * i + 2], r1 = this.span[4 * i + 3];
       for (let r = r0; r <= r1; r++) {
         for (let c = c0; c <= c1; c++) {
@@ -344,7 +341,7 @@ export class ProbeGrid {
           gbox[4 * e + 3] = source[b + 3];
           this.key[e] = at;
           this.priority[e] = priority;
-          this.swept[e] = swept;
+          this.exact[e] = exact;
           this.corner[2 * e] = c0;
           this.corner[2 * e + 1] = r0;
         }

@@ -1,5 +1,5 @@
 import { CollisionClasses } from '../store/CollisionClasses.js';
-import { ABSENT, CELL, TOP_PRIORITY, cellDepth, cellX, cellY, DETACHED, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STATIC, SWEPT } from '../store/ItemStore.js';
+import { ABSENT, CELL, EXACT, TOP_PRIORITY, cellDepth, cellX, cellY, DETACHED, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STATIC } from '../store/ItemStore.js';
 import { NodePool, NONE } from '../store/NodePool.js';
 import { grow } from '../grow.js';
 import { IdList } from '../lists/IdList.js';
@@ -108,7 +108,7 @@ export class SpatialTree {
   place(id: number): boolean {
     const k = this.classFor(id);
     const items = this.items;
-    items.listAt[id] = this.classes.join(k, id, items.hasFlag(id, SWEPT), items.listAt[id]);
+    items.listAt[id] = this.classes.join(k, id, items.flagsOf(id), items.listAt[id]);
     items.setClass(id, k);
     if (this.classes.detached[k] === 1) {
       items.setNode(id, DETACHED);
@@ -309,7 +309,7 @@ export class SpatialTree {
     if (n !== DETACHED && C.detached[to] === 0) {
       this.removeFromRegion(id, k, n);
       this.leaveClass(id, k);
-      items.listAt[id] = C.join(to, id, items.hasFlag(id, SWEPT), items.listAt[id]);
+      items.listAt[id] = C.join(to, id, items.flagsOf(id), items.listAt[id]);
       this.addToRegion(id, to, n);
       return;
     }
@@ -318,17 +318,20 @@ export class SpatialTree {
   }
 
   /**
-   * After the swept flag of a placed item was set or cleared: its class's count of swept
-   * items and its slot's copy of the flag. The class stays (swept is not part of its key).
+   * After the swept or circle flag of an indexed item changed from `before` (its flags then):
+   * its class's counts and its slot's copy of the flags. The class stays (neither is part of
+   * its key).
    */
-  sweptChanged(id: number): void {
-    this.classes.swept[this.items.classOf(id)] += this.items.hasFlag(id, SWEPT) ? 1 : -1;
+  flagsChanged(id: number, before: number): void {
+    const k = this.items.classOf(id);
+    this.classes.count(k, before, -1);
+    this.classes.count(k, this.items.flagsOf(id), 1);
     if (this.items.nodeOf(id) !== DETACHED) this.writeSlotMeta(id);
   }
 
   /** Takes an item off class k's id list. */
   private leaveClass(id: number, k: number): void {
-    this.classes.leave(k, this.items.listAt[id], this.items.hasFlag(id, SWEPT));
+    this.classes.leave(k, this.items.listAt[id], this.items.flagsOf(id));
   }
 
   /** Adds an id to the pending queue (its box is stored, `node` is PENDING). */
@@ -673,8 +676,8 @@ export class SpatialTree {
     const at = 4 * items.slot[id];
     meta[at] = items.layerOf(id);
     meta[at + 1] = items.maskOf(id);
-    // The static and swept bits, and the class above them (a movers' sweep reads it with the box).
-    meta[at + 2] = (items.hasFlag(id, STATIC) ? STATIC : 0) | (items.hasFlag(id, SWEPT) ? SWEPT : 0) | (items.classOf(id) << 8);
+    // The static, swept and circle bits, and the class above them (a movers' sweep reads it with the box).
+    meta[at + 2] = (items.flagsOf(id) & (STATIC | EXACT)) | (items.classOf(id) << 8);
     meta[at + 3] = items.priorityOf(id);
   }
 

@@ -1,9 +1,12 @@
-import { boxesOverlap, circleBoxOverlap, FAR, pointBoxDistance, pointBoxDistanceSq, pointInBox, rayBoxDistance } from '../geometry.js';
+import {
+  boxesOverlap, circleBoxOverlap, circlesOverlap, FAR, pointBoxDistance, pointBoxDistanceSq, pointCircleDistance, pointInBox, pointInCircle,
+  rayBoxDistance, rayCircleDistance,
+} from '../geometry.js';
 import { NONE } from '../store/NodePool.js';
 import { sortHits } from '../lists/quicksort.js';
 import { Heap } from './Heap.js';
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
-import { SWEPT } from '../store/ItemStore.js';
+import { CIRCLE as CIRCLE_ITEM, SWEPT } from '../store/ItemStore.js';
 import { TO } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
@@ -32,6 +35,8 @@ export class QueryEngine {
   /** For nearest(): nodes to open, nearest first, and the best items so far, worst on top. */
   private readonly open = new Heap(false);
   private readonly best = new Heap(true);
+  /** A distance or key out of a per-item test (see rayHit, nearHit): a number out of a call without boxing it. */
+  private readonly near = new Float64Array(1);
   /** Offset of the box {@link boxNow} last returned. */
   private at = 0;
 
@@ -72,13 +77,7 @@ export class QueryEngine {
       for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const k = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
-          const src = this.boxNow(s);
-          const at = this.at;
-          const bx0 = src[at], by0 = src[at + 1], bx1 = src[at + 2], by1 = src[at + 3];
-          const hit = kind === RECT ? boxesOverlap(bx0, by0, bx1, by1, x0, y0, x1, y1, touching)
-            : kind === CIRCLE ? circleBoxOverlap(x0, y0, x1, bx0, by0, bx1, by1, touching)
-            : pointInBox(x0, y0, bx0, by0, bx1, by1, touching);
-          if (!hit || (meta[4 * s] & mask) === 0) continue;
+          if ((meta[4 * s] & mask) === 0 || !this.shapeHit(kind, this.boxNow(s), this.at, (meta[4 * s + 2] & CIRCLE_ITEM) !== 0, touching)) continue;
           const id = slotId[s];
           if (out !== null) out[hits] = id;
           hits++;
@@ -112,7 +111,13 @@ export class QueryEngine {
     const C = this.tree.classes;
     const items = this.tree.items;
     const args = this.args;
-    const x0 = args[0], y0 = args[1], x1 = args[2], y1 = args[3];
+    // The shape's closed bounding box: most of a detached class fails this test in the loop,
+    // before any call (an uninlined call would box its numbers).
+    const r = kind === CIRCLE ? args[2] : 0;
+    const cx0 = args[0] - r, cy0 = args[1] - r;
+    const cx1 = kind === RECT ? args[2] : args[0] + r, cy1 = kind === RECT ? args[3] : args[1] + r;
+    const pad = slack(cx0, cy0, cx1, cy1);
+    const qx0 = cx0 - pad, qy0 = cy0 - pad, qx1 = cx1 + pad, qy1 = cy1 + pad;
     let hits = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0 || ((wanted >>> k) & 1) === 0) continue;
@@ -120,13 +125,9 @@ export class QueryEngine {
       for (let i = 0, end = C.end[k]; i < end; i++) {
         const id = ids[i];
         if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
-        const src = this.recordNow(id);
-        const at = this.at;
-        const bx0 = src[at], by0 = src[at + 1], bx1 = src[at + 2], by1 = src[at + 3];
-        const hit = kind === RECT ? boxesOverlap(bx0, by0, bx1, by1, x0, y0, x1, y1, touching)
-          : kind === CIRCLE ? circleBoxOverlap(x0, y0, x1, bx0, by0, bx1, by1, touching)
-          : pointInBox(x0, y0, bx0, by0, bx1, by1, touching);
-        if (!hit) continue;
+        const src = this.recordNow(id), at = this.at;
+        if (src[at] > qx1 || src[at + 2] < qx0 || src[at + 1] > qy1 || src[at + 3] < qy0) continue;
+        if (!this.shapeHit(kind, src, at, items.hasFlag(id, CIRCLE_ITEM), touching)) continue;
         if (out !== null) out[hits] = id;
         hits++;
         if (visit !== null && visit(id) === false) return ~hits;
@@ -170,9 +171,8 @@ export class QueryEngine {
           // Items are tested against the full length: a hit at exactly the best distance with a
           // lower id must still win the tie. `limit` only prunes nodes (closed test).
           if ((meta[4 * s] & mask) === 0) continue;
-          const src = this.boxNow(s);
-          const at = this.at;
-          const t = rayBoxDistance(ox, oy, ux, uy, maxDistance, src[at], src[at + 1], src[at + 2], src[at + 3], touching);
+          this.rayHit(this.boxNow(s), this.at, (meta[4 * s + 2] & CIRCLE_ITEM) !== 0, touching);
+          const t = this.near[0];
           if (t < 0) continue;
           const id = slotId[s];
           if (firstOnly) {
@@ -214,7 +214,13 @@ export class QueryEngine {
     const C = this.tree.classes;
     const items = this.tree.items;
     const args = this.args;
-    const ox = args[0], oy = args[1], ux = args[2], uy = args[3], maxDistance = args[4];
+    // The segment's closed bounding box (all of space for an endless ray), tested in the loop.
+    // (A zero component times an endless length would be NaN.)
+    const ex = args[2] === 0 ? args[0] : args[0] + args[2] * args[4];
+    const ey = args[3] === 0 ? args[1] : args[1] + args[3] * args[4];
+    const pad = slack(args[0], args[1], ex, ey);
+    const qx0 = (ex < args[0] ? ex : args[0]) - pad, qx1 = (ex < args[0] ? args[0] : ex) + pad;
+    const qy0 = (ey < args[1] ? ey : args[1]) - pad, qy1 = (ey < args[1] ? args[1] : ey) + pad;
     let bestId = -1;
     let bestDist = Infinity;
     let hits = 0;
@@ -224,9 +230,10 @@ export class QueryEngine {
       for (let i = 0, end = C.end[k]; i < end; i++) {
         const id = ids[i];
         if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
-        const src = this.recordNow(id);
-        const at = this.at;
-        const t = rayBoxDistance(ox, oy, ux, uy, maxDistance, src[at], src[at + 1], src[at + 2], src[at + 3], touching);
+        const src = this.recordNow(id), at = this.at;
+        if (src[at] > qx1 || src[at + 2] < qx0 || src[at + 1] > qy1 || src[at + 3] < qy0) continue;
+        this.rayHit(src, at, items.hasFlag(id, CIRCLE_ITEM), touching);
+        const t = this.near[0];
         if (t < 0) continue;
         if (!firstOnly) {
           outIds[hits] = id;
@@ -269,7 +276,7 @@ export class QueryEngine {
     const best = this.best;
     open.clear();
     best.clear();
-    this.nearestDetached(k, touching, mask, wanted, far, limit2);
+    this.nearestDetached(k, touching, mask, wanted, far);
     if (nodes.total[0] > 0) open.push(0, 0);
     while (open.count > 0) {
       const key = open.topKey;
@@ -280,17 +287,8 @@ export class QueryEngine {
         const cls = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[cls][n], end = s + C.own[cls][n]; s < end; s++) {
           if ((meta[4 * s] & mask) === 0) continue;
-          const src = this.boxNow(s);
-          const at = this.at;
-          const x0 = src[at], y0 = src[at + 1], x1 = src[at + 2], y1 = src[at + 3];
-          let d2: number;
-          if (!far) {
-            d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
-            if (touching ? d2 > limit2 : d2 >= limit2) continue;
-          } else {
-            if (!circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)) continue;
-            d2 = pointBoxDistance(x, y, x0, y0, x1, y1);
-          }
+          if (!this.nearHit(this.boxNow(s), this.at, (meta[4 * s + 2] & CIRCLE_ITEM) !== 0, far, touching)) continue;
+          const d2 = this.near[0];
           const id = slotId[s];
           if (best.count < k) best.push(d2, id);
           else if (d2 < best.topKey || (d2 === best.topKey && id < best.topId)) best.replaceTop(d2, id);
@@ -318,33 +316,83 @@ export class QueryEngine {
   }
 
   /** The nearest query over the detached classes in `wanted`: offers their items to the best k. */
-  private nearestDetached(k: number, touching: boolean, mask: number, wanted: number, far: boolean, limit2: number): void {
+  private nearestDetached(k: number, touching: boolean, mask: number, wanted: number, far: boolean): void {
     const C = this.tree.classes;
     const items = this.tree.items;
     const best = this.best;
     const args = this.args;
-    const x = args[0], y = args[1], maxDistance = args[2];
+    // The range's closed bounding box, tested in the loop (see shapeDetached).
+    const pad = slack(args[0], args[1], args[2], 0);
+    const reach = args[2] + pad;
+    const qx0 = args[0] - reach, qy0 = args[1] - reach, qx1 = args[0] + reach, qy1 = args[1] + reach;
     for (let c = 0; c < MAX_CLASSES; c++) {
       if (C.detached[c] === 0 || ((wanted >>> c) & 1) === 0) continue;
       const ids = C.ids[c];
       for (let i = 0, end = C.end[c]; i < end; i++) {
         const id = ids[i];
         if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
-        const src = this.recordNow(id);
-        const at = this.at;
-        const x0 = src[at], y0 = src[at + 1], x1 = src[at + 2], y1 = src[at + 3];
-        let d2: number;
-        if (!far) {
-          d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
-          if (touching ? d2 > limit2 : d2 >= limit2) continue;
-        } else {
-          if (!circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)) continue;
-          d2 = pointBoxDistance(x, y, x0, y0, x1, y1);
-        }
+        const src = this.recordNow(id), at = this.at;
+        if (src[at] > qx1 || src[at + 2] < qx0 || src[at + 1] > qy1 || src[at + 3] < qy0) continue;
+        if (!this.nearHit(src, at, items.hasFlag(id, CIRCLE_ITEM), far, touching)) continue;
+        const d2 = this.near[0];
         if (best.count < k) best.push(d2, id);
         else if (d2 < best.topKey || (d2 === best.topKey && id < best.topId)) best.replaceTop(d2, id);
       }
     }
+  }
+
+  /**
+   * The running shape query's test of one item, its box at `src[at]` (the circle inscribed in
+   * it with `circle`): RECT, CIRCLE or POINT, the query's numbers in `args`. The box comes by
+   * array, so that no number crosses the call (it would be boxed on the heap when the engine
+   * does not inline it).
+   */
+  private shapeHit(kind: number, src: Float64Array, at: number, circle: boolean, touching: boolean): boolean {
+    const args = this.args;
+    const x0 = src[at], y0 = src[at + 1], x1 = src[at + 2], y1 = src[at + 3];
+    if (!circle) {
+      return kind === RECT ? boxesOverlap(x0, y0, x1, y1, args[0], args[1], args[2], args[3], touching)
+        : kind === CIRCLE ? circleBoxOverlap(args[0], args[1], args[2], x0, y0, x1, y1, touching)
+        : pointInBox(args[0], args[1], x0, y0, x1, y1, touching);
+    }
+    const cx = x0 * 0.5 + x1 * 0.5, cy = y0 * 0.5 + y1 * 0.5, r = x1 * 0.5 - x0 * 0.5;
+    return kind === RECT ? circleBoxOverlap(cx, cy, r, args[0], args[1], args[2], args[3], touching)
+      : kind === CIRCLE ? circlesOverlap(args[0], args[1], args[2], cx, cy, r, touching)
+      : pointInCircle(args[0], args[1], cx, cy, r, touching);
+  }
+
+  /** The running ray query's distance to one item (see shapeHit) into `near[0]`, -1 for a miss. */
+  private rayHit(src: Float64Array, at: number, circle: boolean, touching: boolean): void {
+    const args = this.args;
+    const x0 = src[at], y0 = src[at + 1], x1 = src[at + 2], y1 = src[at + 3];
+    this.near[0] = circle
+      ? rayCircleDistance(args[0], args[1], args[2], args[3], args[4], x0 * 0.5 + x1 * 0.5, y0 * 0.5 + y1 * 0.5, x1 * 0.5 - x0 * 0.5, touching)
+      : rayBoxDistance(args[0], args[1], args[2], args[3], args[4], x0, y0, x1, y1, touching);
+  }
+
+  /**
+   * The running nearest query's test of one item (see shapeHit): whether it is within range, and
+   * its key in `near[0]` (the squared distance, or with `far` the distance itself; see nearest).
+   */
+  private nearHit(src: Float64Array, at: number, circle: boolean, far: boolean, touching: boolean): boolean {
+    const args = this.args;
+    const x = args[0], y = args[1], maxDistance = args[2];
+    const x0 = src[at], y0 = src[at + 1], x1 = src[at + 2], y1 = src[at + 3];
+    if (circle) {
+      const d = pointCircleDistance(x, y, x0 * 0.5 + x1 * 0.5, y0 * 0.5 + y1 * 0.5, x1 * 0.5 - x0 * 0.5);
+      if (touching ? d > maxDistance : d >= maxDistance) return false;
+      this.near[0] = far ? d : d * d;
+      return true;
+    }
+    if (!far) {
+      const d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
+      if (touching ? d2 > maxDistance * maxDistance : d2 >= maxDistance * maxDistance) return false;
+      this.near[0] = d2;
+      return true;
+    }
+    if (!circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)) return false;
+    this.near[0] = pointBoxDistance(x, y, x0, y0, x1, y1);
+    return true;
   }
 
   /**
@@ -417,4 +465,12 @@ export class QueryEngine {
     }
     return m;
   }
+}
+
+/**
+ * A margin for the bounding-box prefilters, far above the rounding of the exact tests they
+ * stand before (a box the exact test touches must never fail the prefilter by an ulp).
+ */
+function slack(a: number, b: number, c: number, d: number): number {
+  return (Math.abs(a) + Math.abs(b) + Math.abs(c) + Math.abs(d)) * 1e-9 + 1e-300;
 }

@@ -1,4 +1,5 @@
 import { grow } from '../grow.js';
+import { CIRCLE, SWEPT } from './ItemStore.js';
 import type { KeySorter } from '../lists/radix.js';
 
 /** Classes kept apart, the last of them being the shared one (see {@link MIXED}). */
@@ -63,6 +64,8 @@ export class CollisionClasses {
    * it is without them; only pairs with a swept item take the exact test.
    */
   readonly swept = new Int32Array(MAX_CLASSES);
+  /** Circles in each class: like swept items, they share the class of the boxes that filter like them. */
+  readonly round = new Int32Array(MAX_CLASSES);
   /** Classes with a key: 0..defined-1 (and MIXED once used). */
   defined = 0;
   /** Items placed in each class. */
@@ -173,8 +176,8 @@ export class CollisionClasses {
    * Adds an item to class k's list and returns its place there: its own hole back when
    * `hint` (its place when it last left) still holds it, else the end.
    */
-  join(k: number, id: number, swept: boolean, hint: number): number {
-    if (swept) this.swept[k]++;
+  join(k: number, id: number, flags: number, hint: number): number {
+    this.count(k, flags, 1);
     this.size[k]++;
     let ids = this.ids[k];
     if (hint >= 0 && hint < this.end[k] && ids[hint] === ~id) {
@@ -190,9 +193,20 @@ export class CollisionClasses {
     return at;
   }
 
+  /** Counts a member's swept and circle flags (`flags`, see ItemStore) in or out of class k (`by` 1 or -1). */
+  count(k: number, flags: number, by: number): void {
+    if ((flags & SWEPT) !== 0) this.swept[k] += by;
+    if ((flags & CIRCLE) !== 0) this.round[k] += by;
+  }
+
+  /** True when pairs with class k's items may need the exact test (see ExactTest). */
+  careful(k: number): boolean {
+    return this.swept[k] !== 0 || this.round[k] !== 0;
+  }
+
   /** Takes the member at place `at` off class k's list, leaving its hole. */
-  leave(k: number, at: number, swept: boolean): void {
-    if (swept) this.swept[k]--;
+  leave(k: number, at: number, flags: number): void {
+    this.count(k, flags, -1);
     const ids = this.ids[k];
     ids[at] = ~ids[at];
     this.holes[k]++;
@@ -261,6 +275,7 @@ export class CollisionClasses {
     this.disorder.fill(0);
     this.moved.fill(0);
     this.swept.fill(0);
+    this.round.fill(0);
     this.detached.fill(0);
     this.cursor.fill(0);
     this.roundEnd.fill(0);

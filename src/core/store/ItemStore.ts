@@ -14,6 +14,11 @@ export const DETACHED = -1;
 
 /** Flag bits in `flags`. */
 export const STATIC = 1;
+/**
+ * A circle: the circle inscribed in its box (centre the box's centre, diameter its width).
+ * The broadphase finds its candidates by the box; pairs and queries then test the circle.
+ */
+export const CIRCLE = 2;
 /** Sits in the root because its box fits no loose bounds (far outside the world). */
 export const OUTSIDE = 4;
 /**
@@ -21,6 +26,8 @@ export const OUTSIDE = 4;
  * last step and where it is now; the box it has now is kept apart.
  */
 export const SWEPT = 8;
+/** The flags that make a candidate pair take the exact test (see ExactTest). */
+export const EXACT = SWEPT | CIRCLE;
 /** The collision class sits in the flags' second byte (see CollisionClasses). */
 export const CLASS_SHIFT = 8;
 export const CLASS_BITS = 0xff << CLASS_SHIFT;
@@ -169,7 +176,12 @@ export class ItemStore {
     return true;
   }
 
-  /** True when the flag bit (STATIC, OUTSIDE, SWEPT) is set. */
+  /** The low byte of the item's flags (STATIC, CIRCLE, OUTSIDE, SWEPT). */
+  flagsOf(id: number): number {
+    return this.i32[(id << 4) | FLAGS] & 0xff;
+  }
+
+  /** True when the flag bit (STATIC, CIRCLE, OUTSIDE, SWEPT) is set. */
   hasFlag(id: number, flag: number): boolean {
     return (this.i32[(id << 4) | FLAGS] & flag) !== 0;
   }

@@ -1,6 +1,6 @@
-import { fail } from '../errors.js';
+import { fail, isSquare } from '../errors.js';
 import { MIXED } from '../store/CollisionClasses.js';
-import { ABSENT, DETACHED, OUTSIDE, packCell, PENDING, STATIC, SWEPT, TOP_PRIORITY } from '../store/ItemStore.js';
+import { ABSENT, CIRCLE, DETACHED, OUTSIDE, packCell, PENDING, STATIC, SWEPT, TOP_PRIORITY } from '../store/ItemStore.js';
 import { FROM, TO } from '../store/SweptStore.js';
 import { MIN_REGION } from '../store/SlotPool.js';
 import { NONE } from '../store/NodePool.js';
@@ -21,8 +21,9 @@ export class TreeCheck {
   private regionSlots = 0;
   /** Items per class and depth (`k * (maxDepth + 1) + d`). */
   private readonly classCounts: Int32Array;
-  /** Swept items met in each class. */
+  /** Swept items and circles met in each class. */
   private readonly sweptCounts: Int32Array;
+  private readonly roundCounts: Int32Array;
   private placed = 0;
   /** Members met in the class lists of detached classes. */
   private detachedItems = 0;
@@ -35,6 +36,7 @@ export class TreeCheck {
     this.slotOwner = new Uint8Array(tree.slots.used);
     this.classCounts = new Int32Array(tree.classes.size.length * (tree.maxDepth + 1));
     this.sweptCounts = new Int32Array(tree.classes.size.length);
+    this.roundCounts = new Int32Array(tree.classes.size.length);
   }
 
   run(): void {
@@ -79,6 +81,7 @@ export class TreeCheck {
             this.sweptCounts[k]++;
             this.checkPath(id);
           }
+          this.checkCircle(id, k);
         } else if (n < 0) {
           fail(`validate: item ${id} is listed in class ${k} but records node ${n}`);
         }
@@ -192,6 +195,7 @@ export class TreeCheck {
       }
       if (C.detached[k] === 0 && C.size[k] !== size) fail(`validate: class ${k} counts ${C.size[k]} items, holds ${size}`);
       if (C.swept[k] !== this.sweptCounts[k]) fail(`validate: class ${k} counts ${C.swept[k]} swept items, holds ${this.sweptCounts[k]}`);
+      if (C.round[k] !== this.roundCounts[k]) fail(`validate: class ${k} counts ${C.round[k]} circles, holds ${this.roundCounts[k]}`);
       for (let d = 0; d <= tree.maxDepth; d++) {
         const byCell = C.regionsByCell[k][d];
         const cells = tree.levelCells[d];
@@ -273,6 +277,22 @@ export class TreeCheck {
     return total;
   }
 
+  /** A circle's box is square (both ends of its path for a swept one); counted in class k. */
+  private checkCircle(id: number, k: number): void {
+    const items = this.tree.items;
+    if (!items.hasFlag(id, CIRCLE)) return;
+    this.roundCounts[k]++;
+    const sweeps = this.tree.sweeps;
+    if (items.hasFlag(id, SWEPT)) {
+      const b = sweeps.boxes;
+      for (const o of [sweeps.at(id) + FROM, sweeps.at(id) + TO]) {
+        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3])) fail(`validate: swept circle ${id} has a path end that is not square`);
+      }
+    } else if (!isSquare(items.minX(id), items.minY(id), items.maxX(id), items.maxY(id))) {
+      fail(`validate: circle ${id} has a box that is not square`);
+    }
+  }
+
   /**
    * A swept item's record covers its path, from where the last step left it to where it is
    * (after a step it may still cover the path before, until the item moves again).
@@ -310,6 +330,8 @@ export class TreeCheck {
     if (items.cellOf(id) !== packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n])) fail(`validate: item ${id} records another cell than its node's`);
     const layer = items.layerOf(id), mask = items.maskOf(id), isStatic = items.hasFlag(id, STATIC) ? STATIC : 0;
     const swept = items.hasFlag(id, SWEPT) ? SWEPT : 0;
+    const circle = items.hasFlag(id, CIRCLE) ? CIRCLE : 0;
+    this.checkCircle(id, k);
     if (C.detached[k] === 1) fail(`validate: item ${id} of detached class ${k} is in node ${n}`);
     this.checkKey(id, k);
     if (swept !== 0) {
@@ -322,7 +344,7 @@ export class TreeCheck {
       fail(`validate: item ${id} slot box differs from its stored box`);
     }
     const meta = slots.meta;
-    if (meta[4 * s] !== layer || meta[4 * s + 1] !== mask || meta[4 * s + 2] !== (isStatic | swept | (k << 8)) || meta[4 * s + 3] !== items.priorityOf(id)) {
+    if (meta[4 * s] !== layer || meta[4 * s + 1] !== mask || meta[4 * s + 2] !== (isStatic | swept | circle | (k << 8)) || meta[4 * s + 3] !== items.priorityOf(id)) {
       fail(`validate: item ${id} slot collider differs from its stored collider`);
     }
     const inside = minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3];

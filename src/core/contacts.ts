@@ -1,0 +1,147 @@
+import { A_CIRCLE, B_CIRCLE } from './geometry.js';
+import type { Contact } from './options.js';
+
+/**
+ * Contact geometry of two overlapping shapes, the narrow phase a game needs to push a ship
+ * out of a wall or bounce a spark off a rock. `s` holds A's box then B's (8 numbers, each
+ * minX, minY, maxX, maxY); `shapes` says which is a circle (the one inscribed in its box; see
+ * A_CIRCLE, B_CIRCLE). Writes into `out`:
+ *
+ * - `nx`, `ny`: the unit normal from A to B;
+ * - `depth`: how far A must move against the normal to end the overlap (the overlap of the
+ *   two shapes' extents along the normal; 0 when they only touch);
+ * - `x`, `y`: a contact point: the centre of the boxes' overlap; for circles, the middle of
+ *   the overlap on the line between the centres, or the point of the box nearest the circle.
+ *
+ * Two boxes: of the four axis moves that part them, the shortest (A's smallest push out).
+ * Ties go to x before y, and to the normal pointing +x (or +y) first; so do boxes whose
+ * centres coincide. A circle and a box: the normal from the circle's centre to the box's
+ * nearest point, or, with the centre inside the box, out through the nearest side (ties as
+ * for boxes). Two circles: along the line between the centres, +x when they coincide. Never
+ * NaN for finite boxes.
+ */
+export function contactOf<T extends Contact>(s: Float64Array, shapes: number, out: T): T {
+  if (shapes === 0) return boxesContact(s, out);
+  if (shapes === (A_CIRCLE | B_CIRCLE)) return circlesContact(s, out);
+  if (shapes === A_CIRCLE) return circleBoxContact(s, 0, 4, 1, out);
+  return circleBoxContact(s, 4, 0, -1, out);
+}
+
+/**
+ * How far A must move against the unit normal (nx, ny) so that the shapes' extents along it
+ * no longer overlap (0 when they do not): A's furthest reach along the normal minus B's
+ * nearest, the support functions of a box (a corner) and a circle (centre plus radius).
+ */
+export function depthAlong(s: Float64Array, shapes: number, nx: number, ny: number): number {
+  const reachA = support(s, 0, (shapes & A_CIRCLE) !== 0, nx, ny);
+  const reachB = support(s, 4, (shapes & B_CIRCLE) !== 0, -nx, -ny);
+  const d = reachA + reachB;
+  return d > 0 ? d : 0;
+}
+
+/** The largest `p · (nx, ny)` over the shape in box `s[o..o+3]`. */
+function support(s: Float64Array, o: number, circle: boolean, nx: number, ny: number): number {
+  if (circle) {
+    const cx = s[o] * 0.5 + s[o + 2] * 0.5, cy = s[o + 1] * 0.5 + s[o + 3] * 0.5;
+    return cx * nx + cy * ny + (s[o + 2] * 0.5 - s[o] * 0.5);
+  }
+  return (nx > 0 ? s[o + 2] * nx : s[o] * nx) + (ny > 0 ? s[o + 3] * ny : s[o + 1] * ny);
+}
+
+function boxesContact<T extends Contact>(s: Float64Array, out: T): T {
+  // A's push out in each of four directions; the normal points the other way (towards B).
+  const right = s[2] - s[4]; // move A -x: normal +x
+  const left = s[6] - s[0]; // move A +x: normal -x
+  const down = s[3] - s[5]; // move A -y: normal +y
+  const up = s[7] - s[1]; // move A +y: normal -y
+  let depth = right, nx = 1, ny = 0;
+  if (left < depth) {
+    depth = left;
+    nx = -1;
+  }
+  if (down < depth) {
+    depth = down;
+    nx = 0;
+    ny = 1;
+  }
+  if (up < depth) {
+    depth = up;
+    nx = 0;
+    ny = -1;
+  }
+  out.nx = nx;
+  out.ny = ny;
+  out.depth = depth > 0 ? depth : 0;
+  out.x = (s[0] > s[4] ? s[0] : s[4]) * 0.5 + (s[2] < s[6] ? s[2] : s[6]) * 0.5;
+  out.y = (s[1] > s[5] ? s[1] : s[5]) * 0.5 + (s[3] < s[7] ? s[3] : s[7]) * 0.5;
+  return out;
+}
+
+function circlesContact<T extends Contact>(s: Float64Array, out: T): T {
+  const ax = s[0] * 0.5 + s[2] * 0.5, ay = s[1] * 0.5 + s[3] * 0.5, ra = s[2] * 0.5 - s[0] * 0.5;
+  const bx = s[4] * 0.5 + s[6] * 0.5, by = s[5] * 0.5 + s[7] * 0.5, rb = s[6] * 0.5 - s[4] * 0.5;
+  const dx = bx - ax, dy = by - ay;
+  const len = Math.hypot(dx, dy);
+  const nx = len > 0 && len < Infinity ? dx / len : 1;
+  const ny = len > 0 && len < Infinity ? dy / len : 0;
+  const depth = ra + rb - (len < Infinity ? len : Math.hypot(dx * 0.5, dy * 0.5) * 2);
+  out.nx = nx;
+  out.ny = ny;
+  out.depth = depth > 0 ? depth : 0;
+  const along = ra - out.depth * 0.5;
+  out.x = ax + nx * along;
+  out.y = ay + ny * along;
+  return out;
+}
+
+/**
+ * A circle (box at `c` in `s`) and a box (at `b`): the normal from circle to box, flipped
+ * when B is the circle (`sign` -1) so that it points from A to B either way.
+ */
+function circleBoxContact<T extends Contact>(s: Float64Array, c: number, b: number, sign: number, out: T): T {
+  const cx = s[c] * 0.5 + s[c + 2] * 0.5, cy = s[c + 1] * 0.5 + s[c + 3] * 0.5, r = s[c + 2] * 0.5 - s[c] * 0.5;
+  const qx = cx < s[b] ? s[b] : cx > s[b + 2] ? s[b + 2] : cx;
+  const qy = cy < s[b + 1] ? s[b + 1] : cy > s[b + 3] ? s[b + 3] : cy;
+  const dx = qx - cx, dy = qy - cy;
+  const len = Math.hypot(dx, dy);
+  let nx: number, ny: number, depth: number, px = qx, py = qy;
+  if (len > 0 && len < Infinity) {
+    nx = dx / len;
+    ny = dy / len;
+    depth = r - len;
+  } else {
+    // The centre inside the box: out through the nearest side, the circle's radius beyond it.
+    const toLeft = cx - s[b], toRight = s[b + 2] - cx, toTop = cy - s[b + 1], toBottom = s[b + 3] - cy;
+    depth = toLeft;
+    nx = 1;
+    ny = 0;
+    px = s[b];
+    if (toRight < depth) {
+      depth = toRight;
+      nx = -1;
+      px = s[b + 2];
+    }
+    if (toTop < depth) {
+      depth = toTop;
+      nx = 0;
+      ny = 1;
+      px = cx;
+      py = s[b + 1];
+    }
+    if (toBottom < depth) {
+      depth = toBottom;
+      nx = 0;
+      ny = -1;
+      px = cx;
+      py = s[b + 3];
+    }
+    if (ny === 0) py = cy;
+    depth += r;
+  }
+  out.nx = nx * sign;
+  out.ny = ny * sign;
+  out.depth = depth > 0 ? depth : 0;
+  out.x = px;
+  out.y = py;
+  return out;
+}
