@@ -9,6 +9,7 @@ import { CIRCLE, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './
 import { SpatialTree } from './placement/SpatialTree.js';
 import type { BudgetOptions, PairList, QuadtreeOptions, QuadtreeStats, RayHit, SweepHit } from './options.js';
 import { validateIndex } from './validate/validate.js';
+import { BUDGET_KEYS, checkKeys, QUADTREE_KEYS } from './optionKeys.js';
 
 const ALL = -1;
 /** Deepest tree allowed: the per-level cell index of depth d holds 4^d entries (50 MB at 11). */
@@ -64,6 +65,7 @@ export class LooseQuadtree {
   private readonly nodeStack: Int32Array;
 
   constructor(options: QuadtreeOptions = {}) {
+    checkKeys('option', options, QUADTREE_KEYS);
     const x = options.x ?? 0;
     const y = options.y ?? 0;
     const width = options.width ?? 1024;
@@ -442,6 +444,7 @@ export class LooseQuadtree {
   /** Changes the budget; omitted fields return to their defaults. */
   setBudget(budget: BudgetOptions): void {
     // Everything is checked before anything is set: a refused budget changes nothing.
+    checkKeys('budget option', budget, BUDGET_KEYS);
     const maxPairTests = budgetNumber('maxPairTests', budget.maxPairTests);
     const maxMs = budgetNumber('maxMs', budget.maxMs);
     const bp = this.broadphase;

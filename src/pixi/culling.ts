@@ -1,5 +1,5 @@
 import type { IParticle, ParticleContainer } from 'pixi.js';
-import { fail, show } from '../core/internal.js';
+import { checkKeys, fail, show, type KeysOf } from '../core/internal.js';
 import type { LooseQuadtree } from '../core/index.js';
 import { fit } from '../core/internal.js';
 
@@ -17,6 +17,9 @@ export interface CullOptions {
    */
   margin?: number;
 }
+
+const CULL_KEYS: KeysOf<CullOptions> = { mask: true, margin: true };
+const PARTICLE_CULL_KEYS: KeysOf<CullOptions & { sortById?: boolean }> = { ...CULL_KEYS, sortById: true };
 
 /**
  * Anything with a `culled` flag: a PixiJS v8 `Container`, `Sprite`, `Graphics`... PixiJS
@@ -85,6 +88,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   private readonly hits: number[] = [];
 
   constructor(options: CullOptions = {}) {
+    checkKeys('SpriteCuller option', options, CULL_KEYS);
     this.mask = options.mask ?? -1;
     this.margin = options.margin ?? 0;
   }
@@ -201,6 +205,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     if (container === null || typeof container !== 'object' || !Array.isArray(container.particleChildren)) {
       fail(`ParticleCuller needs a PixiJS ParticleContainer (got ${show(container)})`);
     }
+    checkKeys('ParticleCuller option', options, PARTICLE_CULL_KEYS);
     this.container = container;
     this.mask = options.mask ?? -1;
     this.margin = options.margin ?? 0;

@@ -1,5 +1,5 @@
 import type { Graphics } from 'pixi.js';
-import { fail, show } from '../core/internal.js';
+import { checkKeys, fail, show, type KeysOf } from '../core/internal.js';
 import { tierOf } from '../core/index.js';
 import { grow } from '../core/internal.js';
 import type { LooseQuadtree } from '../core/index.js';
@@ -54,6 +54,11 @@ export interface QuadtreeOverlayOptions {
   /** Colour of swept paths. @default 0xff44ff */
   pathColor?: number;
 }
+
+const OVERLAY_KEYS: KeysOf<QuadtreeOverlayOptions> = {
+  maxDepth: true, skipEmpty: true, bounds: true, pixelLine: true, lineWidth: true, alpha: true, items: true,
+  itemColor: true, maxItems: true, pairs: true, pairColors: true, maxPairs: true, paths: true, pathColor: true,
+};
 
 /** The colour of a node at `depth`: white at the root, pure red at `maxDepth` and below. */
 export function depthColor(depth: number, maxDepth: number): number {
@@ -121,6 +126,7 @@ export class QuadtreeOverlay {
     if (graphics === null || typeof graphics !== 'object' || typeof graphics.clear !== 'function') {
       fail(`QuadtreeOverlay needs a PixiJS Graphics (got ${show(graphics)})`);
     }
+    checkKeys('QuadtreeOverlay option', options, OVERLAY_KEYS);
     this.graphics = graphics;
     this.maxDepth = Math.min(20, Math.max(1, Math.floor(options.maxDepth ?? 8)));
     this.skipEmpty = options.skipEmpty ?? false;
