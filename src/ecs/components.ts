@@ -49,12 +49,28 @@ export const Bounds = { width: [] as number[], height: [] as number[] };
 /**
  * Collision filter and importance. An entity without Collider gets the defaults: layer 1,
  * mask all bits, priority 128. A field left unwritten (`undefined`) also takes its default.
+ * When this Collider leaves an entity (removeComponent or removeEntity), its fields are set
+ * back to the defaults, so a recycled id starts from them; a game's own collider store (the
+ * `collider` option) is left as it is.
  * - `layer`: the entity's category bits (usually one bit of 32; not 0)
  * - `mask`: the categories it collides with; a pair exists only if each side's mask has a
  *   bit of the other's layer
  * - `priority`: 0..255, higher is more important; a pair has the lower of its two
+ *
+ * The sync reads an entity's Collider when the entity enters the tree and when the component
+ * is added or removed. After writing the fields of an entity already in the tree, call
+ * {@link markColliderChanged}: bitECS fires nothing for a direct write such as
+ * `Collider.mask[eid] = 0`, and comparing every Collider each frame would cost a pass over
+ * all of them, so without the mark the old filter and priority stay in force.
  */
-export const Collider = { layer: [] as number[], mask: [] as number[], priority: [] as number[] };
+export const Collider = {
+  /** Category bits, by entity id. */
+  layer: [] as number[],
+  /** Categories collided with, by entity id. */
+  mask: [] as number[],
+  /** 0..255, by entity id. */
+  priority: [] as number[],
+};
 
 /** Tag for entities that do not move (walls): never scanned for changes, never paired with each other. */
 export const Static = {};

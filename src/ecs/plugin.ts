@@ -3,6 +3,7 @@ import type { LooseQuadtree } from '../core/index.js';
 import { checkKeys, fail, show } from '../core/internal.js';
 import { HAS_BOTH, HAS_BOUNDS, HAS_POSITION, UNTRACKED, QUEUED } from './entities.js';
 import { DISPATCH_KEYS, WORLD_KEYS, type DispatchBudget, type QuadtreeWorldOptions } from './options.js';
+import { Collider, DEFAULT_COLLIDER } from './components.js';
 import { findState, QuadtreeState, setState, stateOf } from './state.js';
 import type { QuadtreeWorldStats } from './stats.js';
 import { refreshCounts, release } from './sync.js';
@@ -128,7 +129,21 @@ function watch(s: QuadtreeState): void {
   on(onAdd(s.sweptTag), (eid) => s.sweptChanged.push(eid));
   on(onRemove(s.sweptTag), (eid) => s.sweptChanged.push(eid));
   on(onAdd(s.collider), (eid) => s.colliderChanged.push(eid));
-  on(onRemove(s.collider), (eid) => s.colliderChanged.push(eid));
+  on(onRemove(s.collider), (eid) => {
+    s.colliderChanged.push(eid);
+    if (s.collider === Collider) resetCollider(eid);
+  });
+}
+
+/**
+ * Gives the plugin's own Collider its defaults back when it leaves an entity: bitECS hands a
+ * removed entity's id to the next new one, which would otherwise read the old values. A
+ * game's own collider store is the game's to reset.
+ */
+function resetCollider(eid: number): void {
+  Collider.layer[eid] = DEFAULT_COLLIDER.layer;
+  Collider.mask[eid] = DEFAULT_COLLIDER.mask;
+  Collider.priority[eid] = DEFAULT_COLLIDER.priority;
 }
 
 /**
