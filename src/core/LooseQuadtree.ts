@@ -42,7 +42,9 @@ export class LooseQuadtree {
   readonly x: number;
   /** World top edge. */
   readonly y: number;
+  /** World width (see {@link QuadtreeOptions.width}). */
   readonly width: number;
+  /** World height. */
   readonly height: number;
   /** Deepest level of the tree (the root is 0). */
   readonly maxDepth: number;

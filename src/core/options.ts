@@ -83,9 +83,13 @@ export interface SweepHit {
  * larger ones on the next step, so do not keep them across steps.
  */
 export interface PairList {
+  /** Pairs in the list: read entries `0..count-1`. */
   count: number;
+  /** The lower id of each pair. */
   a: Int32Array;
+  /** The higher id of each pair. */
   b: Int32Array;
+  /** Each pair's priority: the lower of its two items' priorities. */
   priority: Uint8Array;
 }
 
@@ -117,12 +121,17 @@ export interface QuadtreeStats {
   pairTests: number;
   /** Current pairs after the last step. */
   pairs: number;
+  /** Pairs that began in the last step. */
   entered: number;
+  /** Pairs that began earlier and still overlap. */
   stayed: number;
+  /** Pairs that ended in the last step. */
   exited: number;
-  /** Per tier 0..3 (tier 0 = priority 192-255, tier 3 = 0-63). */
+  /** `entered` per tier 0..3 (tier 0 = priority 192-255, tier 3 = 0-63). */
   enteredByTier: Int32Array;
+  /** `stayed` per tier 0..3. */
   stayedByTier: Int32Array;
+  /** `exited` per tier 0..3. */
   exitedByTier: Int32Array;
   /** Movers left for a later step by the budget (and items of classes checked in shares, not checked this step). */
   deferred: number;

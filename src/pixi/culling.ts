@@ -27,6 +27,7 @@ const PARTICLE_CULL_KEYS: KeysOf<CullOptions & { sortById?: boolean }> = { ...CU
  * `culled` and leave `visible` to the game.
  */
 export interface Cullable {
+  /** Set by the culler while the object is out of view. */
   culled: boolean;
 }
 
@@ -65,7 +66,9 @@ function checkEntry(id: number, what: string, value: unknown): void {
  * culler.delete(eid);                           // when the entity goes
  */
 export class SpriteCuller<T extends Cullable = Cullable> {
+  /** See {@link CullOptions.mask}; may be changed between culls. */
   mask: number;
+  /** See {@link CullOptions.margin}; may be changed between culls. */
   margin: number;
   /** Registered objects found in view by the last {@link cull}. */
   visibleCount = 0;
@@ -184,8 +187,11 @@ export class SpriteCuller<T extends Cullable = Cullable> {
  * Particles are drawn in the order the tree returns them, unless `sortById` is on.
  */
 export class ParticleCuller<T extends IParticle = IParticle> {
+  /** The container whose `particleChildren` the culler owns. */
   readonly container: ParticleContainer<T>;
+  /** See {@link CullOptions.mask}; may be changed between culls. */
   mask: number;
+  /** See {@link CullOptions.margin}; may be changed between culls. */
   margin: number;
   /** Draw visible particles in id order (stable layering between frames) at the cost of a sort. @default false */
   sortById: boolean;

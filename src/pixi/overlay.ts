@@ -86,20 +86,34 @@ const END = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 export class QuadtreeOverlay {
   /** The graphics drawn into; add it to the stage (or a camera container) yourself. */
   readonly graphics: Graphics;
-  // The options, as fields: change any of them between draws (see QuadtreeOverlayOptions).
+  // The options, as fields: change any of them between draws.
+  /** See {@link QuadtreeOverlayOptions.maxDepth}. */
   maxDepth: number;
+  /** See {@link QuadtreeOverlayOptions.skipEmpty}. */
   skipEmpty: boolean;
+  /** See {@link QuadtreeOverlayOptions.bounds}. */
   bounds: 'loose' | 'cell';
+  /** See {@link QuadtreeOverlayOptions.pixelLine}. */
   pixelLine: boolean;
+  /** See {@link QuadtreeOverlayOptions.lineWidth}. */
   lineWidth: number;
+  /** See {@link QuadtreeOverlayOptions.alpha}. */
   alpha: number;
+  /** See {@link QuadtreeOverlayOptions.items}. */
   items: boolean;
+  /** See {@link QuadtreeOverlayOptions.itemColor}. */
   itemColor: number;
+  /** See {@link QuadtreeOverlayOptions.maxItems}. */
   maxItems: number;
+  /** See {@link QuadtreeOverlayOptions.pairs}. */
   pairs: boolean;
+  /** See {@link QuadtreeOverlayOptions.pairColors}. */
   pairColors: readonly [number, number, number, number];
+  /** See {@link QuadtreeOverlayOptions.maxPairs}. */
   maxPairs: number;
+  /** See {@link QuadtreeOverlayOptions.paths}. */
   paths: boolean;
+  /** See {@link QuadtreeOverlayOptions.pathColor}. */
   pathColor: number;
   /** Nodes drawn by the last {@link draw}. */
   nodesDrawn = 0;
