@@ -80,7 +80,7 @@ export class LooseQuadtree {
     if (height <= 0) fail(`option height must be positive (got ${show(height)})`);
     const rootSize = Math.max(width, height);
     // By default, the depth whose cells come closest to 40 units: measured best for sprites of
-    // 4 to 48 units (see the README's maxDepth sweep).
+    // 4 to 48 units (see the maxDepth sweep in docs/performance.md).
     const maxDepth = clampInt(options.maxDepth ?? Math.round(Math.log2(rootSize / 40)), 0, MAX_DEPTH);
     const lifespan = clampInt(options.lifespan ?? 8, 1, 65535);
     const maxLifespan = clampInt(options.maxLifespan ?? 64, lifespan, 65535);

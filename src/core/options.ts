@@ -6,7 +6,7 @@ export interface QuadtreeOptions {
   y?: number;
   /**
    * World width. The root cell is a square of side `max(width, height)`. Items outside the
-   * world are kept and found; they only cost more (see README, "Outside the world").
+   * world are kept and found; they only cost more (see docs/core.md, "Outside the world").
    * @default 1024
    */
   width?: number;
@@ -42,7 +42,7 @@ export interface QuadtreeOptions {
  * (particles) is checked in shares instead, round-robin, each share sized from what the
  * budget left the step before; its items need not even be read until their share comes (the
  * ECS sync reads only the share). {@link QuadtreeStats.waitBound} tells the longest wait.
- * See README, "Budget".
+ * See docs/layers-and-budgets.md, "The step budget".
  */
 export interface BudgetOptions {
   /** Pair tests per step (deterministic). @default Infinity */
