@@ -1,9 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const src = fileURLToPath(new URL('./src/', import.meta.url));
 
 // One file serves the demo (vite), the library tests and the browser tests (vitest projects).
 export default defineConfig({
   root: '.',
   server: { host: '127.0.0.1' },
+  // The examples import the package by its name, as a game does; here it is the sources.
+  resolve: {
+    alias: [
+      { find: /^bitecs-quadtree$/, replacement: `${src}index.ts` },
+      { find: /^bitecs-quadtree\/(core|pixi)$/, replacement: `${src}$1/index.ts` },
+    ],
+  },
   build: { outDir: 'dist-demo', emptyOutDir: true },
   test: {
     projects: [

@@ -38,7 +38,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --no-sweep           skip the maxDepth sweep
   --no-ecs             skip the bitECS-face table
   --seed S             scene seed (default ${DEFAULT_SEED})
-  --markdown           print the results as a README-ready Markdown section
+  --markdown           print the results as Markdown sections for docs/performance.md
   --quick              smoke run: N = 1k, 10k (storm 10k), few frames, small sweep
 
 Profiling one contender alone (nothing else runs, not even the pair check):

@@ -189,7 +189,7 @@ export class Game {
   /**
    * A particle storm: `count` dust grains spread over the whole arena, each drifting its own
    * way and bouncing off walls and rocks. Dust pairs only with walls and rocks, never with
-   * other dust, so the plugin joins it from the small side (see README, "How it works").
+   * other dust, so the plugin joins it from the small side (see docs/how-it-works.md).
    */
   storm(count: number): void {
     const rng = this.rng;

@@ -11,6 +11,7 @@ import { Shape, type BudgetOptions, type Contact, type PairList, type QuadtreeOp
 import { contactOf, depthAlong } from './contacts.js';
 import { shapesOf } from './pairs/ExactTest.js';
 import { validateIndex } from './validate/validate.js';
+import { BUDGET_KEYS, checkKeys, QUADTREE_KEYS } from './optionKeys.js';
 
 const ALL = -1;
 /** Deepest tree allowed: the per-level cell index of depth d holds 4^d entries (50 MB at 11). */
@@ -43,7 +44,9 @@ export class LooseQuadtree {
   readonly x: number;
   /** World top edge. */
   readonly y: number;
+  /** World width (see {@link QuadtreeOptions.width}). */
   readonly width: number;
+  /** World height. */
   readonly height: number;
   /** Deepest level of the tree (the root is 0). */
   readonly maxDepth: number;
@@ -69,6 +72,7 @@ export class LooseQuadtree {
   private readonly nodeStack: Int32Array;
 
   constructor(options: QuadtreeOptions = {}) {
+    checkKeys('option', options, QUADTREE_KEYS);
     const x = options.x ?? 0;
     const y = options.y ?? 0;
     const width = options.width ?? 1024;
@@ -81,7 +85,7 @@ export class LooseQuadtree {
     if (height <= 0) fail(`option height must be positive (got ${show(height)})`);
     const rootSize = Math.max(width, height);
     // By default, the depth whose cells come closest to 40 units: measured best for sprites of
-    // 4 to 48 units (see the README's maxDepth sweep).
+    // 4 to 48 units (see the maxDepth sweep in docs/performance.md).
     const maxDepth = clampInt(options.maxDepth ?? Math.round(Math.log2(rootSize / 40)), 0, MAX_DEPTH);
     const lifespan = clampInt(options.lifespan ?? 8, 1, 65535);
     const maxLifespan = clampInt(options.maxLifespan ?? 64, lifespan, 65535);
@@ -542,6 +546,7 @@ export class LooseQuadtree {
   /** Changes the budget; omitted fields return to their defaults. */
   setBudget(budget: BudgetOptions): void {
     // Everything is checked before anything is set: a refused budget changes nothing.
+    checkKeys('budget option', budget, BUDGET_KEYS);
     const maxPairTests = budgetNumber('maxPairTests', budget.maxPairTests);
     const maxMs = budgetNumber('maxMs', budget.maxMs);
     const bp = this.broadphase;

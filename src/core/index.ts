@@ -1,6 +1,7 @@
 /**
  * `bitecs-quadtree/core`: the engine-agnostic index. No bitECS, no PixiJS: integer ids and
  * numbers in, numbers out.
+ * @module bitecs-quadtree/core
  */
 export { LooseQuadtree, type NodeVisitor } from './LooseQuadtree.js';
 export type { Visitor, IdArray } from './queries/QueryEngine.js';

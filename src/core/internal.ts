@@ -5,6 +5,7 @@
  */
 export { fail, isBits32, PREFIX, show } from './errors.js';
 export { fit, grow } from './grow.js';
+export { checkKeys, QUADTREE_KEYS, type KeysOf } from './optionKeys.js';
 export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
 export { PairHash } from './pairs/PairHash.js';
 export { IdList } from './lists/IdList.js';

@@ -6,7 +6,7 @@ export interface QuadtreeOptions {
   y?: number;
   /**
    * World width. The root cell is a square of side `max(width, height)`. Items outside the
-   * world are kept and found; they only cost more (see README, "Outside the world").
+   * world are kept and found; they only cost more (see docs/core.md, "Outside the world").
    * @default 1024
    */
   width?: number;
@@ -42,7 +42,7 @@ export interface QuadtreeOptions {
  * (particles) is checked in shares instead, round-robin, each share sized from what the
  * budget left the step before; its items need not even be read until their share comes (the
  * ECS sync reads only the share). {@link QuadtreeStats.waitBound} tells the longest wait.
- * See README, "Budget".
+ * See docs/layers-and-budgets.md, "The step budget".
  */
 export interface BudgetOptions {
   /** Pair tests per step (deterministic). @default Infinity */
@@ -105,9 +105,13 @@ export type ShapeValue = (typeof Shape)[keyof typeof Shape];
  * larger ones on the next step, so do not keep them across steps.
  */
 export interface PairList {
+  /** Pairs in the list: read entries `0..count-1`. */
   count: number;
+  /** The lower id of each pair. */
   a: Int32Array;
+  /** The higher id of each pair. */
   b: Int32Array;
+  /** Each pair's priority: the lower of its two items' priorities. */
   priority: Uint8Array;
 }
 
@@ -139,12 +143,17 @@ export interface QuadtreeStats {
   pairTests: number;
   /** Current pairs after the last step. */
   pairs: number;
+  /** Pairs that began in the last step. */
   entered: number;
+  /** Pairs that began earlier and still overlap. */
   stayed: number;
+  /** Pairs that ended in the last step. */
   exited: number;
-  /** Per tier 0..3 (tier 0 = priority 192-255, tier 3 = 0-63). */
+  /** `entered` per tier 0..3 (tier 0 = priority 192-255, tier 3 = 0-63). */
   enteredByTier: Int32Array;
+  /** `stayed` per tier 0..3. */
   stayedByTier: Int32Array;
+  /** `exited` per tier 0..3. */
   exitedByTier: Int32Array;
   /** Movers left for a later step by the budget (and items of classes checked in shares, not checked this step). */
   deferred: number;

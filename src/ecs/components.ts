@@ -13,48 +13,87 @@ export type NumberStore = { [index: number]: number };
 
 /** Anything with `x` and `y` stores: the centre of an entity's box. */
 export interface PositionStore {
+  /** Centre x per entity. */
   x: NumberStore;
+  /** Centre y per entity. */
   y: NumberStore;
 }
 
 /** Anything with `width` and `height` stores: the full size of an entity's box. */
 export interface BoundsStore {
+  /** Full width per entity. */
   width: NumberStore;
+  /** Full height per entity. */
   height: NumberStore;
 }
 
 /** Anything with `layer`, `mask` and `priority` stores. */
 export interface ColliderStore {
+  /** Category bits per entity. */
   layer: NumberStore;
+  /** Bits of the categories each entity collides with. */
   mask: NumberStore;
+  /** 0..255 per entity, higher is more important. */
   priority: NumberStore;
 }
 
 /** Anything with the stores of a collision pair (`toi` may be left out). */
 export interface CollisionStore {
+  /** The pair's entity with the lower id. */
   a: NumberStore;
+  /** The pair's entity with the higher id. */
   b: NumberStore;
+  /** The pair's priority. */
   priority: NumberStore;
+  /** One of {@link Phase}. */
   phase: NumberStore;
+  /** The collision step in which the pair began. */
   startedAt: NumberStore;
+  /** When in its first frame the pair first touched (0..1). */
   toi?: NumberStore;
 }
 
 /** Centre of the entity's box, in world units. */
-export const Position = { x: [] as number[], y: [] as number[] };
+export const Position = {
+  /** Centre x, by entity id. */
+  x: [] as number[],
+  /** Centre y, by entity id. */
+  y: [] as number[],
+};
 
 /** Full width and height of the entity's box (not half sizes). Zero is allowed, negative is not. */
-export const Bounds = { width: [] as number[], height: [] as number[] };
+export const Bounds = {
+  /** Full width, by entity id. */
+  width: [] as number[],
+  /** Full height, by entity id. */
+  height: [] as number[],
+};
 
 /**
  * Collision filter and importance. An entity without Collider gets the defaults: layer 1,
  * mask all bits, priority 128. A field left unwritten (`undefined`) also takes its default.
+ * When this Collider leaves an entity (removeComponent or removeEntity), its fields are set
+ * back to the defaults, so a recycled id starts from them; a game's own collider store (the
+ * `collider` option) is left as it is.
  * - `layer`: the entity's category bits (usually one bit of 32; not 0)
  * - `mask`: the categories it collides with; a pair exists only if each side's mask has a
  *   bit of the other's layer
  * - `priority`: 0..255, higher is more important; a pair has the lower of its two
+ *
+ * The sync reads an entity's Collider when the entity enters the tree and when the component
+ * is added or removed. After writing the fields of an entity already in the tree, call
+ * {@link markColliderChanged}: bitECS fires nothing for a direct write such as
+ * `Collider.mask[eid] = 0`, and comparing every Collider each frame would cost a pass over
+ * all of them, so without the mark the old filter and priority stay in force.
  */
-export const Collider = { layer: [] as number[], mask: [] as number[], priority: [] as number[] };
+export const Collider = {
+  /** Category bits, by entity id. */
+  layer: [] as number[],
+  /** Categories collided with, by entity id. */
+  mask: [] as number[],
+  /** 0..255, by entity id. */
+  priority: [] as number[],
+};
 
 /** Tag for entities that do not move (walls): never scanned for changes, never paired with each other. */
 export const Static = {};
@@ -76,11 +115,17 @@ export const Swept = {};
  * goes where the bullet was at that time.
  */
 export const Collision = {
+  /** The entity with the lower id, by pair entity. */
   a: [] as number[],
+  /** The entity with the higher id, by pair entity. */
   b: [] as number[],
+  /** The pair's priority, by pair entity. */
   priority: [] as number[],
+  /** One of {@link Phase}, by pair entity. */
   phase: [] as number[],
+  /** The collision step the pair began in, by pair entity. */
   startedAt: [] as number[],
+  /** When in its first frame the pair first touched (0..1), by pair entity. */
   toi: [] as number[],
 };
 
@@ -102,5 +147,12 @@ export const Phase = {
 /** A single phase: {@link Phase.Enter}, {@link Phase.Stay} or {@link Phase.Exit}. */
 export type PhaseValue = 1 | 2 | 4;
 
-/** Defaults for entities without {@link Collider}. */
-export const DEFAULT_COLLIDER = { layer: 1, mask: -1, priority: 128 } as const;
+/** Defaults for entities without {@link Collider}, and for fields left unwritten. */
+export const DEFAULT_COLLIDER = {
+  /** Layer 1. */
+  layer: 1,
+  /** Every layer. */
+  mask: -1,
+  /** 128: tier 1. */
+  priority: 128,
+} as const;

@@ -33,7 +33,10 @@ import { stateOf, type QuadtreeState } from './state.js';
  *    (S = its matching stay pairs, if that set does not change).
  * 6. Enters and stays are not delivered for an entity removed (or stripped of Position or
  *    Bounds) earlier in the frame, by a handler for instance: that pair has ended and its
- *    exit comes next frame. Exits name the entities as they were, even if removed since.
+ *    exit comes next frame. Exits name the entities as they were, even if removed since:
+ *    bitECS hands a removed entity's id to the next entity added, so by the time an exit
+ *    call comes, its id may belong to a new entity. An exit handler should not read or
+ *    remove by that id without knowing the entity is still the one it paired.
  * 7. A handler that throws aborts the dispatch; the calls after it in that frame are lost.
  *
  * A handler registered while pairs exist gets their stays and exits without an enter.

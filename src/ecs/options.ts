@@ -1,4 +1,5 @@
 import type { QuadtreeOptions } from '../core/index.js';
+import { QUADTREE_KEYS, type KeysOf } from '../core/internal.js';
 import type { BoundsStore, ColliderStore, CollisionStore, PositionStore } from './components.js';
 
 /**
@@ -62,3 +63,12 @@ export interface DispatchBudget {
    */
   minCalls?: number;
 }
+
+/** Keys of {@link QuadtreeWorldOptions}: the core's and the plugin's own. */
+export const WORLD_KEYS: KeysOf<QuadtreeWorldOptions> = {
+  ...QUADTREE_KEYS, position: true, bounds: true, collider: true, staticTag: true, sweptTag: true,
+  collision: true, invalid: true, detect: true, pairEntities: true, dispatch: true,
+};
+
+/** Keys of {@link DispatchBudget}. */
+export const DISPATCH_KEYS: KeysOf<DispatchBudget> = { maxCalls: true, maxMs: true, minCalls: true };

@@ -1,8 +1,9 @@
 import { $internal, observe, onAdd, onRemove, query, removeEntity, type InternalWorld, type World } from 'bitecs';
 import type { LooseQuadtree } from '../core/index.js';
-import { fail, show } from '../core/internal.js';
+import { checkKeys, fail, show } from '../core/internal.js';
 import { HAS_BOTH, HAS_BOUNDS, HAS_POSITION, UNTRACKED, QUEUED } from './entities.js';
-import type { DispatchBudget, QuadtreeWorldOptions } from './options.js';
+import { DISPATCH_KEYS, WORLD_KEYS, type DispatchBudget, type QuadtreeWorldOptions } from './options.js';
+import { Collider, DEFAULT_COLLIDER } from './components.js';
 import { findState, QuadtreeState, setState, stateOf } from './state.js';
 import type { QuadtreeWorldStats } from './stats.js';
 import { refreshCounts, release } from './sync.js';
@@ -32,6 +33,7 @@ export function addQuadtree<W extends object>(world: W, options: QuadtreeWorldOp
     fail('versioned entity indexes are not supported: bitecs 0.4.0 reports live entities as removed ' +
       'once a versioned id is recycled (got a world made with withVersioning); create the world without it');
   }
+  checkKeys('option', options, WORLD_KEYS);
   const s = new QuadtreeState(world, options);
   if (options.dispatch !== undefined) applyBudget(s, options.dispatch);
   setState(world, s);
@@ -95,6 +97,7 @@ export function setDispatchBudget(world: object, budget: DispatchBudget): void {
 }
 
 function applyBudget(s: QuadtreeState, budget: DispatchBudget): void {
+  checkKeys('dispatch option', budget, DISPATCH_KEYS);
   s.maxCalls = limit('maxCalls', budget.maxCalls);
   s.maxMs = limit('maxMs', budget.maxMs);
   const min = budget.minCalls ?? 16;
@@ -126,7 +129,21 @@ function watch(s: QuadtreeState): void {
   on(onAdd(s.sweptTag), (eid) => s.sweptChanged.push(eid));
   on(onRemove(s.sweptTag), (eid) => s.sweptChanged.push(eid));
   on(onAdd(s.collider), (eid) => s.colliderChanged.push(eid));
-  on(onRemove(s.collider), (eid) => s.colliderChanged.push(eid));
+  on(onRemove(s.collider), (eid) => {
+    s.colliderChanged.push(eid);
+    if (s.collider === Collider) resetCollider(eid);
+  });
+}
+
+/**
+ * Gives the plugin's own Collider its defaults back when it leaves an entity: bitECS hands a
+ * removed entity's id to the next new one, which would otherwise read the old values. A
+ * game's own collider store is the game's to reset.
+ */
+function resetCollider(eid: number): void {
+  Collider.layer[eid] = DEFAULT_COLLIDER.layer;
+  Collider.mask[eid] = DEFAULT_COLLIDER.mask;
+  Collider.priority[eid] = DEFAULT_COLLIDER.priority;
 }
 
 /**

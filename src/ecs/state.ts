@@ -1,5 +1,5 @@
-import { LooseQuadtree } from '../core/index.js';
-import { fail } from '../core/internal.js';
+import { LooseQuadtree, type QuadtreeOptions } from '../core/index.js';
+import { fail, QUADTREE_KEYS } from '../core/internal.js';
 import { Bounds, Collider, Collision, Position, Static, Swept } from './components.js';
 import type { BoundsStore, ColliderStore, CollisionStore, PositionStore } from './components.js';
 import { EntityTable } from './entities.js';
@@ -73,7 +73,7 @@ export class QuadtreeState {
 
   constructor(world: object, options: QuadtreeWorldOptions) {
     this.world = world;
-    this.tree = new LooseQuadtree(options);
+    this.tree = new LooseQuadtree(treeOptions(options));
     this.position = options.position ?? Position;
     this.bounds = options.bounds ?? Bounds;
     this.collider = options.collider ?? Collider;
@@ -95,6 +95,15 @@ export class QuadtreeState {
     this.stats = createStats(this.tree.stats);
     if (this.pairEntities) this.pairs = new PairMap();
   }
+}
+
+/** The tree's own options out of the world's (the tree refuses keys it does not know). */
+function treeOptions(options: QuadtreeWorldOptions): QuadtreeOptions {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(QUADTREE_KEYS)) {
+    if (key in options) picked[key] = (options as Record<string, unknown>)[key];
+  }
+  return picked;
 }
 
 function checkStores(option: string, component: unknown, fields: string[]): void {

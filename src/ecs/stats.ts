@@ -35,9 +35,11 @@ export interface QuadtreeWorldStats extends TreeNumbers {
   handlerDeferred: number;
   /** Handlers the dispatch budget cut in the last dispatch (their calls resume next frame). */
   handlersCut: number;
-  /** Wall time of the last run of each system, in milliseconds. */
+  /** Wall time of the last run of {@link quadtreeSyncSystem}, in milliseconds. */
   syncMs: number;
+  /** Wall time of the last run of {@link quadtreeCollisionSystem}, in milliseconds. */
   collisionMs: number;
+  /** Wall time of the last run of {@link quadtreeDispatchSystem}, in milliseconds. */
   dispatchMs: number;
   /** The core's own numbers for the last step. */
   tree: QuadtreeStats;

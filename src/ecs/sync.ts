@@ -58,7 +58,9 @@ export function markMoved(world: object, eid: number): void {
 
 /**
  * Asks the next sync to re-read an entity's Collider after its fields were written (adding
- * or removing the Collider component is seen without this).
+ * or removing the Collider component is seen without this). Without it a write such as
+ * `Collider.mask[eid] = 0` is not seen: bitECS fires nothing for direct writes, and comparing
+ * every Collider each frame would cost a pass over all of them.
  */
 export function markColliderChanged(world: object, eid: number): void {
   stateOf(world).colliderChanged.push(eid);

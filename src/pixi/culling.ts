@@ -1,5 +1,5 @@
 import type { IParticle, ParticleContainer } from 'pixi.js';
-import { fail, show } from '../core/internal.js';
+import { checkKeys, fail, show, type KeysOf } from '../core/internal.js';
 import type { LooseQuadtree } from '../core/index.js';
 import { fit } from '../core/internal.js';
 
@@ -18,12 +18,16 @@ export interface CullOptions {
   margin?: number;
 }
 
+const CULL_KEYS: KeysOf<CullOptions> = { mask: true, margin: true };
+const PARTICLE_CULL_KEYS: KeysOf<CullOptions & { sortById?: boolean }> = { ...CULL_KEYS, sortById: true };
+
 /**
  * Anything with a `culled` flag: a PixiJS v8 `Container`, `Sprite`, `Graphics`... PixiJS
  * draws a container only when it is visible, renderable and not culled, so the culler can own
  * `culled` and leave `visible` to the game.
  */
 export interface Cullable {
+  /** Set by the culler while the object is out of view. */
   culled: boolean;
 }
 
@@ -62,7 +66,9 @@ function checkEntry(id: number, what: string, value: unknown): void {
  * culler.delete(eid);                           // when the entity goes
  */
 export class SpriteCuller<T extends Cullable = Cullable> {
+  /** See {@link CullOptions.mask}; may be changed between culls. */
   mask: number;
+  /** See {@link CullOptions.margin}; may be changed between culls. */
   margin: number;
   /** Registered objects found in view by the last {@link cull}. */
   visibleCount = 0;
@@ -85,6 +91,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   private readonly hits: number[] = [];
 
   constructor(options: CullOptions = {}) {
+    checkKeys('SpriteCuller option', options, CULL_KEYS);
     this.mask = options.mask ?? -1;
     this.margin = options.margin ?? 0;
   }
@@ -180,8 +187,11 @@ export class SpriteCuller<T extends Cullable = Cullable> {
  * Particles are drawn in the order the tree returns them, unless `sortById` is on.
  */
 export class ParticleCuller<T extends IParticle = IParticle> {
+  /** The container whose `particleChildren` the culler owns. */
   readonly container: ParticleContainer<T>;
+  /** See {@link CullOptions.mask}; may be changed between culls. */
   mask: number;
+  /** See {@link CullOptions.margin}; may be changed between culls. */
   margin: number;
   /** Draw visible particles in id order (stable layering between frames) at the cost of a sort. @default false */
   sortById: boolean;
@@ -201,6 +211,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     if (container === null || typeof container !== 'object' || !Array.isArray(container.particleChildren)) {
       fail(`ParticleCuller needs a PixiJS ParticleContainer (got ${show(container)})`);
     }
+    checkKeys('ParticleCuller option', options, PARTICLE_CULL_KEYS);
     this.container = container;
     this.mask = options.mask ?? -1;
     this.margin = options.margin ?? 0;

@@ -2,6 +2,7 @@
  * `bitecs-quadtree/pixi`: optional PixiJS v8 helpers, a debug overlay of the tree and
  * viewport culling of sprites and particles through the tree's rectangle query.
  * Needs `pixi.js` 8 (an optional peer dependency); imports only its types.
+ * @module bitecs-quadtree/pixi
  */
 export { QuadtreeOverlay, depthColor, type QuadtreeOverlayOptions, type OverlayTree } from './overlay.js';
 export { SpriteCuller, ParticleCuller, type CullOptions, type Cullable, type CullTree } from './culling.js';

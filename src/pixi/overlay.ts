@@ -1,5 +1,5 @@
 import type { Graphics } from 'pixi.js';
-import { fail, show } from '../core/internal.js';
+import { checkKeys, fail, show, type KeysOf } from '../core/internal.js';
 import { tierOf } from '../core/index.js';
 import { grow } from '../core/internal.js';
 import type { LooseQuadtree } from '../core/index.js';
@@ -55,6 +55,11 @@ export interface QuadtreeOverlayOptions {
   pathColor?: number;
 }
 
+const OVERLAY_KEYS: KeysOf<QuadtreeOverlayOptions> = {
+  maxDepth: true, skipEmpty: true, bounds: true, pixelLine: true, lineWidth: true, alpha: true, items: true,
+  itemColor: true, maxItems: true, pairs: true, pairColors: true, maxPairs: true, paths: true, pathColor: true,
+};
+
 /** The colour of a node at `depth`: white at the root, pure red at `maxDepth` and below. */
 export function depthColor(depth: number, maxDepth: number): number {
   const t = maxDepth > 0 ? Math.min(1, Math.max(0, depth / maxDepth)) : 1;
@@ -81,20 +86,34 @@ const END = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 export class QuadtreeOverlay {
   /** The graphics drawn into; add it to the stage (or a camera container) yourself. */
   readonly graphics: Graphics;
-  // The options, as fields: change any of them between draws (see QuadtreeOverlayOptions).
+  // The options, as fields: change any of them between draws.
+  /** See {@link QuadtreeOverlayOptions.maxDepth}. */
   maxDepth: number;
+  /** See {@link QuadtreeOverlayOptions.skipEmpty}. */
   skipEmpty: boolean;
+  /** See {@link QuadtreeOverlayOptions.bounds}. */
   bounds: 'loose' | 'cell';
+  /** See {@link QuadtreeOverlayOptions.pixelLine}. */
   pixelLine: boolean;
+  /** See {@link QuadtreeOverlayOptions.lineWidth}. */
   lineWidth: number;
+  /** See {@link QuadtreeOverlayOptions.alpha}. */
   alpha: number;
+  /** See {@link QuadtreeOverlayOptions.items}. */
   items: boolean;
+  /** See {@link QuadtreeOverlayOptions.itemColor}. */
   itemColor: number;
+  /** See {@link QuadtreeOverlayOptions.maxItems}. */
   maxItems: number;
+  /** See {@link QuadtreeOverlayOptions.pairs}. */
   pairs: boolean;
+  /** See {@link QuadtreeOverlayOptions.pairColors}. */
   pairColors: readonly [number, number, number, number];
+  /** See {@link QuadtreeOverlayOptions.maxPairs}. */
   maxPairs: number;
+  /** See {@link QuadtreeOverlayOptions.paths}. */
   paths: boolean;
+  /** See {@link QuadtreeOverlayOptions.pathColor}. */
   pathColor: number;
   /** Nodes drawn by the last {@link draw}. */
   nodesDrawn = 0;
@@ -121,6 +140,7 @@ export class QuadtreeOverlay {
     if (graphics === null || typeof graphics !== 'object' || typeof graphics.clear !== 'function') {
       fail(`QuadtreeOverlay needs a PixiJS Graphics (got ${show(graphics)})`);
     }
+    checkKeys('QuadtreeOverlay option', options, OVERLAY_KEYS);
     this.graphics = graphics;
     this.maxDepth = Math.min(20, Math.max(1, Math.floor(options.maxDepth ?? 8)));
     this.skipEmpty = options.skipEmpty ?? false;

@@ -85,12 +85,15 @@ function pixelsChanged(page: Page, a: Buffer, b: Buffer): Promise<number> {
   }, [a.toString('base64'), b.toString('base64')] as const);
 }
 
-// Under CI a missing browser is a failure, not a skip.
-describe.runIf(inCI && !chromiumPath)('browser under CI', () => {
-  it('has a Chromium to drive', () => {
-    throw new Error('CI=true but no Chromium at $CHROMIUM_PATH or /usr/bin/chromium (.ci/run installs it)');
+// Under CI a missing browser is a failure, not a skip; elsewhere the warning above says why
+// the suite below is skipped. Registered only then, so no placeholder counts as skipped.
+if (inCI && !chromiumPath) {
+  describe('browser under CI', () => {
+    it('has a Chromium to drive', () => {
+      throw new Error('CI=true but no Chromium at $CHROMIUM_PATH or /usr/bin/chromium (.ci/run installs it)');
+    });
   });
-});
+}
 
 describe.skipIf(!chromiumPath)('shooter demo in Chromium', () => {
   let browser: Browser | undefined;

@@ -1,17 +1,24 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The published shape, not the sources: build, pack, install the tarball into an empty
 // project and import every entry point from plain Node ESM.
 const root = resolve(import.meta.dirname, '../..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; files: string[] };
 let dir = '';
 
 function run(cmd: string, args: string[], cwd: string): string {
   return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The .ts files under a folder of the root, as paths from the root. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => relative(root, join(e.parentPath, e.name)));
 }
 
 beforeAll(() => {
@@ -27,12 +34,26 @@ afterAll(() => {
 });
 
 describe('published package', () => {
-  it('ships only the library: no sources of tests, benches or the demo', () => {
+  it('ships exactly the files a user gets: the build of every source file, README, LICENSE, CHANGELOG', () => {
     const listing = run('npm', ['pack', '--dry-run', '--json'], root);
-    const files = (JSON.parse(listing) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
-    expect(files).toContain('dist/index.js');
-    expect(files).toContain('dist/index.d.ts');
-    expect(files.filter((f) => /^(test|bench|demo|src)\//.test(f))).toEqual([]);
+    const files = (JSON.parse(listing) as [{ files: { path: string }[] }])[0].files.map((f) => f.path).sort();
+    // Every module of src/ is built into dist/ as its code, its types and its source map.
+    const modules = sourceFiles('src').map((f) => f.slice('src/'.length, -'.ts'.length));
+    const built = modules.flatMap((m) => [`dist/${m}.js`, `dist/${m}.d.ts`, `dist/${m}.js.map`]);
+    expect(files).toEqual([...built, 'CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'].sort());
+    expect(pkg.files).toEqual(['dist', 'README.md', 'LICENSE', 'CHANGELOG.md']);
+  });
+
+  it('ships source maps that carry the sources, so stack traces lead to code that is there', () => {
+    const maps = sourceFiles('src').map((f) => `dist/${f.slice('src/'.length, -'.ts'.length)}.js.map`);
+    expect(maps.length).toBeGreaterThan(10);
+    for (const map of maps) {
+      const { sources, sourcesContent } = JSON.parse(readFileSync(join(root, map), 'utf8')) as
+        { sources: string[]; sourcesContent?: string[] };
+      expect(sources, map).toHaveLength(1);
+      const source = resolve(dirname(join(root, map)), sources[0]);
+      expect(sourcesContent, map).toEqual([readFileSync(source, 'utf8')]);
+    }
   });
 
   it('core entry works from Node ESM', () => {

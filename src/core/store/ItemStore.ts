@@ -1,5 +1,6 @@
 import { NONE } from './NodePool.js';
 import { grow } from '../grow.js';
+import { fail } from '../errors.js';
 
 /** `node` value of an id that is not in the index. */
 export const ABSENT = -2;
@@ -109,11 +110,17 @@ export class ItemStore {
     while (cap <= id) cap *= 2;
     if (cap > limit) cap = limit;
     const old = this.slot.length;
-    this.f64 = grow(this.f64, cap * 8);
-    this.i32 = new Int32Array(this.f64.buffer);
-    this.slot = grow(this.slot, cap);
-    this.detachedBits = grow(this.detachedBits, (cap + 31) >> 5);
-    this.listAt = grow(this.listAt, cap);
+    try {
+      this.f64 = grow(this.f64, cap * 8);
+      this.i32 = new Int32Array(this.f64.buffer);
+      this.slot = grow(this.slot, cap);
+      this.detachedBits = grow(this.detachedBits, (cap + 31) >> 5);
+      this.listAt = grow(this.listAt, cap);
+    } catch (e) {
+      // Arrays grown before the failure are harmless: the capacity is the slots' length.
+      if (e instanceof RangeError) tooFar(id, cap, limit);
+      throw e;
+    }
     this.initRecords(old, cap);
   }
 
@@ -306,4 +313,14 @@ export const TOP_PRIORITY = 192;
 /** Tier of a priority: 0 for 192-255 (never cut by the budget) down to 3 for 0-63. */
 export function tierOf(priority: number): number {
   return 3 - (priority >> 6);
+}
+
+/** Bytes of per-id storage: the 64-byte record, the slot and list places (and the detached bit). */
+const BYTES_PER_ID = 64 + 4 + 4;
+
+/** Per-id state spans every id up to the largest: one far id costs what all below it would. */
+function tooFar(id: number, cap: number, limit: number): never {
+  fail(`id ${id} needs per-id arrays for ${cap} ids (about ${Math.ceil(cap * BYTES_PER_ID / 2 ** 20)} MB at ` +
+    `${BYTES_PER_ID} bytes an id), which could not be allocated (maxId ${limit}): keep ids dense, or lower ` +
+    'option maxId to refuse such ids up front');
 }

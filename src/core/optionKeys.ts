@@ -1,0 +1,71 @@
+import { fail, show } from './errors.js';
+import type { BudgetOptions, QuadtreeOptions } from './options.js';
+
+/**
+ * The keys of an options type, as an object the compiler checks against the type: a key
+ * added to the interface and not here (or the other way round) is a type error.
+ */
+export type KeysOf<T> = { readonly [K in keyof Required<T>]: true };
+
+/** Keys of {@link QuadtreeOptions}. */
+export const QUADTREE_KEYS: KeysOf<QuadtreeOptions> = {
+  x: true, y: true, width: true, height: true, maxDepth: true, touching: true,
+  lifespan: true, maxLifespan: true, maxId: true, budget: true,
+};
+
+/** Keys of {@link BudgetOptions}. */
+export const BUDGET_KEYS: KeysOf<BudgetOptions> = { maxPairTests: true, maxMs: true, minChecksPerTier: true };
+
+/**
+ * Refuses an options object with a key its type does not have: in plain JavaScript a
+ * misspelled option (`widht`) would otherwise be ignored without a word. The error names the
+ * key and the closest valid one. `what` names the object in the message (`option`,
+ * `budget option`...).
+ */
+export function checkKeys(what: string, options: object, known: object): void {
+  if (typeof options !== 'object' || options === null) fail(`${what}s must be an object (got ${show(options)})`);
+  for (const key of Object.keys(options)) {
+    if (Object.prototype.hasOwnProperty.call(known, key)) continue;
+    const valid = Object.keys(known);
+    const closest = closestKey(key, valid);
+    fail(closest === null
+      ? `unknown ${what} ${show(key)} (valid: ${valid.join(', ')})`
+      : `unknown ${what} ${show(key)} (did you mean ${show(closest)}?)`);
+  }
+}
+
+/** The valid key nearest to `key` by edit distance, or null when none is near enough to be a slip. */
+function closestKey(key: string, valid: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  const lower = key.toLowerCase();
+  for (const candidate of valid) {
+    const name = candidate.toLowerCase();
+    // A key cut short (`minChecks` for `minChecksPerTier`) is as near as a slip of one letter.
+    const d = lower.length >= 3 && name.startsWith(lower) ? 1 : editDistance(lower, name);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  // A slip changes a few letters; past half the word it is another word.
+  return bestDistance <= Math.max(2, Math.floor(key.length / 2)) ? best : null;
+}
+
+/** Edits (insert, delete, change, swap of two neighbours) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[] = new Array<number>(rows * cols);
+  for (let i = 0; i < rows; i++) d[i * cols] = i;
+  for (let j = 0; j < cols; j++) d[j] = j;
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[(i - 1) * cols + j] + 1, d[i * cols + j - 1] + 1, d[(i - 1) * cols + j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[(i - 2) * cols + j - 2] + 1);
+      d[i * cols + j] = v;
+    }
+  }
+  return d[rows * cols - 1];
+}

@@ -1,0 +1,59 @@
+import { addEntity, removeEntity } from 'bitecs';
+import { describe, expect, it } from 'vitest';
+import {
+  Bounds, Collider, DEFAULT_COLLIDER, forEachPair, markColliderChanged, Phase, Position, type ColliderStore,
+} from '../../src/index.js';
+import { Scene } from './scene.js';
+
+function pairKeys(world: object): string[] {
+  const out: string[] = [];
+  forEachPair(world, (a, b, phase) => {
+    out.push(`${a}-${b}:${phase}`);
+  });
+  return out;
+}
+
+describe('Collider of a recycled id', () => {
+  it('starts from the defaults: removeEntity gives the plugin Collider its defaults back', () => {
+    const scene = new Scene();
+    const a = scene.spawn(10, 10, 10, 10, { layer: 4, mask: 4, priority: 7 });
+    removeEntity(scene.world, a);
+    expect([Collider.layer[a], Collider.mask[a], Collider.priority[a]])
+      .toEqual([DEFAULT_COLLIDER.layer, DEFAULT_COLLIDER.mask, DEFAULT_COLLIDER.priority]);
+    // bitECS hands the id to the next entity at once.
+    const b = addEntity(scene.world, Position, Bounds, Collider);
+    expect(b).toBe(a);
+    Position.x[b] = 10; Position.y[b] = 10; Bounds.width[b] = 10; Bounds.height[b] = 10;
+    const c = scene.spawn(12, 12);
+    scene.frame();
+    // Layer 1, mask all, priority 128: it pairs with a default entity, at the default priority.
+    const out: number[] = [];
+    forEachPair(scene.world, (x, y, _phase, priority) => {
+      out.push(x, y, priority);
+    });
+    expect(out).toEqual([b, c, 128]);
+  });
+
+  it('leaves a game-supplied collider store alone', () => {
+    const own: ColliderStore = { layer: [], mask: [], priority: [] };
+    const scene = new Scene({ collider: own });
+    const eid = addEntity(scene.world);
+    own.layer[eid] = 4; own.mask[eid] = 4; own.priority[eid] = 7;
+    removeEntity(scene.world, eid);
+    expect([own.layer[eid], own.mask[eid], own.priority[eid]]).toEqual([4, 4, 7]);
+  });
+
+  it('keeps the old filter until markColliderChanged: a direct write fires nothing', () => {
+    const scene = new Scene();
+    const a = scene.spawn(10, 10, 10, 10, { layer: 1, mask: 1 });
+    const b = scene.spawn(12, 12, 10, 10, { layer: 1, mask: 1 });
+    scene.frame();
+    expect(pairKeys(scene.world)).toEqual([`${a}-${b}:${Phase.Enter}`]);
+    Collider.mask[a] = 0;
+    scene.frame();
+    expect(pairKeys(scene.world)).toEqual([`${a}-${b}:${Phase.Stay}`]);
+    markColliderChanged(scene.world, a);
+    scene.frame();
+    expect(pairKeys(scene.world)).toEqual([`${a}-${b}:${Phase.Exit}`]);
+  });
+});

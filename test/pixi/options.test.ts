@@ -1,0 +1,37 @@
+// @vitest-environment happy-dom
+import { Graphics, ParticleContainer } from 'pixi.js';
+import { describe, expect, it } from 'vitest';
+import { ParticleCuller, QuadtreeOverlay, SpriteCuller, type CullOptions, type QuadtreeOverlayOptions } from '../../src/pixi/index.js';
+
+function thrown(call: () => unknown): string {
+  try {
+    call();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected a throw');
+}
+
+// Plain JavaScript passes any object: the casts stand for a game written without types.
+const loose = <T>(o: object) => o as T;
+
+describe('PixiJS helpers refuse unknown option keys', () => {
+  it('QuadtreeOverlay', () => {
+    expect(thrown(() => new QuadtreeOverlay(new Graphics(), loose<QuadtreeOverlayOptions>({ pair: true }))))
+      .toBe('bitecs-quadtree: unknown QuadtreeOverlay option "pair" (did you mean "pairs"?)');
+    const overlay = new QuadtreeOverlay(new Graphics(), { pairs: true, maxDepth: 5, bounds: 'cell' });
+    expect([overlay.pairs, overlay.maxDepth, overlay.bounds]).toEqual([true, 5, 'cell']);
+  });
+
+  it('SpriteCuller', () => {
+    expect(thrown(() => new SpriteCuller(loose<CullOptions>({ margn: 4 }))))
+      .toBe('bitecs-quadtree: unknown SpriteCuller option "margn" (did you mean "margin"?)');
+    expect(new SpriteCuller({ margin: 4, mask: 2 }).margin).toBe(4);
+  });
+
+  it('ParticleCuller', () => {
+    expect(thrown(() => new ParticleCuller(new ParticleContainer(), loose<CullOptions>({ sortByID: true }))))
+      .toBe('bitecs-quadtree: unknown ParticleCuller option "sortByID" (did you mean "sortById"?)');
+    expect(new ParticleCuller(new ParticleContainer(), { sortById: true, margin: 2 }).sortById).toBe(true);
+  });
+});
