@@ -234,8 +234,9 @@ export function rayCircleDistance(
   return enter > 0 ? enter * scale : 0;
 }
 
-/** Shape bits for the swept and contact tests: which of the two is a circle. */
+/** Shape bit for the swept and contact tests: the first of the two is a circle. */
 export const A_CIRCLE = 1;
+/** Shape bit for the swept and contact tests: the second of the two is a circle. */
 export const B_CIRCLE = 2;
 
 /**

@@ -45,7 +45,12 @@ export interface QuadtreeOptions {
  * See docs/layers-and-budgets.md, "The step budget".
  */
 export interface BudgetOptions {
-  /** Pair tests per step (deterministic). @default Infinity */
+  /**
+   * Pair tests per step (deterministic). A share of a class checked in shares is charged one
+   * test per item it checks on top of that item's pair tests, since checking an item costs
+   * time even when it finds nothing: `stats.pairTests` may stay under this while items wait.
+   * @default Infinity
+   */
   maxPairTests?: number;
   /** Milliseconds per step, checked every 32 movers (not deterministic). @default Infinity */
   maxMs?: number;
@@ -82,13 +87,15 @@ export interface SweepHit {
  * overlapping shapes (see README, "Contacts and shapes").
  */
 export interface Contact {
-  /** Unit normal from the first item to the second. */
+  /** x of the unit normal, which points from the first item to the second. */
   nx: number;
+  /** y of the unit normal. */
   ny: number;
   /** How far the first item must move against the normal to end the overlap (0 when they only touch). */
   depth: number;
-  /** A contact point: where the two meet (see contactOf for each pair of shapes). */
+  /** x of a contact point, where the two meet (see {@link contactOf} for each pair of shapes). */
   x: number;
+  /** y of the contact point. */
   y: number;
 }
 
@@ -96,7 +103,13 @@ export interface Contact {
  * The shape of an item: its box, or the circle inscribed in its box (centre the box's centre,
  * diameter its width; the box must be square). See {@link LooseQuadtree.setShape}.
  */
-export const Shape = { Box: 0, Circle: 1 } as const;
+export const Shape = {
+  /** The item is its box (the default). */
+  Box: 0,
+  /** The item is the circle inscribed in its square box. */
+  Circle: 1,
+} as const;
+/** One of the {@link Shape} values. */
 export type ShapeValue = (typeof Shape)[keyof typeof Shape];
 
 /**
@@ -159,7 +172,7 @@ export interface QuadtreeStats {
   deferred: number;
   /**
    * With a budget, the most steps any item left waiting may still wait before it is checked
-   * (see {@link BudgetOptions.minChecksPerTier}); 0 without a budget.
+   * (see {@link BudgetOptions.minChecksPerTier}); 0 without a budget or when nothing waits.
    */
   waitBound: number;
   /** Wall time of the last step in milliseconds. */

@@ -85,6 +85,8 @@ export class Broadphase {
   private readonly mostBefore = new Uint8Array(MAX_CLASSES);
   /** Members of detached lower-tier classes left waiting by this step's shares. */
   private waitingMembers = 0;
+  /** Bits of the detached classes that left members waiting in the last step. */
+  private waitingClasses = 0;
   /** This step's shares: their tests and members (see planShares). */
   private shareTests = 0;
   private shareServed = 0;
@@ -258,6 +260,7 @@ export class Broadphase {
     this.radix.sort(found);
     this.mergeFound(true);
     this.waitingMembers = 0;
+    this.waitingClasses = 0;
     return this.tree.size - this.tree.waiting;
   }
 
@@ -289,6 +292,7 @@ export class Broadphase {
       this.tests += this.sweep.tests;
     }
     this.waitingMembers = 0;
+    this.waitingClasses = 0;
     if (!unlimited) {
       checked += this.serveQueues(started);
       const before = this.tests;
@@ -396,7 +400,10 @@ export class Broadphase {
         this.tests += this.sweep.tests;
       }
       served += members;
-      this.waitingMembers += Math.max(0, C.size[k] - members);
+      if (members < C.size[k]) {
+        this.waitingMembers += C.size[k] - members;
+        this.waitingClasses |= 1 << k;
+      }
     }
     this.tree.born.clear();
     return served;
@@ -426,7 +433,9 @@ export class Broadphase {
       if (q > 0) bound = Math.max(bound, Math.floor((q - 1) / min) + 1);
     }
     for (let k = 0; k < MAX_CLASSES; k++) {
-      if (C.detached[k] === 0 || !C.waits(k)) continue;
+      // A class whose members were all checked leaves none waiting (its members wait only
+      // from a step that leaves some of them).
+      if (C.detached[k] === 0 || !C.waits(k) || ((this.waitingClasses >>> k) & 1) === 0) continue;
       const before = Math.ceil(Math.max(C.lastRound[k], C.roundEnd[k]) / min);
       const now = Math.ceil(Math.max(C.roundEnd[k], C.end[k]) / min);
       bound = Math.max(bound, before + now + 1);
