@@ -303,8 +303,10 @@ export class LooseQuadtree {
    * 0 when they only touch), and a contact point. Boxes part along the axis of least overlap;
    * a circle along the line to the other shape's nearest point. A pair with a swept item that
    * met within the frame gives the normal of the faces that first touched, and the point where
-   * they touched, at its time of impact; its depth is along that normal, as the shapes are now.
-   * Ties and coincident centres resolve to +x, then -x, +y, -y (see contactOf). Allocates nothing.
+   * they touched, at its time of impact; its depth is along that normal, as the shapes are now
+   * (0 once they no longer overlap: a bullet that went through). Ties and coincident centres
+   * resolve to +x, then -x, +y, -y (see contactOf). Under a budget, a pair with a waiting item
+   * is as of its last check, while the geometry is where the items are now. Allocates nothing.
    * @throws naming both ids if they are not a pair after the last step
    */
   contact<T extends Contact>(a: number, b: number, out: T): T {

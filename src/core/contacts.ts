@@ -1,4 +1,4 @@
-import { A_CIRCLE, B_CIRCLE } from './geometry.js';
+import { A_CIRCLE, B_CIRCLE, boxesOverlap, circleBoxOverlap, circlesOverlap } from './geometry.js';
 import type { Contact } from './options.js';
 
 /**
@@ -29,14 +29,31 @@ export function contactOf<T extends Contact>(s: Float64Array, shapes: number, ou
 
 /**
  * How far A must move against the unit normal (nx, ny) so that the shapes' extents along it
- * no longer overlap (0 when they do not): A's furthest reach along the normal minus B's
- * nearest, the support functions of a box (a corner) and a circle (centre plus radius).
+ * no longer overlap: A's furthest reach along the normal minus B's nearest, from the support
+ * functions of a box (a corner) and a circle (centre plus radius); 0 when the extents do not
+ * overlap (A wholly past B along the normal, as a bullet that went through, counts as apart)
+ * or when the shapes themselves do not (apart across the normal).
  */
 export function depthAlong(s: Float64Array, shapes: number, nx: number, ny: number): number {
-  const reachA = support(s, 0, (shapes & A_CIRCLE) !== 0, nx, ny);
-  const reachB = support(s, 4, (shapes & B_CIRCLE) !== 0, -nx, -ny);
-  const d = reachA + reachB;
-  return d > 0 ? d : 0;
+  const aCircle = (shapes & A_CIRCLE) !== 0, bCircle = (shapes & B_CIRCLE) !== 0;
+  const reachA = support(s, 0, aCircle, nx, ny);
+  const nearB = -support(s, 4, bCircle, -nx, -ny);
+  const nearA = -support(s, 0, aCircle, -nx, -ny);
+  const reachB = support(s, 4, bCircle, nx, ny);
+  const d = reachA - nearB;
+  return d > 0 && reachB > nearA && overlapNow(s, aCircle, bCircle) ? d : 0;
+}
+
+/** Whether the two shapes in `s` overlap (strictly). */
+function overlapNow(s: Float64Array, aCircle: boolean, bCircle: boolean): boolean {
+  if (!aCircle && !bCircle) return boxesOverlap(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], false);
+  const c = aCircle ? 0 : 4;
+  const cx = s[c] * 0.5 + s[c + 2] * 0.5, cy = s[c + 1] * 0.5 + s[c + 3] * 0.5, r = s[c + 2] * 0.5 - s[c] * 0.5;
+  if (aCircle && bCircle) {
+    return circlesOverlap(cx, cy, r, s[4] * 0.5 + s[6] * 0.5, s[5] * 0.5 + s[7] * 0.5, s[6] * 0.5 - s[4] * 0.5, false);
+  }
+  const b = 4 - c;
+  return circleBoxOverlap(cx, cy, r, s[b], s[b + 1], s[b + 2], s[b + 3], false);
 }
 
 /** The largest `p · (nx, ny)` over the shape in box `s[o..o+3]`. */

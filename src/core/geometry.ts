@@ -215,12 +215,15 @@ export function rayCircleDistance(
     ox *= DOWN; oy *= DOWN; x *= DOWN; y *= DOWN; r *= DOWN; maxDistance *= DOWN;
     scale = 1 / DOWN;
   }
-  // |m + t u|^2 = r^2 with m = origin - centre and |u| = 1: t^2 + 2 b t + c = 0.
+  // |m + t u|^2 = r^2 with m = origin - centre and |u| = 1: t^2 + 2 b t + c = 0, whose
+  // discriminant b^2 - c is r^2 less the squared distance from the centre to the line, taken
+  // that way: b^2 - c cancels away a centre far off to the side of a ray from far away.
   const mx = ox - x;
   const my = oy - y;
   const b = mx * dx + my * dy;
   const c = mx * mx + my * my - r * r;
-  const disc = b * b - c;
+  const px = mx - b * dx, py = my - b * dy;
+  const disc = r * r - (px * px + py * py);
   if (touching ? disc < 0 : disc <= 0) return -1;
   const root = Math.sqrt(disc);
   // The nearer root without cancellation: -b - root when b > 0, else c / (-b + root).
@@ -241,12 +244,16 @@ export const B_CIRCLE = 2;
 
 /**
  * The earliest t in [lo, hi] where `a t² + b t + c` is below 0 (at most 0, with `touching`),
- * or -1: the moment a shrinking gap closes.
+ * or -1: the moment a shrinking gap closes. Without `fromStart` the value at `lo` is known not
+ * to count (the piece before ended there without meeting): it is not evaluated, as a gap that
+ * only touches 0 at a cut evaluates a hair below it.
  */
-function firstBelowZero(a: number, b: number, c: number, lo: number, hi: number, touching: boolean): number {
+function firstBelowZero(a: number, b: number, c: number, lo: number, hi: number, touching: boolean, fromStart: boolean): number {
   const at = (t: number) => (a * t + b) * t + c;
-  const start = at(lo);
-  if (touching ? start <= 0 : start < 0) return lo;
+  if (fromStart) {
+    const start = at(lo);
+    if (touching ? start <= 0 : start < 0) return lo;
+  }
   if (a === 0) {
     if (!(b < 0)) return -1;
     const t = -c / b;
@@ -308,7 +315,7 @@ function sweptCircles(s: Float64Array, touching: boolean): boolean {
   const vx = centreOf(s, 12, 0) - centreOf(s, 4, 0) - px, vy = centreOf(s, 12, 1) - centreOf(s, 4, 1) - py;
   const r0 = radiusOf(s, 0) + radiusOf(s, 8);
   const k = radiusOf(s, 4) + radiusOf(s, 12) - r0;
-  const t = firstBelowZero(vx * vx + vy * vy - k * k, 2 * (px * vx + py * vy - r0 * k), px * px + py * py - r0 * r0, 0, 1, touching);
+  const t = firstBelowZero(vx * vx + vy * vy - k * k, 2 * (px * vx + py * vy - r0 * k), px * px + py * py - r0 * r0, 0, 1, touching, true);
   if (t < 0) return false;
   s[16] = t;
   if (t === 0) {
@@ -371,7 +378,7 @@ function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: 
       b += 2 * g0 * g1;
       c += g0 * g0;
     }
-    const t = firstBelowZero(a, b, c, lo, hi, touching);
+    const t = firstBelowZero(a, b, c, lo, hi, touching, i === 0);
     if (t < 0) continue;
     s[16] = t;
     if (t === 0) {

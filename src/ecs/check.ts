@@ -1,4 +1,4 @@
-import { isBits32, PREFIX, show } from '../core/internal.js';
+import { isBits32, isSquare, PREFIX, show } from '../core/internal.js';
 import { DEFAULT_COLLIDER } from './components.js';
 import type { QuadtreeState } from './state.js';
 
@@ -8,6 +8,7 @@ export const BAD_BOX = 1;
 export const NO_POSITION = 2;
 export const BEYOND_LIMIT = 3;
 export const BAD_COLLIDER = 4;
+export const BAD_CIRCLE = 5;
 
 /**
  * True when the box of centre (x, y) and size (w, h) is one the tree accepts: every value
@@ -20,6 +21,16 @@ export function validBox(x: number, y: number, w: number, h: number): boolean {
   const dy = (y + hh) - (y - hh);
   // NaN fails every comparison; an overflowing corner makes dx Infinity or NaN.
   return w >= 0 && h >= 0 && dx < Infinity && dy < Infinity;
+}
+
+/**
+ * True when a circle's box of centre (x, y) and size (w, h) is square: the corners the tree
+ * is handed, to within the rounding the core allows (see the core's `setShape`).
+ */
+export function squareBox(x: number, y: number, w: number, h: number): boolean {
+  const hw = w * 0.5;
+  const hh = h * 0.5;
+  return isSquare(x - hw, y - hh, x + hw, y + hh);
 }
 
 /** Reads an entity's Collider (defaults when absent or unwritten) into `s.colliderRead`. */
@@ -75,6 +86,10 @@ function reason(s: QuadtreeState, eid: number, code: number): string {
   if (!finite(h)) return `has a non-finite Bounds.height (got ${show(h)})${h === undefined ? hint : ''}`;
   if (w < 0) return `has a negative Bounds.width (got ${show(w)})`;
   if (h < 0) return `has a negative Bounds.height (got ${show(h)})`;
+  if (code === BAD_CIRCLE || (validBox(x, y, w, h) && !squareBox(x, y, w, h))) {
+    return `is a Circle but its Bounds are not square (Bounds.width ${show(w)}, Bounds.height ${show(h)}): ` +
+      'a circle is inscribed in its box, diameter Bounds.width';
+  }
   return `has a box too large for floating point (Position.x ${show(x)}, Position.y ${show(y)}, ` +
     `Bounds.width ${show(w)}, Bounds.height ${show(h)})`;
 }

@@ -107,6 +107,15 @@ export const Static = {};
 export const Swept = {};
 
 /**
+ * Tag for round entities (ships, enemies, rocks): the entity is the circle inscribed in its
+ * box, diameter `Bounds.width`, so its Bounds must be square (width equal to height); an
+ * entity whose Bounds are not is held out of the tree with an error, as for any bad value.
+ * Pairs and queries test the circle (see the core's `setShape`); {@link contact} gives its
+ * exact normal.
+ */
+export const Circle = {};
+
+/**
  * One overlapping pair, carried by a pair entity the plugin creates when the pair begins and
  * removes the frame after it ends. `a` and `b` are the two entities (`a` has the lower id),
  * `priority` the pair's priority, `phase` one of {@link Phase}, `startedAt` the frame

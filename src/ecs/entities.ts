@@ -32,6 +32,8 @@ export class EntityTable {
   isStatic = new Uint8Array(1024);
   /** 1 while the entity is swept in the tree (see Swept). */
   swept = new Uint8Array(1024);
+  /** 1 while the entity is a circle in the tree (see Circle). */
+  circle = new Uint8Array(1024);
   marks = new Uint8Array(1024);
   /** Entities held out of the tree (may hold stale entries; see `heldCount`). */
   readonly held = new IdList();
@@ -51,6 +53,7 @@ export class EntityTable {
     this.layer = fit(this.layer, size);
     this.isStatic = fit(this.isStatic, size);
     this.swept = fit(this.swept, size);
+    this.circle = fit(this.circle, size);
     this.marks = fit(this.marks, size);
   }
 }

@@ -4,7 +4,7 @@
  * spatial queries that return entity ids.
  */
 export {
-  Position, Bounds, Collider, Static, Swept, Collision, Phase, DEFAULT_COLLIDER,
+  Position, Bounds, Collider, Static, Swept, Circle, Collision, Phase, DEFAULT_COLLIDER,
   type NumberStore, type PositionStore, type BoundsStore, type ColliderStore, type CollisionStore, type PhaseValue,
 } from './components.js';
 export type { QuadtreeWorldOptions, DispatchBudget } from './options.js';
@@ -15,4 +15,4 @@ export { quadtreeCollisionSystem } from './collision.js';
 export { quadtreeDispatchSystem, onCollision } from './dispatch.js';
 export type { CollisionHandler, CollisionHandlerOptions } from './handlers.js';
 export { forEachPair, type PairVisitor } from './pairs.js';
-export { queryRect, queryCircle, queryPoint, raycast, raycastAll, queryNearest, sweepBox, timeOfImpact } from './queries.js';
+export { queryRect, queryCircle, queryPoint, raycast, raycastAll, queryNearest, sweepBox, timeOfImpact, contact } from './queries.js';

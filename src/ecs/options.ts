@@ -18,6 +18,8 @@ export interface QuadtreeWorldOptions extends QuadtreeOptions {
   staticTag?: object;
   /** The game's own tag for swept entities. @default Swept */
   sweptTag?: object;
+  /** The game's own tag for round entities. @default Circle */
+  circleTag?: object;
   /** The component put on pair entities. @default Collision */
   collision?: CollisionStore;
   /**
@@ -66,7 +68,7 @@ export interface DispatchBudget {
 
 /** Keys of {@link QuadtreeWorldOptions}: the core's and the plugin's own. */
 export const WORLD_KEYS: KeysOf<QuadtreeWorldOptions> = {
-  ...QUADTREE_KEYS, position: true, bounds: true, collider: true, staticTag: true, sweptTag: true,
+  ...QUADTREE_KEYS, position: true, bounds: true, collider: true, staticTag: true, sweptTag: true, circleTag: true,
   collision: true, invalid: true, detect: true, pairEntities: true, dispatch: true,
 };
 

@@ -128,6 +128,8 @@ function watch(s: QuadtreeState): void {
   on(onRemove(s.staticTag), (eid) => s.staticChanged.push(eid));
   on(onAdd(s.sweptTag), (eid) => s.sweptChanged.push(eid));
   on(onRemove(s.sweptTag), (eid) => s.sweptChanged.push(eid));
+  on(onAdd(s.circleTag), (eid) => s.shapeChanged.push(eid));
+  on(onRemove(s.circleTag), (eid) => s.shapeChanged.push(eid));
   on(onAdd(s.collider), (eid) => s.colliderChanged.push(eid));
   on(onRemove(s.collider), (eid) => {
     s.colliderChanged.push(eid);

@@ -1,4 +1,5 @@
-import type { RayHit, SweepHit } from '../core/index.js';
+import type { Contact, RayHit, SweepHit } from '../core/index.js';
+import { fail } from '../core/internal.js';
 import { stateOf } from './state.js';
 
 /*
@@ -68,4 +69,22 @@ export function sweepBox(world: object, minX: number, minY: number, maxX: number
  */
 export function timeOfImpact(world: object, a: number, b: number): number {
   return stateOf(world).tree.timeOfImpact(a, b);
+}
+
+/**
+ * The contact geometry of a current pair into `out` (and returns it): the unit normal from `a`
+ * to `b`, the depth (how far `a` must move against the normal to end the overlap; 0 when they
+ * only touch) and a contact point, for boxes and {@link Circle}s alike; for a pair with a
+ * `Swept` entity that met within the frame, the normal of the faces that first touched (see
+ * the core's `contact`). To bounce `a` off `b`, reflect its velocity when it moves towards `b`
+ * (`v · n > 0`): `v -= 2 (v · n) n`; to push it out, move it by `-n * depth`. Allocates nothing.
+ * @throws naming both entities if they are not a pair after the last collision step
+ */
+export function contact<T extends Contact>(world: object, a: number, b: number, out: T): T {
+  const tree = stateOf(world).tree;
+  if (!tree.has(a) || !tree.has(b) || a === b || tree.pairStartedAt(a, b) < 0) {
+    fail(`contact of entities ${a} and ${b}: they are not a pair after the last collision step` +
+      (!tree.has(a) ? ` (entity ${a} is not in the tree)` : !tree.has(b) ? ` (entity ${b} is not in the tree)` : ''));
+  }
+  return tree.contact(a, b, out);
 }

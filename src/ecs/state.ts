@@ -1,6 +1,6 @@
 import { LooseQuadtree, type QuadtreeOptions } from '../core/index.js';
 import { fail, QUADTREE_KEYS } from '../core/internal.js';
-import { Bounds, Collider, Collision, Position, Static, Swept } from './components.js';
+import { Bounds, Circle, Collider, Collision, Position, Static, Swept } from './components.js';
 import type { BoundsStore, ColliderStore, CollisionStore, PositionStore } from './components.js';
 import { EntityTable } from './entities.js';
 import type { HandlerRecord } from './handlers.js';
@@ -18,6 +18,7 @@ export class QuadtreeState {
   readonly collider: ColliderStore;
   readonly staticTag: object;
   readonly sweptTag: object;
+  readonly circleTag: object;
   readonly collision: CollisionStore;
   readonly skip: boolean;
   readonly scan: boolean;
@@ -35,6 +36,8 @@ export class QuadtreeState {
   readonly staticChanged = new IdList();
   /** Entity indices whose Swept tag changed, to apply at the next sync. */
   readonly sweptChanged = new IdList();
+  /** Entity indices whose Circle tag changed, to apply at the next sync. */
+  readonly shapeChanged = new IdList();
   readonly colliderChanged = new IdList();
   /** Entity indices passed to markMoved. */
   readonly marked = new IdList();
@@ -79,6 +82,7 @@ export class QuadtreeState {
     this.collider = options.collider ?? Collider;
     this.staticTag = options.staticTag ?? Static;
     this.sweptTag = options.sweptTag ?? Swept;
+    this.circleTag = options.circleTag ?? Circle;
     this.collision = options.collision ?? Collision;
     checkStores('position', this.position, ['x', 'y']);
     checkStores('bounds', this.bounds, ['width', 'height']);

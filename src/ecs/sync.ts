@@ -1,7 +1,8 @@
 import { hasComponent, type World } from 'bitecs';
-import { BAD_BOX, BAD_COLLIDER, BEYOND_LIMIT, describe, NO_POSITION, readCollider, VALID, validBox } from './check.js';
+import { BAD_BOX, BAD_CIRCLE, BAD_COLLIDER, BEYOND_LIMIT, describe, NO_POSITION, readCollider, squareBox, VALID, validBox } from './check.js';
 import { HAS_BOTH, HAS_BOUNDS, HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
+import { Shape } from '../core/index.js';
 import { MIXED, spatialTreeOf, type SpatialTree } from '../core/internal.js';
 
 /**
@@ -26,6 +27,7 @@ export function quadtreeSyncSystem<W extends object>(world: W): W {
   // Changes to entities in the tree first: the entities admitted next read all their values anew.
   applyStaticChanges(s);
   applySweptChanges(s);
+  applyShapeChanges(s);
   applyColliderChanges(s);
   insertAdded(s);
   checkPositions(s);
@@ -85,6 +87,8 @@ function admit(s: QuadtreeState, eid: number): void {
   const h = s.bounds.height[eid];
   if (!validBox(x, y, w, h)) return hold(s, eid, BAD_BOX);
   if (readCollider(s, eid, hasComponent(world, eid, s.collider)) !== VALID) return hold(s, eid, BAD_COLLIDER);
+  const isCircle = hasComponent(world, eid, s.circleTag);
+  if (isCircle && !squareBox(x, y, w, h)) return hold(s, eid, BAD_CIRCLE);
   const isStatic = hasComponent(world, eid, s.staticTag);
   const tree = s.tree;
   const hw = w * 0.5;
@@ -95,12 +99,14 @@ function admit(s: QuadtreeState, eid: number): void {
   if (isStatic) tree.setStatic(eid, true);
   const isSwept = hasComponent(world, eid, s.sweptTag);
   if (isSwept) tree.setSwept(eid, true);
+  if (isCircle) tree.setShape(eid, Shape.Circle);
   const ent = s.entities;
   if (ent.status[eid] === HELD) ent.heldCount--;
   ent.status[eid] = IN_TREE;
   ent.layer[eid] = collider.layer;
   ent.isStatic[eid] = isStatic ? 1 : 0;
   ent.swept[eid] = isSwept ? 1 : 0;
+  ent.circle[eid] = isCircle ? 1 : 0;
   ent.inTree++;
   if (isStatic) ent.staticCount++;
   s.stats.inserted++;
@@ -137,6 +143,7 @@ export function takeOut(s: QuadtreeState, eid: number): void {
   const ent = s.entities;
   s.tree.remove(eid);
   ent.swept[eid] = 0;
+  ent.circle[eid] = 0;
   ent.inTree--;
   if (ent.isStatic[eid] === 1) ent.staticCount--;
   ent.status[eid] = UNTRACKED;
@@ -256,6 +263,42 @@ function applySweptChanges(s: QuadtreeState): void {
   list.clear();
 }
 
+/**
+ * Circle tags added or removed. A box turned circle must be square: re-read first (it may
+ * have changed size in this frame), then held if it is not.
+ */
+function applyShapeChanges(s: QuadtreeState): void {
+  const world = s.world as World;
+  const ent = s.entities;
+  const list = s.shapeChanged;
+  for (let i = 0; i < list.count; i++) {
+    const eid = list.data[i];
+    if (!(eid < ent.capacity) || ent.status[eid] !== IN_TREE) continue;
+    const want = hasComponent(world, eid, s.circleTag);
+    if (want === (ent.circle[eid] === 1)) continue;
+    if (want) {
+      const x = s.position.x[eid], y = s.position.y[eid], w = s.bounds.width[eid], h = s.bounds.height[eid];
+      if (!validBox(x, y, w, h)) {
+        hold(s, eid, BAD_BOX);
+        continue;
+      }
+      if (!squareBox(x, y, w, h)) {
+        hold(s, eid, BAD_CIRCLE);
+        continue;
+      }
+      const hw = w * 0.5, hh = h * 0.5;
+      s.tree.move(eid, x - hw, y - hh, x + hw, y + hh);
+      // A swept entity's path began at its last step's box, which need not be square: its
+      // path starts again where it is now, as when it turns swept.
+      if (ent.swept[eid] === 1) s.tree.setSwept(eid, false);
+    }
+    s.tree.setShape(eid, want ? Shape.Circle : Shape.Box);
+    if (want && ent.swept[eid] === 1) s.tree.setSwept(eid, true);
+    ent.circle[eid] = want ? 1 : 0;
+  }
+  list.clear();
+}
+
 function applyColliderChanges(s: QuadtreeState): void {
   const world = s.world as World;
   const ent = s.entities;
@@ -328,6 +371,10 @@ function scan(s: QuadtreeState): void {
         hold(s, eid, BAD_BOX);
         continue;
       }
+      if (w !== h && ent.circle[eid] === 1 && !squareBox(x, y, w, h)) {
+        hold(s, eid, BAD_CIRCLE);
+        continue;
+      }
       // Inline rather than through a helper: every double passed to a call V8 does not inline is boxed.
       const hw = w * 0.5;
       const hh = h * 0.5;
@@ -370,6 +417,10 @@ function reread(s: QuadtreeState, eid: number): boolean {
   s.stats.scanned++;
   if (!validBox(x, y, w, h)) {
     hold(s, eid, BAD_BOX);
+    return false;
+  }
+  if (w !== h && s.entities.circle[eid] === 1 && !squareBox(x, y, w, h)) {
+    hold(s, eid, BAD_CIRCLE);
     return false;
   }
   const hw = w * 0.5;

@@ -1,11 +1,11 @@
 import type { Graphics } from 'pixi.js';
 import { checkKeys, fail, show, type KeysOf } from '../core/internal.js';
-import { tierOf } from '../core/index.js';
+import { Shape, tierOf } from '../core/index.js';
 import { grow } from '../core/internal.js';
 import type { LooseQuadtree } from '../core/index.js';
 
 /** What the overlay reads from a tree: {@link LooseQuadtree} or anything shaped like it. */
-export type OverlayTree = Pick<LooseQuadtree, 'visitNodes' | 'queryRect' | 'getBox' | 'has' | 'current' | 'isSwept' | 'getPath'>;
+export type OverlayTree = Pick<LooseQuadtree, 'visitNodes' | 'queryRect' | 'getBox' | 'has' | 'current' | 'isSwept' | 'getPath' | 'shapeOf'>;
 
 /** Options for {@link QuadtreeOverlay}. Every field is optional and can be changed later on the overlay. */
 export interface QuadtreeOverlayOptions {
@@ -34,7 +34,7 @@ export interface QuadtreeOverlayOptions {
   lineWidth?: number;
   /** Opacity of node outlines. @default 0.5 */
   alpha?: number;
-  /** Draw the box of every item inside the view. @default false */
+  /** Draw every item inside the view: its box, or its circle (see the core's `setShape`). @default false */
   items?: boolean;
   /** Colour of item boxes. @default 0x33ff99 */
   itemColor?: number;
@@ -215,13 +215,17 @@ export class QuadtreeOverlay {
     }
   }
 
-  /** Boxes of the first `n` items of {@link ids}. */
+  /** Shapes (boxes or circles) of the first `n` items of {@link ids}. */
   private drawItems(tree: OverlayTree, n: number): number {
     const g = this.graphics;
     const ids = this.ids;
     for (let i = 0; i < n; i++) {
       tree.getBox(ids[i], BOX);
-      g.rect(BOX.minX, BOX.minY, BOX.maxX - BOX.minX, BOX.maxY - BOX.minY);
+      if (tree.shapeOf(ids[i]) === Shape.Circle) {
+        g.circle((BOX.minX + BOX.maxX) / 2, (BOX.minY + BOX.maxY) / 2, (BOX.maxX - BOX.minX) / 2);
+      } else {
+        g.rect(BOX.minX, BOX.minY, BOX.maxX - BOX.minX, BOX.maxY - BOX.minY);
+      }
     }
     if (n > 0) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.itemColor, alpha: Math.min(1, this.alpha + 0.3) });
     return n;

@@ -1,6 +1,6 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LooseQuadtree, type RayHit } from '../../src/core/index.js';
+import { LooseQuadtree, Shape, type Contact, type RayHit } from '../../src/core/index.js';
 import { mulberry32 } from './helpers.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -51,6 +51,7 @@ class BouncingScene {
   private readonly ids: number[] = [];
   private readonly dists: number[] = [];
   private readonly hit: RayHit = { id: -1, distance: 0 };
+  private readonly contact: Contact = { nx: 0, ny: 0, depth: 0, x: 0, y: 0 };
   private visited = 0;
   private readonly visit = (): boolean => ++this.visited < 50;
   /** A checksum of what the queries and pairs returned, so none of it is dead code. */
@@ -66,6 +67,8 @@ class BouncingScene {
       this.vy[i] = (this.random() - 0.5) * 8;
       this.tree.insert(i, this.x[i], this.y[i], this.x[i] + s, this.y[i] + s);
       this.tree.setCollider(i, 1 << (i & 3), -1, (i * 37) & 255);
+      // A third of them round: their pairs and queries take the exact circle tests.
+      if (i % 3 === 0) this.tree.setShape(i, Shape.Circle);
     }
   }
 
@@ -88,6 +91,7 @@ class BouncingScene {
     tree.step();
     const cur = tree.current;
     for (let i = 0; i < cur.count; i++) this.checksum = (this.checksum + cur.a[i] * 3 + cur.b[i]) | 0;
+    for (let i = 0; i < Math.min(cur.count, 64); i++) this.checksum += tree.contact(cur.a[i], cur.b[i], this.contact).depth;
     const qx = this.random() * W;
     const qy = this.random() * H;
     this.checksum += tree.queryRect(qx, qy, qx + 150, qy + 150, this.ids);

@@ -1,10 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isSquare } from '../../src/core/errors.js';
 import {
-  boxesOverlap, circleBoxOverlap, LooseQuadtree, pointBoxDistance, pointBoxDistanceSq, pointInBox, rayBoxDistance, tierOf,
+  boxesOverlap, circleBoxOverlap, LooseQuadtree, pointBoxDistanceSq, pointInBox, rayBoxDistance, Shape, tierOf,
   type RayHit,
 } from '../../src/core/index.js';
-import { brutePairs, comparePairs, pairKey, readPairs, Rng, sorted, type ModelItem, type Pair } from './helpers.js';
+import {
+  brutePairs, comparePairs, pairKey, readPairs, Rng, shapeDistance, shapeHasPoint, shapeInCircle, shapeInRect, shapeRayDistance,
+  shapesOverlap, sorted, type ModelItem, type Pair,
+} from './helpers.js';
 
 /** One world shape and random mix. Coordinates are multiples of `quantum` so exact ties happen. */
 interface Scenario {
@@ -60,7 +64,7 @@ class OracleRun {
   readonly seen = {
     pairs: 0, entered: 0, exited: 0, reentered: 0, outside: 0, rayHits: 0, rayTies: 0, nearestTies: 0,
     edgeOnlyPairs: 0, flushed: 0, rectHits: 0, clears: 0, fullPasses: 0, queriesAfterMoveMost: 0,
-    budgetSteps: 0, deferred: 0, budgetLifts: 0, hugeItems: 0,
+    budgetSteps: 0, deferred: 0, budgetLifts: 0, hugeItems: 0, circlePairs: 0, circleTangents: 0, circleHits: 0, notSquare: 0,
   };
   /** What the run did and checked, for the long-run summary. */
   readonly counts = { steps: 0, ops: 0, moves: 0, pairsCompared: 0, queries: 0, validations: 0 };
@@ -78,7 +82,7 @@ class OracleRun {
   run(): void {
     for (let i = 0; i < this.s.steps; i++) {
       if (this.s.budgets && this.rng.chance(0.04)) this.toggleBudget();
-      if (this.rng.chance(0.01)) this.clearAll();
+      if (this.rng.chance(0.01) || i === this.s.steps >> 1) this.clearAll();
       const ops = this.rng.int(14);
       for (let k = 0; k < ops; k++) this.randomOp();
       this.counts.ops += ops;
@@ -114,6 +118,30 @@ class OracleRun {
       this.tree.setBudget({});
       this.seen.budgetLifts++;
     }
+  }
+
+  /**
+   * Makes an item a circle or a box again. A box that is not square cannot be a circle: the
+   * tree refuses, naming the item and both sizes, and keeps it a box.
+   */
+  private toggleShape(id: number, item: ModelItem): void {
+    const tree = this.tree;
+    if (item.circle) {
+      tree.setShape(id, Shape.Box);
+      item.circle = false;
+    } else if (!isSquare(item.minX, item.minY, item.maxX, item.maxY) && !this.rng.chance(0.3)) {
+      this.seen.notSquare++;
+      expect(() => tree.setShape(id, Shape.Circle)).toThrow(`bitecs-quadtree: item ${id} is a circle but its box is`);
+      expect(tree.shapeOf(id)).toBe(Shape.Box);
+    } else {
+      // Made square first, then round.
+      const box: [number, number, number, number] = [item.minX, item.minY, item.maxX, item.minY + (item.maxX - item.minX)];
+      tree.move(id, ...box);
+      [item.minX, item.minY, item.maxX, item.maxY] = box;
+      tree.setShape(id, Shape.Circle);
+      item.circle = true;
+    }
+    expect(tree.shapeOf(id)).toBe(item.circle ? Shape.Circle : Shape.Box);
   }
 
   private snap(v: number): number {
@@ -217,13 +245,16 @@ class OracleRun {
     if (model.size === 0 || r < 0.25 * (1.5 - fill)) {
       const id = this.freeId();
       const box = this.randomBox();
-      const item: ModelItem = { minX: box[0], minY: box[1], maxX: box[2], maxY: box[3], layer: 1, mask: -1, priority: 128, isStatic: false };
+      const circle = rng.chance(0.25);
+      if (circle) box[3] = box[1] + (box[2] - box[0]);
+      const item: ModelItem = { minX: box[0], minY: box[1], maxX: box[2], maxY: box[3], layer: 1, mask: -1, priority: 128, isStatic: false, circle };
       if (rng.chance(0.3)) {
         tree.queueInsert(id, ...box);
         this.pending.add(id);
       } else {
         tree.insert(id, ...box);
       }
+      if (circle) tree.setShape(id, Shape.Circle);
       model.set(id, item);
       return;
     }
@@ -244,6 +275,8 @@ class OracleRun {
       } else {
         box = [item.minX, item.minY, item.maxX, item.maxY];
       }
+      // A circle stays square (a move that is not is refused: see the shape op below).
+      if (item.circle) box[3] = box[1] + (box[2] - box[0]);
       tree.move(id, ...box);
       [item.minX, item.minY, item.maxX, item.maxY] = box;
     } else if (r < 0.68) {
@@ -256,7 +289,7 @@ class OracleRun {
         // Straight back in, same frame: its pairs exit and enter again.
         const box = rng.chance(0.5) ? [item.minX, item.minY, item.maxX, item.maxY] as const : this.randomBox();
         tree.insert(id, ...box);
-        model.set(id, { minX: box[0], minY: box[1], maxX: box[2], maxY: box[3], layer: 1, mask: -1, priority: 128, isStatic: false });
+        model.set(id, { minX: box[0], minY: box[1], maxX: box[2], maxY: box[3], layer: 1, mask: -1, priority: 128, isStatic: false, circle: false });
       }
     } else if (r < 0.82) {
       const layer = rng.chance(0.05) ? 1 << 31 : 1 << rng.int(4);
@@ -266,10 +299,12 @@ class OracleRun {
       item.layer = layer | 0;
       item.mask = mask | 0;
       item.priority = priority;
-    } else if (r < 0.9) {
+    } else if (r < 0.86) {
       const isStatic = rng.chance(0.5);
       tree.setStatic(id, isStatic);
       item.isStatic = isStatic;
+    } else if (r < 0.9) {
+      this.toggleShape(id, item);
     } else if (r < 0.95) {
       expect(tree.flush()).toBe(this.pending.size);
       this.seen.flushed += this.pending.size;
@@ -358,13 +393,16 @@ class OracleRun {
     this.seen.exited += expExited.length;
     this.seen.reentered += expEntered.filter((p) => prevKeys.has(pairKey(p[0], p[1]))).length;
     this.seen.outside += stats.outside;
-    if (this.s.touching) {
-      for (const [a, b] of expected) {
-        const p = this.model.get(a)!;
-        const q = this.model.get(b)!;
-        if (!boxesOverlap(p.minX, p.minY, p.maxX, p.maxY, q.minX, q.minY, q.maxX, q.maxY, false)) this.seen.edgeOnlyPairs++;
+    for (const [a, b] of expected) {
+      const p = this.model.get(a)!;
+      const q = this.model.get(b)!;
+      if (p.circle || q.circle) this.seen.circlePairs++;
+      if (this.s.touching && !shapesOverlap(p, q, false)) {
+        this.seen.edgeOnlyPairs++;
+        if (p.circle || q.circle) this.seen.circleTangents++;
       }
     }
+    this.checkContacts(expected);
     this.prev = expected;
     this.removedSinceStep = new Set();
   }
@@ -399,6 +437,27 @@ class OracleRun {
     this.removedSinceStep = new Set();
   }
 
+  /**
+   * The contact of a few current pairs: a unit normal and a depth such that moving the first
+   * item back by the depth (and a hair, for rounding) leaves the two apart.
+   */
+  private checkContacts(pairs: Pair[]): void {
+    const out = { nx: 0, ny: 0, depth: 0, x: 0, y: 0 };
+    for (let i = 0; i < Math.min(pairs.length, 4); i++) {
+      const [b, a] = pairs[this.rng.int(pairs.length)];
+      this.tree.contact(a, b, out);
+      const p = this.model.get(a)!, q = this.model.get(b)!;
+      expect(Math.hypot(out.nx, out.ny)).toBeCloseTo(1, 12);
+      expect(out.depth).toBeGreaterThanOrEqual(0);
+      const big = Math.max(...[p.minX, p.minY, p.maxX, p.maxY, q.minX, q.minY, q.maxX, q.maxY].map(Math.abs));
+      const push = out.depth + 1e-9 * (big + out.depth) + 1e-12;
+      if (!(push < Infinity)) continue;
+      const dx = -out.nx * push, dy = -out.ny * push;
+      const moved: ModelItem = { ...p, minX: p.minX + dx, minY: p.minY + dy, maxX: p.maxX + dx, maxY: p.maxY + dy };
+      expect(shapesOverlap(moved, q, false), `contact of ${a} and ${b}: ${JSON.stringify(out)}`).toBe(false);
+    }
+  }
+
   /** Start steps: entries begin now; exits that are not listed any more are forgotten. */
   private noteStarts(entered: Pair[], exited: Pair[], listed: Set<string>): void {
     for (const [a, b] of entered) this.born.set(pairKey(a, b), this.tree.stepCount);
@@ -430,7 +489,9 @@ class OracleRun {
 
   /** Ids of the items the mask accepts that `hit` keeps, ascending: a query's expected answer. */
   private expectedIds(mask: number | undefined, hit: (it: ModelItem) => boolean): number[] {
-    return this.candidates(mask).filter(([, it]) => hit(it)).map(([id]) => id).sort((a, b) => a - b);
+    const found = this.candidates(mask).filter(([, it]) => hit(it));
+    this.seen.circleHits += found.filter(([, it]) => it.circle).length;
+    return found.map(([id]) => id).sort((a, b) => a - b);
   }
 
   /** A coordinate pair that is often exactly on some item's edge or corner. */
@@ -470,7 +531,7 @@ class OracleRun {
       const it = this.model.get(this.anyId())!;
       q = rng.chance(0.5) ? [it.minX, it.minY, it.maxX, it.maxY] : [it.maxX, it.minY, it.maxX + 10, it.maxY];
     }
-    const expected = this.expectedIds(mask, (it) => boxesOverlap(q[0], q[1], q[2], q[3], it.minX, it.minY, it.maxX, it.maxY, touching));
+    const expected = this.expectedIds(mask, (it) => shapeInRect(it, q[0], q[1], q[2], q[3], touching));
     const out = [-7, -7, -7];
     const n = tree.queryRect(q[0], q[1], q[2], q[3], out, mask);
     expect(n).toBe(expected.length);
@@ -495,7 +556,7 @@ class OracleRun {
     const [x, y] = this.randomPoint();
     const r = this.s.huge && rng.chance(0.1) ? rng.pick([1e200, 5e299, 1.5e300])
       : rng.chance(0.1) ? 0 : this.snap(rng.range(0, Math.max(this.s.width, this.s.height) / 4));
-    const expected = this.expectedIds(mask, (it) => circleBoxOverlap(x, y, r, it.minX, it.minY, it.maxX, it.maxY, this.s.touching));
+    const expected = this.expectedIds(mask, (it) => shapeInCircle(it, x, y, r, this.s.touching));
     const out: number[] = [];
     expect(tree.queryCircle(x, y, r, out, mask)).toBe(expected.length);
     expect(sorted(out)).toEqual(expected);
@@ -509,7 +570,7 @@ class OracleRun {
     const tree = this.tree;
     const mask = rng.pick(QUERY_MASKS);
     const [x, y] = this.randomPoint();
-    const expected = this.expectedIds(mask, (it) => pointInBox(x, y, it.minX, it.minY, it.maxX, it.maxY, this.s.touching));
+    const expected = this.expectedIds(mask, (it) => shapeHasPoint(it, x, y, this.s.touching));
     const out: number[] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
     expect(tree.queryPoint(x, y, out, mask)).toBe(expected.length);
     expect(sorted(out)).toEqual(expected);
@@ -535,7 +596,7 @@ class OracleRun {
     const ux = dx / len;
     const uy = dy / len;
     const expected = this.candidates(mask)
-      .map(([id, it]) => [id, rayBoxDistance(ox, oy, ux, uy, maxDistance, it.minX, it.minY, it.maxX, it.maxY, this.s.touching)])
+      .map(([id, it]) => [id, shapeRayDistance(it, ox, oy, ux, uy, maxDistance, this.s.touching)])
       .filter(([, t]) => t >= 0)
       .sort((p, q) => p[1] - q[1] || p[0] - q[0]);
     const n = tree.raycastAll(ox, oy, dx, dy, maxDistance, this.ids, this.dists, mask);
@@ -562,8 +623,8 @@ class OracleRun {
       : rng.pick([Infinity, 0, this.snap(rng.range(0, span / 4)), this.snap(rng.range(0, span))]);
     // In range means inside the circle of radius maxDistance (the rule circle queries use).
     const all = this.candidates(mask)
-      .filter(([, it]) => circleBoxOverlap(x, y, maxDistance, it.minX, it.minY, it.maxX, it.maxY, this.s.touching))
-      .map(([id, it]) => [id, pointBoxDistance(x, y, it.minX, it.minY, it.maxX, it.maxY)])
+      .map(([id, it]) => [id, shapeDistance(it, x, y, maxDistance, this.s.touching)])
+      .filter(([, d]) => d >= 0)
       .sort((p, q) => p[1] - q[1] || p[0] - q[0]);
     const expected = all.slice(0, k);
     const withDistances = rng.chance(0.7);
@@ -621,6 +682,8 @@ describe('LooseQuadtree against a brute-force oracle', () => {
         expect(run.seen.rectHits).toBeGreaterThan(s.steps);
         expect(run.seen.flushed).toBeGreaterThan(0);
         if (touching) expect(run.seen.edgeOnlyPairs).toBeGreaterThan(0);
+        expect(run.seen.circlePairs).toBeGreaterThan(s.steps / 4);
+        expect(run.seen.circleHits).toBeGreaterThan(0);
         // Steps where most items moved took the one-pass path over every item.
         expect(run.seen.fullPasses).toBeGreaterThan(10);
         expect(run.seen.queriesAfterMoveMost).toBeGreaterThan(10);

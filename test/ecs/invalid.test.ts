@@ -1,7 +1,7 @@
 import { addComponent, addEntity, createEntityIndex, createWorld, removeComponent, removeEntity, withVersioning } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  addQuadtree, Bounds, Collider, forEachPair, getQuadtree, getStats, markColliderChanged, onCollision, Phase, Position,
+  addQuadtree, Bounds, Circle, Collider, forEachPair, getQuadtree, getStats, markColliderChanged, onCollision, Phase, Position,
   quadtreeCollisionSystem, quadtreeDispatchSystem, quadtreeSyncSystem, queryCircle, queryNearest, queryPoint, queryRect,
   raycast, raycastAll,
 } from '../../src/index.js';
@@ -39,6 +39,10 @@ describe("bad component values with invalid: 'throw' (the default)", () => {
       Collider.priority[e] = 300;
       addComponent(getWorld(), e, Collider);
     }, /entity \d+ has a Collider\.priority outside the integers 0\.\.255 \(got 300\)$/],
+    ['a Circle whose Bounds are not square', (e) => {
+      addComponent(getWorld(), e, Circle);
+      Bounds.height[e] = 8;
+    }, /entity \d+ is a Circle but its Bounds are not square \(Bounds\.width 10, Bounds\.height 8\): a circle is inscribed in its box, diameter Bounds\.width$/],
     ['Collider.mask 1.5', (e) => {
       Collider.mask[e] = 1.5;
       addComponent(getWorld(), e, Collider);

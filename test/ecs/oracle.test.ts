@@ -1,9 +1,11 @@
 import { addComponent, addEntity, createWorld, query, removeComponent, removeEntity, type World } from 'bitecs';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  addQuadtree, Bounds, Collider, Collision, forEachPair, getQuadtree, getStats, markColliderChanged, markMoved,
+  addQuadtree, Bounds, Circle, Collider, Collision, contact, forEachPair, getQuadtree, getStats, markColliderChanged, markMoved,
   onCollision, Phase, Position, quadtreeCollisionSystem, quadtreeDispatchSystem, quadtreeSyncSystem, queryRect, Static,
 } from '../../src/index.js';
+import { isSquare } from '../../src/core/errors.js';
+import { shapeInRect, shapesOverlap, type ModelItem } from '../core/helpers.js';
 import { overlaps, Rng, sortedKeys, type PairEvent } from './helpers.js';
 
 interface Config {
@@ -44,6 +46,14 @@ interface Ent {
   serial: number;
   /** Lost Position or Bounds this frame (it left the tree even if it is back). */
   left: boolean;
+  /** Tagged Circle: the circle inscribed in its box, which must be square. */
+  circle: boolean;
+}
+
+/** An entity's shape with the corners the plugin builds from its centre and size. */
+function shapeOf(e: Ent): ModelItem {
+  const hw = e.w * 0.5, hh = e.h * 0.5;
+  return { minX: e.x - hw, minY: e.y - hh, maxX: e.x + hw, maxY: e.y + hh, layer: 0, mask: 0, priority: 0, isStatic: false, circle: e.circle };
 }
 
 interface Live {
@@ -70,7 +80,7 @@ class Game {
   /** A tree budget is in force. */
   private budgeted = false;
   /** What the game did and checked, for the long-run summary. */
-  readonly counts = { frames: 0, ops: 0, moves: 0, events: 0, budgetFrames: 0, deferred: 0, budgetLifts: 0, huge: 0 };
+  readonly counts = { frames: 0, ops: 0, moves: 0, events: 0, budgetFrames: 0, deferred: 0, budgetLifts: 0, huge: 0, circlePairs: 0, contacts: 0 };
   private readonly pipeline: (w: World) => World;
 
   constructor(cfg: Config) {
@@ -135,8 +145,10 @@ class Game {
     const eid = addEntity(this.world);
     const e: Ent = {
       eid, hasP: false, hasB: false, hasC: false, isStatic: false, x: this.coord(W), y: this.coord(H),
-      w: this.size(), h: this.size(), layer: 1, mask: -1, priority: 128, serial: -1, left: false,
+      w: this.size(), h: this.size(), layer: 1, mask: -1, priority: 128, serial: -1, left: false, circle: r.chance(0.2),
     };
+    // Round entities are square, but in games with bad values now and then not.
+    if (e.circle && (!this.cfg.bad || r.chance(0.7))) e.h = e.w;
     this.ents.set(eid, e);
     const early = r.chance(0.5);
     if (early) this.writeBox(e);
@@ -167,6 +179,7 @@ class Game {
       addComponent(this.world, eid, Static);
       e.isStatic = true;
     }
+    if (e.circle) addComponent(this.world, eid, Circle);
     return e;
   }
 
@@ -198,6 +211,7 @@ class Game {
     } else if (k < 48) {
       e.w = this.size();
       if (r.chance(0.5)) e.h = this.size();
+      if (e.circle && !this.cfg.bad) e.h = e.w;
       this.writeBox(e);
       this.moved(e);
     } else if (k < 54) {
@@ -248,13 +262,30 @@ class Game {
         else addComponent(this.world, e.eid, Collider);
         e.hasC = true;
       }
-    } else if (k < 84) {
+    } else if (k < 81) {
       if (e.isStatic) removeComponent(this.world, e.eid, Static);
       else addComponent(this.world, e.eid, Static);
       e.isStatic = !e.isStatic;
+    } else if (k < 84) {
+      if (e.circle) {
+        removeComponent(this.world, e.eid, Circle);
+      } else {
+        // Made square first, except now and then in games with bad values (then held).
+        if (!this.cfg.bad || r.chance(0.5)) {
+          e.h = e.w;
+          this.writeBox(e);
+          this.moved(e);
+        }
+        addComponent(this.world, e.eid, Circle);
+      }
+      e.circle = !e.circle;
     } else if (k < 92 && this.cfg.bad) {
-      const bad = r.int(5);
-      if (bad === 0) e.x = NaN;
+      const bad = r.int(6);
+      if (bad === 5) {
+        if (!e.circle) addComponent(this.world, e.eid, Circle);
+        e.circle = true;
+        e.h = e.w + 1;
+      } else if (bad === 0) e.x = NaN;
       else if (bad === 1) e.y = Infinity;
       else if (bad === 2) e.w = -1 - r.int(5);
       else if (bad === 3) e.h = -Infinity;
@@ -270,7 +301,7 @@ class Game {
       e.x = this.coord(W);
       e.y = this.coord(H);
       e.w = this.size();
-      e.h = this.size();
+      e.h = e.circle ? e.w : this.size();
       this.writeBox(e);
       this.moved(e);
       if (e.priority > 255) {
@@ -291,8 +322,11 @@ class Game {
   private valid(e: Ent): boolean {
     const fine = (v: number) => Number.isFinite(v);
     const prio = e.hasC ? e.priority : 128;
-    return fine(e.x) && fine(e.y) && fine(e.w) && fine(e.h) && e.w >= 0 && e.h >= 0 &&
-      Number.isInteger(prio) && prio >= 0 && prio <= 255;
+    if (!(fine(e.x) && fine(e.y) && fine(e.w) && fine(e.h) && e.w >= 0 && e.h >= 0 && Number.isInteger(prio) && prio >= 0 && prio <= 255)) {
+      return false;
+    }
+    const box = shapeOf(e);
+    return !e.circle || isSquare(box.minX, box.minY, box.maxX, box.maxY);
   }
 
   /** Runs one frame and checks everything against brute force. */
@@ -352,6 +386,8 @@ class Game {
         const ql = q.hasC ? q.layer : 1, qm = q.hasC ? q.mask : -1, qp = q.hasC ? q.priority : 128;
         if ((pl & qm) === 0 || (ql & pm) === 0) continue;
         if (!overlaps(p.x, p.y, p.w, p.h, q.x, q.y, q.w, q.h, this.cfg.touching)) continue;
+        if ((p.circle || q.circle) && !shapesOverlap(shapeOf(p), shapeOf(q), this.cfg.touching)) continue;
+        if (p.circle || q.circle) this.counts.circlePairs++;
         const [lo, hi] = p.eid < q.eid ? [p, q] : [q, p];
         const key = `${lo.serial}:${hi.serial}`;
         const before = this.prev.get(key);
@@ -405,6 +441,25 @@ class Game {
     expect(this.calls.map(key), `handler calls, ${where}`).toEqual([...edges, ...stays].map(key));
 
     this.checkCommon(cur.size, live, held, where);
+    this.checkContacts(cur, where);
+  }
+
+  /** The contact of a few current pairs: pushed back by its depth (and a hair), the first is clear of the second. */
+  private checkContacts(cur: Map<string, Live>, where: string): void {
+    const pairs = [...cur.values()];
+    const out = { nx: 0, ny: 0, depth: 0, x: 0, y: 0 };
+    for (let i = 0; i < Math.min(3, pairs.length); i++) {
+      const { a, b } = pairs[this.rng.int(pairs.length)];
+      contact(this.world, b, a, out);
+      const p = shapeOf(this.ents.get(b)!), q = shapeOf(this.ents.get(a)!);
+      expect(Math.hypot(out.nx, out.ny), `contact normal, ${where}`).toBeCloseTo(1, 12);
+      const big = Math.max(...[p.minX, p.minY, p.maxX, p.maxY, q.minX, q.minY, q.maxX, q.maxY].map(Math.abs));
+      const push = out.depth + 1e-9 * (big + out.depth) + 1e-12;
+      if (!(push < Infinity)) continue;
+      const moved = { ...p, minX: p.minX - out.nx * push, maxX: p.maxX - out.nx * push, minY: p.minY - out.ny * push, maxY: p.maxY - out.ny * push };
+      expect(shapesOverlap(moved, q, false), `contact of ${b} and ${a}, ${where}`).toBe(false);
+      this.counts.contacts++;
+    }
   }
 
   /**
@@ -482,8 +537,8 @@ class Game {
     const x1 = x0 + this.rng.int(300), y1 = y0 + this.rng.int(200);
     const hits: number[] = [];
     queryRect(this.world, x0, y0, x1, y1, hits);
-    const brute = live.filter((e) => overlaps(e.x, e.y, e.w, e.h, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0,
-      this.cfg.touching)).map((e) => e.eid);
+    const brute = live.filter((e) => (e.circle ? shapeInRect(shapeOf(e), x0, y0, x1, y1, this.cfg.touching)
+      : overlaps(e.x, e.y, e.w, e.h, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, this.cfg.touching))).map((e) => e.eid);
     expect([...hits].sort((p, q) => p - q), `queryRect, ${where}`).toEqual(brute.sort((p, q) => p - q));
   }
 
@@ -501,7 +556,7 @@ function key(e: PairEvent): string {
 }
 
 /** What long runs add up, printed at the end for the fuzz script. */
-const totals = { games: 0, frames: 0, ops: 0, moves: 0, events: 0, budgetFrames: 0, deferred: 0, budgetLifts: 0, huge: 0 };
+const totals = { games: 0, frames: 0, ops: 0, moves: 0, events: 0, budgetFrames: 0, deferred: 0, budgetLifts: 0, huge: 0, circlePairs: 0, contacts: 0 };
 afterAll(() => {
   if (LONG) console.log(`oracle counts ecs ${JSON.stringify(totals)}`);
 });
@@ -512,6 +567,7 @@ function play(cfg: Config): Game {
   for (let f = 0; f < c.frames; f++) game.step();
   totals.games++;
   for (const k of Object.keys(game.counts) as (keyof Game['counts'])[]) totals[k] += game.counts[k];
+  expect(game.counts.circlePairs).toBeGreaterThan(0);
   if (c.budgets) {
     expect(game.counts.budgetFrames).toBeGreaterThan(5);
     expect(game.counts.budgetLifts).toBeGreaterThan(0);

@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
 import { Graphics, type StrokeInstruction } from 'pixi.js';
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree } from '../../src/core/index.js';
+import { LooseQuadtree, Shape } from '../../src/core/index.js';
 import { QuadtreeOverlay, depthColor } from '../../src/pixi/index.js';
 
 type Rect = [number, number, number, number];
-interface Stroke { color: number; alpha: number; width: number; pixelLine: boolean; rects: Rect[]; lines: number[][] }
+interface Stroke { color: number; alpha: number; width: number; pixelLine: boolean; rects: Rect[]; circles: number[][]; lines: number[][] }
 
 /** The strokes of a Graphics, with the rectangles and polylines of each. */
 function strokes(g: Graphics): Stroke[] {
@@ -14,12 +14,14 @@ function strokes(g: Graphics): Stroke[] {
     const { style, path } = (ins as StrokeInstruction).data;
     const rects: Rect[] = [];
     const lines: number[][] = [];
+    const circles: number[][] = [];
     for (const p of path.shapePath.shapePrimitives) {
-      const s = p.shape as unknown as { type: string; x: number; y: number; width: number; height: number; points: number[] };
+      const s = p.shape as unknown as { type: string; x: number; y: number; width: number; height: number; radius: number; points: number[] };
       if (s.type === 'rectangle') rects.push([s.x, s.y, s.width, s.height]);
+      else if (s.type === 'circle') circles.push([s.x, s.y, s.radius]);
       else lines.push([...s.points]);
     }
-    return { color: style.color, alpha: style.alpha, width: style.width, pixelLine: style.pixelLine === true, rects, lines };
+    return { color: style.color, alpha: style.alpha, width: style.width, pixelLine: style.pixelLine === true, rects, circles, lines };
   });
 }
 
@@ -158,6 +160,20 @@ describe('QuadtreeOverlay', () => {
     overlay.draw(tree, 190, 190, 210, 210);
     expect(overlay.itemsDrawn).toBe(1);
     expect(overlay.pairsDrawn).toBe(0);
+  });
+
+  it('draws a circle item as its circle, a box item as its box', () => {
+    const tree = new LooseQuadtree({ width: 256, height: 256, maxDepth: 3 });
+    tree.insert(1, 10, 10, 30, 30);
+    tree.insert(2, 50, 10, 60, 40);
+    tree.setShape(1, Shape.Circle);
+    tree.step();
+    const overlay = new QuadtreeOverlay(new Graphics(), { items: true });
+    overlay.draw(tree);
+    expect(overlay.itemsDrawn).toBe(2);
+    const items = strokes(overlay.graphics).find((s) => s.color === 0x33ff99)!;
+    expect(items.circles).toEqual([[20, 20, 10]]);
+    expect(items.rects).toEqual([[50, 10, 10, 30]]);
   });
 
   it('draws the path each swept item in the view was tested along', () => {

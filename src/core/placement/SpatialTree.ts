@@ -1,11 +1,12 @@
 import { CollisionClasses } from '../store/CollisionClasses.js';
-import { ABSENT, CELL, EXACT, TOP_PRIORITY, cellDepth, cellX, cellY, DETACHED, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STATIC } from '../store/ItemStore.js';
+import { ABSENT, CELL, CIRCLE, EXACT, TOP_PRIORITY, cellDepth, cellX, cellY, DETACHED, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STATIC } from '../store/ItemStore.js';
 import { NodePool, NONE } from '../store/NodePool.js';
 import { grow } from '../grow.js';
 import { IdList } from '../lists/IdList.js';
 import { KeySorter } from '../lists/radix.js';
 import { SweptStore } from '../store/SweptStore.js';
 import { MIN_REGION, SlotPool } from '../store/SlotPool.js';
+import { isSquare } from '../errors.js';
 
 /** Numbers by id: a plain array, a typed array or any indexable store. */
 export type Numbers = { readonly [id: number]: number };
@@ -239,8 +240,9 @@ export class SpatialTree {
    * and for the arrays alike, at list places [from, to). This is `move` for a whole class
    * without a call per item (a detached item's move only stores its box and counts it). Stops
    * at the first member whose numbers make no valid box and returns its place, for the caller
-   * to report before it goes on from the next one; returns -1 at `to`. Classes with swept
-   * items take `move` item by item instead (their paths need more).
+   * to report before it goes on from the next one; returns -1 at `to`. A circle whose box is
+   * not square stops it too. Classes with swept items take `move` item by item instead (their
+   * paths need more).
    */
   storeCentres(k: number, from: number, to: number, px: Numbers, py: Numbers, bw: Numbers, bh: Numbers): number {
     const C = this.classes;
@@ -248,6 +250,7 @@ export class SpatialTree {
     const f64 = this.items.f64;
     let changed = 0;
     const end = to < C.end[k] ? to : C.end[k];
+    const round = C.round[k] > 0;
     let i = from;
     for (; i < end; i++) {
       const id = ids[i];
@@ -256,6 +259,7 @@ export class SpatialTree {
       const minX = x - hw, minY = y - hh, maxX = x + hw, maxY = y + hh;
       // NaN fails every comparison; a corner past the float range makes the width infinite or NaN.
       if (!(hw >= 0 && hh >= 0 && maxX - minX < Infinity && maxY - minY < Infinity)) break;
+      if (round && hw !== hh && this.items.hasFlag(id, CIRCLE) && !isSquare(minX, minY, maxX, maxY)) break;
       const r = id << 3;
       if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) continue;
       f64[r | MIN_X] = minX;

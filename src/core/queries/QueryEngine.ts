@@ -26,8 +26,9 @@ export const POINT = 2;
  * list order, O(class), only for the classes the mask accepts. One instance per index; not
  * re-entrant (a visitor must not start another query on the same index).
  *
- * The item tests are written out in each loop: a shared helper taking the box's numbers was
- * measured to box them on the heap once the engine stopped inlining it.
+ * The per-item tests (shapeHit, rayHit, nearHit) take the box as an array and an offset, and
+ * give numbers back through `near`: a helper taking or returning loose numbers was measured to
+ * box them on the heap once the engine stopped inlining it.
  */
 export class QueryEngine {
   private readonly tree: SpatialTree;
@@ -37,6 +38,8 @@ export class QueryEngine {
   private readonly best = new Heap(true);
   /** A distance or key out of a per-item test (see rayHit, nearHit): a number out of a call without boxing it. */
   private readonly near = new Float64Array(1);
+  /** The distances nearest() reports, for its tie pass. */
+  private reported = new Float64Array(64);
   /** Offset of the box {@link boxNow} last returned. */
   private at = 0;
 
@@ -307,11 +310,25 @@ export class QueryEngine {
     }
     // The worst comes off the top first: fill the output from the back, nearest first.
     const found = best.count;
+    if (found > this.reported.length) this.reported = new Float64Array(Math.max(found, 2 * this.reported.length));
+    const reported = this.reported;
     for (let i = found - 1; i >= 0; i--) {
       outIds[i] = best.topId;
-      if (outDist !== null) outDist[i] = far ? best.topKey : Math.sqrt(best.topKey);
+      reported[i] = far ? best.topKey : Math.sqrt(best.topKey);
       best.pop();
     }
+    // Keys that differ in their last bits can report the same distance (a square root, or a
+    // circle's distance squared): equal reported distances go by id, as the results promise.
+    for (let i = 1; i < found; i++) {
+      const d = reported[i], id = outIds[i];
+      let j = i - 1;
+      while (j >= 0 && reported[j] === d && outIds[j] > id) {
+        outIds[j + 1] = outIds[j];
+        j--;
+      }
+      outIds[j + 1] = id;
+    }
+    if (outDist !== null) for (let i = 0; i < found; i++) outDist[i] = reported[i];
     return found;
   }
 

@@ -1,0 +1,94 @@
+import { addComponent, addEntity, removeComponent } from 'bitecs';
+import { describe, expect, it } from 'vitest';
+import {
+  Bounds, Circle, contact, forEachPair, getQuadtree, getStats, Position, quadtreeCollisionSystem, quadtreeSyncSystem, Shape,
+  type Contact,
+} from '../../src/index.js';
+import { anyDetached } from '../core/helpers.js';
+import { Scene } from './scene.js';
+
+function pairCount(scene: Scene): number {
+  let n = 0;
+  forEachPair(scene.world, () => {
+    n++;
+  });
+  return n;
+}
+
+describe('Circle entities', () => {
+  it('pair as circles while tagged: the corners of their boxes do not touch', () => {
+    const scene = new Scene();
+    // Boxes of 10 whose corners overlap by 1; the circles inside are far apart.
+    const a = scene.spawn(100, 100);
+    const b = scene.spawn(109, 109);
+    scene.frame();
+    expect(pairCount(scene)).toBe(1);
+    addComponent(scene.world, a, Circle);
+    scene.frame();
+    expect(getQuadtree(scene.world).shapeOf(a)).toBe(Shape.Circle);
+    // Exit this frame, nothing the next.
+    expect(pairCount(scene)).toBe(1);
+    scene.frame();
+    expect(pairCount(scene)).toBe(0);
+    removeComponent(scene.world, a, Circle);
+    scene.frame();
+    expect(getQuadtree(scene.world).shapeOf(a)).toBe(Shape.Box);
+    expect(pairCount(scene)).toBe(1);
+    expect(b).toBeGreaterThan(a);
+  });
+
+  it('a game\'s own circle tag', () => {
+    const Round = {};
+    const scene = new Scene({ circleTag: Round });
+    const a = scene.spawn(100, 100);
+    addComponent(scene.world, a, Round);
+    scene.frame();
+    expect(getQuadtree(scene.world).shapeOf(a)).toBe(Shape.Circle);
+  });
+
+  it('a round particle of a big moving class that stops being square is held, named, and put back when square', () => {
+    const scene = new Scene({ invalid: 'throw' });
+    const ids: number[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const eid = scene.spawn(20 + (i % 60) * 16, 20 + Math.floor(i / 60) * 16, 4, 4);
+      addComponent(scene.world, eid, Circle);
+      ids.push(eid);
+    }
+    for (let f = 0; f < 4; f++) {
+      for (const eid of ids) Position.x[eid] += 1;
+      scene.frame();
+    }
+    // Detached: the sync stores the class's boxes in one loop, which must stop at the bad one.
+    expect(anyDetached(getQuadtree(scene.world))).toBe(true);
+    const bad = ids[1234];
+    for (const eid of ids) Position.x[eid] += 1;
+    Bounds.height[bad] = 5;
+    expect(() => quadtreeSyncSystem(scene.world)).toThrow(
+      `bitecs-quadtree: entity ${bad} is a Circle but its Bounds are not square (Bounds.width 4, Bounds.height 5)`);
+    getQuadtree(scene.world).validate();
+    expect(getStats(scene.world)).toMatchObject({ entities: 2999, held: 1 });
+    quadtreeCollisionSystem(scene.world);
+    Bounds.height[bad] = 4;
+    scene.frame();
+    expect(getStats(scene.world)).toMatchObject({ entities: 3000, held: 0 });
+  });
+});
+
+describe('contact in the ECS', () => {
+  it('gives the push-out of a pair and names the entities of a non-pair', () => {
+    const scene = new Scene();
+    const ship = scene.spawn(100, 100, 20, 20);
+    addComponent(scene.world, ship, Circle);
+    const wall = scene.spawn(125, 100, 40, 200);
+    const far = scene.spawn(500, 500);
+    scene.frame();
+    const out: Contact = { nx: 0, ny: 0, depth: 0, x: 0, y: 0 };
+    // The ship's circle reaches x 110; the wall starts at 105: 5 deep, straight along +x.
+    expect(contact(scene.world, ship, wall, out)).toMatchObject({ nx: 1, ny: 0, depth: 5, x: 105, y: 100 });
+    expect(() => contact(scene.world, ship, far, out)).toThrow(
+      `bitecs-quadtree: contact of entities ${ship} and ${far}: they are not a pair after the last collision step`);
+    const stray = addEntity(scene.world);
+    expect(() => contact(scene.world, ship, stray, out)).toThrow(
+      `bitecs-quadtree: contact of entities ${ship} and ${stray}: they are not a pair after the last collision step (entity ${stray} is not in the tree)`);
+  });
+});
