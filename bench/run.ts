@@ -11,15 +11,17 @@ import { stormCoreSpec } from './storm-ours.js';
 import { stormEcsOffSpec, stormEcsOnSpec } from './storm-ecs.js';
 import { stormGridSpec } from './storm-grid.js';
 import { effectsMismatches, effectsSection, effectsSpecs, runEffects } from './effects.js';
+import { runShapes, shapesMismatches, shapesSection } from './shapes.js';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scene a,b          scenes, comma-separated (default all): bounce (the peers' tables, the
                        maxDepth sweep, the ECS face table), storm (the particle storm), bullets
                        (swept bullets against the same scene unswept), effects (particle bursts
-                       with lifetimes and recycled ids); both = bounce,storm
+                       with lifetimes and recycled ids), shapes (the same items as boxes and as
+                       circles, and contact per pair); both = bounce,storm
   --n 1000,10000       item counts: boxes for bounce (default 1000,10000,50000,100000), dust
-                       particles for storm, items for bullets (default 10000,100000), live
-                       particles for effects (default 20000,50000,100000)
+                       particles for storm, items for bullets and shapes (default 10000,100000),
+                       live particles for effects (default 20000,50000,100000)
   --mode all|10|both   bounce: every item moves, a fixed 10% moves, or both (default both)
   --runs R             repeat each measurement R times, fresh scenes and contenders (default 3)
   --frames F           measured frames per run (default bounce: 100 at 1k, 60 at 10k, 40 at 50k,
@@ -31,6 +33,7 @@ const USAGE = `Usage: npm run bench -- [options]
                        bounce ${bounceSpecs().map((s) => s.key).join(', ')};
                        storm ${[stormGridSpec, stormCoreSpec, stormEcsOffSpec, stormEcsOnSpec].map((s) => s.key).join(', ')}, brute (the check);
                        ECS table ${ecsSpecs().map((s) => s.key).join(', ')}; bullets unswept, swept;
+                       shapes boxes, circles, boxes-contact, circles-contact;
                        effects ${effectsSpecs().map((s) => s.key).join(', ')}.
                        Pairs are checked only when the reference (bounce: brute up to 10k, ours
                        above; storm: grid; ECS: core) is among them.
@@ -73,9 +76,9 @@ function main(): void {
   }
   const quick = values.quick;
   const scene = values.scene;
-  const scenes = new Set(scene.split(',').map((x) => x.trim()).flatMap((x) => (x === 'both' ? ['bounce', 'storm'] : x === 'all' ? ['bounce', 'storm', 'bullets', 'effects'] : [x])));
+  const scenes = new Set(scene.split(',').map((x) => x.trim()).flatMap((x) => (x === 'both' ? ['bounce', 'storm'] : x === 'all' ? ['bounce', 'storm', 'bullets', 'effects', 'shapes'] : [x])));
   for (const x of scenes) {
-    if (x !== 'bounce' && x !== 'storm' && x !== 'bullets' && x !== 'effects') usage(`--scene takes bounce, storm, bullets, effects, both or all (got ${scene})`);
+    if (!['bounce', 'storm', 'bullets', 'effects', 'shapes'].includes(x)) usage(`--scene takes bounce, storm, bullets, effects, shapes, both or all (got ${scene})`);
   }
   const bounceNs = numbers(values.n ?? (quick ? '1000,10000' : '1000,10000,50000,100000'), 'n');
   const stormNs = numbers(values.n ?? (quick ? '10000' : '10000,100000'), 'n');
@@ -123,10 +126,12 @@ function main(): void {
     : timed('storm', () => runStorm({ ns: stormNs, warmup, framesFor: stormFramesFor, seed, runs, select, log }));
   const bullets = !scenes.has('bullets') ? null
     : timed('bullets', () => runBullets({ ns: stormNs, warmup, framesFor: bulletFramesFor, seed, runs, select, log }));
+  const shapes = !scenes.has('shapes') ? null
+    : timed('shapes', () => runShapes({ ns: stormNs, warmup, framesFor: bulletFramesFor, seed, runs, select, log }));
   const effects = !scenes.has('effects') ? null
     : timed('effects', () => runEffects({ ns: effectsNs, warmup: effectsWarmup, framesFor: effectsFramesFor, seed, runs, select, log }));
   log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  if (bounce.length === 0 && sweep === null && ecs.length === 0 && storm === null && bullets === null && effects === null) {
+  if (bounce.length === 0 && sweep === null && ecs.length === 0 && storm === null && bullets === null && shapes === null && effects === null) {
     usage(`--only matched no contender of the scenes run (${values.only})`);
   }
 
@@ -140,12 +145,13 @@ function main(): void {
     ecsSection(ecs, md),
     stormSection(storm, md, context),
     bulletsSection(bullets, md, context),
+    shapesSection(shapes, md, context),
     effectsSection(effects, md, effectsContext),
   ];
   console.log(sections.map((s) => s.trim()).filter((s) => s !== '').join('\n\n'));
 
   const bad = [...bounceMismatches(bounce), ...(sweep === null ? [] : sweepMismatches(sweep)), ...ecsMismatches(ecs),
-    ...stormMismatches(storm), ...bulletsMismatches(bullets), ...effectsMismatches(effects)];
+    ...stormMismatches(storm), ...bulletsMismatches(bullets), ...shapesMismatches(shapes), ...effectsMismatches(effects)];
   if (bad.length > 0) {
     console.error(`\nCHECKSUM MISMATCH (${bad.length}):\n  ${bad.join('\n  ')}`);
     process.exitCode = 1;

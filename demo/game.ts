@@ -2,7 +2,10 @@ import { addComponent, addEntity, createWorld, query, removeEntity, type World }
 import {
   addQuadtree,
   Bounds,
+  Circle,
   Collider,
+  contact,
+  type Contact,
   getQuadtree,
   getStats,
   onCollision,
@@ -12,6 +15,7 @@ import {
   quadtreeDispatchSystem,
   quadtreeSyncSystem,
   queryNearest,
+  queryRect,
   removeQuadtree,
   setDispatchBudget,
   Static,
@@ -119,12 +123,10 @@ export class Game {
   private swarmTimer = 0;
   private readonly near: number[] = [];
   private readonly point = { x: 0, y: 0 };
-  private readonly from = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
-  private readonly to = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
-  private readonly other = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
   private readonly patrol = { x: 0, y: 0 };
-  /** Wall and rock rectangles, 4 numbers each, for placing things while building. */
-  private readonly walls: number[] = [];
+  /** The contact of the pair a handler is serving (reused). */
+  private readonly touch: Contact = { nx: 0, ny: 0, depth: 0, x: 0, y: 0 };
+  private readonly found: number[] = [];
 
   constructor(population: number, private readonly hooks: GameHooks, seed = 1) {
     this.rng = createRng(seed);
@@ -371,19 +373,15 @@ export class Game {
   }
 
   /**
-   * Where a bullet first touched `other` this frame (its box centre at the time of impact,
+   * Where a bullet first touched `other` this frame (the contact point at its time of impact,
    * a reused object), counting the hit in {@link sweptSaves} when the bullet had already
-   * passed through.
+   * passed through (the two no longer overlap).
    */
   private bulletHit(bullet: number, other: number): { x: number; y: number } {
-    const tree = getQuadtree(this.world);
-    const { from, to } = this;
-    tree.getPath(bullet, from, to);
-    const t = Math.max(0, tree.timeOfImpact(bullet, other));
-    const o = tree.getBox(other, this.other);
-    if (!(to.minX < o.maxX && o.minX < to.maxX && to.minY < o.maxY && o.minY < to.maxY)) this.sweptSaves++;
-    this.point.x = (from.minX + from.maxX) / 2 + t * ((to.minX + to.maxX) / 2 - (from.minX + from.maxX) / 2);
-    this.point.y = (from.minY + from.maxY) / 2 + t * ((to.minY + to.maxY) / 2 - (from.minY + from.maxY) / 2);
+    const c = contact(this.world, bullet, other, this.touch);
+    if (c.depth === 0 && getQuadtree(this.world).timeOfImpact(bullet, other) > 0) this.sweptSaves++;
+    this.point.x = c.x;
+    this.point.y = c.y;
     return this.point;
   }
 
@@ -428,40 +426,30 @@ export class Game {
       { layer: Layer.Particle, other: Layer.Wall, priority: 60, phases: Phase.Enter | Phase.Stay });
   }
 
-  /** Moves `e` out of the static box `wall` along the shallower axis; bounces with `restitution` > 0. */
+  /**
+   * Moves `e` out of the static `wall` (a box, or a round rock) by the pair's contact, and
+   * takes the part of its velocity that runs into the wall: gone, or bounced back times
+   * `restitution`.
+   */
   private pushOut(e: number, wall: number, restitution: number): void {
-    const dx = Position.x[e] - Position.x[wall];
-    const dy = Position.y[e] - Position.y[wall];
-    const ox = (Bounds.width[e] + Bounds.width[wall]) / 2 - Math.abs(dx);
-    const oy = (Bounds.height[e] + Bounds.height[wall]) / 2 - Math.abs(dy);
-    if (ox <= 0 || oy <= 0) return;
-    if (ox < oy) {
-      const s = dx < 0 ? -1 : 1;
-      Position.x[e] += s * ox;
-      if (Velocity.x[e] * s < 0) Velocity.x[e] = restitution > 0 ? -Velocity.x[e] * restitution : 0;
-    } else {
-      const s = dy < 0 ? -1 : 1;
-      Position.y[e] += s * oy;
-      if (Velocity.y[e] * s < 0) Velocity.y[e] = restitution > 0 ? -Velocity.y[e] * restitution : 0;
-    }
+    const c = contact(this.world, e, wall, this.touch);
+    if (c.depth === 0) return;
+    Position.x[e] -= c.nx * c.depth;
+    Position.y[e] -= c.ny * c.depth;
+    const into = Velocity.x[e] * c.nx + Velocity.y[e] * c.ny;
+    if (into <= 0) return;
+    Velocity.x[e] -= (1 + restitution) * into * c.nx;
+    Velocity.y[e] -= (1 + restitution) * into * c.ny;
   }
 
-  /** Pushes two overlapping enemies apart, half each, so a swarm packs instead of stacking. */
+  /** Pushes two overlapping enemies apart, a quarter of the depth each, so a swarm packs instead of stacking. */
   private separate(a: number, b: number): void {
-    const dx = Position.x[b] - Position.x[a];
-    const dy = Position.y[b] - Position.y[a];
-    const ox = ENEMY_SIZE - Math.abs(dx);
-    const oy = ENEMY_SIZE - Math.abs(dy);
-    if (ox <= 0 || oy <= 0) return;
-    if (ox < oy) {
-      const s = (dx < 0 ? -1 : dx > 0 ? 1 : a < b ? 1 : -1) * ox * 0.25;
-      Position.x[a] -= s;
-      Position.x[b] += s;
-    } else {
-      const s = (dy < 0 ? -1 : dy > 0 ? 1 : a < b ? 1 : -1) * oy * 0.25;
-      Position.y[a] -= s;
-      Position.y[b] += s;
-    }
+    const c = contact(this.world, a, b, this.touch);
+    const push = c.depth * 0.25;
+    Position.x[a] -= c.nx * push;
+    Position.y[a] -= c.ny * push;
+    Position.x[b] += c.nx * push;
+    Position.y[b] += c.ny * push;
   }
 
   private explode(x: number, y: number, tint: number, sparks: number, smoke: number): void {
@@ -563,6 +551,8 @@ export class Game {
     addComponent(world, e, Collider);
     if (kind === Kind.Wall || kind === Kind.Rock) addComponent(world, e, Static);
     else addComponent(world, e, Mover);
+    // Ships, drones and rocks are round: their pairs and bounces follow the circle, not its box.
+    if (kind === Kind.Player || kind === Kind.Enemy || kind === Kind.Rock) addComponent(world, e, Circle);
     this.entities++;
     this.hooks.spawned(e, kind);
     return e;
@@ -576,7 +566,8 @@ export class Game {
 
   private wall(kind: KindValue, x: number, y: number, w: number, h: number): void {
     this.spawn(kind, x + w / 2, y + h / 2, w, h, Layer.Wall, -1, PRIORITY.wall);
-    this.walls.push(x, y, x + w, y + h);
+    // Into the tree at once, so that the placing of what comes next can query it.
+    quadtreeSyncSystem(this.world);
   }
 
   private buildArena(): void {
@@ -610,12 +601,9 @@ export class Game {
     }
   }
 
+  /** Whether a wall or a rock overlaps the rectangle. */
   private blocked(minX: number, minY: number, maxX: number, maxY: number): boolean {
-    const w = this.walls;
-    for (let i = 0; i < w.length; i += 4) {
-      if (minX < w[i + 2] && w[i] < maxX && minY < w[i + 3] && w[i + 1] < maxY) return true;
-    }
-    return false;
+    return queryRect(this.world, minX, minY, maxX, maxY, this.found, Layer.Wall) > 0;
   }
 
   /** A random point not inside a wall or rock. */

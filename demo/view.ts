@@ -192,8 +192,10 @@ function drawWall(g: Graphics, kind: KindValue, x: number, y: number, w: number,
   const left = x - w / 2;
   const top = y - h / 2;
   if (kind === Kind.Rock) {
-    g.roundRect(left, top, w, h, Math.min(w, h) * 0.3).fill(0x262b36).stroke({ width: 2, color: 0x5b6578 });
-    g.roundRect(left + w * 0.2, top + h * 0.18, w * 0.35, h * 0.25, 4).fill({ color: 0xffffff, alpha: 0.06 });
+    // A rock is the circle in its square box (it is a Circle in the tree).
+    const r = w / 2;
+    g.circle(x, y, r).fill(0x262b36).stroke({ width: 2, color: 0x5b6578 });
+    g.circle(x - r * 0.3, y - r * 0.3, r * 0.3).fill({ color: 0xffffff, alpha: 0.06 });
   } else {
     g.rect(left, top, w, h).fill(0x17263a).stroke({ width: 2, color: 0x3f6f9f });
   }

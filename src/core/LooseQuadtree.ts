@@ -310,9 +310,19 @@ export class LooseQuadtree {
    * @throws naming both ids if they are not a pair after the last step
    */
   contact<T extends Contact>(a: number, b: number, out: T): T {
+    return this.contactOf(a, b, out, 'items');
+  }
+
+  /**
+   * {@link contact}, its error naming `a` and `b` as `noun` (the ECS says entities).
+   * @internal
+   */
+  contactOf<T extends Contact>(a: number, b: number, out: T, noun: string): T {
     this.nodeOf(a, 'contact');
     this.nodeOf(b, 'contact');
-    if (a === b || this.pairStartedAt(a, b) < 0) fail(`contact of items ${a} and ${b}: they are not a pair after the last step`);
+    if (a === b || !(a < b ? this.broadphase.isCurrent(a, b) : this.broadphase.isCurrent(b, a))) {
+      fail(`contact of ${noun} ${a} and ${b}: they are not a pair after the last step`);
+    }
     const items = this.tree.items;
     const fa = items.flagsOf(a), fb = items.flagsOf(b);
     const shapes = shapesOf(fa, fb);
@@ -337,11 +347,17 @@ export class LooseQuadtree {
 
   /** Writes where an item is now (a swept one: the end of its path) into `s[o..o+3]`. */
   private boxInto(id: number, s: Float64Array, o: number): void {
-    const box = this.getBox(id, this.boxScratch);
-    s[o] = box.minX;
-    s[o + 1] = box.minY;
-    s[o + 2] = box.maxX;
-    s[o + 3] = box.maxY;
+    const items = this.tree.items;
+    let src = items.f64, at = id << 3;
+    if (items.hasFlag(id, SWEPT)) {
+      // The record covers the path; the item is at the end of it.
+      src = this.tree.sweeps.boxes;
+      at = this.tree.sweeps.at(id) + TO;
+    }
+    s[o] = src[at];
+    s[o + 1] = src[at + 1];
+    s[o + 2] = src[at + 2];
+    s[o + 3] = src[at + 3];
   }
 
   /**

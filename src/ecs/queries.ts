@@ -82,9 +82,10 @@ export function timeOfImpact(world: object, a: number, b: number): number {
  */
 export function contact<T extends Contact>(world: object, a: number, b: number, out: T): T {
   const tree = stateOf(world).tree;
-  if (!tree.has(a) || !tree.has(b) || a === b || tree.pairStartedAt(a, b) < 0) {
-    fail(`contact of entities ${a} and ${b}: they are not a pair after the last collision step` +
-      (!tree.has(a) ? ` (entity ${a} is not in the tree)` : !tree.has(b) ? ` (entity ${b} is not in the tree)` : ''));
+  const missing = !tree.has(a) ? a : !tree.has(b) ? b : -1;
+  if (missing >= 0 || a === b) {
+    fail(`contact of entities ${a} and ${b}: they are not a pair after the last step` +
+      (missing >= 0 ? ` (entity ${missing} is not in the tree)` : ''));
   }
-  return tree.contact(a, b, out);
+  return tree.contactOf(a, b, out, 'entities');
 }

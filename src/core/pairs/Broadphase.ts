@@ -582,6 +582,25 @@ export class Broadphase {
     this.left.clear();
   }
 
+  /** Where {@link isCurrent} found its last pair in the current list. */
+  private lastFound = 0;
+
+  /**
+   * Whether (a < b) is a pair after the last step. A caller walking the current list in order
+   * (a game's contact for each pair) is answered from the entry after the last one found.
+   */
+  isCurrent(a: number, b: number): boolean {
+    if (!this.poolInSync) {
+      const cur = this.lists.current;
+      const at = this.lastFound + 1;
+      if (at < cur.count && cur.a[at] === a && cur.b[at] === b && !this.endedByRemoval(a, b)) {
+        this.lastFound = at;
+        return true;
+      }
+    }
+    return this.startedAt(a, b) >= 0;
+  }
+
   /** Step in which the pair (a < b) began, or -1 if there is no such pair. */
   startedAt(a: number, b: number): number {
     if (this.poolInSync) {
@@ -596,9 +615,15 @@ export class Broadphase {
       const pa = this.tree.items.priorityOf(a);
       const pb = this.tree.items.priorityOf(b);
       const at = lowerBound(cur, cur.count, pa < pb ? pa : pb, a, b);
-      return at < cur.count && cur.a[at] === a && cur.b[at] === b ? cur.born[at] : -1;
+      if (!(at < cur.count && cur.a[at] === a && cur.b[at] === b)) return -1;
+      this.lastFound = at;
+      return cur.born[at];
     }
-    for (let i = 0; i < cur.count; i++) if (cur.a[i] === a && cur.b[i] === b) return cur.born[i];
+    for (let i = 0; i < cur.count; i++) {
+      if (cur.a[i] !== a || cur.b[i] !== b) continue;
+      this.lastFound = i;
+      return cur.born[i];
+    }
     return -1;
   }
 

@@ -1,9 +1,9 @@
 import { DENSE_DEPTH, MAX_CLASSES } from '../store/CollisionClasses.js';
-import { EXACT, FLAGS, LAYER, MASK, STATIC } from '../store/ItemStore.js';
+import { CIRCLE, EXACT, FLAGS, LAYER, MASK, STATIC, SWEPT } from '../store/ItemStore.js';
 import { NONE } from '../store/NodePool.js';
 import type { PairBuffer } from '../lists/PairBuffer.js';
 import { ProbeGrid } from './ProbeGrid.js';
-import { ExactTest } from './ExactTest.js';
+import { ExactTest, roundOverlap } from './ExactTest.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /**
@@ -235,7 +235,12 @@ export class CellSweep {
     const pa = this.tree.items.priorityOf(a);
     const pt = meta[4 * t + 3];
     // A swept item's candidates were found by the box covering its path; a circle's by its box.
-    if (this.careful && ((i32[(a << 4) | FLAGS] | meta[4 * t + 2]) & EXACT) !== 0 && !this.exactTest.meets(a, b)) return;
+    if (this.careful) {
+      const fa = i32[(a << 4) | FLAGS], mt = meta[4 * t + 2];
+      if (((fa | mt) & EXACT) !== 0 && !(((fa | mt) & SWEPT) === 0
+        ? roundOverlap(this.tree.items.f64, a << 3, (fa & CIRCLE) !== 0, slots.box, 4 * t, (mt & CIRCLE) !== 0, this.touching)
+        : this.exactTest.meets(a, b))) return;
+    }
     this.push(a < b ? a : b, a < b ? b : a, pa < pt ? pa : pt);
   }
 
@@ -454,7 +459,12 @@ export class CellSweep {
     const ps = meta[4 * s + 3];
     const pt = meta[4 * t + 3];
     // Only the three columns a sort and merge read; the list's index and born stay unused.
-    if (this.careful && ((meta[4 * s + 2] | meta[4 * t + 2]) & EXACT) !== 0 && !this.exactTest.meets(a, b)) return;
+    if (this.careful) {
+      const ms = meta[4 * s + 2], mt = meta[4 * t + 2];
+      if (((ms | mt) & EXACT) !== 0 && !(((ms | mt) & SWEPT) === 0
+        ? roundOverlap(slots.box, 4 * s, (ms & CIRCLE) !== 0, slots.box, 4 * t, (mt & CIRCLE) !== 0, this.touching)
+        : this.exactTest.meets(a, b))) return;
+    }
     this.push(a < b ? a : b, a < b ? b : a, ps < pt ? ps : pt);
   }
 }

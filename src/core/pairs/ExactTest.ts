@@ -1,4 +1,4 @@
-import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, sweptShapes } from '../geometry.js';
+import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, FAR, sweptShapes } from '../geometry.js';
 import { CIRCLE, EXACT, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { FROM, LAST_FROM } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
@@ -50,18 +50,7 @@ export class ExactTest {
   /** Two items that stand still, one of them at least a circle. */
   private shapesOverlap(a: number, fa: number, b: number, fb: number): boolean {
     const f64 = this.tree.items.f64;
-    const ra = a << 3, rb = b << 3;
-    if ((fa & CIRCLE) !== 0 && (fb & CIRCLE) !== 0) {
-      return circlesOverlap(
-        f64[ra | MIN_X] * 0.5 + f64[ra | MAX_X] * 0.5, f64[ra | MIN_Y] * 0.5 + f64[ra | MAX_Y] * 0.5, f64[ra | MAX_X] * 0.5 - f64[ra | MIN_X] * 0.5,
-        f64[rb | MIN_X] * 0.5 + f64[rb | MAX_X] * 0.5, f64[rb | MIN_Y] * 0.5 + f64[rb | MAX_Y] * 0.5, f64[rb | MAX_X] * 0.5 - f64[rb | MIN_X] * 0.5,
-        this.touching);
-    }
-    const c = (fa & CIRCLE) !== 0 ? ra : rb;
-    const box = c === ra ? rb : ra;
-    return circleBoxOverlap(
-      f64[c | MIN_X] * 0.5 + f64[c | MAX_X] * 0.5, f64[c | MIN_Y] * 0.5 + f64[c | MAX_Y] * 0.5, f64[c | MAX_X] * 0.5 - f64[c | MIN_X] * 0.5,
-      f64[box | MIN_X], f64[box | MIN_Y], f64[box | MAX_X], f64[box | MAX_Y], this.touching);
+    return roundOverlap(f64, a << 3, (fa & CIRCLE) !== 0, f64, b << 3, (fb & CIRCLE) !== 0, this.touching);
   }
 
   /** Writes an item's start and end boxes at `to` (its record box twice when it is not swept). */
@@ -81,6 +70,36 @@ export class ExactTest {
     p[to + 2] = p[to + 6] = f64[r | MAX_X];
     p[to + 3] = p[to + 7] = f64[r | MAX_Y];
   }
+}
+
+/**
+ * Whether two items that stand still overlap, one of them at least a circle (`ca`, `cb`):
+ * their boxes at `sa[i..i+3]` and `sb[j..j+3]` (minX, minY, maxX, maxY). Written out here,
+ * numbers taken from arrays, for the pair finders' inner loops (a call the engine does not
+ * inline would box every number passed); the same results as circlesOverlap and
+ * circleBoxOverlap, which it calls far out in float space.
+ */
+export function roundOverlap(sa: Float64Array, i: number, ca: boolean, sb: Float64Array, j: number, cb: boolean, touching: boolean): boolean {
+  if (!ca) return roundOverlap(sb, j, cb, sa, i, ca, touching);
+  const x = sa[i] * 0.5 + sa[i + 2] * 0.5, y = sa[i + 1] * 0.5 + sa[i + 3] * 0.5, r = sa[i + 2] * 0.5 - sa[i] * 0.5;
+  let dx: number, dy: number, reach: number;
+  if (cb) {
+    const bx = sb[j] * 0.5 + sb[j + 2] * 0.5, by = sb[j + 1] * 0.5 + sb[j + 3] * 0.5, br = sb[j + 2] * 0.5 - sb[j] * 0.5;
+    // Far out in float space circlesOverlap scales first (see FAR): its answer, then.
+    if (!((x < 0 ? -x : x) + (y < 0 ? -y : y) + (bx < 0 ? -bx : bx) + (by < 0 ? -by : by) + r + br < FAR)) {
+      return circlesOverlap(x, y, r, bx, by, br, touching);
+    }
+    dx = bx - x;
+    dy = by - y;
+    reach = r + br;
+  } else {
+    dx = x < sb[j] ? sb[j] - x : x > sb[j + 2] ? x - sb[j + 2] : 0;
+    dy = y < sb[j + 1] ? sb[j + 1] - y : y > sb[j + 3] ? y - sb[j + 3] : 0;
+    reach = r;
+  }
+  const d2 = dx * dx + dy * dy, r2 = reach * reach;
+  if (!cb && d2 === Infinity && r2 === Infinity) return circleBoxOverlap(x, y, r, sb[j], sb[j + 1], sb[j + 2], sb[j + 3], touching);
+  return touching ? d2 <= r2 : d2 < r2;
 }
 
 /** The shape bits of a pair for sweptShapes, from the two items' flags. */

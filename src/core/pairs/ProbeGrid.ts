@@ -1,8 +1,8 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
-import { EXACT, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y } from '../store/ItemStore.js';
+import { CIRCLE, EXACT, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { grow } from '../grow.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
-import type { ExactTest } from './ExactTest.js';
+import { roundOverlap, type ExactTest } from './ExactTest.js';
 
 /** The grid has at most this many cells a side (4^9 cells in all). */
 const MAX_SIDE = 512;
@@ -237,7 +237,10 @@ export class ProbeGrid {
             const cq = corner[2 * q], rq = corner[2 * q + 1];
             if ((cp > cq ? cp : cq) !== c || (rp > rq ? rp : rq) !== r) continue;
             const a = key[p], b = key[q];
-            if (exactTest !== null && (exact[p] | exact[q]) !== 0 && !exactTest.meets(a, b)) continue;
+            const e = exact[p] | exact[q];
+            if (exactTest !== null && e !== 0 && !((e & SWEPT) === 0
+              ? roundOverlap(box, 4 * p, (exact[p] & CIRCLE) !== 0, box, 4 * q, (exact[q] & CIRCLE) !== 0, touching)
+              : exactTest.meets(a, b))) continue;
             const pa = priority[p], pb = priority[q];
             emit(a < b ? a : b, a < b ? b : a, pa < pb ? pa : pb);
           }
