@@ -50,7 +50,7 @@ function runMode(mode: Mode, specs: ContenderSpec[], o: BounceOptions): BounceTa
   for (const n of o.ns) {
     const running = specs.filter((spec) => {
       const why = spec.maxN !== undefined && n > spec.maxN ? `N > ${label(spec.maxN)}` : slowAt(table, spec, n);
-      if (why !== undefined) table.skipped.get(spec.key)!.set(n, why);
+      if (why !== undefined) table.skipped.get(spec.key)?.set(n, why);
       return why === undefined;
     });
     if (running.length === 0) continue;

@@ -146,7 +146,7 @@ export function runBullets(o: BulletOptions): BulletTable | null {
   for (const n of o.ns) {
     const brute = n <= BRUTE_MAX && specs.includes(bulletsSweptSpec);
     o.log(`bullets, N=${label(n)}: ${specs.length} contender${specs.length === 1 ? '' : 's'}` +
-      `${brute ? `, the swept one checked by brute force every ${BRUTE_EVERY} frames` : ''}`);
+      (brute ? `, the swept one checked by brute force every ${BRUTE_EVERY} frames` : ''));
     table.results.set(n, runLockstep({
       title: `bullets, N=${label(n)}`,
       scene: () => new BulletScene(n, o.seed),

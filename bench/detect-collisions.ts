@@ -44,7 +44,7 @@ class DetectCollisions implements Contender {
       const x1 = (query.maxX = maxX[i]), y1 = (query.maxY = maxY[i]);
       const found = system.search(query);
       for (let c = 0; c < found.length; c++) {
-        const j = found[c].userData as number;
+        const j = (found[c] as { userData: number }).userData;
         if (j > i && x0 < maxX[j] && minX[j] < x1 && y0 < maxY[j] && minY[j] < y1) sum.add(i, j);
       }
     }

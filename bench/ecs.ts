@@ -4,7 +4,7 @@ import {
   addQuadtree, forEachPair, markMoved, Phase, quadtreeCollisionSystem, quadtreeSyncSystem, type CollisionStore,
   type PairVisitor,
 } from '../src/index.js';
-import type { Contender, ContenderSpec, PairSum, Select } from './contender.js';
+import { PairSum, type Contender, type ContenderSpec, type Select } from './contender.js';
 import { runLockstep, UNCAPPED, type LockstepResult } from './lockstep.js';
 import { oursSpec } from './ours.js';
 import { cellText, footnotes, renderTable } from './report.js';
@@ -26,9 +26,10 @@ class EcsGame implements Contender {
   private readonly collision: CollisionStore = { a: [], b: [], priority: [], phase: [], startedAt: [] };
   private readonly pairEntities: boolean;
   private readonly detect: 'scan' | 'mark';
-  private sum: PairSum | null = null;
+  /** The frame's sum, set before each search (a placeholder until the first). */
+  private sum = new PairSum();
   private readonly visit: PairVisitor = (a, b) => {
-    this.sum!.add(a - 1, b - 1);
+    this.sum.add(a - 1, b - 1);
   };
 
   constructor(pairEntities: boolean, detect: 'scan' | 'mark') {

@@ -1,7 +1,7 @@
 import { addComponent, addEntity, createWorld, query, removeEntity, type World } from 'bitecs';
 import { addQuadtree, forEachPair, getQuadtree, Phase, quadtreeCollisionSystem, quadtreeSyncSystem,
   type BudgetOptions, type CollisionStore, type PairVisitor } from '../src/index.js';
-import type { Contender, ContenderSpec, PairSum } from './contender.js';
+import { PairSum, type Contender, type ContenderSpec } from './contender.js';
 import { DT } from './scene.js';
 import { EFFECTS, type EffectsScene } from './effects-scene.js';
 
@@ -34,9 +34,10 @@ class EffectsGame implements Contender<EffectsScene> {
   private readonly collision: CollisionStore = { a: [], b: [], priority: [], phase: [], startedAt: [] };
   /** Entity of each actor (by uid - firstActor). */
   private actorEids = new Int32Array(0);
-  private sum: PairSum | null = null;
+  /** The frame's sum, set before each search (a placeholder until the first). */
+  private sum = new PairSum();
   private readonly visit: PairVisitor = (a, b, _phase, priority) => {
-    this.sum!.add(this.uid.of[a], this.uid.of[b], priority);
+    this.sum.add(this.uid.of[a], this.uid.of[b], priority);
   };
 
   constructor(o: EffectsGameOptions) {
@@ -166,7 +167,8 @@ class EffectsGame implements Contender<EffectsScene> {
 }
 
 /** The effects' budget: what a game would set to let particle collisions wait. */
-export const EFFECTS_BUDGET: BudgetOptions = { maxPairTests: 20_000 };
+const EFFECTS_PAIR_TESTS = 20_000;
+export const EFFECTS_BUDGET: BudgetOptions = { maxPairTests: EFFECTS_PAIR_TESTS };
 
 export const effectsGameSpec: ContenderSpec<EffectsScene> = {
   key: 'game',
@@ -194,7 +196,7 @@ export const effectsEcsOnSpec: ContenderSpec<EffectsScene> = {
 
 export const effectsEcsBudgetSpec: ContenderSpec<EffectsScene> = {
   key: 'ecs-budget',
-  name: `bitECS game + plugin, budget ${EFFECTS_BUDGET.maxPairTests!.toLocaleString('en-US')} pair tests`,
+  name: `bitECS game + plugin, budget ${EFFECTS_PAIR_TESTS.toLocaleString('en-US')} pair tests`,
   note: `pair entities off and \`budget: { maxPairTests: ${EFFECTS_BUDGET.maxPairTests} }\`: particle pairs (tier 3) ` +
     'wait their turn, actor and wall pairs (tier 0) are exact every frame (checked against the grid\'s)',
   create: () => new EffectsGame({ plugin: true, pairEntities: false, budget: EFFECTS_BUDGET }),

@@ -1,10 +1,11 @@
 import Flatbush from 'flatbush';
-import type { Contender, ContenderSpec, PairSum } from './contender.js';
+import { PairSum, type Contender, type ContenderSpec } from './contender.js';
 import type { Scene } from './scene.js';
 
 /** Rebuilt every frame (static packed Hilbert R-tree); search per item through the filter. */
 class FlatbushContender implements Contender {
-  private sum: PairSum | null = null;
+  /** The frame's sum, set before each search (a placeholder until the first). */
+  private sum = new PairSum();
   private i = 0;
   private x0 = 0;
   private y0 = 0;
@@ -13,7 +14,7 @@ class FlatbushContender implements Contender {
 
   // Reports pairs as they are found and keeps the result array empty.
   private readonly visit = (j: number, x0: number, y0: number, x1: number, y1: number): boolean => {
-    if (j > this.i && this.x0 < x1 && x0 < this.x1 && this.y0 < y1 && y0 < this.y1) this.sum!.add(this.i, j);
+    if (j > this.i && this.x0 < x1 && x0 < this.x1 && this.y0 < y1 && y0 < this.y1) this.sum.add(this.i, j);
     return false;
   };
 

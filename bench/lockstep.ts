@@ -161,23 +161,26 @@ function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result
       if (!measuring && lane.cold) continue;
       playFrame(lane, measuring);
       settle(lane, plan.budgets[i], measuring, plan.frames);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- playFrame and settle set it
       if (lane.ran) {
         lane.pairTotal += lane.sum.count;
         lane.pairFrames++;
       }
     }
     if (plan.reference >= 0 && lanes[plan.reference].ran) {
+      const compare = plan.compare;
       compareWith(lanes[plan.reference].sum, plan.specs[plan.reference].name, lanes, result, f, run,
-        plan.compare === undefined ? null : plan.specs.map((spec) => plan.compare!(spec)));
+        compare === undefined ? null : plan.specs.map((spec) => compare(spec)));
     }
-    if (oracleScene !== null) {
+    if (oracleScene !== null && plan.oracle !== null) {
       oracleScene.advance();
-      const oracle = plan.oracle!;
+      const oracle = plan.oracle;
+      const checks = plan.oracleChecks;
       if (f % oracle.every === 0 || f === total - 1) {
         oracleSum.reset();
         oracle.find(oracleScene, oracleSum);
-        compareWith(oracleSum, oracle.name, lanes, result, f, run, plan.oracleChecks === undefined ? null
-          : plan.specs.map((spec) => (plan.oracleChecks!(spec) ? 'all' : 'none')));
+        compareWith(oracleSum, oracle.name, lanes, result, f, run, checks === undefined ? null
+          : plan.specs.map((spec) => (checks(spec) ? 'all' : 'none')));
         result.checked = true;
       }
     }
@@ -189,7 +192,7 @@ function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result
   result.pairs = result.series[plan.reference >= 0 ? plan.reference : 0].pairs;
   plan.log(`  run ${run + 1}/${plan.runs} ${plan.title}: ` + result.series.map((s) =>
     `${s.spec.key} ${fmt(s.medians[run])} ms${s.frames[run] < plan.frames ? ` (${s.frames[run]} frames)` : ''}` +
-    `${s.mismatch !== '' ? ' MISMATCH' : ''}`).join(' · '));
+    (s.mismatch !== '' ? ' MISMATCH' : '')).join(' · '));
 }
 
 /** One timed frame of one contender, with its untimed preparation first. */

@@ -139,7 +139,7 @@ function main(): void {
   const context = { warmup, seed };
   const effectsContext = { warmup: effectsWarmup, seed };
   const sections = [
-    md ? `## Performance\n\n${machineLine(runs)}\n\n${cellLegend(runs)}` : `${machineLine(runs)}`,
+    md ? `## Performance\n\n${machineLine(runs)}\n\n${cellLegend(runs)}` : machineLine(runs),
     bounceSection(bounce, md, context),
     sweep === null ? '' : sweepSection(sweep, md),
     ecsSection(ecs, md),

@@ -111,7 +111,7 @@ export function runShapes(o: TableOptions): ShapesTable | null {
   for (const n of o.ns) {
     const brute = n <= BRUTE_MAX && specs.some((s) => round(s.key));
     o.log(`shapes, N=${label(n)}: ${specs.length} contender${specs.length === 1 ? '' : 's'}` +
-      `${brute ? `, the circles checked by brute force every ${BRUTE_EVERY} frames` : ''}`);
+      (brute ? `, the circles checked by brute force every ${BRUTE_EVERY} frames` : ''));
     table.results.set(n, runLockstep({
       title: `shapes, N=${label(n)}`,
       scene: () => new SquareScene(n, o.seed),

@@ -1,7 +1,7 @@
 import { addComponent, addEntity, createWorld, query, type World } from 'bitecs';
 import { addQuadtree, forEachPair, getQuadtree, Phase, quadtreeCollisionSystem, quadtreeSyncSystem, type CollisionStore,
   type PairVisitor } from '../src/index.js';
-import type { Contender, ContenderSpec, PairSum } from './contender.js';
+import { PairSum, type Contender, type ContenderSpec } from './contender.js';
 import type { StormScene } from './storm-scene.js';
 
 /**
@@ -22,9 +22,10 @@ class StormGame implements Contender<StormScene> {
   /** Scene id of each entity, and the reverse. */
   private idOf = new Int32Array(0);
   private eidOf = new Int32Array(0);
-  private sum: PairSum | null = null;
+  /** The frame's sum, set before each search (a placeholder until the first). */
+  private sum = new PairSum();
   private readonly visit: PairVisitor = (a, b) => {
-    this.sum!.add(this.idOf[a], this.idOf[b]);
+    this.sum.add(this.idOf[a], this.idOf[b]);
   };
 
   constructor(pairEntities: boolean) {

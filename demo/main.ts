@@ -22,12 +22,19 @@ function param(name: string, fallback: number): number {
   return Number.isFinite(n) ? Math.min(200_000, Math.max(0, n)) : fallback;
 }
 
+/** An element of the page, which index.html must have. */
+function element(id: string): HTMLElement {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`the page has no #${id}`);
+  return found;
+}
+
 async function main(): Promise<void> {
   const app = new Application();
   await app.init({ resizeTo: window, background: 0x0a0f18, antialias: false });
-  document.getElementById('stage')!.appendChild(app.canvas);
+  element('stage').appendChild(app.canvas);
   const input = new Input(window, app.canvas);
-  const hud = new Hud(document.getElementById('hud')!);
+  const hud = new Hud(element('hud'));
   const view = new View(app.renderer);
   app.stage.addChild(view.root);
 
@@ -134,5 +141,5 @@ function steer(c: Controls, input: Input, game: Game, view: View, autopilot: boo
 
 main().catch((e: unknown) => {
   console.error(e);
-  document.getElementById('hud')!.textContent = `The demo failed to start: ${String(e)}`;
+  element('hud').textContent = `The demo failed to start: ${String(e)}`;
 });

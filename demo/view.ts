@@ -29,7 +29,7 @@ export class View {
   private readonly bulletCuller: ParticleCuller<Particle>;
   private readonly ship = new Container();
   private readonly textures: { dot: Texture; enemy: Texture; bullet: Texture };
-  private readonly pools: Particle[][] = [];
+  private readonly pools: (Particle[] | undefined)[] = [];
   private game: Game | null = null;
 
   constructor(renderer: Renderer) {
@@ -165,7 +165,7 @@ export class View {
 
   private take(eid: number, kind: KindValue, texture: Texture): Particle {
     const pool = this.pools[kind];
-    const s = pool !== undefined && pool.length > 0 ? pool.pop()! : new Particle({ texture, anchorX: 0.5, anchorY: 0.5 });
+    const s = pool?.pop() ?? new Particle({ texture, anchorX: 0.5, anchorY: 0.5 });
     const scale = kind === Kind.Spark ? 0.75 : kind === Kind.Smoke ? 1.6 : kind === Kind.Dust ? 0.55 : 1;
     s.scaleX = scale;
     s.scaleY = scale;

@@ -11,7 +11,10 @@ function shoot(swept: boolean): void {
   tree.step();
   tree.move(1, 38, 98, 42, 102);           // one frame later: centred on (40, 100)
   tree.step();
-  if (tree.entered.count === 0) return console.log(`${swept ? 'swept' : 'not swept'}: no hit`);
+  if (tree.entered.count === 0) {
+    console.log(`${swept ? 'swept' : 'not swept'}: no hit`);
+    return;
+  }
   const toi = tree.timeOfImpact(1, 2);     // 0..1: when in the frame the bullet first touched
   const from = { minX: 0, minY: 0, maxX: 0, maxY: 0 }, to = { ...from };
   tree.getPath(1, from, to);               // the path the step tested

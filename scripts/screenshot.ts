@@ -38,11 +38,13 @@ try {
   try {
     const page = await browser.newPage({ viewport: { width: Number(values.width), height: Number(values.height) } });
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto(`${server.resolvedUrls!.local[0]}?n=${values.n}`);
+    const url = server.resolvedUrls?.local[0];
+    if (url === undefined) throw new Error('screenshot: the preview server has no local address');
+    await page.goto(`${url}?n=${values.n}`);
     await page.waitForFunction(() => (window as { demoState?: DemoState }).demoState?.ready === true, null, { timeout: 60_000 });
-    await page.waitForFunction((n) => (window as { demoState?: DemoState }).demoState!.frames >= n,
+    await page.waitForFunction((n) => ((window as { demoState?: DemoState }).demoState?.frames ?? 0) >= n,
       Number(values.frames), { timeout: 600_000, polling: 250 });
-    const state = await page.evaluate(() => ({ ...(window as { demoState?: DemoState }).demoState! }));
+    const state = await page.evaluate(() => ({ ...(window as { demoState?: DemoState }).demoState }));
     mkdirSync(dirname(out), { recursive: true });
     await page.screenshot({ path: out });
     console.log(`screenshot: ${out} (${state.entities} entities, ${state.pairs} pairs, ${state.frames} frames, ${state.renderer})`);

@@ -7,6 +7,7 @@ const WORLD = 4096, BOXES = 5000;
 const app = new Application();
 await app.init({ resizeTo: window, background: 0x0a0f18 });
 document.body.appendChild(app.canvas);
+const info = document.getElementById('info') ?? document.body;   // index.html's line of numbers
 
 const world = addQuadtree(createWorld(), { width: WORLD, height: WORLD, pairEntities: false });
 const tree = getQuadtree(world);
@@ -48,7 +49,7 @@ app.ticker.add((ticker) => {
   }
   overlay.draw(tree, x, y, x + width, y + height);         // only the nodes in view
   if (++frames % 30 === 0) {
-    document.getElementById('info')!.textContent = `${BOXES} boxes, ${culler.visibleCount} in view, ` +
+    info.textContent = `${BOXES} boxes, ${culler.visibleCount} in view, ` +
       `${overlay.nodesDrawn} nodes and ${overlay.pairsDrawn} pairs drawn`;
   }
 });

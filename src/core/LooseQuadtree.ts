@@ -265,7 +265,9 @@ export class LooseQuadtree {
    */
   setShape(id: number, shape: ShapeValue): void {
     const node = this.nodeOf(id, 'setShape');
-    if (shape !== Shape.Box && shape !== Shape.Circle) fail(`item ${id} has an unknown shape (got ${show(shape)}); use Shape.Box or Shape.Circle`);
+    // Typed, but plain JavaScript may pass anything.
+    const given: unknown = shape;
+    if (given !== Shape.Box && given !== Shape.Circle) fail(`item ${id} has an unknown shape (got ${show(shape)}); use Shape.Box or Shape.Circle`);
     const items = this.tree.items;
     const circle = shape === Shape.Circle;
     if (items.hasFlag(id, CIRCLE) === circle) return;
@@ -576,37 +578,41 @@ export class LooseQuadtree {
     if (this.tree.budgeted) bp.planShares(0, 0, 0);
   }
 
-  /** Ids of items overlapping the rectangle, into `out` (its length is set). Returns the count. */
+  /**
+   * Ids of items overlapping the rectangle, into `out` (its length is set), in no promised
+   * order (sort them if you need one). A circle item counts when its circle overlaps (see
+   * {@link setShape}), as in every query. Returns the count.
+   */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: IdArray, mask = ALL): number {
     this.rectArgs(minX, minY, maxX, maxY, mask);
     return trim(out, this.queries.shape(RECT, this.touching, mask, out, null));
   }
 
-  /** Calls `visit` for each item overlapping the rectangle; `false` stops. Returns the hits visited. */
+  /** Calls `visit` for each item overlapping the rectangle, in no promised order; `false` stops. Returns the hits visited. */
   visitRect(minX: number, minY: number, maxX: number, maxY: number, visit: Visitor, mask = ALL): number {
     this.rectArgs(minX, minY, maxX, maxY, mask);
     return this.queries.shape(RECT, this.touching, mask, null, visit);
   }
 
-  /** Ids of items overlapping the circle (an area attack), into `out`. Returns the count. */
+  /** Ids of items overlapping the circle (an area attack), into `out`, in no promised order. Returns the count. */
   queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
     this.circleArgs(x, y, radius, mask);
     return trim(out, this.queries.shape(CIRCLE_QUERY, this.touching, mask, out, null));
   }
 
-  /** Calls `visit` for each item overlapping the circle; `false` stops. */
+  /** Calls `visit` for each item overlapping the circle, in no promised order; `false` stops. */
   visitCircle(x: number, y: number, radius: number, visit: Visitor, mask = ALL): number {
     this.circleArgs(x, y, radius, mask);
     return this.queries.shape(CIRCLE_QUERY, this.touching, mask, null, visit);
   }
 
-  /** Ids of items containing the point, into `out`. Returns the count. */
+  /** Ids of items containing the point, into `out`, in no promised order. Returns the count. */
   queryPoint(x: number, y: number, out: IdArray, mask = ALL): number {
     this.pointArgs(x, y, mask);
     return trim(out, this.queries.shape(POINT, this.touching, mask, out, null));
   }
 
-  /** Calls `visit` for each item containing the point; `false` stops. */
+  /** Calls `visit` for each item containing the point, in no promised order; `false` stops. */
   visitPoint(x: number, y: number, visit: Visitor, mask = ALL): number {
     this.pointArgs(x, y, mask);
     return this.queries.shape(POINT, this.touching, mask, null, visit);
@@ -624,7 +630,7 @@ export class LooseQuadtree {
     return found === 1;
   }
 
-  /** Every item a ray hits within `maxDistance`, nearest first (ties by id). Returns the count. */
+  /** Every item a ray hits within `maxDistance`, nearest first, equal distances by ascending id. Returns the count. */
   raycastAll(ox: number, oy: number, dx: number, dy: number, maxDistance: number,
     outIds: IdArray, outDistances: IdArray, mask = ALL): number {
     this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
@@ -636,7 +642,8 @@ export class LooseQuadtree {
   /**
    * Moves a box by (dx, dy) through the index without changing it (a swept raycast for a body
    * the game moves itself): the first item the moving box meets, by time of impact (0..1 of the
-   * move, 0 when it starts overlapping), ties by the lower id. Items stand at their boxes.
+   * move, 0 when it starts overlapping), ties by the lower id. Items stand where they are (a
+   * circle item as its circle; a swept one at the end of its path).
    * Writes into `hit` and returns whether anything was met.
    */
   sweepBox(minX: number, minY: number, maxX: number, maxY: number, dx: number, dy: number, hit: SweepHit, mask = ALL): boolean {
@@ -685,7 +692,8 @@ export class LooseQuadtree {
 
   /**
    * The `k` items nearest to a point, by distance to their boxes (0 inside), closer than
-   * `maxDistance`, nearest first (ties by id). Distances go to `outDistances` if given.
+   * `maxDistance`, nearest first, equal distances by ascending id (a circle item by distance
+   * to its circle). Distances go to `outDistances` if given.
    */
   nearest(x: number, y: number, k: number, maxDistance: number, outIds: IdArray,
     outDistances: IdArray | null = null, mask = ALL): number {

@@ -22,7 +22,7 @@ export const BUDGET_KEYS: KeysOf<BudgetOptions> = { maxPairTests: true, maxMs: t
  * key and the closest valid one. `what` names the object in the message (`option`,
  * `budget option`...).
  */
-export function checkKeys(what: string, options: object, known: object): void {
+export function checkKeys(what: string, options: unknown, known: object): void {
   if (typeof options !== 'object' || options === null) fail(`${what}s must be an object (got ${show(options)})`);
   for (const key of Object.keys(options)) {
     if (Object.prototype.hasOwnProperty.call(known, key)) continue;

@@ -79,11 +79,12 @@ function reason(s: QuadtreeState, eid: number, code: number): string {
   const y = s.position.y[eid];
   const w = s.bounds.width[eid];
   const h = s.bounds.height[eid];
-  const hint = ': write Position and Bounds before the sync system runs';
-  if (!finite(x)) return `has a non-finite Position.x (got ${show(x)})${x === undefined ? hint : ''}`;
-  if (!finite(y)) return `has a non-finite Position.y (got ${show(y)})${y === undefined ? hint : ''}`;
-  if (!finite(w)) return `has a non-finite Bounds.width (got ${show(w)})${w === undefined ? hint : ''}`;
-  if (!finite(h)) return `has a non-finite Bounds.height (got ${show(h)})${h === undefined ? hint : ''}`;
+  // Undefined when never written (bitECS stores are plain arrays, whatever their type says).
+  const hint = (v: number | undefined): string => (v === undefined ? ': write Position and Bounds before the sync system runs' : '');
+  if (!finite(x)) return `has a non-finite Position.x (got ${show(x)})${hint(x)}`;
+  if (!finite(y)) return `has a non-finite Position.y (got ${show(y)})${hint(y)}`;
+  if (!finite(w)) return `has a non-finite Bounds.width (got ${show(w)})${hint(w)}`;
+  if (!finite(h)) return `has a non-finite Bounds.height (got ${show(h)})${hint(h)}`;
   if (w < 0) return `has a negative Bounds.width (got ${show(w)})`;
   if (h < 0) return `has a negative Bounds.height (got ${show(h)})`;
   if (code === BAD_CIRCLE || (validBox(x, y, w, h) && !squareBox(x, y, w, h))) {

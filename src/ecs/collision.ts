@@ -193,5 +193,5 @@ function refreshPairs(s: QuadtreeState, map: PairMap): void {
  */
 export function owns(s: QuadtreeState, pe: number, a: number, b: number): boolean {
   const C = s.collision;
-  return hasComponent(s.world as World, pe, C) && C.a[pe] === a && C.b[pe] === b && C.phase[pe] !== Phase.Exit;
+  return hasComponent(s.world, pe, C) && C.a[pe] === a && C.b[pe] === b && C.phase[pe] !== Phase.Exit;
 }

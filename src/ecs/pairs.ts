@@ -9,6 +9,7 @@ import { stateOf } from './state.js';
  * in the last frame the two first touched (0..1; 0 unless one is Swept, see the core's
  * `timeOfImpact`), -1 for an exit.
  */
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- so that a visitor returning nothing type-checks
 export type PairVisitor = (a: number, b: number, phase: PhaseValue, priority: number, toi: number) => boolean | void;
 
 /**

@@ -24,8 +24,9 @@ import { owns, removeIfExited } from './collision.js';
  * index, or an option is invalid
  */
 export function addQuadtree<W extends object>(world: W, options: QuadtreeWorldOptions = {}): W {
-  const internal = (world as unknown as InternalWorld)[$internal];
-  if (internal === undefined || internal.entityIndex === undefined) {
+  // Any object may come from plain JavaScript: its parts are looked for, not assumed.
+  const internal = (world as unknown as Partial<InternalWorld>)[$internal] as Partial<InternalWorld[typeof $internal]> | undefined;
+  if (internal?.entityIndex === undefined) {
     fail('addQuadtree expects a bitECS world (made by createWorld)');
   }
   if (findState(world) !== undefined) fail('this world already has a quadtree (addQuadtree was called twice)');

@@ -88,9 +88,10 @@ export class QuadtreeState {
     checkStores('bounds', this.bounds, ['width', 'height']);
     checkStores('collider', this.collider, ['layer', 'mask', 'priority']);
     checkStores('collision', this.collision, ['a', 'b', 'priority', 'phase', 'startedAt']);
-    const invalid = options.invalid ?? 'throw';
+    // Typed, but plain JavaScript may pass anything.
+    const invalid: unknown = options.invalid ?? 'throw';
     if (invalid !== 'throw' && invalid !== 'skip') fail(`option invalid must be 'throw' or 'skip' (got ${JSON.stringify(invalid)})`);
-    const detect = options.detect ?? 'scan';
+    const detect: unknown = options.detect ?? 'scan';
     if (detect !== 'scan' && detect !== 'mark') fail(`option detect must be 'scan' or 'mark' (got ${JSON.stringify(detect)})`);
     this.skip = invalid === 'skip';
     this.scan = detect === 'scan';

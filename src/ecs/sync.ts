@@ -85,10 +85,14 @@ function admit(s: QuadtreeState, eid: number): void {
   const y = s.position.y[eid];
   const w = s.bounds.width[eid];
   const h = s.bounds.height[eid];
-  if (!validBox(x, y, w, h)) return hold(s, eid, BAD_BOX);
-  if (readCollider(s, eid, hasComponent(world, eid, s.collider)) !== VALID) return hold(s, eid, BAD_COLLIDER);
   const isCircle = hasComponent(world, eid, s.circleTag);
-  if (isCircle && !squareBox(x, y, w, h)) return hold(s, eid, BAD_CIRCLE);
+  const bad = !validBox(x, y, w, h) ? BAD_BOX
+    : readCollider(s, eid, hasComponent(world, eid, s.collider)) !== VALID ? BAD_COLLIDER
+    : isCircle && !squareBox(x, y, w, h) ? BAD_CIRCLE : VALID;
+  if (bad !== VALID) {
+    hold(s, eid, bad);
+    return;
+  }
   const isStatic = hasComponent(world, eid, s.staticTag);
   const tree = s.tree;
   const hw = w * 0.5;
@@ -204,7 +208,7 @@ function insertAdded(s: QuadtreeState): void {
   for (let i = 0; i < list.count; i++) {
     const eid = list.data[i];
     if (eid >= s.idLimit) {
-      if (hasComponent(s.world as World, eid, s.bounds)) beyondLimit(s, eid);
+      if (hasComponent(s.world, eid, s.bounds)) beyondLimit(s, eid);
       continue;
     }
     // Skips entities removed since they were queued, and repeats of a recycled id.

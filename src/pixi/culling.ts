@@ -208,7 +208,9 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   private sorted = new Int32Array(256);
 
   constructor(container: ParticleContainer<T>, options: CullOptions & { sortById?: boolean } = {}) {
-    if (container === null || typeof container !== 'object' || !Array.isArray(container.particleChildren)) {
+    // Typed, but plain JavaScript may pass anything.
+    const given = container as Partial<ParticleContainer<T>> | null;
+    if (given === null || typeof given !== 'object' || !Array.isArray(given.particleChildren)) {
       fail(`ParticleCuller needs a PixiJS ParticleContainer (got ${show(container)})`);
     }
     checkKeys('ParticleCuller option', options, PARTICLE_CULL_KEYS);

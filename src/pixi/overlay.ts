@@ -137,7 +137,9 @@ export class QuadtreeOverlay {
   private readonly collect: (minX: number, minY: number, maxX: number, maxY: number, depth: number, items: number) => void;
 
   constructor(graphics: Graphics, options: QuadtreeOverlayOptions = {}) {
-    if (graphics === null || typeof graphics !== 'object' || typeof graphics.clear !== 'function') {
+    // Typed, but plain JavaScript may pass anything.
+    const given = graphics as Partial<Graphics> | null;
+    if (given === null || typeof given !== 'object' || typeof given.clear !== 'function') {
       fail(`QuadtreeOverlay needs a PixiJS Graphics (got ${show(graphics)})`);
     }
     checkKeys('QuadtreeOverlay option', options, OVERLAY_KEYS);

@@ -12,6 +12,7 @@ function thrown(call: () => unknown): string {
 }
 
 // Plain JavaScript passes any object: the casts stand for a game written without types.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- T names the options type the plain object stands in for
 const loose = <T = QuadtreeOptions>(o: object) => o as T;
 
 describe('option keys', () => {

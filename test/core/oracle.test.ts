@@ -418,10 +418,10 @@ class OracleRun {
     const entered = readPairs(tree.entered);
     const exited = readPairs(tree.exited);
     const truth = new Map(expected.map((p) => [pairKey(p[0], p[1]), p[2]]));
-    for (const p of entered) expect(truth.get(pairKey(p[0], p[1])), `entered ${p}`).toBe(p[2]);
-    for (const p of exited) if (!touchesRemoved(p)) expect(truth.has(pairKey(p[0], p[1])), `exited ${p}`).toBe(false);
+    for (const p of entered) expect(truth.get(pairKey(p[0], p[1])), `entered ${p.join(',')}`).toBe(p[2]);
+    for (const p of exited) if (!touchesRemoved(p)) expect(truth.has(pairKey(p[0], p[1])), `exited ${p.join(',')}`).toBe(false);
     const exitKeys = new Set(exited.map((p) => pairKey(p[0], p[1])));
-    for (const p of entered) if (exitKeys.has(pairKey(p[0], p[1]))) expect(touchesRemoved(p), `exit and entry ${p}`).toBe(true);
+    for (const p of entered) if (exitKeys.has(pairKey(p[0], p[1]))) expect(touchesRemoved(p), `exit and entry ${p.join(',')}`).toBe(true);
     const enterKeys = new Set(entered.map((p) => pairKey(p[0], p[1])));
     const carried = this.prev.filter((p) => !exitKeys.has(pairKey(p[0], p[1])) && !enterKeys.has(pairKey(p[0], p[1])));
     const listed = new Set(current.map((p) => pairKey(p[0], p[1])));

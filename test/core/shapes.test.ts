@@ -151,7 +151,7 @@ describe('swept shapes against exact arithmetic', () => {
       if (expected.some((e) => Number.isNaN(e[0]))) return;
       if (expected.length > 1) seen.grazes++;
       expect(expected.some((e) => Math.abs(e[0] - n[0]) < 1e-6 && Math.abs(e[1] - n[1]) < 1e-6),
-        `normal ${n} not among ${JSON.stringify(expected)}`).toBe(true);
+        `normal ${n.join(',')} not among ${JSON.stringify(expected)}`).toBe(true);
     }), { seed: 44, numRuns: 20000 });
     expect(seen.later).toBeGreaterThan(500);
     expect(seen.circles).toBeGreaterThan(300);
@@ -256,7 +256,7 @@ describe('contactOf', () => {
     for (const shapes of [0, A_CIRCLE, B_CIRCLE, A_CIRCLE | B_CIRCLE]) {
       for (const s of [[0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 4, 4, 0, 0, 4, 4], [1, 1, 3, 3, 0, 0, 4, 4], [0, 0, 4, 4, 2, 2, 2, 2]]) {
         contactOf(new Float64Array(s), shapes, out);
-        for (const v of [out.nx, out.ny, out.depth, out.x, out.y]) expect(Number.isFinite(v), `${shapes} ${s}`).toBe(true);
+        for (const v of [out.nx, out.ny, out.depth, out.x, out.y]) expect(Number.isFinite(v), `${shapes} ${s.join(',')}`).toBe(true);
         expect(Math.hypot(out.nx, out.ny)).toBe(1);
       }
     }
@@ -344,6 +344,37 @@ describe('circles in the tree', () => {
     tree.remove(1);
     tree.insert(1, 0, 0, 10, 8);
     expect(tree.shapeOf(1)).toBe(Shape.Box);
+  });
+});
+
+describe('sweepBox against round and square items', () => {
+  it('meets first what the exact model meets first, at the time it gives', () => {
+    let met = 0, roundHits = 0;
+    fc.assert(fc.property(fc.array(shape, { minLength: 1, maxLength: 12 }), shape, fc.integer({ min: -160, max: 160 }), fc.integer({ min: -160, max: 160 }),
+      fc.boolean(), (items, mover, dx4, dy4, touching) => {
+        const tree = new LooseQuadtree({ x: -64, y: -64, width: 160, height: 160, maxDepth: 4, touching });
+        items.forEach((it, id) => {
+          tree.insert(id, ...it.box);
+          if (it.circle) tree.setShape(id, Shape.Circle);
+        });
+        const dx = dx4 / 4, dy = dy4 / 4;
+        const hit = { id: -1, toi: 0 };
+        const found = tree.sweepBox(...mover.box, dx, dy, hit);
+        const path = qpath(mover.box, [mover.box[0] + dx, mover.box[1] + dy, mover.box[2] + dx, mover.box[3] + dy], false);
+        const still = (it: Shaped) => qpath(it.box, it.box, it.circle);
+        const meeting = items.map((it) => meetWithin(path, still(it), Q.ZERO, Q.ONE, touching));
+        expect(found).toBe(meeting.some((m) => m));
+        if (!found) return;
+        met++;
+        if (items[hit.id].circle) roundHits++;
+        // The one met meets by its time, and nothing meets before it (give or take rounding).
+        expect(meetWithin(path, still(items[hit.id]), Q.ZERO, Q.of(Math.min(1, hit.toi + 1e-9)), touching)).toBe(true);
+        if (hit.toi > 1e-9) {
+          for (const it of items) expect(meetWithin(path, still(it), Q.ZERO, Q.of(hit.toi - 1e-9), touching)).toBe(false);
+        }
+      }), { seed: 49, numRuns: 1500 });
+    expect(met).toBeGreaterThan(300);
+    expect(roundHits).toBeGreaterThan(100);
   });
 });
 

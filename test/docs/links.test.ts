@@ -23,7 +23,7 @@ describe('links on the pages', () => {
       const text = readFileSync(join(root, page), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^[a-z]+:/.test(target)) continue;
-        const [path, fragment] = target.split('#');
+        const [path, fragment] = target.split('#') as [string, string | undefined];
         const file = path === '' ? page : normalize(join(dirname(page), path));
         if (!existsSync(join(root, file))) broken.push(`${page}: ${target} (no file ${file})`);
         else if (fragment !== undefined && file.endsWith('.md') && !anchors(file).has(fragment)) {

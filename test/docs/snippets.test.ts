@@ -45,7 +45,7 @@ describe('code on the pages', () => {
       files.set(file, b);
     }
     const configPath = join(root, 'tsconfig.json');
-    const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, root,
+    const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, (file) => ts.sys.readFile(file)).config, ts.sys, root,
       undefined, configPath);
     const program = ts.createProgram([...files.keys()], {
       ...config.options,

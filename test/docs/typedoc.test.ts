@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 // The API reference is generated from the doc comments (`npm run docs`). TypeDoc's validation
@@ -12,7 +13,7 @@ describe('API reference', () => {
     const run = spawnSync(process.execPath, [join(root, 'node_modules/typedoc/bin/typedoc'), '--emit', 'none'], {
       cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
     });
-    const output = `${run.stdout}${run.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
+    const output = stripVTControlCharacters(`${run.stdout}${run.stderr}`);
     expect(output.split('\n').filter((line) => /\[(warning|error)\]/.test(line)), output).toEqual([]);
     expect(run.status, output).toBe(0);
   }, 120_000);

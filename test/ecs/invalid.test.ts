@@ -88,7 +88,7 @@ describe("bad component values with invalid: 'throw' (the default)", () => {
   it('a value never written is named as undefined, with a hint', () => {
     const scene = new Scene();
     const eid = addEntity(scene.world);
-    delete Position.x[eid];
+    (Position.x as (number | undefined)[])[eid] = undefined;
     addComponent(scene.world, eid, Position);
     addComponent(scene.world, eid, Bounds);
     Position.y[eid] = 0;

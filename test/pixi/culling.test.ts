@@ -302,7 +302,7 @@ describe('ParticleCuller', () => {
       particles[id] = new Particle(Texture.WHITE);
       culler.set(id, particles[id]);
     }
-    const shown = () => container.particleChildren.map((p) => particles.indexOf(p as Particle));
+    const shown = () => container.particleChildren.map((p) => particles.findIndex((q) => q === p));
     const ids = () => Array.from(culler.visibleIds.subarray(0, culler.visibleCount));
 
     expect(culler.cull(tree, 0, 0, 55, 20)).toBe(2);

@@ -21,7 +21,7 @@ function strokes(g: Graphics): Stroke[] {
       else if (s.type === 'circle') circles.push([s.x, s.y, s.radius]);
       else lines.push([...s.points]);
     }
-    return { color: style.color, alpha: style.alpha, width: style.width, pixelLine: style.pixelLine === true, rects, circles, lines };
+    return { color: style.color, alpha: style.alpha, width: style.width, pixelLine: style.pixelLine, rects, circles, lines };
   });
 }
 

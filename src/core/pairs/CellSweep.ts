@@ -180,6 +180,7 @@ export class CellSweep {
     const C = tree.classes;
     for (let d = 0; d <= tree.maxDepth; d++) {
       if (C.levelItems[s][d] === 0) continue;
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a level that holds items has its cell array (made by indexCell); a check here would sit in the join loop
       for (let c = 0, total = tree.levelCells[d]!.length; c < total; c++) {
         const own = this.regionAt(s, d, c);
         if (own === 0) continue;
@@ -246,6 +247,7 @@ export class CellSweep {
 
   /** Appends a pair found by the sweep. Kept small: it is inlined into the joins' loops. */
   private push(a: number, b: number, priority: number): void {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- set for the whole of each join; push is inlined into the join loops
     const out = this.out!;
     if (out.count === out.a.length) out.reserve(out.count * 2);
     const k = out.count++;
@@ -288,6 +290,7 @@ export class CellSweep {
     const box = tree.slots.box;
     for (let d = 0; d <= tree.maxDepth && d <= DENSE_DEPTH; d++) {
       if (C.levelItems[k][d] === 0) continue;
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a class with items at a dense level has its cell array there (see regionsByCellAt)
       const byCell = C.regionsByCell[k][d]!;
       let b = this.bounds[k][d];
       if (b === null) b = this.bounds[k][d] = new Float64Array(2 * byCell.length);
@@ -321,6 +324,7 @@ export class CellSweep {
       this.regionFirst = byCell[2 * c];
       return byCell[2 * c + 1];
     }
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a level that holds items has its cell array (made by indexCell); a check here would sit in the join loop
     const n = this.tree.levelCells[d]![c];
     if (n === NONE) return 0;
     this.regionFirst = C.start[k][n];
@@ -396,6 +400,7 @@ export class CellSweep {
     const tree = this.tree;
     const C = tree.classes;
     const byCell = C.regionsByCell[k][d];
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a level that holds items has its cell array (made by indexCell); a check here would sit in the join loop
     const cells = tree.levelCells[d]!;
     const b = this.useBounds && d <= DENSE_DEPTH ? this.bounds[k][d] : null;
     const box = tree.slots.box;

@@ -151,6 +151,7 @@ export class FewMovers {
     if (fx1 > last) fx1 = last;
     if (fy1 > last) fy1 = last;
     if (fx0 > fx1 || fy0 > fy1) return;
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a level that holds items has its cell array (made by indexCell); a check here would sit in the join loop
     const cells = this.tree.levelCells[d]!;
     const byCell = this.tree.classes.regionsByCell[k][d];
     const start = this.tree.classes.start[k];

@@ -732,6 +732,7 @@ export class SpatialTree {
       if (child !== NONE) this.freeBranch(child >> 2);
     }
     const d = nodes.depth[first];
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a child group was indexed when it was made (see indexCell)
     const cells = this.levelCells[d]!;
     for (let c = first; c < first + 4; c++) cells[(nodes.cellY[c] << d) + nodes.cellX[c]] = NONE;
     nodes.stopCounting(g);

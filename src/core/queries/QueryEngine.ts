@@ -11,6 +11,7 @@ import { TO } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /** Called for each hit of a visiting query; returning `false` stops the walk. */
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- so that a visitor returning nothing, `(id) => { hits.push(id); }`, type-checks
 export type Visitor = (id: number) => boolean | void;
 
 /** Caller-owned output: a plain array or any indexable number store. */

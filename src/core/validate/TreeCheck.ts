@@ -112,8 +112,7 @@ export class TreeCheck {
     const nodes = this.tree.nodes;
     if (nodes.parent[0] !== NONE || nodes.depth[0] !== 0) fail('validate: root has a parent or a depth');
     const stack = [0];
-    while (stack.length > 0) {
-      const n = stack.pop()!;
+    for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
       const own = this.checkRegions(n);
       this.placed += own;
       let total = own;
