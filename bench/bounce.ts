@@ -35,7 +35,16 @@ export interface BounceTable {
 }
 
 export function bounceSpecs(): ContenderSpec[] {
-  return [oursSpec(), bruteSpec, gridSpec(), flatbushSpec, rbushSpec, planckSpec(), detectCollisionsSpec(), classicQuadtreeSpec];
+  return [
+    oursSpec(),
+    bruteSpec,
+    gridSpec(),
+    flatbushSpec,
+    rbushSpec,
+    planckSpec(),
+    detectCollisionsSpec(),
+    classicQuadtreeSpec,
+  ];
 }
 
 export function runBounce(o: BounceOptions): BounceTable[] {
@@ -57,20 +66,25 @@ function runMode(mode: Mode, specs: ContenderSpec[], o: BounceOptions): BounceTa
     // Brute force is the reference up to its largest N, bitecs-quadtree above.
     const refKey = n <= (bruteSpec.maxN ?? 0) ? bruteSpec.key : 'ours';
     const reference = running.findIndex((s) => s.key === refKey);
-    o.log(`mode ${mode}, N=${label(n)}: ${running.length} contender${running.length === 1 ? '' : 's'}, ` +
-      `reference ${reference >= 0 ? running[reference].name : 'none (not selected)'}`);
-    table.results.set(n, runLockstep({
-      title: `mode ${mode}, N=${label(n)}`,
-      scene: () => new Scene(n, mode, o.seed),
-      specs: running,
-      budgets: running.map((_, i) => (i === reference ? UNCAPPED : TABLE_BUDGET)),
-      reference,
-      oracle: null,
-      warmup: o.warmup,
-      frames: o.framesFor(n),
-      runs: o.runs,
-      log: o.log,
-    }));
+    o.log(
+      `mode ${mode}, N=${label(n)}: ${running.length} contender${running.length === 1 ? '' : 's'}, ` +
+        `reference ${reference >= 0 ? running[reference].name : 'none (not selected)'}`,
+    );
+    table.results.set(
+      n,
+      runLockstep({
+        title: `mode ${mode}, N=${label(n)}`,
+        scene: () => new Scene(n, mode, o.seed),
+        specs: running,
+        budgets: running.map((_, i) => (i === reference ? UNCAPPED : TABLE_BUDGET)),
+        reference,
+        oracle: null,
+        warmup: o.warmup,
+        frames: o.framesFor(n),
+        runs: o.runs,
+        log: o.log,
+      }),
+    );
   }
   return table;
 }
@@ -96,12 +110,15 @@ function rows(table: BounceTable): string[][] {
   const head = ['contender', ...table.ns.map(label)];
   const body = table.specs.map((spec) => {
     const bad = table.ns.some((n) => (seriesOf(table, spec.key, n)?.mismatch ?? '') !== '');
-    return [bad ? `${spec.name} (INVALID: pairs differ)` : spec.name, ...table.ns.map((n) => {
-      const series = seriesOf(table, spec.key, n);
-      if (series !== undefined) return cellText(series, seriesOf(table, 'ours', n));
-      const why = table.skipped.get(spec.key)?.get(n);
-      return why === undefined ? '' : `skipped (${why})`;
-    })];
+    return [
+      bad ? `${spec.name} (INVALID: pairs differ)` : spec.name,
+      ...table.ns.map((n) => {
+        const series = seriesOf(table, spec.key, n);
+        if (series !== undefined) return cellText(series, seriesOf(table, 'ours', n));
+        const why = table.skipped.get(spec.key)?.get(n);
+        return why === undefined ? '' : `skipped (${why})`;
+      }),
+    ];
   });
   const pairs = ['pairs per frame', ...table.ns.map((n) => String(table.results.get(n)?.pairs ?? ''))];
   return [head, ...body, pairs];
@@ -115,14 +132,18 @@ export function bounceSection(tables: BounceTable[], markdown: boolean, ctx: { w
   const bands = SIZE_BANDS.map((b) => `${b.share * 100}% ${b.min}-${b.max} px`).join(', ');
   const out: string[] = [];
   if (markdown) {
-    out.push(`Boxes bouncing in a square world of N x ${AREA_PER_ITEM} px² (sides: ${bands}, width and height drawn ` +
-      `apart; speeds ${MIN_SPEED}-${MAX_SPEED} px/s, dt 1/60, mulberry32 seed ${ctx.seed}). Each frame every ` +
-      'contender takes the moves and produces the full set of strictly overlapping pairs. Baseline for the ratios: ' +
-      `${OURS}. ${ctx.warmup} warm-up frames, then ${frames} measured per run.`);
+    out.push(
+      `Boxes bouncing in a square world of N x ${AREA_PER_ITEM} px² (sides: ${bands}, width and height drawn ` +
+        `apart; speeds ${MIN_SPEED}-${MAX_SPEED} px/s, dt 1/60, mulberry32 seed ${ctx.seed}). Each frame every ` +
+        'contender takes the moves and produces the full set of strictly overlapping pairs. Baseline for the ratios: ' +
+        `${OURS}. ${ctx.warmup} warm-up frames, then ${frames} measured per run.`,
+    );
   }
   for (const table of tables) {
-    const title = markdown ? `### ${MODE_TITLE[table.mode]}` : `bouncing boxes, ${MODE_TITLE[table.mode].toLowerCase()}: ` +
-      `median ms per frame (range over runs) · time relative to ${OURS}`;
+    const title = markdown
+      ? `### ${MODE_TITLE[table.mode]}`
+      : `bouncing boxes, ${MODE_TITLE[table.mode].toLowerCase()}: ` +
+        `median ms per frame (range over runs) · time relative to ${OURS}`;
     out.push('', title, '', renderTable(rows(table), markdown));
   }
   out.push('', ...footnotes(cellsOf(tables), checkedLine(tables)).flatMap((line) => [line, '']));
@@ -134,23 +155,37 @@ export function bounceSection(tables: BounceTable[], markdown: boolean, ctx: { w
 }
 
 function cellsOf(tables: BounceTable[]): { where: string; series: Series }[] {
-  return tables.flatMap((t) => [...t.results].flatMap(([n, result]) => result.series.map((series) => ({
-    where: `${series.spec.name} at ${label(n)} (${t.mode === 'all' ? 'all' : '10%'})`, series,
-  }))));
+  return tables.flatMap((t) =>
+    [...t.results].flatMap(([n, result]) =>
+      result.series.map((series) => ({
+        where: `${series.spec.name} at ${label(n)} (${t.mode === 'all' ? 'all' : '10%'})`,
+        series,
+      })),
+    ),
+  );
 }
 
 function checkedLine(tables: BounceTable[]): string {
-  const unchecked = tables.flatMap((t) => [...t.results].filter(([, result]) => !result.checked)
-    .map(([n]) => `${label(n)} (${t.mode === 'all' ? 'all' : '10%'})`));
+  const unchecked = tables.flatMap((t) =>
+    [...t.results]
+      .filter(([, result]) => !result.checked)
+      .map(([n]) => `${label(n)} (${t.mode === 'all' ? 'all' : '10%'})`),
+  );
   if (unchecked.length > 0) {
-    return `Pairs NOT checked at ${unchecked.join(', ')}: the reference (brute force up to 10k, ${OURS} above) ` +
-      'did not run beside another contender (see --only).';
+    return (
+      `Pairs NOT checked at ${unchecked.join(', ')}: the reference (brute force up to 10k, ${OURS} above) ` +
+      'did not run beside another contender (see --only).'
+    );
   }
-  return `Every frame of every contender was checked against the reference pair set (brute force up to 10k, ${OURS} ` +
-    'above), and matched it.';
+  return (
+    `Every frame of every contender was checked against the reference pair set (brute force up to 10k, ${OURS} ` +
+    'above), and matched it.'
+  );
 }
 
 /** Mismatches, one line each, for the closing error report. */
 export function bounceMismatches(tables: BounceTable[]): string[] {
-  return cellsOf(tables).filter((c) => c.series.mismatch !== '').map((c) => `${c.where}: ${c.series.mismatch}`);
+  return cellsOf(tables)
+    .filter((c) => c.series.mismatch !== '')
+    .map((c) => `${c.where}: ${c.series.mismatch}`);
 }

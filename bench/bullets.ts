@@ -84,7 +84,8 @@ class BulletCore implements Contender<BulletScene> {
 export const bulletsPlainSpec: ContenderSpec<BulletScene> = {
   key: 'unswept',
   name: 'bitecs-quadtree, bullets not swept',
-  note: '`LooseQuadtree` sized to the world (default maxDepth); per frame `move` every item, `step()`, pairs ' +
+  note:
+    '`LooseQuadtree` sized to the world (default maxDepth); per frame `move` every item, `step()`, pairs ' +
     'read from `current`: a bullet pairs only with what it overlaps at the end of the frame',
   create: () => new BulletCore(false),
 };
@@ -92,7 +93,8 @@ export const bulletsPlainSpec: ContenderSpec<BulletScene> = {
 export const bulletsSweptSpec: ContenderSpec<BulletScene> = {
   key: 'swept',
   name: 'bitecs-quadtree, bullets swept',
-  note: 'the same, with `setSwept(id, true)` on every bullet: a bullet pairs with everything its moving box ' +
+  note:
+    'the same, with `setSwept(id, true)` on every bullet: a bullet pairs with everything its moving box ' +
     'touched during the frame',
   create: () => new BulletCore(true),
 };
@@ -145,21 +147,26 @@ export function runBullets(o: BulletOptions): BulletTable | null {
   const table: BulletTable = { ns: o.ns, specs, results: new Map() };
   for (const n of o.ns) {
     const brute = n <= BRUTE_MAX && specs.includes(bulletsSweptSpec);
-    o.log(`bullets, N=${label(n)}: ${specs.length} contender${specs.length === 1 ? '' : 's'}` +
-      (brute ? `, the swept one checked by brute force every ${BRUTE_EVERY} frames` : ''));
-    table.results.set(n, runLockstep({
-      title: `bullets, N=${label(n)}`,
-      scene: () => new BulletScene(n, o.seed),
-      specs,
-      budgets: specs.map(() => UNCAPPED),
-      reference: -1,
-      oracle: brute ? bruteSwept(BRUTE_EVERY) : null,
-      oracleChecks: (spec) => spec.key === bulletsSweptSpec.key,
-      warmup: o.warmup,
-      frames: o.framesFor(n),
-      runs: o.runs,
-      log: o.log,
-    }));
+    o.log(
+      `bullets, N=${label(n)}: ${specs.length} contender${specs.length === 1 ? '' : 's'}` +
+        (brute ? `, the swept one checked by brute force every ${BRUTE_EVERY} frames` : ''),
+    );
+    table.results.set(
+      n,
+      runLockstep({
+        title: `bullets, N=${label(n)}`,
+        scene: () => new BulletScene(n, o.seed),
+        specs,
+        budgets: specs.map(() => UNCAPPED),
+        reference: -1,
+        oracle: brute ? bruteSwept(BRUTE_EVERY) : null,
+        oracleChecks: (spec) => spec.key === bulletsSweptSpec.key,
+        warmup: o.warmup,
+        frames: o.framesFor(n),
+        runs: o.runs,
+        log: o.log,
+      }),
+    );
   }
   return table;
 }
@@ -168,34 +175,62 @@ function seriesOf(table: BulletTable, key: string, n: number): Series | undefine
   return table.results.get(n)?.series.find((s) => s.spec.key === key);
 }
 
-export function bulletsSection(table: BulletTable | null, markdown: boolean, ctx: { warmup: number; seed: number }): string {
+export function bulletsSection(
+  table: BulletTable | null,
+  markdown: boolean,
+  ctx: { warmup: number; seed: number },
+): string {
   if (table === null) return '';
   const head = ['contender', ...table.ns.map(label)];
-  const body = table.specs.map((spec) => [spec.name, ...table.ns.map((n) => {
-    const series = seriesOf(table, spec.key, n);
-    return series === undefined ? '' : cellText(series, seriesOf(table, bulletsPlainSpec.key, n));
-  })]);
-  const pairs = table.specs.map((spec) => [`pairs per frame, ${spec.key}`, ...table.ns.map((n) => {
-    const s = seriesOf(table, spec.key, n);
-    return s === undefined ? '' : String(s.pairs);
-  })]);
-  const tests = table.specs.map((spec) => [`pair tests per frame, ${spec.key}`, ...table.ns.map((n) => {
-    const s = seriesOf(table, spec.key, n);
-    return s === undefined || s.pairTests.length === 0 ? '' : String(Math.round(median(s.pairTests)));
-  })]);
-  const out: string[] = [markdown ? '### Swept bullets' : 'swept bullets: median ms per frame (range over runs) · time relative to the unswept run', ''];
+  const body = table.specs.map((spec) => [
+    spec.name,
+    ...table.ns.map((n) => {
+      const series = seriesOf(table, spec.key, n);
+      return series === undefined ? '' : cellText(series, seriesOf(table, bulletsPlainSpec.key, n));
+    }),
+  ]);
+  const pairs = table.specs.map((spec) => [
+    `pairs per frame, ${spec.key}`,
+    ...table.ns.map((n) => {
+      const s = seriesOf(table, spec.key, n);
+      return s === undefined ? '' : String(s.pairs);
+    }),
+  ]);
+  const tests = table.specs.map((spec) => [
+    `pair tests per frame, ${spec.key}`,
+    ...table.ns.map((n) => {
+      const s = seriesOf(table, spec.key, n);
+      return s === undefined || s.pairTests.length === 0 ? '' : String(Math.round(median(s.pairTests)));
+    }),
+  ]);
+  const out: string[] = [
+    markdown
+      ? '### Swept bullets'
+      : 'swept bullets: median ms per frame (range over runs) · time relative to the unswept run',
+    '',
+  ];
   if (markdown) {
     const frames = table.ns.map((n) => `${table.results.get(n)?.series[0]?.planned ?? '-'} at ${label(n)}`).join(', ');
-    out.push(`The bouncing-box scene (all items move) with every ${BULLET_EVERY}th item a bullet: ${BULLET_SIDE} px square, ` +
-      `${BULLET_SPEED.toLocaleString('en-US')} px/s (${BULLET_SPEED * DT} px a frame) in a random direction. Baseline: the same ` +
-      `scene with the bullets not swept. mulberry32 seed ${ctx.seed}; ${ctx.warmup} warm-up frames, then ${frames} measured per run.`, '');
+    out.push(
+      `The bouncing-box scene (all items move) with every ${BULLET_EVERY}th item a bullet: ${BULLET_SIDE} px square, ` +
+        `${BULLET_SPEED.toLocaleString('en-US')} px/s (${BULLET_SPEED * DT} px a frame) in a random direction. Baseline: the same ` +
+        `scene with the bullets not swept. mulberry32 seed ${ctx.seed}; ${ctx.warmup} warm-up frames, then ${frames} measured per run.`,
+      '',
+    );
   }
   out.push(renderTable([head, ...body, ...pairs, ...tests], markdown), '');
-  const cells = [...table.results].flatMap(([n, result]) => result.series.map((series) => ({ where: `${series.spec.name} at ${label(n)}`, series })));
+  const cells = [...table.results].flatMap(([n, result]) =>
+    result.series.map((series) => ({ where: `${series.spec.name} at ${label(n)}`, series })),
+  );
   const checkedAt = [...table.results].filter(([, r]) => r.checked).map(([n]) => label(n));
-  out.push(...footnotes(cells, checkedAt.length > 0
-    ? `The swept run's pair set was checked against brute force (every pair, bullets by the exact swept test) on every ${BRUTE_EVERY}th frame and the last at ${checkedAt.join(', ')}, and matched it.`
-    : 'Pair sets not checked (brute force runs up to 10k only).').flatMap((l) => [l, '']));
+  out.push(
+    ...footnotes(
+      cells,
+      checkedAt.length > 0
+        ? `The swept run's pair set was checked against brute force (every pair, bullets by the exact swept test) on every ${BRUTE_EVERY}th frame and the last at ${checkedAt.join(', ')}, and matched it.`
+        : 'Pair sets not checked (brute force runs up to 10k only).',
+    ).flatMap((l) => [l, '']),
+  );
   if (markdown) {
     out.push('How each contender runs:', '');
     for (const spec of table.specs) out.push(`- **${spec.name}**: ${spec.note}.`);
@@ -205,5 +240,7 @@ export function bulletsSection(table: BulletTable | null, markdown: boolean, ctx
 
 export function bulletsMismatches(table: BulletTable | null): string[] {
   if (table === null) return [];
-  return [...table.results].flatMap(([n, r]) => r.series.filter((s) => s.mismatch !== '').map((s) => `${s.spec.name} at ${label(n)} (bullets): ${s.mismatch}`));
+  return [...table.results].flatMap(([n, r]) =>
+    r.series.filter((s) => s.mismatch !== '').map((s) => `${s.spec.name} at ${label(n)} (bullets): ${s.mismatch}`),
+  );
 }

@@ -33,8 +33,10 @@ export class CellCounts {
     start.fill(0);
     let total = 0;
     for (let i = 0; i < n; i++) {
-      const a = clamp(Math.floor(minX[i] * inv), last), b = clamp(Math.floor(maxX[i] * inv), last);
-      const u = clamp(Math.floor(minY[i] * inv), last), v = clamp(Math.floor(maxY[i] * inv), last);
+      const a = clamp(Math.floor(minX[i] * inv), last),
+        b = clamp(Math.floor(maxX[i] * inv), last);
+      const u = clamp(Math.floor(minY[i] * inv), last),
+        v = clamp(Math.floor(maxY[i] * inv), last);
       c0[i] = a;
       c1[i] = b;
       r0[i] = u;

@@ -11,7 +11,9 @@ class ClassicQuadtree implements Contender {
     this.tree = new Quadtree({ width: scene.side, height: scene.side, maxObjects: 10, maxLevels: 5 });
     this.rects = [];
     for (let i = 0; i < scene.n; i++) {
-      this.rects.push(new Rectangle({ x: scene.minX[i], y: scene.minY[i], width: scene.w[i], height: scene.h[i], data: i }));
+      this.rects.push(
+        new Rectangle({ x: scene.minX[i], y: scene.minY[i], width: scene.w[i], height: scene.h[i], data: i }),
+      );
     }
   }
 
@@ -26,7 +28,10 @@ class ClassicQuadtree implements Contender {
     tree.clear();
     for (let i = 0; i < rects.length; i++) tree.insert(rects[i]);
     for (let i = 0; i < rects.length; i++) {
-      const x0 = minX[i], y0 = minY[i], x1 = maxX[i], y1 = maxY[i];
+      const x0 = minX[i],
+        y0 = minY[i],
+        x1 = maxX[i],
+        y1 = maxY[i];
       const candidates = tree.retrieve(rects[i]);
       for (let c = 0; c < candidates.length; c++) {
         const j = candidates[c].data as number;

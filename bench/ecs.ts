@@ -1,7 +1,13 @@
 import { label } from './format.js';
 import { addComponent, addEntity, createWorld, query, type World } from 'bitecs';
 import {
-  addQuadtree, forEachPair, markMoved, Phase, quadtreeCollisionSystem, quadtreeSyncSystem, type CollisionStore,
+  addQuadtree,
+  forEachPair,
+  markMoved,
+  Phase,
+  quadtreeCollisionSystem,
+  quadtreeSyncSystem,
+  type CollisionStore,
   type PairVisitor,
 } from '../src/index.js';
 import { PairSum, type Contender, type ContenderSpec, type Select } from './contender.js';
@@ -39,8 +45,13 @@ class EcsGame implements Contender {
 
   setup(scene: Scene): void {
     this.world = addQuadtree(createWorld(), {
-      width: scene.side, height: scene.side, pairEntities: this.pairEntities, detect: this.detect,
-      position: this.position, bounds: this.bounds, collision: this.collision,
+      width: scene.side,
+      height: scene.side,
+      pairEntities: this.pairEntities,
+      detect: this.detect,
+      position: this.position,
+      bounds: this.bounds,
+      collision: this.collision,
     });
     for (let i = 0; i < scene.n; i++) {
       const eid = addEntity(this.world);
@@ -145,34 +156,56 @@ export function runEcsBench(o: EcsBenchOptions): EcsRow[] {
 export function ecsSection(rows: EcsRow[], markdown: boolean): string {
   if (rows.length === 0) return '';
   const specs = rows[0].result.series.map((s) => s.spec);
-  const head = ['mode', 'N', 'pairs', ...specs.map((s) => (s.key === 'core' ? 'core ms' : s.name)), 'movement system ms'];
+  const head = [
+    'mode',
+    'N',
+    'pairs',
+    ...specs.map((s) => (s.key === 'core' ? 'core ms' : s.name)),
+    'movement system ms',
+  ];
   const body = rows.map(({ n, mode, result }) => {
     const core = result.series.find((s) => s.spec.key === 'core');
     const moving = result.series.find((s) => s.prepare.length > 0);
     return [
-      mode === 'all' ? 'all move' : '10% move', label(n), String(result.pairs),
+      mode === 'all' ? 'all move' : '10% move',
+      label(n),
+      String(result.pairs),
       ...result.series.map((s) => cellText(s, core)),
       moving === undefined ? '-' : spread(moving.prepare),
     ];
   });
-  const cells = rows.flatMap(({ n, mode, result }) => result.series.map((series) => ({
-    where: `${series.spec.name} at ${label(n)} (${mode === 'all' ? 'all' : '10%'})`, series,
-  })));
-  const checked = rows.every((r) => r.result.checked) ? 'Every frame produced the core\'s pair set.'
+  const cells = rows.flatMap(({ n, mode, result }) =>
+    result.series.map((series) => ({
+      where: `${series.spec.name} at ${label(n)} (${mode === 'all' ? 'all' : '10%'})`,
+      series,
+    })),
+  );
+  const checked = rows.every((r) => r.result.checked)
+    ? "Every frame produced the core's pair set."
     : 'Pairs NOT checked: the core did not run beside the ECS variants (see --only).';
   return [
     markdown ? '### The bitECS face against the bare core' : 'ECS face vs bare core:',
     '',
-    ...(markdown ? ['Median ms per frame of sync + collision + reading the pairs, next to the core\'s move + step + ' +
-      'reading `current`, interleaved on copies of the same scene; the game\'s own movement system (not timed) is ' +
-      'listed apart.', ''] : []),
+    ...(markdown
+      ? [
+          "Median ms per frame of sync + collision + reading the pairs, next to the core's move + step + " +
+            "reading `current`, interleaved on copies of the same scene; the game's own movement system (not timed) is " +
+            'listed apart.',
+          '',
+        ]
+      : []),
     renderTable([head, ...body], markdown, 2),
     '',
     ...footnotes(cells, checked).flatMap((line) => [line, '']),
-  ].join('\n').trimEnd();
+  ]
+    .join('\n')
+    .trimEnd();
 }
 
 export function ecsMismatches(rows: EcsRow[]): string[] {
-  return rows.flatMap(({ n, mode, result }) => result.series.filter((s) => s.mismatch !== '')
-    .map((s) => `ECS ${s.spec.name} at ${label(n)} (${mode}): ${s.mismatch}`));
+  return rows.flatMap(({ n, mode, result }) =>
+    result.series
+      .filter((s) => s.mismatch !== '')
+      .map((s) => `ECS ${s.spec.name} at ${label(n)} (${mode}): ${s.mismatch}`),
+  );
 }

@@ -84,7 +84,8 @@ class EffectsCore implements Contender<EffectsScene> {
 export const effectsCoreSpec: ContenderSpec<EffectsScene> = {
   key: 'core',
   name: 'bitecs-quadtree core, whole job',
-  note: 'particles in typed arrays like the grid\'s, each with a core id recycled last-removed-first; a dying ' +
+  note:
+    "particles in typed arrays like the grid's, each with a core id recycled last-removed-first; a dying " +
     'particle is `remove`d, a new one `insert`ed with `setCollider`; every actor and particle `move`d, then ' +
     '`step()`, pairs read from `current`',
   create: () => new EffectsCore(),

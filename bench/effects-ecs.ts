@@ -1,6 +1,15 @@
 import { addComponent, addEntity, createWorld, query, removeEntity, type World } from 'bitecs';
-import { addQuadtree, forEachPair, getQuadtree, Phase, quadtreeCollisionSystem, quadtreeSyncSystem,
-  type BudgetOptions, type CollisionStore, type PairVisitor } from '../src/index.js';
+import {
+  addQuadtree,
+  forEachPair,
+  getQuadtree,
+  Phase,
+  quadtreeCollisionSystem,
+  quadtreeSyncSystem,
+  type BudgetOptions,
+  type CollisionStore,
+  type PairVisitor,
+} from '../src/index.js';
 import { PairSum, type Contender, type ContenderSpec } from './contender.js';
 import { DT } from './scene.js';
 import { EFFECTS, type EffectsScene } from './effects-scene.js';
@@ -48,8 +57,14 @@ class EffectsGame implements Contender<EffectsScene> {
     const world = createWorld();
     if (this.o.plugin) {
       addQuadtree(world, {
-        width: scene.side, height: scene.side, pairEntities: this.o.pairEntities ?? false, budget: this.o.budget,
-        position: this.position, bounds: this.bounds, collider: this.collider, staticTag: this.wall,
+        width: scene.side,
+        height: scene.side,
+        pairEntities: this.o.pairEntities ?? false,
+        budget: this.o.budget,
+        position: this.position,
+        bounds: this.bounds,
+        collider: this.collider,
+        staticTag: this.wall,
         collision: this.collision,
       });
     }
@@ -173,7 +188,8 @@ export const EFFECTS_BUDGET: BudgetOptions = { maxPairTests: EFFECTS_PAIR_TESTS 
 export const effectsGameSpec: ContenderSpec<EffectsScene> = {
   key: 'game',
   name: 'the bitECS game without the plugin',
-  note: 'the same game (particles born with `addEntity`, aged and removed with `removeEntity`, moved with drag; ' +
+  note:
+    'the same game (particles born with `addEntity`, aged and removed with `removeEntity`, moved with drag; ' +
     'actors moved) with no plugin: what bitECS itself costs',
   create: () => new EffectsGame({ plugin: false }),
 };
@@ -181,8 +197,9 @@ export const effectsGameSpec: ContenderSpec<EffectsScene> = {
 export const effectsEcsOffSpec: ContenderSpec<EffectsScene> = {
   key: 'ecs-off',
   name: 'bitECS game + plugin, pair entities off',
-  note: 'the game with `addQuadtree(world, { pairEntities: false })` over plain-array Position, Bounds, Collider and a ' +
-    'Static tag; timed whole: the game\'s systems, `quadtreeSyncSystem`, `quadtreeCollisionSystem` and ' +
+  note:
+    'the game with `addQuadtree(world, { pairEntities: false })` over plain-array Position, Bounds, Collider and a ' +
+    "Static tag; timed whole: the game's systems, `quadtreeSyncSystem`, `quadtreeCollisionSystem` and " +
     '`forEachPair(world, visit, Phase.Enter | Phase.Stay)`',
   create: () => new EffectsGame({ plugin: true, pairEntities: false }),
 };
@@ -197,7 +214,8 @@ export const effectsEcsOnSpec: ContenderSpec<EffectsScene> = {
 export const effectsEcsBudgetSpec: ContenderSpec<EffectsScene> = {
   key: 'ecs-budget',
   name: `bitECS game + plugin, budget ${EFFECTS_PAIR_TESTS.toLocaleString('en-US')} pair tests`,
-  note: `pair entities off and \`budget: { maxPairTests: ${EFFECTS_BUDGET.maxPairTests} }\`: particle pairs (tier 3) ` +
-    'wait their turn, actor and wall pairs (tier 0) are exact every frame (checked against the grid\'s)',
+  note:
+    `pair entities off and \`budget: { maxPairTests: ${EFFECTS_BUDGET.maxPairTests} }\`: particle pairs (tier 3) ` +
+    "wait their turn, actor and wall pairs (tier 0) are exact every frame (checked against the grid's)",
   create: () => new EffectsGame({ plugin: true, pairEntities: false, budget: EFFECTS_BUDGET }),
 };

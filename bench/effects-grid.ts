@@ -76,19 +76,29 @@ class EffectsGrid implements Contender<EffectsScene> {
     const { start, inv, cols } = this.cells;
     const last = cols - 1;
     for (let i = scene.firstActor; i < scene.firstDust; i++) {
-      const x0 = minX[i], y0 = minY[i], x1 = maxX[i], y1 = maxY[i];
-      const li = layer[i], mi = mask[i], pi = priority[i];
-      const a = clamp(Math.floor(x0 * inv), last), b = clamp(Math.floor(x1 * inv), last);
-      const u = clamp(Math.floor(y0 * inv), last), v = clamp(Math.floor(y1 * inv), last);
+      const x0 = minX[i],
+        y0 = minY[i],
+        x1 = maxX[i],
+        y1 = maxY[i];
+      const li = layer[i],
+        mi = mask[i],
+        pi = priority[i];
+      const a = clamp(Math.floor(x0 * inv), last),
+        b = clamp(Math.floor(x1 * inv), last);
+      const u = clamp(Math.floor(y0 * inv), last),
+        v = clamp(Math.floor(y1 * inv), last);
       for (let r = u; r <= v; r++) {
         for (let c = a; c <= b; c++) {
           const cell = r * cols + c;
           for (let p = start[cell], e = start[cell + 1]; p < e; p++) {
             if (!(x0 < box[4 * p + 2] && box[4 * p] < x1 && y0 < box[4 * p + 3] && box[4 * p + 1] < y1)) continue;
             const j = tag[6 * p];
-            if ((j >= scene.firstActor && j <= i) || (mi & tag[6 * p + 3]) === 0 || (tag[6 * p + 4] & li) === 0) continue;
-            const cj = tag[6 * p + 1], rj = tag[6 * p + 2];
-            if ((a > cj ? a : cj) === c && (u > rj ? u : rj) === r) sum.add(i, j, pi < tag[6 * p + 5] ? pi : tag[6 * p + 5]);
+            if ((j >= scene.firstActor && j <= i) || (mi & tag[6 * p + 3]) === 0 || (tag[6 * p + 4] & li) === 0)
+              continue;
+            const cj = tag[6 * p + 1],
+              rj = tag[6 * p + 2];
+            if ((a > cj ? a : cj) === c && (u > rj ? u : rj) === r)
+              sum.add(i, j, pi < tag[6 * p + 5] ? pi : tag[6 * p + 5]);
           }
         }
       }
@@ -103,18 +113,26 @@ class EffectsGrid implements Contender<EffectsScene> {
     const { layer: li, mask: mi, priority: pi } = EFFECTS.dust;
     const last = cols - 1;
     for (let i = 0; i < count; i++) {
-      const hw = w[i] * 0.5, hh = h[i] * 0.5;
-      const x0 = x[i] - hw, y0 = y[i] - hh, x1 = x[i] + hw, y1 = y[i] + hh;
-      const a = clamp(Math.floor(x0 * inv), last), b = clamp(Math.floor(x1 * inv), last);
-      const u = clamp(Math.floor(y0 * inv), last), v = clamp(Math.floor(y1 * inv), last);
+      const hw = w[i] * 0.5,
+        hh = h[i] * 0.5;
+      const x0 = x[i] - hw,
+        y0 = y[i] - hh,
+        x1 = x[i] + hw,
+        y1 = y[i] + hh;
+      const a = clamp(Math.floor(x0 * inv), last),
+        b = clamp(Math.floor(x1 * inv), last);
+      const u = clamp(Math.floor(y0 * inv), last),
+        v = clamp(Math.floor(y1 * inv), last);
       for (let r = u; r <= v; r++) {
         for (let c = a; c <= b; c++) {
           const cell = r * cols + c;
           for (let p = start[cell], e = start[cell + 1]; p < e; p++) {
             if (!(x0 < box[4 * p + 2] && box[4 * p] < x1 && y0 < box[4 * p + 3] && box[4 * p + 1] < y1)) continue;
             if ((mi & tag[6 * p + 3]) === 0 || (tag[6 * p + 4] & li) === 0) continue;
-            const cj = tag[6 * p + 1], rj = tag[6 * p + 2];
-            if ((a > cj ? a : cj) === c && (u > rj ? u : rj) === r) sum.add(uid[i], tag[6 * p], pi < tag[6 * p + 5] ? pi : tag[6 * p + 5]);
+            const cj = tag[6 * p + 1],
+              rj = tag[6 * p + 2];
+            if ((a > cj ? a : cj) === c && (u > rj ? u : rj) === r)
+              sum.add(uid[i], tag[6 * p], pi < tag[6 * p + 5] ? pi : tag[6 * p + 5]);
           }
         }
       }
@@ -130,7 +148,10 @@ class EffectsGrid implements Contender<EffectsScene> {
     if (6 * total > this.tag.length) this.reserve(total * 1.5);
     const { box, tag } = this;
     for (let i = solids - 1; i >= 0; i--) {
-      const a = c0[i], b = c1[i], u = r0[i], v = r1[i];
+      const a = c0[i],
+        b = c1[i],
+        u = r0[i],
+        v = r1[i];
       for (let r = u; r <= v; r++) {
         for (let c = a; c <= b; c++) {
           const p = --start[r * cols + c];
@@ -159,9 +180,10 @@ class EffectsGrid implements Contender<EffectsScene> {
 export const effectsGridSpec: ContenderSpec<EffectsScene> = {
   key: 'grid',
   name: 'hand-written grid, whole job',
-  note: `particles in typed arrays (aged, removed by swap-remove, moved with drag, born from the scene's script); ` +
+  note:
+    `particles in typed arrays (aged, removed by swap-remove, moved with drag, born from the scene's script); ` +
     `every frame the walls and actors are counting-sorted into ${EFFECTS_CELL} px cells (boxes copied in cell order), ` +
     'then every actor and particle probes the cells its box covers, with the layer/mask test; a pair is reported in ' +
-    'the cell of its overlap\'s top-left corner, by the lower id between two actors',
+    "the cell of its overlap's top-left corner, by the lower id between two actors",
   create: () => new EffectsGrid(),
 };

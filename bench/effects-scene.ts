@@ -18,8 +18,14 @@ export const EFFECTS = {
   walls: { count: 300, layer: WALL, mask: ACTOR | DUST, priority: 255, thick: [8, 16], long: [60, 240] },
   actors: { count: 2000, layer: ACTOR, mask: WALL | ACTOR | DUST, priority: 250, side: [16, 40], speed: [20, 150] },
   dust: {
-    layer: DUST, mask: WALL | ACTOR, priority: 10, side: [2, 6], speed: [60, 400], life: [45, 150],
-    burst: [200, 400], drag: 0.97,
+    layer: DUST,
+    mask: WALL | ACTOR,
+    priority: 10,
+    side: [2, 6],
+    speed: [60, 400],
+    life: [45, 150],
+    burst: [200, 400],
+    drag: 0.97,
   },
 } as const;
 
@@ -136,7 +142,7 @@ export class EffectsScene {
     // A burst born `age` frames ago: its particles have flown out and slowed down.
     const age = aged ? Math.floor(rng() * dust.life[0]) : 0;
     const decay = dust.drag ** age;
-    const flown = (1 - decay) / (1 - dust.drag) * DT;
+    const flown = ((1 - decay) / (1 - dust.drag)) * DT;
     this.reserve(this.spawnCount + count);
     for (let k = 0; k < count; k++) {
       const i = this.spawnCount++;
@@ -239,7 +245,11 @@ export class ParticleArrays {
   }
 
   /** Ages, removes and moves the particles, then adds the scene's births. */
-  step(scene: EffectsScene, onRemove: ((slot: number, last: number) => void) | null, onAdd: ((slot: number) => void) | null): void {
+  step(
+    scene: EffectsScene,
+    onRemove: ((slot: number, last: number) => void) | null,
+    onAdd: ((slot: number) => void) | null,
+  ): void {
     const drag = EFFECTS.dust.drag;
     const { x, y, vx, vy, life } = this;
     for (let i = 0; i < this.count; i++) {

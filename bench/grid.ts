@@ -38,11 +38,16 @@ class UniformGrid implements Contender {
         const s = start[cell];
         const e = start[cell + 1];
         for (let p = s; p < e - 1; p++) {
-          const x0 = box[4 * p], y0 = box[4 * p + 1], x1 = box[4 * p + 2], y1 = box[4 * p + 3];
-          const cp = tag[3 * p + 1], rp = tag[3 * p + 2];
+          const x0 = box[4 * p],
+            y0 = box[4 * p + 1],
+            x1 = box[4 * p + 2],
+            y1 = box[4 * p + 3];
+          const cp = tag[3 * p + 1],
+            rp = tag[3 * p + 2];
           for (let q = p + 1; q < e; q++) {
             if (x0 < box[4 * q + 2] && box[4 * q] < x1 && y0 < box[4 * q + 3] && box[4 * q + 1] < y1) {
-              const cq = tag[3 * q + 1], rq = tag[3 * q + 2];
+              const cq = tag[3 * q + 1],
+                rq = tag[3 * q + 2];
               if ((cp > cq ? cp : cq) === c && (rp > rq ? rp : rq) === r) sum.add(tag[3 * p], tag[3 * q]);
             }
           }
@@ -59,8 +64,14 @@ class UniformGrid implements Contender {
     if (3 * total > this.tag.length) this.reserve(total * 1.5);
     const { box, tag } = this;
     for (let i = n - 1; i >= 0; i--) {
-      const a = c0[i], b = c1[i], u = r0[i], v = r1[i];
-      const x0 = minX[i], y0 = minY[i], x1 = maxX[i], y1 = maxY[i];
+      const a = c0[i],
+        b = c1[i],
+        u = r0[i],
+        v = r1[i];
+      const x0 = minX[i],
+        y0 = minY[i],
+        x1 = maxX[i],
+        y1 = maxY[i];
       for (let r = u; r <= v; r++) {
         for (let c = a; c <= b; c++) {
           const p = --start[r * cols + c];

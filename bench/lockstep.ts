@@ -104,7 +104,14 @@ const MINOR = { type: 'minor' } as const;
 export function runLockstep<S extends Steppable>(plan: LockstepPlan<S>): LockstepResult {
   const result: LockstepResult = {
     series: plan.specs.map((spec) => ({
-      spec, medians: [], prepare: [], frames: [], planned: plan.frames, pairTests: [], pairs: 0, mismatch: '',
+      spec,
+      medians: [],
+      prepare: [],
+      frames: [],
+      planned: plan.frames,
+      pairTests: [],
+      pairs: 0,
+      mismatch: '',
     })),
     pairs: 0,
     checked: plan.reference >= 0 && plan.specs.length > 1,
@@ -140,8 +147,19 @@ function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result
     const contender = spec.create();
     contender.setup(scene);
     return {
-      scene, contender, sum: new PairSum(), times: new Float64Array(plan.frames), prepTimes: new Float64Array(plan.frames),
-      measured: 0, warmed: 0, spent: 0, cold: false, done: plan.frames === 0, ran: false, pairTotal: 0, pairFrames: 0,
+      scene,
+      contender,
+      sum: new PairSum(),
+      times: new Float64Array(plan.frames),
+      prepTimes: new Float64Array(plan.frames),
+      measured: 0,
+      warmed: 0,
+      spent: 0,
+      cold: false,
+      done: plan.frames === 0,
+      ran: false,
+      pairTotal: 0,
+      pairFrames: 0,
     };
   });
   const oracleScene = plan.oracle === null ? null : plan.scene();
@@ -169,8 +187,15 @@ function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result
     }
     if (plan.reference >= 0 && lanes[plan.reference].ran) {
       const compare = plan.compare;
-      compareWith(lanes[plan.reference].sum, plan.specs[plan.reference].name, lanes, result, f, run,
-        compare === undefined ? null : plan.specs.map((spec) => compare(spec)));
+      compareWith(
+        lanes[plan.reference].sum,
+        plan.specs[plan.reference].name,
+        lanes,
+        result,
+        f,
+        run,
+        compare === undefined ? null : plan.specs.map((spec) => compare(spec)),
+      );
     }
     if (oracleScene !== null && plan.oracle !== null) {
       oracleScene.advance();
@@ -179,8 +204,15 @@ function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result
       if (f % oracle.every === 0 || f === total - 1) {
         oracleSum.reset();
         oracle.find(oracleScene, oracleSum);
-        compareWith(oracleSum, oracle.name, lanes, result, f, run, checks === undefined ? null
-          : plan.specs.map((spec) => (checks(spec) ? 'all' : 'none')));
+        compareWith(
+          oracleSum,
+          oracle.name,
+          lanes,
+          result,
+          f,
+          run,
+          checks === undefined ? null : plan.specs.map((spec) => (checks(spec) ? 'all' : 'none')),
+        );
         result.checked = true;
       }
     }
@@ -190,9 +222,16 @@ function runOnce<S extends Steppable>(plan: LockstepPlan<S>, run: number, result
     result.series[i].pairs = Math.round(lane.pairTotal / Math.max(1, lane.pairFrames));
   });
   result.pairs = result.series[plan.reference >= 0 ? plan.reference : 0].pairs;
-  plan.log(`  run ${run + 1}/${plan.runs} ${plan.title}: ` + result.series.map((s) =>
-    `${s.spec.key} ${fmt(s.medians[run])} ms${s.frames[run] < plan.frames ? ` (${s.frames[run]} frames)` : ''}` +
-    (s.mismatch !== '' ? ' MISMATCH' : '')).join(' · '));
+  plan.log(
+    `  run ${run + 1}/${plan.runs} ${plan.title}: ` +
+      result.series
+        .map(
+          (s) =>
+            `${s.spec.key} ${fmt(s.medians[run])} ms${s.frames[run] < plan.frames ? ` (${s.frames[run]} frames)` : ''}` +
+            (s.mismatch !== '' ? ' MISMATCH' : ''),
+        )
+        .join(' · '),
+  );
 }
 
 /** One timed frame of one contender, with its untimed preparation first. */
@@ -228,19 +267,27 @@ function settle<S>(lane: Lane<S>, budget: Budget, measuring: boolean, frames: nu
  * Records a mismatch for each lane that ran frame f with a pair set other than `expected`
  * (per lane, `how` says whether all its pairs are compared, the tier-0 ones, or none).
  */
-function compareWith<S>(expected: PairSum, source: string, lanes: Lane<S>[], result: LockstepResult, f: number,
-  run: number, how: ('all' | 'top' | 'none')[] | null = null): void {
+function compareWith<S>(
+  expected: PairSum,
+  source: string,
+  lanes: Lane<S>[],
+  result: LockstepResult,
+  f: number,
+  run: number,
+  how: ('all' | 'top' | 'none')[] | null = null,
+): void {
   for (let i = 0; i < lanes.length; i++) {
     const lane = lanes[i];
     const series = result.series[i];
     const mode = how === null ? 'all' : how[i];
     if (mode === 'none' || !lane.ran || lane.sum === expected || series.mismatch !== '') continue;
     if (mode === 'all' ? lane.sum.equals(expected) : lane.sum.equalsTop(expected)) continue;
-    series.mismatch = mode === 'all'
-      ? `run ${run + 1}, frame ${f}: ${lane.sum.count} pairs (fingerprint ${hex(lane.sum.hash)}), ` +
-        `${source} ${expected.count} (${hex(expected.hash)})`
-      : `run ${run + 1}, frame ${f}: ${lane.sum.topCount} tier-0 pairs (fingerprint ${hex(lane.sum.topHash)}), ` +
-        `${source} ${expected.topCount} (${hex(expected.topHash)})`;
+    series.mismatch =
+      mode === 'all'
+        ? `run ${run + 1}, frame ${f}: ${lane.sum.count} pairs (fingerprint ${hex(lane.sum.hash)}), ` +
+          `${source} ${expected.count} (${hex(expected.hash)})`
+        : `run ${run + 1}, frame ${f}: ${lane.sum.topCount} tier-0 pairs (fingerprint ${hex(lane.sum.topHash)}), ` +
+          `${source} ${expected.topCount} (${hex(expected.topHash)})`;
   }
 }
 

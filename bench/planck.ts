@@ -69,7 +69,8 @@ class PlanckContender implements Contender {
     bp.updatePairs(this.addPair);
     const { ca, cb } = this;
     for (let c = 0; c < this.count;) {
-      const a = ca[c], b = cb[c];
+      const a = ca[c],
+        b = cb[c];
       if (!bp.testOverlap(proxy[a], proxy[b])) {
         this.destroy(c);
         continue;
@@ -101,7 +102,8 @@ class PlanckContender implements Contender {
     this.unlink(2 * c + 1, this.cb[c]);
     const last = --this.count;
     if (c === last) return;
-    const a = this.ca[last], b = this.cb[last];
+    const a = this.ca[last],
+      b = this.cb[last];
     this.unlink(2 * last, a);
     this.unlink(2 * last + 1, b);
     this.ca[c] = a;
@@ -119,7 +121,8 @@ class PlanckContender implements Contender {
   }
 
   private unlink(e: number, item: number): void {
-    const p = this.prev[e], n = this.next[e];
+    const p = this.prev[e],
+      n = this.next[e];
     if (p === -1) this.head[item] = n;
     else this.next[p] = n;
     if (n !== -1) this.prev[n] = p;

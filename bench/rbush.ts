@@ -37,7 +37,10 @@ class RBushContender implements Contender {
       tree.insert(item);
     }
     for (let i = 0; i < items.length; i++) {
-      const x0 = minX[i], y0 = minY[i], x1 = maxX[i], y1 = maxY[i];
+      const x0 = minX[i],
+        y0 = minY[i],
+        x1 = maxX[i],
+        y1 = maxY[i];
       const found = tree.search(items[i]);
       for (let c = 0; c < found.length; c++) {
         const j = found[c].id;

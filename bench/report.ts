@@ -15,7 +15,14 @@ export function renderTable(rows: string[][], markdown: boolean, textColumns = 1
     return [line(rows[0]), line(rule), ...rows.slice(1).map(line)].join('\n');
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) => r.map((s, c) => s.padEnd(widths[c])).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((s, c) => s.padEnd(widths[c]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** Date, CPU model, cores, Node version and the number of runs. */
@@ -28,16 +35,18 @@ export function machineLine(runs: number): string {
 
 /** How every table is measured and what its cells mean. */
 export function cellLegend(runs: number): string {
-  return `Every table is measured the same way. A run builds fresh contenders, each on its own copy of the ` +
+  return (
+    `Every table is measured the same way. A run builds fresh contenders, each on its own copy of the ` +
     'seeded scene, and plays their frames interleaved in one process (frame f of each contender in turn, ' +
     'starting one further along each frame), so drift on a shared machine hits all of them alike; slow peers ' +
     'stop taking frames when their time budget for the run is spent (†). Before each timed frame the young ' +
-    'generation is collected, untimed, so one contender\'s short-lived garbage is not collected on another\'s ' +
+    "generation is collected, untimed, so one contender's short-lived garbage is not collected on another's " +
     `clock. The whole measurement is repeated ${runs} time${runs === 1 ? '' : 's'}. A cell reads ` +
-    '`median ms (range) · ratio (range)`: the median over the runs of each run\'s median frame time, with the ' +
+    "`median ms (range) · ratio (range)`: the median over the runs of each run's median frame time, with the " +
     'lowest and highest run in parentheses, then the time relative ' +
-    'to the table\'s baseline, computed within each run from that run\'s medians, as the median ratio over the runs ' +
-    'and its range.';
+    "to the table's baseline, computed within each run from that run's medians, as the median ratio over the runs " +
+    'and its range.'
+  );
 }
 
 /**

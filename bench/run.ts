@@ -30,11 +30,17 @@ const USAGE = `Usage: npm run bench -- [options]
   --warmup W           unmeasured frames first, every run (default 10, effects 160 so that every id
                        has been recycled; --quick: 5, effects 30)
   --only a,b           run only the contenders whose key or name contains one of these. Keys:
-                       bounce ${bounceSpecs().map((s) => s.key).join(', ')};
+                       bounce ${bounceSpecs()
+                         .map((s) => s.key)
+                         .join(', ')};
                        storm ${[stormGridSpec, stormCoreSpec, stormEcsOffSpec, stormEcsOnSpec].map((s) => s.key).join(', ')}, brute (the check);
-                       ECS table ${ecsSpecs().map((s) => s.key).join(', ')}; bullets unswept, swept;
+                       ECS table ${ecsSpecs()
+                         .map((s) => s.key)
+                         .join(', ')}; bullets unswept, swept;
                        shapes boxes, circles, boxes-contact, circles-contact;
-                       effects ${effectsSpecs().map((s) => s.key).join(', ')}.
+                       effects ${effectsSpecs()
+                         .map((s) => s.key)
+                         .join(', ')}.
                        Pairs are checked only when the reference (bounce: brute up to 10k, ours
                        above; storm: grid; ECS: core) is among them.
   --depths 6,7,8       maxDepth values for the sweep of bitecs-quadtree (default 6..10)
@@ -76,15 +82,27 @@ function main(): void {
   }
   const quick = values.quick;
   const scene = values.scene;
-  const scenes = new Set(scene.split(',').map((x) => x.trim()).flatMap((x) => (x === 'both' ? ['bounce', 'storm'] : x === 'all' ? ['bounce', 'storm', 'bullets', 'effects', 'shapes'] : [x])));
+  const scenes = new Set(
+    scene
+      .split(',')
+      .map((x) => x.trim())
+      .flatMap((x) =>
+        x === 'both' ? ['bounce', 'storm'] : x === 'all' ? ['bounce', 'storm', 'bullets', 'effects', 'shapes'] : [x],
+      ),
+  );
   for (const x of scenes) {
-    if (!['bounce', 'storm', 'bullets', 'effects', 'shapes'].includes(x)) usage(`--scene takes bounce, storm, bullets, effects, shapes, both or all (got ${scene})`);
+    if (!['bounce', 'storm', 'bullets', 'effects', 'shapes'].includes(x))
+      usage(`--scene takes bounce, storm, bullets, effects, shapes, both or all (got ${scene})`);
   }
   const bounceNs = numbers(values.n ?? (quick ? '1000,10000' : '1000,10000,50000,100000'), 'n');
   const stormNs = numbers(values.n ?? (quick ? '10000' : '10000,100000'), 'n');
   const effectsNs = numbers(values.n ?? (quick ? '20000' : '20000,50000,100000'), 'n');
-  const modes: Mode[] = values.mode === 'both' ? ['all', '10'] : values.mode === 'all' || values.mode === '10'
-    ? [values.mode] : usage(`--mode must be all, 10 or both (got ${values.mode})`);
+  const modes: Mode[] =
+    values.mode === 'both'
+      ? ['all', '10']
+      : values.mode === 'all' || values.mode === '10'
+        ? [values.mode]
+        : usage(`--mode must be all, 10 or both (got ${values.mode})`);
   const runs = values.runs === undefined ? 3 : positive(values.runs, 'runs');
   const fixedFrames = values.frames === undefined ? undefined : numbers(values.frames, 'frames')[0];
   const warmup = values.warmup === undefined ? (quick ? 5 : 10) : numbers(values.warmup, 'warmup')[0];
@@ -113,25 +131,55 @@ function main(): void {
     log(`${what} took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     return result;
   };
-  const bounce = !scenes.has('bounce') ? []
+  const bounce = !scenes.has('bounce')
+    ? []
     : timed('bounce tables', () => runBounce({ modes, ns: bounceNs, warmup, framesFor, seed, runs, select, log }));
-  const sweep = !scenes.has('bounce') || values['no-sweep'] ? null : timed('sweep', () => runSweep({
-    modes, ns: bounceNs, depths, warmup: quick ? 3 : 5, frames: quick ? 10 : 20, seed, runs, select, log,
-  }));
+  const sweep =
+    !scenes.has('bounce') || values['no-sweep']
+      ? null
+      : timed('sweep', () =>
+          runSweep({
+            modes,
+            ns: bounceNs,
+            depths,
+            warmup: quick ? 3 : 5,
+            frames: quick ? 10 : 20,
+            seed,
+            runs,
+            select,
+            log,
+          }),
+        );
   // The ECS face against the bare core, up to 50k: bitECS entity churn for the pair entities dominates beyond.
   const ecsNs = bounceNs.filter((n) => n <= 50_000);
-  const ecs = !scenes.has('bounce') || values['no-ecs'] ? []
-    : timed('ECS table', () => runEcsBench({ ns: ecsNs, modes, warmup, frames: framesFor, seed, runs, select, log }));
-  const storm = !scenes.has('storm') ? null
+  const ecs =
+    !scenes.has('bounce') || values['no-ecs']
+      ? []
+      : timed('ECS table', () => runEcsBench({ ns: ecsNs, modes, warmup, frames: framesFor, seed, runs, select, log }));
+  const storm = !scenes.has('storm')
+    ? null
     : timed('storm', () => runStorm({ ns: stormNs, warmup, framesFor: stormFramesFor, seed, runs, select, log }));
-  const bullets = !scenes.has('bullets') ? null
+  const bullets = !scenes.has('bullets')
+    ? null
     : timed('bullets', () => runBullets({ ns: stormNs, warmup, framesFor: bulletFramesFor, seed, runs, select, log }));
-  const shapes = !scenes.has('shapes') ? null
+  const shapes = !scenes.has('shapes')
+    ? null
     : timed('shapes', () => runShapes({ ns: stormNs, warmup, framesFor: bulletFramesFor, seed, runs, select, log }));
-  const effects = !scenes.has('effects') ? null
-    : timed('effects', () => runEffects({ ns: effectsNs, warmup: effectsWarmup, framesFor: effectsFramesFor, seed, runs, select, log }));
+  const effects = !scenes.has('effects')
+    ? null
+    : timed('effects', () =>
+        runEffects({ ns: effectsNs, warmup: effectsWarmup, framesFor: effectsFramesFor, seed, runs, select, log }),
+      );
   log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  if (bounce.length === 0 && sweep === null && ecs.length === 0 && storm === null && bullets === null && shapes === null && effects === null) {
+  if (
+    bounce.length === 0 &&
+    sweep === null &&
+    ecs.length === 0 &&
+    storm === null &&
+    bullets === null &&
+    shapes === null &&
+    effects === null
+  ) {
     usage(`--only matched no contender of the scenes run (${values.only})`);
   }
 
@@ -148,10 +196,22 @@ function main(): void {
     shapesSection(shapes, md, context),
     effectsSection(effects, md, effectsContext),
   ];
-  console.log(sections.map((s) => s.trim()).filter((s) => s !== '').join('\n\n'));
+  console.log(
+    sections
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
+      .join('\n\n'),
+  );
 
-  const bad = [...bounceMismatches(bounce), ...(sweep === null ? [] : sweepMismatches(sweep)), ...ecsMismatches(ecs),
-    ...stormMismatches(storm), ...bulletsMismatches(bullets), ...shapesMismatches(shapes), ...effectsMismatches(effects)];
+  const bad = [
+    ...bounceMismatches(bounce),
+    ...(sweep === null ? [] : sweepMismatches(sweep)),
+    ...ecsMismatches(ecs),
+    ...stormMismatches(storm),
+    ...bulletsMismatches(bullets),
+    ...shapesMismatches(shapes),
+    ...effectsMismatches(effects),
+  ];
   if (bad.length > 0) {
     console.error(`\nCHECKSUM MISMATCH (${bad.length}):\n  ${bad.join('\n  ')}`);
     process.exitCode = 1;
@@ -160,14 +220,18 @@ function main(): void {
 
 /** `--only`: a contender runs when its key or name contains one of the words. */
 function selector(only: string | undefined): Select {
-  const words = only?.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0);
+  const words = only
+    ?.split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s.length > 0);
   if (words === undefined || words.length === 0) return () => true;
   return (spec) => words.some((w) => spec.key.toLowerCase().includes(w) || spec.name.toLowerCase().includes(w));
 }
 
 function numbers(text: string, flag: string): number[] {
   const list = text.split(',').map((s) => Number(s.trim()));
-  if (list.length === 0 || list.some((v) => !Number.isInteger(v) || v < 0)) usage(`--${flag} takes non-negative integers (got ${text})`);
+  if (list.length === 0 || list.some((v) => !Number.isInteger(v) || v < 0))
+    usage(`--${flag} takes non-negative integers (got ${text})`);
   return list;
 }
 

@@ -16,7 +16,10 @@ export function stormBrute(every: number): Oracle<StormScene> {
 function find(scene: StormScene, sum: PairSum): void {
   const { n, minX, minY, maxX, maxY } = scene;
   for (let i = 0; i < n; i++) {
-    const x0 = minX[i], y0 = minY[i], x1 = maxX[i], y1 = maxY[i];
+    const x0 = minX[i],
+      y0 = minY[i],
+      x1 = maxX[i],
+      y1 = maxY[i];
     for (let j = i + 1; j < n; j++) {
       if (x0 < maxX[j] && minX[j] < x1 && y0 < maxY[j] && minY[j] < y1 && accepts(scene, i, j)) sum.add(i, j);
     }

@@ -1,6 +1,14 @@
 import { addComponent, addEntity, createWorld, query, type World } from 'bitecs';
-import { addQuadtree, forEachPair, getQuadtree, Phase, quadtreeCollisionSystem, quadtreeSyncSystem, type CollisionStore,
-  type PairVisitor } from '../src/index.js';
+import {
+  addQuadtree,
+  forEachPair,
+  getQuadtree,
+  Phase,
+  quadtreeCollisionSystem,
+  quadtreeSyncSystem,
+  type CollisionStore,
+  type PairVisitor,
+} from '../src/index.js';
 import { PairSum, type Contender, type ContenderSpec } from './contender.js';
 import type { StormScene } from './storm-scene.js';
 
@@ -35,14 +43,21 @@ class StormGame implements Contender<StormScene> {
   setup(scene: StormScene): void {
     const { position, bounds, collider } = this;
     const world = addQuadtree(createWorld(), {
-      width: scene.side, height: scene.side, pairEntities: this.pairEntities,
-      position, bounds, collider, staticTag: this.wall, collision: this.collision,
+      width: scene.side,
+      height: scene.side,
+      pairEntities: this.pairEntities,
+      position,
+      bounds,
+      collider,
+      staticTag: this.wall,
+      collision: this.collision,
     });
     this.idOf = new Int32Array(scene.n + 1);
     this.eidOf = new Int32Array(scene.n);
     for (let i = 0; i < scene.n; i++) {
       const eid = addEntity(world);
-      if (eid >= this.idOf.length) throw new Error(`storm: entity id ${eid} beyond the ${scene.n} items of a fresh world`);
+      if (eid >= this.idOf.length)
+        throw new Error(`storm: entity id ${eid} beyond the ${scene.n} items of a fresh world`);
       this.idOf[eid] = i;
       this.eidOf[i] = eid;
       collider.layer[eid] = scene.layer[i];
@@ -99,9 +114,10 @@ class StormGame implements Contender<StormScene> {
 export const stormEcsOffSpec: ContenderSpec<StormScene> = {
   key: 'ecs-off',
   name: 'bitecs-quadtree ECS, pair entities off',
-  note: '`addQuadtree(world, { pairEntities: false })` with plain-array Position (centre), Bounds, Collider and a Static ' +
+  note:
+    '`addQuadtree(world, { pairEntities: false })` with plain-array Position (centre), Bounds, Collider and a Static ' +
     'tag; timed: `quadtreeSyncSystem` + `quadtreeCollisionSystem` + `forEachPair(world, visit, Phase.Enter | Phase.Stay)`; ' +
-    'the game\'s movement system writing Position is not timed',
+    "the game's movement system writing Position is not timed",
   create: () => new StormGame(false),
 };
 

@@ -41,10 +41,16 @@ class StormGrid implements Contender<StormScene> {
     const { start, inv, cols } = this.cells;
     const last = cols - 1;
     for (let i = from; i < to; i++) {
-      const x0 = minX[i], y0 = minY[i], x1 = maxX[i], y1 = maxY[i];
-      const li = layer[i], mi = mask[i];
-      const a = clamp(Math.floor(x0 * inv), last), b = clamp(Math.floor(x1 * inv), last);
-      const u = clamp(Math.floor(y0 * inv), last), v = clamp(Math.floor(y1 * inv), last);
+      const x0 = minX[i],
+        y0 = minY[i],
+        x1 = maxX[i],
+        y1 = maxY[i];
+      const li = layer[i],
+        mi = mask[i];
+      const a = clamp(Math.floor(x0 * inv), last),
+        b = clamp(Math.floor(x1 * inv), last);
+      const u = clamp(Math.floor(y0 * inv), last),
+        v = clamp(Math.floor(y1 * inv), last);
       for (let r = u; r <= v; r++) {
         for (let c = a; c <= b; c++) {
           const cell = r * cols + c;
@@ -52,7 +58,8 @@ class StormGrid implements Contender<StormScene> {
             if (!(x0 < box[4 * p + 2] && box[4 * p] < x1 && y0 < box[4 * p + 3] && box[4 * p + 1] < y1)) continue;
             const j = tag[5 * p];
             if ((j >= probers && j <= i) || (mi & tag[5 * p + 3]) === 0 || (tag[5 * p + 4] & li) === 0) continue;
-            const cj = tag[5 * p + 1], rj = tag[5 * p + 2];
+            const cj = tag[5 * p + 1],
+              rj = tag[5 * p + 2];
             if ((a > cj ? a : cj) === c && (u > rj ? u : rj) === r) sum.add(i, j);
           }
         }
@@ -69,7 +76,10 @@ class StormGrid implements Contender<StormScene> {
     if (5 * total > this.tag.length) this.reserve(total * 1.5);
     const { box, tag } = this;
     for (let i = solids - 1; i >= 0; i--) {
-      const a = c0[i], b = c1[i], u = r0[i], v = r1[i];
+      const a = c0[i],
+        b = c1[i],
+        u = r0[i],
+        v = r1[i];
       for (let r = u; r <= v; r++) {
         for (let c = a; c <= b; c++) {
           const p = --start[r * cols + c];
@@ -94,12 +104,12 @@ class StormGrid implements Contender<StormScene> {
   }
 }
 
-
 export const stormGridSpec: ContenderSpec<StormScene> = {
   key: 'grid',
   name: 'hand-written grid',
-  note: `${STORM_CELL} px cells; every frame the walls and actors are counting-sorted into typed arrays (boxes ` +
+  note:
+    `${STORM_CELL} px cells; every frame the walls and actors are counting-sorted into typed arrays (boxes ` +
     'copied in cell order), then every actor and dust particle probes the cells its box covers, with the layer/mask ' +
-    'test; a pair is reported in the cell of its overlap\'s top-left corner, by the lower id between two actors',
+    "test; a pair is reported in the cell of its overlap's top-left corner, by the lower id between two actors",
   create: () => new StormGrid(),
 };

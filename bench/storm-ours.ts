@@ -29,7 +29,8 @@ class StormCore implements Contender<StormScene> {
 export const stormCoreSpec: ContenderSpec<StormScene> = {
   key: 'core',
   name: 'bitecs-quadtree core',
-  note: '`LooseQuadtree` sized to the world (default maxDepth); every item inserted once with `setCollider`, ' +
+  note:
+    '`LooseQuadtree` sized to the world (default maxDepth); every item inserted once with `setCollider`, ' +
     'walls `setStatic`; per frame `move` every actor and particle, `step()`, pairs read from `current`',
   create: () => new StormCore(),
 };

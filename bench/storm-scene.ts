@@ -103,6 +103,9 @@ export class StormScene implements Boxes {
 
 /** The storm's pair rule for items i and j, box overlap aside. */
 export function accepts(scene: StormScene, i: number, j: number): boolean {
-  return (scene.mask[i] & scene.layer[j]) !== 0 && (scene.mask[j] & scene.layer[i]) !== 0 &&
-    (scene.isStatic[i] & scene.isStatic[j]) === 0;
+  return (
+    (scene.mask[i] & scene.layer[j]) !== 0 &&
+    (scene.mask[j] & scene.layer[i]) !== 0 &&
+    (scene.isStatic[i] & scene.isStatic[j]) === 0
+  );
 }

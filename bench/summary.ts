@@ -2,7 +2,9 @@ import { fmt } from './format.js';
 
 /** Median of the finite values (mean of the middle two for an even count); NaN when none. */
 export function median(values: ArrayLike<number>): number {
-  const sorted = Array.from(values).filter(Number.isFinite).sort((a, b) => a - b);
+  const sorted = Array.from(values)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   const n = sorted.length;
   if (n === 0) return NaN;
   return n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
@@ -23,8 +25,11 @@ export function fmtRatio(r: number): string {
  * The median over runs with the range of the runs in parentheses, "2.35 (2.30–2.41)"; the
  * value alone for a single run, "-" when no run measured anything.
  */
-export function spread(values: readonly number[], format: (v: number) => string = fmt,
-  formatRange: (v: number) => string = format): string {
+export function spread(
+  values: readonly number[],
+  format: (v: number) => string = fmt,
+  formatRange: (v: number) => string = format,
+): string {
   const finite = values.filter(Number.isFinite);
   if (finite.length === 0) return '-';
   const mid = format(median(finite));

@@ -39,18 +39,21 @@ export function runSweep(o: SweepOptions): Sweep | null {
   const sweep: Sweep = { depths, frames: o.frames, results: new Map() };
   for (const mode of o.modes) {
     for (const n of o.ns) {
-      sweep.results.set(`${mode}/${n}`, runLockstep({
-        title: `sweep, mode ${mode}, N=${label(n)}`,
-        scene: () => new Scene(n, mode, o.seed),
-        specs,
-        budgets: specs.map((_, i) => (i === 0 ? UNCAPPED : SWEEP_BUDGET)),
-        reference: 0,
-        oracle: null,
-        warmup: o.warmup,
-        frames: o.frames,
-        runs: o.runs,
-        log: o.log,
-      }));
+      sweep.results.set(
+        `${mode}/${n}`,
+        runLockstep({
+          title: `sweep, mode ${mode}, N=${label(n)}`,
+          scene: () => new Scene(n, mode, o.seed),
+          specs,
+          budgets: specs.map((_, i) => (i === 0 ? UNCAPPED : SWEEP_BUDGET)),
+          reference: 0,
+          oracle: null,
+          warmup: o.warmup,
+          frames: o.frames,
+          runs: o.runs,
+          log: o.log,
+        }),
+      );
     }
   }
   return sweep;
@@ -66,7 +69,12 @@ export function sweepSection(sweep: Sweep, markdown: boolean): string {
     const [mode, n] = key.split('/');
     const medians = result.series.map((s) => median(s.medians));
     const best = sweep.depths[medians.indexOf(Math.min(...medians))];
-    return [mode === 'all' ? 'all' : '10%', label(Number(n)), ...result.series.map((s) => spread(s.medians)), String(best)];
+    return [
+      mode === 'all' ? 'all' : '10%',
+      label(Number(n)),
+      ...result.series.map((s) => spread(s.medians)),
+      String(best),
+    ];
   });
   const bad = sweepMismatches(sweep);
   return [
@@ -79,6 +87,9 @@ export function sweepSection(sweep: Sweep, markdown: boolean): string {
 }
 
 export function sweepMismatches(sweep: Sweep): string[] {
-  return [...sweep.results].flatMap(([key, result]) => result.series.filter((s) => s.mismatch !== '')
-    .map((s) => `${s.spec.name} vs maxDepth ${sweep.depths[0]} (${key}): ${s.mismatch}`));
+  return [...sweep.results].flatMap(([key, result]) =>
+    result.series
+      .filter((s) => s.mismatch !== '')
+      .map((s) => `${s.spec.name} vs maxDepth ${sweep.depths[0]} (${key}): ${s.mismatch}`),
+  );
 }

@@ -128,13 +128,26 @@ export class Game {
   private readonly touch: Contact = { nx: 0, ny: 0, depth: 0, x: 0, y: 0 };
   private readonly found: number[] = [];
 
-  constructor(population: number, private readonly hooks: GameHooks, seed = 1) {
+  constructor(
+    population: number,
+    private readonly hooks: GameHooks,
+    seed = 1,
+  ) {
     this.rng = createRng(seed);
     this.world = createWorld();
     addQuadtree(this.world, { width: WORLD_W, height: WORLD_H, maxDepth: MAX_DEPTH, pairEntities: false });
     this.registerHandlers();
     this.buildArena();
-    this.player = this.spawn(Kind.Player, WORLD_W / 2, WORLD_H / 2, 26, 26, Layer.Player, Layer.Wall | Layer.Enemy, PRIORITY.player);
+    this.player = this.spawn(
+      Kind.Player,
+      WORLD_W / 2,
+      WORLD_H / 2,
+      26,
+      26,
+      Layer.Player,
+      Layer.Wall | Layer.Enemy,
+      PRIORITY.player,
+    );
     this.enemyTarget = Math.round(Math.min(1500, Math.max(60, population * 0.05)));
     for (let i = 0; this.enemies < this.enemyTarget / 2 && i < 100; i++) this.spawnSwarm();
     this.spawnClouds(Math.max(0, population - this.entities));
@@ -224,7 +237,17 @@ export class Game {
       for (let i = 0; i < size; i++) {
         const a = rng() * Math.PI * 2;
         const v = 60 + rng() * 340;
-        const e = this.spawn(Kind.Spark, cx, cy, 3 + rng() * 3, 3 + rng() * 3, Layer.Particle, Layer.Wall, PRIORITY.spark, tint);
+        const e = this.spawn(
+          Kind.Spark,
+          cx,
+          cy,
+          3 + rng() * 3,
+          3 + rng() * 3,
+          Layer.Particle,
+          Layer.Wall,
+          PRIORITY.spark,
+          tint,
+        );
         Velocity.x[e] = Math.cos(a) * v;
         Velocity.y[e] = Math.sin(a) * v;
         this.mortal(e, 0.75 + rng() * 1.75);
@@ -276,8 +299,17 @@ export class Game {
       const a = Math.atan2(c.aimY - Position.y[p], c.aimX - Position.x[p]) + (this.rng() - 0.5) * 0.06;
       const dx = Math.cos(a);
       const dy = Math.sin(a);
-      const b = this.spawn(Kind.Bullet, Position.x[p] + dx * 18, Position.y[p] + dy * 18, BULLET_SIZE, BULLET_SIZE,
-        Layer.Bullet, Layer.Wall | Layer.Enemy, PRIORITY.bullet, 0xfff2a8);
+      const b = this.spawn(
+        Kind.Bullet,
+        Position.x[p] + dx * 18,
+        Position.y[p] + dy * 18,
+        BULLET_SIZE,
+        BULLET_SIZE,
+        Layer.Bullet,
+        Layer.Wall | Layer.Enemy,
+        PRIORITY.bullet,
+        0xfff2a8,
+      );
       // Swept: found along its whole path each frame, so it cannot jump over an enemy or a wall.
       addComponent(this.world, b, Swept);
       Velocity.x[b] = dx * BULLET_SPEED;
@@ -393,37 +425,61 @@ export class Game {
 
   private registerHandlers(): void {
     const world = this.world;
-    onCollision(world, (bullet, enemy) => {
-      if (this.isDead[bullet] === 1 || this.isDead[enemy] === 1) return;
-      this.bulletHit(bullet, enemy);
-      this.kill(bullet);
-      this.kill(enemy);
-      this.score++;
-      this.explode(Position.x[enemy], Position.y[enemy], Tint.value[enemy], 12, 5);
-    }, { layer: Layer.Bullet, other: Layer.Enemy, priority: 255, phases: Phase.Enter });
+    onCollision(
+      world,
+      (bullet, enemy) => {
+        if (this.isDead[bullet] === 1 || this.isDead[enemy] === 1) return;
+        this.bulletHit(bullet, enemy);
+        this.kill(bullet);
+        this.kill(enemy);
+        this.score++;
+        this.explode(Position.x[enemy], Position.y[enemy], Tint.value[enemy], 12, 5);
+      },
+      { layer: Layer.Bullet, other: Layer.Enemy, priority: 255, phases: Phase.Enter },
+    );
 
-    onCollision(world, (bullet, wall) => {
-      if (this.isDead[bullet] === 1) return;
-      const at = this.bulletHit(bullet, wall);
-      this.kill(bullet);
-      this.explode(at.x, at.y, 0xffdd66, 3, 0);
-    }, { layer: Layer.Bullet, other: Layer.Wall, priority: 250, phases: Phase.Enter });
+    onCollision(
+      world,
+      (bullet, wall) => {
+        if (this.isDead[bullet] === 1) return;
+        const at = this.bulletHit(bullet, wall);
+        this.kill(bullet);
+        this.explode(at.x, at.y, 0xffdd66, 3, 0);
+      },
+      { layer: Layer.Bullet, other: Layer.Wall, priority: 250, phases: Phase.Enter },
+    );
 
-    onCollision(world, (enemy) => {
-      if (this.isDead[enemy] === 1) return;
-      this.kill(enemy);
-      this.hits++;
-      this.explode(Position.x[enemy], Position.y[enemy], 0xff5533, 16, 6);
-    }, { layer: Layer.Enemy, other: Layer.Player, priority: 240, phases: Phase.Enter });
+    onCollision(
+      world,
+      (enemy) => {
+        if (this.isDead[enemy] === 1) return;
+        this.kill(enemy);
+        this.hits++;
+        this.explode(Position.x[enemy], Position.y[enemy], 0xff5533, 16, 6);
+      },
+      { layer: Layer.Enemy, other: Layer.Player, priority: 240, phases: Phase.Enter },
+    );
 
-    onCollision(world, (self, wall) => this.pushOut(self, wall, 0),
-      { layer: Layer.Player | Layer.Enemy, other: Layer.Wall, priority: 230, phases: Phase.Enter | Phase.Stay });
+    onCollision(world, (self, wall) => this.pushOut(self, wall, 0), {
+      layer: Layer.Player | Layer.Enemy,
+      other: Layer.Wall,
+      priority: 230,
+      phases: Phase.Enter | Phase.Stay,
+    });
 
-    onCollision(world, (a, b) => this.separate(a, b),
-      { layer: Layer.Enemy, other: Layer.Enemy, priority: 200, phases: Phase.Enter | Phase.Stay });
+    onCollision(world, (a, b) => this.separate(a, b), {
+      layer: Layer.Enemy,
+      other: Layer.Enemy,
+      priority: 200,
+      phases: Phase.Enter | Phase.Stay,
+    });
 
-    onCollision(world, (particle, wall) => this.pushOut(particle, wall, 0.85),
-      { layer: Layer.Particle, other: Layer.Wall, priority: 60, phases: Phase.Enter | Phase.Stay });
+    onCollision(world, (particle, wall) => this.pushOut(particle, wall, 0.85), {
+      layer: Layer.Particle,
+      other: Layer.Wall,
+      priority: 60,
+      phases: Phase.Enter | Phase.Stay,
+    });
   }
 
   /**
@@ -457,7 +513,17 @@ export class Game {
     for (let i = 0; i < sparks; i++) {
       const a = rng() * Math.PI * 2;
       const v = 120 + rng() * 380;
-      const e = this.spawn(Kind.Spark, x, y, 5, 5, Layer.Particle, Layer.Wall, PRIORITY.spark, rng() < 0.5 ? 0xffcc55 : tint);
+      const e = this.spawn(
+        Kind.Spark,
+        x,
+        y,
+        5,
+        5,
+        Layer.Particle,
+        Layer.Wall,
+        PRIORITY.spark,
+        rng() < 0.5 ? 0xffcc55 : tint,
+      );
       Velocity.x[e] = Math.cos(a) * v;
       Velocity.y[e] = Math.sin(a) * v;
       this.mortal(e, 0.45 + rng() * 0.6);
@@ -523,15 +589,33 @@ export class Game {
     for (let i = 0; i < count && this.enemies < this.enemyTarget; i++) {
       const a = rng() * Math.PI * 2;
       const r = Math.sqrt(rng()) * 110;
-      const e = this.spawn(Kind.Enemy, cx + Math.cos(a) * r, cy + Math.sin(a) * r, ENEMY_SIZE, ENEMY_SIZE,
-        Layer.Enemy, Layer.Wall | Layer.Player | Layer.Bullet | Layer.Enemy, PRIORITY.enemy, tint);
+      const e = this.spawn(
+        Kind.Enemy,
+        cx + Math.cos(a) * r,
+        cy + Math.sin(a) * r,
+        ENEMY_SIZE,
+        ENEMY_SIZE,
+        Layer.Enemy,
+        Layer.Wall | Layer.Player | Layer.Bullet | Layer.Enemy,
+        PRIORITY.enemy,
+        tint,
+      );
       addComponent(this.world, e, Enemy);
       this.enemies++;
     }
   }
 
-  private spawn(kind: KindValue, x: number, y: number, w: number, h: number, layer: number, mask: number,
-    priority: number, tint = 0xffffff): number {
+  private spawn(
+    kind: KindValue,
+    x: number,
+    y: number,
+    w: number,
+    h: number,
+    layer: number,
+    mask: number,
+    priority: number,
+    tint = 0xffffff,
+  ): number {
     const world = this.world;
     const e = addEntity(world);
     Tint.value[e] = tint;
@@ -579,7 +663,12 @@ export class Game {
     // Inner walls: four L-shaped bunkers around the centre and two long bars.
     const cx = WORLD_W / 2;
     const cy = WORLD_H / 2;
-    for (const [sx, sy] of [[-1, -1], [1, -1], [-1, 1], [1, 1]]) {
+    for (const [sx, sy] of [
+      [-1, -1],
+      [1, -1],
+      [-1, 1],
+      [1, 1],
+    ]) {
       const x = cx + sx * 520;
       const y = cy + sy * 330;
       this.wall(Kind.Wall, sx < 0 ? x - 260 : x, y - 16, 260, 32);

@@ -54,24 +54,55 @@ async function main(): Promise<void> {
   const controls: Controls = { moveX: 0, moveY: 0, aimX: 0, aimY: 0, fire: false };
   const gl = app.renderer.name === 'webgl' ? (app.renderer as { gl?: WebGLRenderingContext }).gl : undefined;
   const gpu = gl?.getExtension('WEBGL_debug_renderer_info');
-  const rendererName = app.renderer.name + (gl && gpu ? ` (${String(gl.getParameter(gpu.UNMASKED_RENDERER_WEBGL))})` : '');
+  const rendererName =
+    app.renderer.name + (gl && gpu ? ` (${String(gl.getParameter(gpu.UNMASKED_RENDERER_WEBGL))})` : '');
 
   const live = {
-    get ready() { return frames >= 2; },
-    get frames() { return frames; },
-    get entities() { return game.entities; },
-    get effects() { return game.effectsLive; },
-    get waiting() { return getStats(game.world).deferred; },
-    get onScreen() { return view.onScreen; },
-    get pairs() { return getStats(game.world).pairs; },
-    get pairsEntered() { return game.pairsEntered; },
-    get sweptSaves() { return game.sweptSaves; },
-    get score() { return game.score; },
-    get pathsDrawn() { return overlay ? view.overlay.pathsDrawn : 0; },
-    get overlay() { return overlay; },
-    get budget() { return game.budget; },
-    get paused() { return paused; },
-    get renderer() { return rendererName; },
+    get ready() {
+      return frames >= 2;
+    },
+    get frames() {
+      return frames;
+    },
+    get entities() {
+      return game.entities;
+    },
+    get effects() {
+      return game.effectsLive;
+    },
+    get waiting() {
+      return getStats(game.world).deferred;
+    },
+    get onScreen() {
+      return view.onScreen;
+    },
+    get pairs() {
+      return getStats(game.world).pairs;
+    },
+    get pairsEntered() {
+      return game.pairsEntered;
+    },
+    get sweptSaves() {
+      return game.sweptSaves;
+    },
+    get score() {
+      return game.score;
+    },
+    get pathsDrawn() {
+      return overlay ? view.overlay.pathsDrawn : 0;
+    },
+    get overlay() {
+      return overlay;
+    },
+    get budget() {
+      return game.budget;
+    },
+    get paused() {
+      return paused;
+    },
+    get renderer() {
+      return rendererName;
+    },
   };
   window.demoState = Object.freeze(live) satisfies DemoState;
 
@@ -102,10 +133,25 @@ async function main(): Promise<void> {
     view.render(app.screen.width, app.screen.height, overlay, controls.aimX, controls.aimY);
     renderMs = performance.now() - t;
     frames++;
-    hud.update(now, {
-      fps: ticker.FPS, frameMs: ticker.deltaMS, entities: game.entities, onScreen: view.onScreen, times: game.times, renderMs,
-      overlay, budget: game.budget, paused, autopilot, score: game.score, hits: game.hits, sweptSaves: game.sweptSaves,
-    }, getStats(game.world));
+    hud.update(
+      now,
+      {
+        fps: ticker.FPS,
+        frameMs: ticker.deltaMS,
+        entities: game.entities,
+        onScreen: view.onScreen,
+        times: game.times,
+        renderMs,
+        overlay,
+        budget: game.budget,
+        paused,
+        autopilot,
+        score: game.score,
+        hits: game.hits,
+        sweptSaves: game.sweptSaves,
+      },
+      getStats(game.world),
+    );
   });
 }
 

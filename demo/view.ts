@@ -1,7 +1,19 @@
 import { Container, Graphics, Particle, ParticleContainer, type Renderer, type Texture } from 'pixi.js';
 import { Bounds, getQuadtree, Position, type LooseQuadtree } from '../src/index.js';
 import { ParticleCuller, QuadtreeOverlay } from '../src/pixi/index.js';
-import { Kind, Kinds, type KindValue, Layer, Life, MAX_DEPTH, Tint, Velocity, WORLD_H, WORLD_W, type Game } from './game.js';
+import {
+  Kind,
+  Kinds,
+  type KindValue,
+  Layer,
+  Life,
+  MAX_DEPTH,
+  Tint,
+  Velocity,
+  WORLD_H,
+  WORLD_W,
+  type Game,
+} from './game.js';
 
 /** Sprites get this much room around their boxes when culled (glows are larger than boxes). */
 const CULL_MARGIN = 24;
@@ -40,7 +52,10 @@ export class View {
       blendMode: 'add',
       dynamicProperties: { position: true, color: true, vertex: true, rotation: false },
     });
-    this.enemies = new ParticleContainer<Particle>({ texture: enemy, dynamicProperties: { position: true, rotation: true } });
+    this.enemies = new ParticleContainer<Particle>({
+      texture: enemy,
+      dynamicProperties: { position: true, rotation: true },
+    });
     this.bullets = new ParticleContainer<Particle>({
       texture: bullet,
       blendMode: 'add',
@@ -49,11 +64,25 @@ export class View {
     this.particleCuller = new ParticleCuller(this.particles, { mask: Layer.Particle, margin: CULL_MARGIN });
     this.enemyCuller = new ParticleCuller(this.enemies, { mask: Layer.Enemy, margin: CULL_MARGIN });
     this.bulletCuller = new ParticleCuller(this.bullets, { mask: Layer.Bullet, margin: CULL_MARGIN });
-    this.overlay = new QuadtreeOverlay(new Graphics(), { maxDepth: MAX_DEPTH, bounds: 'cell', pairs: true, paths: true, alpha: 0.4 });
+    this.overlay = new QuadtreeOverlay(new Graphics(), {
+      maxDepth: MAX_DEPTH,
+      bounds: 'cell',
+      pairs: true,
+      paths: true,
+      alpha: 0.4,
+    });
     this.ship.addChild(shipGraphics());
     this.ship.scale.set(1.25);
     drawArena(this.arena);
-    this.root.addChild(this.arena, this.walls, this.particles, this.enemies, this.bullets, this.ship, this.overlay.graphics);
+    this.root.addChild(
+      this.arena,
+      this.walls,
+      this.particles,
+      this.enemies,
+      this.bullets,
+      this.ship,
+      this.overlay.graphics,
+    );
   }
 
   /** Forgets every sprite and wall of the game shown so far: call before creating the next one. */
@@ -92,7 +121,8 @@ export class View {
 
   /** The game removed an entity: its sprite goes back to the pool. */
   removed(eid: number, kind: KindValue): void {
-    const culler = kind === Kind.Enemy ? this.enemyCuller : kind === Kind.Bullet ? this.bulletCuller : this.particleCuller;
+    const culler =
+      kind === Kind.Enemy ? this.enemyCuller : kind === Kind.Bullet ? this.bulletCuller : this.particleCuller;
     const sprite = culler.get(eid);
     if (sprite === undefined) return;
     culler.delete(eid);
@@ -148,8 +178,15 @@ export class View {
 
   /** A sprite for a new entity, from the pool when one is free, dressed for its kind. */
   /** Culls one container and places its visible sprites, turned along their velocity. */
-  private placeHeaded(culler: ParticleCuller<Particle>, container: ParticleContainer<Particle>, tree: LooseQuadtree,
-    minX: number, minY: number, maxX: number, maxY: number): number {
+  private placeHeaded(
+    culler: ParticleCuller<Particle>,
+    container: ParticleContainer<Particle>,
+    tree: LooseQuadtree,
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+  ): number {
     const n = culler.cull(tree, minX, minY, maxX, maxY);
     const ids = culler.visibleIds;
     const sprites = container.particleChildren;

@@ -28,12 +28,25 @@ let rounds = 0;
 
 do {
   const started = Date.now();
-  const run = spawnSync('npx', ['vitest', 'run', '--project', 'unit', 'test/core/oracle.test.ts', 'test/core/swept.test.ts',
-    'test/core/churn.test.ts', 'test/ecs/oracle.test.ts', 'test/ecs/churn.test.ts'], {
-    env: { ...process.env, ORACLE_STEPS: String(steps), ORACLE_SEED: String(seed) },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const run = spawnSync(
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--project',
+      'unit',
+      'test/core/oracle.test.ts',
+      'test/core/swept.test.ts',
+      'test/core/churn.test.ts',
+      'test/ecs/oracle.test.ts',
+      'test/ecs/churn.test.ts',
+    ],
+    {
+      env: { ...process.env, ORACLE_STEPS: String(steps), ORACLE_SEED: String(seed) },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const output = `${run.stdout}\n${run.stderr}`;
   if (run.status !== 0) {
     console.error(output);
@@ -46,7 +59,9 @@ do {
     totals.set(match[1], sum);
   }
   rounds++;
-  console.log(`fuzz: round ${rounds} (seed ${seed}, ${steps} steps per scenario) passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `fuzz: round ${rounds} (seed ${seed}, ${steps} steps per scenario) passed in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   seed += 1000;
 } while (Date.now() < deadline);
 

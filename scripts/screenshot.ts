@@ -33,7 +33,12 @@ const outDir = mkdtempSync(join(tmpdir(), 'bitecs-quadtree-shot-'));
 const out = resolve(root, values.out);
 try {
   await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  const server = await preview({ configFile, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
+  const server = await preview({
+    configFile,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0 },
+  });
   const browser = await launchChromium(chromiumPath);
   try {
     const page = await browser.newPage({ viewport: { width: Number(values.width), height: Number(values.height) } });
@@ -41,13 +46,20 @@ try {
     const url = server.resolvedUrls?.local[0];
     if (url === undefined) throw new Error('screenshot: the preview server has no local address');
     await page.goto(`${url}?n=${values.n}`);
-    await page.waitForFunction(() => (window as { demoState?: DemoState }).demoState?.ready === true, null, { timeout: 60_000 });
-    await page.waitForFunction((n) => ((window as { demoState?: DemoState }).demoState?.frames ?? 0) >= n,
-      Number(values.frames), { timeout: 600_000, polling: 250 });
+    await page.waitForFunction(() => (window as { demoState?: DemoState }).demoState?.ready === true, null, {
+      timeout: 60_000,
+    });
+    await page.waitForFunction(
+      (n) => ((window as { demoState?: DemoState }).demoState?.frames ?? 0) >= n,
+      Number(values.frames),
+      { timeout: 600_000, polling: 250 },
+    );
     const state = await page.evaluate(() => ({ ...(window as { demoState?: DemoState }).demoState }));
     mkdirSync(dirname(out), { recursive: true });
     await page.screenshot({ path: out });
-    console.log(`screenshot: ${out} (${state.entities} entities, ${state.pairs} pairs, ${state.frames} frames, ${state.renderer})`);
+    console.log(
+      `screenshot: ${out} (${state.entities} entities, ${state.pairs} pairs, ${state.frames} frames, ${state.renderer})`,
+    );
   } finally {
     await browser.close();
     await server.close();

@@ -1,13 +1,36 @@
 import { Broadphase } from './pairs/Broadphase.js';
 import { checkBox, checkId, checkNumber, fail, isBits32, isSquare, refuseCircleBox, show } from './errors.js';
-import { ABSENT, CIRCLE, DETACHED, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
+import {
+  ABSENT,
+  CIRCLE,
+  DETACHED,
+  FLAGS,
+  MAX_X,
+  MAX_Y,
+  MIN_X,
+  MIN_Y,
+  NODE,
+  PENDING,
+  STATIC,
+  SWEPT,
+} from './store/ItemStore.js';
 import { FROM, LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { ExactTest } from './pairs/ExactTest.js';
 import { B_CIRCLE, sweptShapes } from './geometry.js';
 import { NONE } from './store/NodePool.js';
 import { CIRCLE as CIRCLE_QUERY, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries/QueryEngine.js';
 import { SpatialTree } from './placement/SpatialTree.js';
-import { Shape, type BudgetOptions, type Contact, type PairList, type QuadtreeOptions, type QuadtreeStats, type RayHit, type ShapeValue, type SweepHit } from './options.js';
+import {
+  Shape,
+  type BudgetOptions,
+  type Contact,
+  type PairList,
+  type QuadtreeOptions,
+  type QuadtreeStats,
+  type RayHit,
+  type ShapeValue,
+  type SweepHit,
+} from './options.js';
 import { contactOf, depthAlong } from './contacts.js';
 import { shapesOf } from './pairs/ExactTest.js';
 import { validateIndex } from './validate/validate.js';
@@ -21,7 +44,14 @@ const MAX_DEPTH = 11;
  * Receives one node from {@link LooseQuadtree.visitNodes}: its loose bounds (the cell grown
  * by half a cell on each side), depth (root 0) and the items in its subtree.
  */
-export type NodeVisitor = (minX: number, minY: number, maxX: number, maxY: number, depth: number, items: number) => void;
+export type NodeVisitor = (
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  depth: number,
+  items: number,
+) => void;
 
 /**
  * A persistent loose quadtree with an incremental broadphase, keyed by integer ids.
@@ -96,10 +126,25 @@ export class LooseQuadtree {
     this.height = height;
     this.touching = options.touching ?? false;
     this.stats = {
-      items: 0, outside: 0, moved: 0, relocated: 0, nodesLive: 1, nodesFree: 0,
-      groupsCounting: 0, groupsFreed: 0, pairTests: 0, pairs: 0, entered: 0, stayed: 0, exited: 0,
-      enteredByTier: new Int32Array(4), stayedByTier: new Int32Array(4), exitedByTier: new Int32Array(4),
-      deferred: 0, waitBound: 0, stepMs: 0,
+      items: 0,
+      outside: 0,
+      moved: 0,
+      relocated: 0,
+      nodesLive: 1,
+      nodesFree: 0,
+      groupsCounting: 0,
+      groupsFreed: 0,
+      pairTests: 0,
+      pairs: 0,
+      entered: 0,
+      stayed: 0,
+      exited: 0,
+      enteredByTier: new Int32Array(4),
+      stayedByTier: new Int32Array(4),
+      exitedByTier: new Int32Array(4),
+      deferred: 0,
+      waitBound: 0,
+      stepMs: 0,
     };
     this.maxDepth = maxDepth;
     this.tree = new SpatialTree(x, y, rootSize, maxDepth, maxId, lifespan, maxLifespan);
@@ -169,13 +214,21 @@ export class LooseQuadtree {
       // Sizes neither negative nor NaN, and finite (so are the corners): one test for each.
       const w = maxX - minX;
       const h = maxY - minY;
-      if (items.i32[(id << 4) | NODE] >= DETACHED && (f & SWEPT) === 0 && w >= 0 && h >= 0 && w < Infinity && h < Infinity &&
-          ((f & CIRCLE) === 0 || w === h)) {
+      if (
+        items.i32[(id << 4) | NODE] >= DETACHED &&
+        (f & SWEPT) === 0 &&
+        w >= 0 &&
+        h >= 0 &&
+        w < Infinity &&
+        h < Infinity &&
+        ((f & CIRCLE) === 0 || w === h)
+      ) {
         // The record is written in place here rather than through ItemStore.setBox: one call
         // less keeps this function under the engine's inlining budget.
         const f64 = items.f64;
         const r = id << 3;
-        if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) return false;
+        if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY)
+          return false;
         f64[r | MIN_X] = minX;
         f64[r | MIN_Y] = minY;
         f64[r | MAX_X] = maxX;
@@ -218,7 +271,13 @@ export class LooseQuadtree {
     const b = this.tree.sweeps.boxes;
     const f = this.tree.sweeps.at(id) + FROM;
     const t = this.tree.sweeps.at(id) + TO;
-    this.tree.items.setBox(id, Math.min(b[f], b[t]), Math.min(b[f + 1], b[t + 1]), Math.max(b[f + 2], b[t + 2]), Math.max(b[f + 3], b[t + 3]));
+    this.tree.items.setBox(
+      id,
+      Math.min(b[f], b[t]),
+      Math.min(b[f + 1], b[t + 1]),
+      Math.max(b[f + 2], b[t + 2]),
+      Math.max(b[f + 3], b[t + 3]),
+    );
   }
 
   /**
@@ -267,7 +326,8 @@ export class LooseQuadtree {
     const node = this.nodeOf(id, 'setShape');
     // Typed, but plain JavaScript may pass anything.
     const given: unknown = shape;
-    if (given !== Shape.Box && given !== Shape.Circle) fail(`item ${id} has an unknown shape (got ${show(shape)}); use Shape.Box or Shape.Circle`);
+    if (given !== Shape.Box && given !== Shape.Circle)
+      fail(`item ${id} has an unknown shape (got ${show(shape)}); use Shape.Box or Shape.Circle`);
     const items = this.tree.items;
     const circle = shape === Shape.Circle;
     if (items.hasFlag(id, CIRCLE) === circle) return;
@@ -295,7 +355,10 @@ export class LooseQuadtree {
       }
       return;
     }
-    const x0 = items.minX(id), y0 = items.minY(id), x1 = items.maxX(id), y1 = items.maxY(id);
+    const x0 = items.minX(id),
+      y0 = items.minY(id),
+      x1 = items.maxX(id),
+      y1 = items.maxY(id);
     if (!isSquare(x0, y0, x1, y1)) refuseCircleBox(id, x0, y0, x1, y1);
   }
 
@@ -326,7 +389,8 @@ export class LooseQuadtree {
       fail(`contact of ${noun} ${a} and ${b}: they are not a pair after the last step`);
     }
     const items = this.tree.items;
-    const fa = items.flagsOf(a), fb = items.flagsOf(b);
+    const fa = items.flagsOf(a),
+      fb = items.flagsOf(b);
     const shapes = shapesOf(fa, fb);
     const s = this.contactBoxes;
     this.boxInto(a, s, 0);
@@ -334,7 +398,9 @@ export class LooseQuadtree {
     if (((fa | fb) & SWEPT) === 0 || this.exactTest.timeOfImpact(a, b) <= 0) return contactOf(s, shapes, out);
     // Met within the frame: the point where they first touched, the normal of the faces then.
     const p = this.exactTest.paths;
-    const t = p[16], nx = p[17], ny = p[18];
+    const t = p[16],
+      nx = p[17],
+      ny = p[18];
     const at = this.contactAt;
     for (let i = 0; i < 4; i++) {
       at[i] = p[i] + (p[4 + i] - p[i]) * t;
@@ -350,7 +416,8 @@ export class LooseQuadtree {
   /** Writes where an item is now (a swept one: the end of its path) into `s[o..o+3]`. */
   private boxInto(id: number, s: Float64Array, o: number): void {
     const items = this.tree.items;
-    let src = items.f64, at = id << 3;
+    let src = items.f64,
+      at = id << 3;
     if (items.hasFlag(id, SWEPT)) {
       // The record covers the path; the item is at the end of it.
       src = this.tree.sweeps.boxes;
@@ -391,7 +458,6 @@ export class LooseQuadtree {
       if (moving) this.broadphase.markChanged(id);
     }
   }
-
 
   /** Removes an item; its pairs end and show as exited in the next step. */
   remove(id: number): void {
@@ -631,8 +697,16 @@ export class LooseQuadtree {
   }
 
   /** Every item a ray hits within `maxDistance`, nearest first, equal distances by ascending id. Returns the count. */
-  raycastAll(ox: number, oy: number, dx: number, dy: number, maxDistance: number,
-    outIds: IdArray, outDistances: IdArray, mask = ALL): number {
+  raycastAll(
+    ox: number,
+    oy: number,
+    dx: number,
+    dy: number,
+    maxDistance: number,
+    outIds: IdArray,
+    outDistances: IdArray,
+    mask = ALL,
+  ): number {
     this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
     const count = this.queries.ray(this.touching, mask, false, outIds, outDistances);
     outDistances.length = count;
@@ -646,13 +720,35 @@ export class LooseQuadtree {
    * circle item as its circle; a swept one at the end of its path).
    * Writes into `hit` and returns whether anything was met.
    */
-  sweepBox(minX: number, minY: number, maxX: number, maxY: number, dx: number, dy: number, hit: SweepHit, mask = ALL): boolean {
-    if (!(minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 && minX <= maxX && minY <= maxY)) {
+  sweepBox(
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    dx: number,
+    dy: number,
+    hit: SweepHit,
+    mask = ALL,
+  ): boolean {
+    if (!(
+      minX - minX === 0 &&
+      minY - minY === 0 &&
+      maxX - maxX === 0 &&
+      maxY - maxY === 0 &&
+      minX <= maxX &&
+      minY <= maxY
+    )) {
       checkQueryBox(minX, minY, maxX, maxY);
     }
     checkNumber('sweep dx', dx);
     checkNumber('sweep dy', dy);
-    if (!(Number.isFinite(minX + dx) && Number.isFinite(maxX + dx) && Number.isFinite(minY + dy) && Number.isFinite(maxY + dy))) fail(`sweep by (${show(dx)}, ${show(dy)}) takes the box beyond floating point`);
+    if (!(
+      Number.isFinite(minX + dx) &&
+      Number.isFinite(maxX + dx) &&
+      Number.isFinite(minY + dy) &&
+      Number.isFinite(maxY + dy)
+    ))
+      fail(`sweep by (${show(dx)}, ${show(dy)}) takes the box beyond floating point`);
     if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
     const args = this.queries.args;
@@ -695,8 +791,15 @@ export class LooseQuadtree {
    * `maxDistance`, nearest first, equal distances by ascending id (a circle item by distance
    * to its circle). Distances go to `outDistances` if given.
    */
-  nearest(x: number, y: number, k: number, maxDistance: number, outIds: IdArray,
-    outDistances: IdArray | null = null, mask = ALL): number {
+  nearest(
+    x: number,
+    y: number,
+    k: number,
+    maxDistance: number,
+    outIds: IdArray,
+    outDistances: IdArray | null = null,
+    mask = ALL,
+  ): number {
     if (!(x - x === 0 && y - y === 0 && maxDistance >= 0 && k >>> 0 === k)) checkNearest(x, y, k, maxDistance);
     if (!isBits32(mask)) refuseMask(mask);
     this.flush();
@@ -717,7 +820,14 @@ export class LooseQuadtree {
   // The *Args helpers check a query's numbers (the error path only when one is bad), place
   // pending items, and store the numbers for the query engine. Small, so they inline.
   private rectArgs(minX: number, minY: number, maxX: number, maxY: number, mask: number): void {
-    if (!(minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 && minX <= maxX && minY <= maxY)) {
+    if (!(
+      minX - minX === 0 &&
+      minY - minY === 0 &&
+      maxX - maxX === 0 &&
+      maxY - maxY === 0 &&
+      minX <= maxX &&
+      minY <= maxY
+    )) {
       checkQueryBox(minX, minY, maxX, maxY);
     }
     if (!isBits32(mask)) refuseMask(mask);
@@ -749,7 +859,14 @@ export class LooseQuadtree {
   }
 
   private rayArgs(ox: number, oy: number, dx: number, dy: number, maxDistance: number, mask: number): void {
-    if (!(ox - ox === 0 && oy - oy === 0 && dx - dx === 0 && dy - dy === 0 && maxDistance >= 0 && (dx !== 0 || dy !== 0))) {
+    if (!(
+      ox - ox === 0 &&
+      oy - oy === 0 &&
+      dx - dx === 0 &&
+      dy - dy === 0 &&
+      maxDistance >= 0 &&
+      (dx !== 0 || dy !== 0)
+    )) {
       checkRay(ox, oy, dx, dy, maxDistance);
     }
     if (!isBits32(mask)) refuseMask(mask);
@@ -811,7 +928,6 @@ export class LooseQuadtree {
     return node;
   }
 
-
   private fillStats(): void {
     const s = this.stats;
     const nodes = this.tree.nodes;
@@ -852,7 +968,8 @@ function checkBits(id: number, field: string, value: number): void {
 
 function budgetNumber(field: string, value: number | undefined): number {
   if (value === undefined) return Infinity;
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) fail(`budget.${field} must be >= 0 (got ${show(value)})`);
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0)
+    fail(`budget.${field} must be >= 0 (got ${show(value)})`);
   return value;
 }
 

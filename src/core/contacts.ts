@@ -35,7 +35,8 @@ export function contactOf<T extends Contact>(s: Float64Array, shapes: number, ou
  * or when the shapes themselves do not (apart across the normal).
  */
 export function depthAlong(s: Float64Array, shapes: number, nx: number, ny: number): number {
-  const aCircle = (shapes & A_CIRCLE) !== 0, bCircle = (shapes & B_CIRCLE) !== 0;
+  const aCircle = (shapes & A_CIRCLE) !== 0,
+    bCircle = (shapes & B_CIRCLE) !== 0;
   const reachA = support(s, 0, aCircle, nx, ny);
   const nearB = -support(s, 4, bCircle, -nx, -ny);
   const nearA = -support(s, 0, aCircle, -nx, -ny);
@@ -48,7 +49,9 @@ export function depthAlong(s: Float64Array, shapes: number, nx: number, ny: numb
 function overlapNow(s: Float64Array, aCircle: boolean, bCircle: boolean): boolean {
   if (!aCircle && !bCircle) return boxesOverlap(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], false);
   const c = aCircle ? 0 : 4;
-  const cx = s[c] * 0.5 + s[c + 2] * 0.5, cy = s[c + 1] * 0.5 + s[c + 3] * 0.5, r = s[c + 2] * 0.5 - s[c] * 0.5;
+  const cx = s[c] * 0.5 + s[c + 2] * 0.5,
+    cy = s[c + 1] * 0.5 + s[c + 3] * 0.5,
+    r = s[c + 2] * 0.5 - s[c] * 0.5;
   if (aCircle && bCircle) {
     return circlesOverlap(cx, cy, r, s[4] * 0.5 + s[6] * 0.5, s[5] * 0.5 + s[7] * 0.5, s[6] * 0.5 - s[4] * 0.5, false);
   }
@@ -59,7 +62,8 @@ function overlapNow(s: Float64Array, aCircle: boolean, bCircle: boolean): boolea
 /** The largest `p · (nx, ny)` over the shape in box `s[o..o+3]`. */
 function support(s: Float64Array, o: number, circle: boolean, nx: number, ny: number): number {
   if (circle) {
-    const cx = s[o] * 0.5 + s[o + 2] * 0.5, cy = s[o + 1] * 0.5 + s[o + 3] * 0.5;
+    const cx = s[o] * 0.5 + s[o + 2] * 0.5,
+      cy = s[o + 1] * 0.5 + s[o + 3] * 0.5;
     return cx * nx + cy * ny + (s[o + 2] * 0.5 - s[o] * 0.5);
   }
   return (nx > 0 ? s[o + 2] * nx : s[o] * nx) + (ny > 0 ? s[o + 3] * ny : s[o + 1] * ny);
@@ -71,7 +75,9 @@ function boxesContact<T extends Contact>(s: Float64Array, out: T): T {
   const left = s[6] - s[0]; // move A +x: normal -x
   const down = s[3] - s[5]; // move A -y: normal +y
   const up = s[7] - s[1]; // move A +y: normal -y
-  let depth = right, nx = 1, ny = 0;
+  let depth = right,
+    nx = 1,
+    ny = 0;
   if (left < depth) {
     depth = left;
     nx = -1;
@@ -95,9 +101,14 @@ function boxesContact<T extends Contact>(s: Float64Array, out: T): T {
 }
 
 function circlesContact<T extends Contact>(s: Float64Array, out: T): T {
-  const ax = s[0] * 0.5 + s[2] * 0.5, ay = s[1] * 0.5 + s[3] * 0.5, ra = s[2] * 0.5 - s[0] * 0.5;
-  const bx = s[4] * 0.5 + s[6] * 0.5, by = s[5] * 0.5 + s[7] * 0.5, rb = s[6] * 0.5 - s[4] * 0.5;
-  const dx = bx - ax, dy = by - ay;
+  const ax = s[0] * 0.5 + s[2] * 0.5,
+    ay = s[1] * 0.5 + s[3] * 0.5,
+    ra = s[2] * 0.5 - s[0] * 0.5;
+  const bx = s[4] * 0.5 + s[6] * 0.5,
+    by = s[5] * 0.5 + s[7] * 0.5,
+    rb = s[6] * 0.5 - s[4] * 0.5;
+  const dx = bx - ax,
+    dy = by - ay;
   const len = Math.hypot(dx, dy);
   const nx = len > 0 && len < Infinity ? dx / len : 1;
   const ny = len > 0 && len < Infinity ? dy / len : 0;
@@ -116,19 +127,29 @@ function circlesContact<T extends Contact>(s: Float64Array, out: T): T {
  * when B is the circle (`sign` -1) so that it points from A to B either way.
  */
 function circleBoxContact<T extends Contact>(s: Float64Array, c: number, b: number, sign: number, out: T): T {
-  const cx = s[c] * 0.5 + s[c + 2] * 0.5, cy = s[c + 1] * 0.5 + s[c + 3] * 0.5, r = s[c + 2] * 0.5 - s[c] * 0.5;
+  const cx = s[c] * 0.5 + s[c + 2] * 0.5,
+    cy = s[c + 1] * 0.5 + s[c + 3] * 0.5,
+    r = s[c + 2] * 0.5 - s[c] * 0.5;
   const qx = cx < s[b] ? s[b] : cx > s[b + 2] ? s[b + 2] : cx;
   const qy = cy < s[b + 1] ? s[b + 1] : cy > s[b + 3] ? s[b + 3] : cy;
-  const dx = qx - cx, dy = qy - cy;
+  const dx = qx - cx,
+    dy = qy - cy;
   const len = Math.hypot(dx, dy);
-  let nx: number, ny: number, depth: number, px = qx, py = qy;
+  let nx: number,
+    ny: number,
+    depth: number,
+    px = qx,
+    py = qy;
   if (len > 0 && len < Infinity) {
     nx = dx / len;
     ny = dy / len;
     depth = r - len;
   } else {
     // The centre inside the box: out through the nearest side, the circle's radius beyond it.
-    const toLeft = cx - s[b], toRight = s[b + 2] - cx, toTop = cy - s[b + 1], toBottom = s[b + 3] - cy;
+    const toLeft = cx - s[b],
+      toRight = s[b + 2] - cx,
+      toTop = cy - s[b + 1],
+      toBottom = s[b + 3] - cy;
     depth = toLeft;
     nx = 1;
     ny = 0;

@@ -27,8 +27,8 @@ export function checkId(id: number, limit: number, what = 'id'): void {
  */
 export function checkBox(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
   // Fast path: `x - x === 0` is false only for NaN and ±Infinity (and non-numbers).
-  if (minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 &&
-      minX <= maxX && minY <= maxY) return;
+  if (minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 && minX <= maxX && minY <= maxY)
+    return;
   checkFinite(id, 'minX', minX);
   checkFinite(id, 'minY', minY);
   checkFinite(id, 'maxX', maxX);
@@ -45,7 +45,8 @@ function checkFinite(id: number, field: string, value: number): void {
 
 /** Checks a finite number argument of a query or option. */
 export function checkNumber(what: string, value: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value)) fail(`${what} must be a finite number (got ${show(value)})`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    fail(`${what} must be a finite number (got ${show(value)})`);
 }
 
 /** True for a value that stands for 32 layer bits: an integer from -2^31 to 2^32 - 1 (signed or unsigned). */
@@ -59,12 +60,18 @@ export function isBits32(value: number): boolean {
  * centre ± radius may differ in the last bits when the centre's coordinates do.
  */
 export function isSquare(minX: number, minY: number, maxX: number, maxY: number): boolean {
-  const d = (maxX - minX) - (maxY - minY);
-  return (d < 0 ? -d : d) <= 1e-12 * ((minX < 0 ? -minX : minX) + (maxX < 0 ? -maxX : maxX) + (minY < 0 ? -minY : minY) + (maxY < 0 ? -maxY : maxY));
+  const d = maxX - minX - (maxY - minY);
+  return (
+    (d < 0 ? -d : d) <=
+    1e-12 *
+      ((minX < 0 ? -minX : minX) + (maxX < 0 ? -maxX : maxX) + (minY < 0 ? -minY : minY) + (maxY < 0 ? -maxY : maxY))
+  );
 }
 
 /** Refuses a circle whose box is not square, naming the item and both sizes. */
 export function refuseCircleBox(id: number, minX: number, minY: number, maxX: number, maxY: number): never {
-  fail(`item ${id} is a circle but its box is ${show(maxX - minX)} wide and ${show(maxY - minY)} high: ` +
-    'a circle is inscribed in a square box (its diameter is the width)');
+  fail(
+    `item ${id} is a circle but its box is ${show(maxX - minX)} wide and ${show(maxY - minY)} high: ` +
+      'a circle is inscribed in a square box (its diameter is the width)',
+  );
 }

@@ -9,8 +9,14 @@
  * (its inlining budget runs out in big loops) boxes every number, per candidate.
  */
 export function boxesOverlap(
-  aMinX: number, aMinY: number, aMaxX: number, aMaxY: number,
-  bMinX: number, bMinY: number, bMaxX: number, bMaxY: number,
+  aMinX: number,
+  aMinY: number,
+  aMaxX: number,
+  aMaxY: number,
+  bMinX: number,
+  bMinY: number,
+  bMaxX: number,
+  bMaxY: number,
   touching: boolean,
 ): boolean {
   return touching
@@ -19,7 +25,14 @@ export function boxesOverlap(
 }
 
 /** Squared distance from a point to a box (0 inside or on the edge). */
-export function pointBoxDistanceSq(x: number, y: number, minX: number, minY: number, maxX: number, maxY: number): number {
+export function pointBoxDistanceSq(
+  x: number,
+  y: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+): number {
   const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
   const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
   return dx * dx + dy * dy;
@@ -47,7 +60,16 @@ export function pointBoxDistance(x: number, y: number, minX: number, minY: numbe
  * than r to the centre (a zero-size box strictly inside the circle counts, as with boxes).
  * Compares squares; when both the squared distance and r² overflow, compares scaled values.
  */
-export function circleBoxOverlap(x: number, y: number, r: number, minX: number, minY: number, maxX: number, maxY: number, touching: boolean): boolean {
+export function circleBoxOverlap(
+  x: number,
+  y: number,
+  r: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  touching: boolean,
+): boolean {
   const d2 = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
   const r2 = r * r;
   // Only one of them infinite still compares right: the other side is below ~1.3e154.
@@ -56,9 +78,18 @@ export function circleBoxOverlap(x: number, y: number, r: number, minX: number, 
 }
 
 /** {@link circleBoxOverlap} on scaled values, apart so the common case stays small enough to inline. */
-function farCircleBoxOverlap(x: number, y: number, r: number, minX: number, minY: number, maxX: number, maxY: number, touching: boolean): boolean {
+function farCircleBoxOverlap(
+  x: number,
+  y: number,
+  r: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  touching: boolean,
+): boolean {
   const d2 = pointBoxDistanceSq(x * DOWN, y * DOWN, minX * DOWN, minY * DOWN, maxX * DOWN, maxY * DOWN);
-  const r2 = (r * DOWN) * (r * DOWN);
+  const r2 = r * DOWN * (r * DOWN);
   return touching ? d2 <= r2 : d2 < r2;
 }
 
@@ -69,10 +100,16 @@ function farCircleBoxOverlap(x: number, y: number, r: number, minX: number, minY
 export const FAR = 2 ** 500;
 
 /** True when the point lies in the box (open box unless `touching`). */
-export function pointInBox(x: number, y: number, minX: number, minY: number, maxX: number, maxY: number, touching: boolean): boolean {
-  return touching
-    ? minX <= x && x <= maxX && minY <= y && y <= maxY
-    : minX < x && x < maxX && minY < y && y < maxY;
+export function pointInBox(
+  x: number,
+  y: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  touching: boolean,
+): boolean {
+  return touching ? minX <= x && x <= maxX && minY <= y && y <= maxY : minX < x && x < maxX && minY < y && y < maxY;
 }
 
 /**
@@ -82,8 +119,16 @@ export function pointInBox(x: number, y: number, minX: number, minY: number, max
  * Starting inside gives 0.
  */
 export function rayBoxDistance(
-  ox: number, oy: number, dx: number, dy: number, maxDistance: number,
-  minX: number, minY: number, maxX: number, maxY: number, touching: boolean,
+  ox: number,
+  oy: number,
+  dx: number,
+  dy: number,
+  maxDistance: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  touching: boolean,
 ): number {
   let enter = -Infinity;
   let exit = Infinity;
@@ -167,16 +212,32 @@ export function sweptContact(s: Float64Array, touching: boolean): boolean {
 
 /** Largest magnitude among numbers, for deciding whether squares may overflow. */
 function magnitude(a: number, b: number, c: number, d: number): number {
-  const x = Math.abs(a), y = Math.abs(b), z = Math.abs(c), w = Math.abs(d);
+  const x = Math.abs(a),
+    y = Math.abs(b),
+    z = Math.abs(c),
+    w = Math.abs(d);
   const m = x > y ? x : y;
   const n = z > w ? z : w;
   return m > n ? m : n;
 }
 
 /** True when two circles overlap: centre distance below the sum of the radii (at most, with `touching`). */
-export function circlesOverlap(x1: number, y1: number, r1: number, x2: number, y2: number, r2: number, touching: boolean): boolean {
+export function circlesOverlap(
+  x1: number,
+  y1: number,
+  r1: number,
+  x2: number,
+  y2: number,
+  r2: number,
+  touching: boolean,
+): boolean {
   if (magnitude(x1, y1, x2, y2) >= FAR || r1 + r2 >= FAR) {
-    x1 *= DOWN; y1 *= DOWN; r1 *= DOWN; x2 *= DOWN; y2 *= DOWN; r2 *= DOWN;
+    x1 *= DOWN;
+    y1 *= DOWN;
+    r1 *= DOWN;
+    x2 *= DOWN;
+    y2 *= DOWN;
+    r2 *= DOWN;
   }
   const dx = x2 - x1;
   const dy = y2 - y1;
@@ -194,7 +255,11 @@ export function pointInCircle(px: number, py: number, x: number, y: number, r: n
 export function pointCircleDistance(px: number, py: number, x: number, y: number, r: number): number {
   let scale = 1;
   if (magnitude(px, py, x, y) >= FAR || r >= FAR) {
-    px *= DOWN; py *= DOWN; x *= DOWN; y *= DOWN; r *= DOWN;
+    px *= DOWN;
+    py *= DOWN;
+    x *= DOWN;
+    y *= DOWN;
+    r *= DOWN;
     scale = 1 / DOWN;
   }
   const d = Math.hypot(x - px, y - py) - r;
@@ -207,12 +272,24 @@ export function pointCircleDistance(px: number, py: number, x: number, y: number
  * disk, so a tangent is a miss; with `touching` the disk is closed. Starting inside gives 0.
  */
 export function rayCircleDistance(
-  ox: number, oy: number, dx: number, dy: number, maxDistance: number,
-  x: number, y: number, r: number, touching: boolean,
+  ox: number,
+  oy: number,
+  dx: number,
+  dy: number,
+  maxDistance: number,
+  x: number,
+  y: number,
+  r: number,
+  touching: boolean,
 ): number {
   let scale = 1;
   if (magnitude(ox, oy, x, y) >= FAR || r >= FAR || (maxDistance >= FAR && maxDistance < Infinity)) {
-    ox *= DOWN; oy *= DOWN; x *= DOWN; y *= DOWN; r *= DOWN; maxDistance *= DOWN;
+    ox *= DOWN;
+    oy *= DOWN;
+    x *= DOWN;
+    y *= DOWN;
+    r *= DOWN;
+    maxDistance *= DOWN;
     scale = 1 / DOWN;
   }
   // |m + t u|^2 = r^2 with m = origin - centre and |u| = 1: t^2 + 2 b t + c = 0, whose
@@ -222,7 +299,8 @@ export function rayCircleDistance(
   const my = oy - y;
   const b = mx * dx + my * dy;
   const c = mx * mx + my * my - r * r;
-  const px = mx - b * dx, py = my - b * dy;
+  const px = mx - b * dx,
+    py = my - b * dy;
   const disc = r * r - (px * px + py * py);
   if (touching ? disc < 0 : disc <= 0) return -1;
   const root = Math.sqrt(disc);
@@ -248,7 +326,15 @@ export const B_CIRCLE = 2;
  * to count (the piece before ended there without meeting): it is not evaluated, as a gap that
  * only touches 0 at a cut evaluates a hair below it.
  */
-function firstBelowZero(a: number, b: number, c: number, lo: number, hi: number, touching: boolean, fromStart: boolean): number {
+function firstBelowZero(
+  a: number,
+  b: number,
+  c: number,
+  lo: number,
+  hi: number,
+  touching: boolean,
+  fromStart: boolean,
+): number {
   const at = (t: number) => (a * t + b) * t + c;
   if (fromStart) {
     const start = at(lo);
@@ -293,9 +379,12 @@ export function sweptShapes(s: Float64Array, shapes: number, touching: boolean):
   let big = 0;
   for (let i = 0; i < 16; i++) if (Math.abs(s[i]) > big) big = Math.abs(s[i]);
   if (big >= FAR) for (let i = 0; i < 16; i++) s[i] *= DOWN;
-  const met = shapes === (A_CIRCLE | B_CIRCLE) ? sweptCircles(s, touching)
-    : shapes === B_CIRCLE ? sweptBoxCircle(s, 0, 8, touching, 1)
-    : sweptBoxCircle(s, 8, 0, touching, -1);
+  const met =
+    shapes === (A_CIRCLE | B_CIRCLE)
+      ? sweptCircles(s, touching)
+      : shapes === B_CIRCLE
+        ? sweptBoxCircle(s, 0, 8, touching, 1)
+        : sweptBoxCircle(s, 8, 0, touching, -1);
   if (big >= FAR) for (let i = 0; i < 16; i++) s[i] /= DOWN;
   return met;
 }
@@ -311,18 +400,29 @@ function radiusOf(s: Float64Array, o: number): number {
 
 /** Two moving circles: |cB - cA|² - (rA + rB)², a quadratic in t. */
 function sweptCircles(s: Float64Array, touching: boolean): boolean {
-  const px = centreOf(s, 8, 0) - centreOf(s, 0, 0), py = centreOf(s, 8, 1) - centreOf(s, 0, 1);
-  const vx = centreOf(s, 12, 0) - centreOf(s, 4, 0) - px, vy = centreOf(s, 12, 1) - centreOf(s, 4, 1) - py;
+  const px = centreOf(s, 8, 0) - centreOf(s, 0, 0),
+    py = centreOf(s, 8, 1) - centreOf(s, 0, 1);
+  const vx = centreOf(s, 12, 0) - centreOf(s, 4, 0) - px,
+    vy = centreOf(s, 12, 1) - centreOf(s, 4, 1) - py;
   const r0 = radiusOf(s, 0) + radiusOf(s, 8);
   const k = radiusOf(s, 4) + radiusOf(s, 12) - r0;
-  const t = firstBelowZero(vx * vx + vy * vy - k * k, 2 * (px * vx + py * vy - r0 * k), px * px + py * py - r0 * r0, 0, 1, touching, true);
+  const t = firstBelowZero(
+    vx * vx + vy * vy - k * k,
+    2 * (px * vx + py * vy - r0 * k),
+    px * px + py * py - r0 * r0,
+    0,
+    1,
+    touching,
+    true,
+  );
   if (t < 0) return false;
   s[16] = t;
   if (t === 0) {
     s[17] = s[18] = 0;
     return true;
   }
-  const nx = px + vx * t, ny = py + vy * t;
+  const nx = px + vx * t,
+    ny = py + vy * t;
   const len = Math.hypot(nx, ny);
   s[17] = len > 0 ? nx / len : 1;
   s[18] = len > 0 ? ny / len : 0;
@@ -342,11 +442,14 @@ function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: 
   let n = 0;
   cuts[n++] = 0;
   for (let axis = 0; axis < 2; axis++) {
-    const c0 = centreOf(s, circle, axis), c1 = centreOf(s, circle + 4, axis);
+    const c0 = centreOf(s, circle, axis),
+      c1 = centreOf(s, circle + 4, axis);
     for (let side = 0; side < 2; side++) {
-      const e0 = s[box + 2 * side + axis], e1 = s[box + 4 + 2 * side + axis];
-      const g0 = c0 - e0, g1 = c1 - e1;
-      if ((g0 < 0) !== (g1 < 0) && g0 !== g1) {
+      const e0 = s[box + 2 * side + axis],
+        e1 = s[box + 4 + 2 * side + axis];
+      const g0 = c0 - e0,
+        g1 = c1 - e1;
+      if (g0 < 0 !== g1 < 0 && g0 !== g1) {
         const t = g0 / (g0 - g1);
         if (t > 0 && t < 1) cuts[n++] = t;
       }
@@ -354,19 +457,27 @@ function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: 
   }
   cuts[n++] = 1;
   sortSmall(cuts, n);
-  const r0 = radiusOf(s, circle), k = radiusOf(s, circle + 4) - r0;
+  const r0 = radiusOf(s, circle),
+    k = radiusOf(s, circle + 4) - r0;
   for (let i = 0; i + 1 < n; i++) {
-    const lo = cuts[i], hi = cuts[i + 1];
+    const lo = cuts[i],
+      hi = cuts[i + 1];
     if (hi < lo || (hi === lo && i + 2 < n)) continue;
     const mid = (lo + hi) * 0.5;
     // Each axis's gap as g0 + g1 t on this piece (0 while the centre is between the sides).
-    let a = -k * k, b = -2 * r0 * k, c = -r0 * r0;
+    let a = -k * k,
+      b = -2 * r0 * k,
+      c = -r0 * r0;
     for (let axis = 0; axis < 2; axis++) {
-      const c0 = centreOf(s, circle, axis), cv = centreOf(s, circle + 4, axis) - c0;
-      const lo0 = s[box + axis], lov = s[box + 4 + axis] - lo0;
-      const hi0 = s[box + 2 + axis], hiv = s[box + 6 + axis] - hi0;
+      const c0 = centreOf(s, circle, axis),
+        cv = centreOf(s, circle + 4, axis) - c0;
+      const lo0 = s[box + axis],
+        lov = s[box + 4 + axis] - lo0;
+      const hi0 = s[box + 2 + axis],
+        hiv = s[box + 6 + axis] - hi0;
       const centre = c0 + cv * mid;
-      let g0 = 0, g1 = 0;
+      let g0 = 0,
+        g1 = 0;
       if (centre < lo0 + lov * mid) {
         g0 = lo0 - c0;
         g1 = lov - cv;
@@ -386,7 +497,8 @@ function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: 
       return true;
     }
     // The normal at t: from the box's nearest point to the centre (box to circle).
-    let nx = 0, ny = 0;
+    let nx = 0,
+      ny = 0;
     for (let axis = 0; axis < 2; axis++) {
       const cen = centreOf(s, circle, axis) + (centreOf(s, circle + 4, axis) - centreOf(s, circle, axis)) * t;
       const lo1 = s[box + axis] + (s[box + 4 + axis] - s[box + axis]) * t;

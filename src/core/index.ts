@@ -5,10 +5,32 @@
  */
 export { LooseQuadtree, type NodeVisitor } from './LooseQuadtree.js';
 export type { Visitor, IdArray } from './queries/QueryEngine.js';
-export { Shape, type BudgetOptions, type Contact, type PairList, type QuadtreeOptions, type QuadtreeStats, type RayHit, type ShapeValue, type SweepHit } from './options.js';
 export {
-  boxesOverlap, circleBoxOverlap, circlesOverlap, pointInBox, pointInCircle, rayBoxDistance, rayCircleDistance, pointBoxDistance,
-  pointBoxDistanceSq, pointCircleDistance, sweptContact, sweptShapes, A_CIRCLE, B_CIRCLE,
+  Shape,
+  type BudgetOptions,
+  type Contact,
+  type PairList,
+  type QuadtreeOptions,
+  type QuadtreeStats,
+  type RayHit,
+  type ShapeValue,
+  type SweepHit,
+} from './options.js';
+export {
+  boxesOverlap,
+  circleBoxOverlap,
+  circlesOverlap,
+  pointInBox,
+  pointInCircle,
+  rayBoxDistance,
+  rayCircleDistance,
+  pointBoxDistance,
+  pointBoxDistanceSq,
+  pointCircleDistance,
+  sweptContact,
+  sweptShapes,
+  A_CIRCLE,
+  B_CIRCLE,
 } from './geometry.js';
 export { contactOf, depthAlong } from './contacts.js';
 export { tierOf } from './store/ItemStore.js';

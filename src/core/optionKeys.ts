@@ -9,8 +9,16 @@ export type KeysOf<T> = { readonly [K in keyof Required<T>]: true };
 
 /** Keys of {@link QuadtreeOptions}. */
 export const QUADTREE_KEYS: KeysOf<QuadtreeOptions> = {
-  x: true, y: true, width: true, height: true, maxDepth: true, touching: true,
-  lifespan: true, maxLifespan: true, maxId: true, budget: true,
+  x: true,
+  y: true,
+  width: true,
+  height: true,
+  maxDepth: true,
+  touching: true,
+  lifespan: true,
+  maxLifespan: true,
+  maxId: true,
+  budget: true,
 };
 
 /** Keys of {@link BudgetOptions}. */
@@ -28,9 +36,11 @@ export function checkKeys(what: string, options: unknown, known: object): void {
     if (Object.prototype.hasOwnProperty.call(known, key)) continue;
     const valid = Object.keys(known);
     const closest = closestKey(key, valid);
-    fail(closest === null
-      ? `unknown ${what} ${show(key)} (valid: ${valid.join(', ')})`
-      : `unknown ${what} ${show(key)} (did you mean ${show(closest)}?)`);
+    fail(
+      closest === null
+        ? `unknown ${what} ${show(key)} (valid: ${valid.join(', ')})`
+        : `unknown ${what} ${show(key)} (did you mean ${show(closest)}?)`,
+    );
   }
 }
 
@@ -63,7 +73,8 @@ function editDistance(a: string, b: string): number {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let v = Math.min(d[(i - 1) * cols + j] + 1, d[i * cols + j - 1] + 1, d[(i - 1) * cols + j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[(i - 2) * cols + j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, d[(i - 2) * cols + j - 2] + 1);
       d[i * cols + j] = v;
     }
   }

@@ -17,8 +17,8 @@ export const BAD_CIRCLE = 5;
 export function validBox(x: number, y: number, w: number, h: number): boolean {
   const hw = w * 0.5;
   const hh = h * 0.5;
-  const dx = (x + hw) - (x - hw);
-  const dy = (y + hh) - (y - hh);
+  const dx = x + hw - (x - hw);
+  const dy = y + hh - (y - hh);
   // NaN fails every comparison; an overflowing corner makes dx Infinity or NaN.
   return w >= 0 && h >= 0 && dx < Infinity && dy < Infinity;
 }
@@ -46,7 +46,14 @@ export function readCollider(s: QuadtreeState, eid: number, has: boolean): numbe
   const layer = c.layer[eid] ?? DEFAULT_COLLIDER.layer;
   const mask = c.mask[eid] ?? DEFAULT_COLLIDER.mask;
   const priority = c.priority[eid] ?? DEFAULT_COLLIDER.priority;
-  if (!isBits32(layer) || (layer | 0) === 0 || !isBits32(mask) || !Number.isInteger(priority) || priority < 0 || priority > 255) {
+  if (
+    !isBits32(layer) ||
+    (layer | 0) === 0 ||
+    !isBits32(mask) ||
+    !Number.isInteger(priority) ||
+    priority < 0 ||
+    priority > 255
+  ) {
     return BAD_COLLIDER;
   }
   collider.layer = layer | 0;
@@ -80,7 +87,8 @@ function reason(s: QuadtreeState, eid: number, code: number): string {
   const w = s.bounds.width[eid];
   const h = s.bounds.height[eid];
   // Undefined when never written (bitECS stores are plain arrays, whatever their type says).
-  const hint = (v: number | undefined): string => (v === undefined ? ': write Position and Bounds before the sync system runs' : '');
+  const hint = (v: number | undefined): string =>
+    v === undefined ? ': write Position and Bounds before the sync system runs' : '';
   if (!finite(x)) return `has a non-finite Position.x (got ${show(x)})${hint(x)}`;
   if (!finite(y)) return `has a non-finite Position.y (got ${show(y)})${hint(y)}`;
   if (!finite(w)) return `has a non-finite Bounds.width (got ${show(w)})${hint(w)}`;
@@ -88,11 +96,15 @@ function reason(s: QuadtreeState, eid: number, code: number): string {
   if (w < 0) return `has a negative Bounds.width (got ${show(w)})`;
   if (h < 0) return `has a negative Bounds.height (got ${show(h)})`;
   if (code === BAD_CIRCLE || (validBox(x, y, w, h) && !squareBox(x, y, w, h))) {
-    return `is a Circle but its Bounds are not square (Bounds.width ${show(w)}, Bounds.height ${show(h)}): ` +
-      'a circle is inscribed in its box, diameter Bounds.width';
+    return (
+      `is a Circle but its Bounds are not square (Bounds.width ${show(w)}, Bounds.height ${show(h)}): ` +
+      'a circle is inscribed in its box, diameter Bounds.width'
+    );
   }
-  return `has a box too large for floating point (Position.x ${show(x)}, Position.y ${show(y)}, ` +
-    `Bounds.width ${show(w)}, Bounds.height ${show(h)})`;
+  return (
+    `has a box too large for floating point (Position.x ${show(x)}, Position.y ${show(y)}, ` +
+    `Bounds.width ${show(w)}, Bounds.height ${show(h)})`
+  );
 }
 
 function finite(v: unknown): boolean {

@@ -45,7 +45,11 @@ import { stateOf, type QuadtreeState } from './state.js';
  * onCollision(world, (bullet, enemy) => removeEntity(world, bullet),
  *   { layer: BULLET, other: ENEMY, priority: 255, phases: Phase.Enter });
  */
-export function onCollision(world: object, handler: CollisionHandler, options: CollisionHandlerOptions = {}): () => void {
+export function onCollision(
+  world: object,
+  handler: CollisionHandler,
+  options: CollisionHandlerOptions = {},
+): () => void {
   const s = stateOf(world);
   if (typeof handler !== 'function') fail(`onCollision expects a function (got ${show(handler)})`);
   const layer = bits('layer', options.layer ?? -1);

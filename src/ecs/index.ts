@@ -4,8 +4,21 @@
  * spatial queries that return entity ids.
  */
 export {
-  Position, Bounds, Collider, Static, Swept, Circle, Collision, Phase, DEFAULT_COLLIDER,
-  type NumberStore, type PositionStore, type BoundsStore, type ColliderStore, type CollisionStore, type PhaseValue,
+  Position,
+  Bounds,
+  Collider,
+  Static,
+  Swept,
+  Circle,
+  Collision,
+  Phase,
+  DEFAULT_COLLIDER,
+  type NumberStore,
+  type PositionStore,
+  type BoundsStore,
+  type ColliderStore,
+  type CollisionStore,
+  type PhaseValue,
 } from './components.js';
 export type { QuadtreeWorldOptions, DispatchBudget } from './options.js';
 export type { QuadtreeWorldStats } from './stats.js';
@@ -15,4 +28,14 @@ export { quadtreeCollisionSystem } from './collision.js';
 export { quadtreeDispatchSystem, onCollision } from './dispatch.js';
 export type { CollisionHandler, CollisionHandlerOptions } from './handlers.js';
 export { forEachPair, type PairVisitor } from './pairs.js';
-export { queryRect, queryCircle, queryPoint, raycast, raycastAll, queryNearest, sweepBox, timeOfImpact, contact } from './queries.js';
+export {
+  queryRect,
+  queryCircle,
+  queryPoint,
+  raycast,
+  raycastAll,
+  queryNearest,
+  sweepBox,
+  timeOfImpact,
+  contact,
+} from './queries.js';

@@ -68,8 +68,18 @@ export interface DispatchBudget {
 
 /** Keys of {@link QuadtreeWorldOptions}: the core's and the plugin's own. */
 export const WORLD_KEYS: KeysOf<QuadtreeWorldOptions> = {
-  ...QUADTREE_KEYS, position: true, bounds: true, collider: true, staticTag: true, sweptTag: true, circleTag: true,
-  collision: true, invalid: true, detect: true, pairEntities: true, dispatch: true,
+  ...QUADTREE_KEYS,
+  position: true,
+  bounds: true,
+  collider: true,
+  staticTag: true,
+  sweptTag: true,
+  circleTag: true,
+  collision: true,
+  invalid: true,
+  detect: true,
+  pairEntities: true,
+  dispatch: true,
 };
 
 /** Keys of {@link DispatchBudget}. */

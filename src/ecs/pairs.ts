@@ -28,8 +28,13 @@ export type PairVisitor = (a: number, b: number, phase: PhaseValue, priority: nu
  * @param phases - bits of {@link Phase} to visit @default Phase.All
  * @returns the number of pairs visited
  */
-export function forEachPair(world: object, visit: PairVisitor, phases: number = Phase.All,
-  minPriority = 0, maxPriority = 255): number {
+export function forEachPair(
+  world: object,
+  visit: PairVisitor,
+  phases: number = Phase.All,
+  minPriority = 0,
+  maxPriority = 255,
+): number {
   const s = stateOf(world);
   const tree = s.tree;
   const cur = tree.current;

@@ -25,14 +25,17 @@ import { owns, removeIfExited } from './collision.js';
  */
 export function addQuadtree<W extends object>(world: W, options: QuadtreeWorldOptions = {}): W {
   // Any object may come from plain JavaScript: its parts are looked for, not assumed.
-  const internal = (world as unknown as Partial<InternalWorld>)[$internal] as Partial<InternalWorld[typeof $internal]> | undefined;
+  const internal = (world as unknown as Partial<InternalWorld>)[$internal] as
+    Partial<InternalWorld[typeof $internal]> | undefined;
   if (internal?.entityIndex === undefined) {
     fail('addQuadtree expects a bitECS world (made by createWorld)');
   }
   if (findState(world) !== undefined) fail('this world already has a quadtree (addQuadtree was called twice)');
   if (internal.entityIndex.versioning) {
-    fail('versioned entity indexes are not supported: bitecs 0.4.0 reports live entities as removed ' +
-      'once a versioned id is recycled (got a world made with withVersioning); create the world without it');
+    fail(
+      'versioned entity indexes are not supported: bitecs 0.4.0 reports live entities as removed ' +
+        'once a versioned id is recycled (got a world made with withVersioning); create the world without it',
+    );
   }
   checkKeys('option', options, WORLD_KEYS);
   const s = new QuadtreeState(world, options);
@@ -107,7 +110,8 @@ function applyBudget(s: QuadtreeState, budget: DispatchBudget): void {
 
 function limit(field: string, value: number | undefined): number {
   if (value === undefined) return Infinity;
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) fail(`dispatch.${field} must be >= 0 (got ${show(value)})`);
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0)
+    fail(`dispatch.${field} must be >= 0 (got ${show(value)})`);
   return value;
 }
 

@@ -10,8 +10,15 @@ import { stateOf } from './state.js';
  */
 
 /** Entities whose box overlaps the rectangle. Returns the count. */
-export function queryRect(world: object, minX: number, minY: number, maxX: number, maxY: number,
-  out: number[], mask = -1): number {
+export function queryRect(
+  world: object,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  out: number[],
+  mask = -1,
+): number {
   return stateOf(world).tree.queryRect(minX, minY, maxX, maxY, out, mask);
 }
 
@@ -30,14 +37,31 @@ export function queryPoint(world: object, x: number, y: number, out: number[], m
  * direction need not be unit length; ties go to the lower id). Writes the entity and the
  * distance into `hit` (`id` -1 and `distance` Infinity when nothing is hit).
  */
-export function raycast(world: object, ox: number, oy: number, dx: number, dy: number, maxDistance: number,
-  hit: RayHit, mask = -1): boolean {
+export function raycast(
+  world: object,
+  ox: number,
+  oy: number,
+  dx: number,
+  dy: number,
+  maxDistance: number,
+  hit: RayHit,
+  mask = -1,
+): boolean {
   return stateOf(world).tree.raycast(ox, oy, dx, dy, maxDistance, hit, mask);
 }
 
 /** Every entity a ray hits within `maxDistance`, nearest first, with their distances. Returns the count. */
-export function raycastAll(world: object, ox: number, oy: number, dx: number, dy: number, maxDistance: number,
-  outIds: number[], outDistances: number[], mask = -1): number {
+export function raycastAll(
+  world: object,
+  ox: number,
+  oy: number,
+  dx: number,
+  dy: number,
+  maxDistance: number,
+  outIds: number[],
+  outDistances: number[],
+  mask = -1,
+): number {
   return stateOf(world).tree.raycastAll(ox, oy, dx, dy, maxDistance, outIds, outDistances, mask);
 }
 
@@ -45,8 +69,16 @@ export function raycastAll(world: object, ox: number, oy: number, dx: number, dy
  * The `k` entities nearest to a point (by distance to their boxes, 0 inside), closer than
  * `maxDistance`, nearest first. Distances go to `outDistances` if given. Returns the count.
  */
-export function queryNearest(world: object, x: number, y: number, k: number, maxDistance: number,
-  outIds: number[], outDistances: number[] | null = null, mask = -1): number {
+export function queryNearest(
+  world: object,
+  x: number,
+  y: number,
+  k: number,
+  maxDistance: number,
+  outIds: number[],
+  outDistances: number[] | null = null,
+  mask = -1,
+): number {
   return stateOf(world).tree.nearest(x, y, k, maxDistance, outIds, outDistances, mask);
 }
 
@@ -56,8 +88,17 @@ export function queryNearest(world: object, x: number, y: number, k: number, max
  * overlapping), ties by the lower id, into `hit` (`id` -1 when none). For a body the game
  * moves itself: move it by `toi` of the way and stop. Returns whether anything was met.
  */
-export function sweepBox(world: object, minX: number, minY: number, maxX: number, maxY: number, dx: number, dy: number,
-  hit: SweepHit, mask = -1): boolean {
+export function sweepBox(
+  world: object,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  dx: number,
+  dy: number,
+  hit: SweepHit,
+  mask = -1,
+): boolean {
   return stateOf(world).tree.sweepBox(minX, minY, maxX, maxY, dx, dy, hit, mask);
 }
 
@@ -84,8 +125,10 @@ export function contact<T extends Contact>(world: object, a: number, b: number, 
   const tree = stateOf(world).tree;
   const missing = !tree.has(a) ? a : !tree.has(b) ? b : -1;
   if (missing >= 0 || a === b) {
-    fail(`contact of entities ${a} and ${b}: they are not a pair after the last step` +
-      (missing >= 0 ? ` (entity ${missing} is not in the tree)` : ''));
+    fail(
+      `contact of entities ${a} and ${b}: they are not a pair after the last step` +
+        (missing >= 0 ? ` (entity ${missing} is not in the tree)` : ''),
+    );
   }
   return tree.contactOf(a, b, out, 'entities');
 }

@@ -90,9 +90,11 @@ export class QuadtreeState {
     checkStores('collision', this.collision, ['a', 'b', 'priority', 'phase', 'startedAt']);
     // Typed, but plain JavaScript may pass anything.
     const invalid: unknown = options.invalid ?? 'throw';
-    if (invalid !== 'throw' && invalid !== 'skip') fail(`option invalid must be 'throw' or 'skip' (got ${JSON.stringify(invalid)})`);
+    if (invalid !== 'throw' && invalid !== 'skip')
+      fail(`option invalid must be 'throw' or 'skip' (got ${JSON.stringify(invalid)})`);
     const detect: unknown = options.detect ?? 'scan';
-    if (detect !== 'scan' && detect !== 'mark') fail(`option detect must be 'scan' or 'mark' (got ${JSON.stringify(detect)})`);
+    if (detect !== 'scan' && detect !== 'mark')
+      fail(`option detect must be 'scan' or 'mark' (got ${JSON.stringify(detect)})`);
     this.skip = invalid === 'skip';
     this.scan = detect === 'scan';
     this.pairEntities = options.pairEntities ?? true;
@@ -112,7 +114,8 @@ function treeOptions(options: QuadtreeWorldOptions): QuadtreeOptions {
 }
 
 function checkStores(option: string, component: unknown, fields: string[]): void {
-  if (typeof component !== 'object' || component === null) fail(`option ${option} must be a component object (got ${String(component)})`);
+  if (typeof component !== 'object' || component === null)
+    fail(`option ${option} must be a component object (got ${String(component)})`);
   for (const field of fields) {
     const store = (component as Record<string, unknown>)[field];
     if (typeof store !== 'object' || store === null) {

@@ -1,8 +1,22 @@
 import type { QuadtreeStats } from '../core/index.js';
 
 /** The core's numbers for the last step that the world's stats repeat at top level. */
-type TreeNumbers = Pick<QuadtreeStats, 'relocated' | 'nodesLive' | 'nodesFree' | 'pairTests' | 'pairs' |
-  'entered' | 'stayed' | 'exited' | 'enteredByTier' | 'stayedByTier' | 'exitedByTier' | 'deferred' | 'waitBound'>;
+type TreeNumbers = Pick<
+  QuadtreeStats,
+  | 'relocated'
+  | 'nodesLive'
+  | 'nodesFree'
+  | 'pairTests'
+  | 'pairs'
+  | 'entered'
+  | 'stayed'
+  | 'exited'
+  | 'enteredByTier'
+  | 'stayedByTier'
+  | 'exitedByTier'
+  | 'deferred'
+  | 'waitBound'
+>;
 
 /**
  * Numbers about a world's quadtree and its last frame. One object per world, updated in
@@ -48,10 +62,34 @@ export interface QuadtreeWorldStats extends TreeNumbers {
 /** A zeroed stats object sharing the tree's per-tier arrays. */
 export function createStats(tree: QuadtreeStats): QuadtreeWorldStats {
   return {
-    frame: 0, entities: 0, static: 0, queued: 0, held: 0, inserted: 0, scanned: 0, dirty: 0, relocated: 0,
-    nodesLive: 1, nodesFree: 0, pairTests: 0, pairs: 0, entered: 0, stayed: 0, exited: 0,
-    enteredByTier: tree.enteredByTier, stayedByTier: tree.stayedByTier, exitedByTier: tree.exitedByTier,
-    deferred: 0, waitBound: 0, pairEntities: 0, handlerCalls: 0, handlerDeferred: 0, handlersCut: 0,
-    syncMs: 0, collisionMs: 0, dispatchMs: 0, tree,
+    frame: 0,
+    entities: 0,
+    static: 0,
+    queued: 0,
+    held: 0,
+    inserted: 0,
+    scanned: 0,
+    dirty: 0,
+    relocated: 0,
+    nodesLive: 1,
+    nodesFree: 0,
+    pairTests: 0,
+    pairs: 0,
+    entered: 0,
+    stayed: 0,
+    exited: 0,
+    enteredByTier: tree.enteredByTier,
+    stayedByTier: tree.stayedByTier,
+    exitedByTier: tree.exitedByTier,
+    deferred: 0,
+    waitBound: 0,
+    pairEntities: 0,
+    handlerCalls: 0,
+    handlerDeferred: 0,
+    handlersCut: 0,
+    syncMs: 0,
+    collisionMs: 0,
+    dispatchMs: 0,
+    tree,
   };
 }

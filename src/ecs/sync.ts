@@ -1,5 +1,16 @@
 import { hasComponent, type World } from 'bitecs';
-import { BAD_BOX, BAD_CIRCLE, BAD_COLLIDER, BEYOND_LIMIT, describe, NO_POSITION, readCollider, squareBox, VALID, validBox } from './check.js';
+import {
+  BAD_BOX,
+  BAD_CIRCLE,
+  BAD_COLLIDER,
+  BEYOND_LIMIT,
+  describe,
+  NO_POSITION,
+  readCollider,
+  squareBox,
+  VALID,
+  validBox,
+} from './check.js';
 import { HAS_BOTH, HAS_BOUNDS, HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
 import { Shape } from '../core/index.js';
@@ -86,9 +97,13 @@ function admit(s: QuadtreeState, eid: number): void {
   const w = s.bounds.width[eid];
   const h = s.bounds.height[eid];
   const isCircle = hasComponent(world, eid, s.circleTag);
-  const bad = !validBox(x, y, w, h) ? BAD_BOX
-    : readCollider(s, eid, hasComponent(world, eid, s.collider)) !== VALID ? BAD_COLLIDER
-    : isCircle && !squareBox(x, y, w, h) ? BAD_CIRCLE : VALID;
+  const bad = !validBox(x, y, w, h)
+    ? BAD_BOX
+    : readCollider(s, eid, hasComponent(world, eid, s.collider)) !== VALID
+      ? BAD_COLLIDER
+      : isCircle && !squareBox(x, y, w, h)
+        ? BAD_CIRCLE
+        : VALID;
   if (bad !== VALID) {
     hold(s, eid, bad);
     return;
@@ -281,7 +296,10 @@ function applyShapeChanges(s: QuadtreeState): void {
     const want = hasComponent(world, eid, s.circleTag);
     if (want === (ent.circle[eid] === 1)) continue;
     if (want) {
-      const x = s.position.x[eid], y = s.position.y[eid], w = s.bounds.width[eid], h = s.bounds.height[eid];
+      const x = s.position.x[eid],
+        y = s.position.y[eid],
+        w = s.bounds.width[eid],
+        h = s.bounds.height[eid];
       if (!validBox(x, y, w, h)) {
         hold(s, eid, BAD_BOX);
         continue;
@@ -290,7 +308,8 @@ function applyShapeChanges(s: QuadtreeState): void {
         hold(s, eid, BAD_CIRCLE);
         continue;
       }
-      const hw = w * 0.5, hh = h * 0.5;
+      const hw = w * 0.5,
+        hh = h * 0.5;
       s.tree.move(eid, x - hw, y - hh, x + hw, y + hh);
       // A swept entity's path began at its last step's box, which need not be square: its
       // path starts again where it is now, as when it turns swept.
@@ -394,7 +413,11 @@ function storeRange(s: QuadtreeState, index: SpatialTree, k: number, from: numbe
   const { x, y } = s.position;
   const { width, height } = s.bounds;
   let changed = 0;
-  for (let at = index.storeCentres(k, from, to, x, y, width, height); at >= 0; at = index.storeCentres(k, at + 1, to, x, y, width, height)) {
+  for (
+    let at = index.storeCentres(k, from, to, x, y, width, height);
+    at >= 0;
+    at = index.storeCentres(k, at + 1, to, x, y, width, height)
+  ) {
     changed += index.stored;
     hold(s, index.classes.ids[k][at], BAD_BOX);
   }

@@ -32,8 +32,16 @@ export interface Cullable {
 }
 
 /** Ids of the items overlapping the view grown by `margin`, into `hits`; returns the count. */
-function queryView(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number,
-  margin: number, mask: number, hits: number[]): number {
+function queryView(
+  tree: CullTree,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  margin: number,
+  mask: number,
+  hits: number[],
+): number {
   if (!(minX <= maxX) || !(minY <= maxY)) {
     fail(`cull view must have min <= max (got ${show(minX)}, ${show(minY)}, ${show(maxX)}, ${show(maxY)})`);
   }

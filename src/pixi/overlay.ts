@@ -5,7 +5,10 @@ import { grow } from '../core/internal.js';
 import type { LooseQuadtree } from '../core/index.js';
 
 /** What the overlay reads from a tree: {@link LooseQuadtree} or anything shaped like it. */
-export type OverlayTree = Pick<LooseQuadtree, 'visitNodes' | 'queryRect' | 'getBox' | 'has' | 'current' | 'isSwept' | 'getPath' | 'shapeOf'>;
+export type OverlayTree = Pick<
+  LooseQuadtree,
+  'visitNodes' | 'queryRect' | 'getBox' | 'has' | 'current' | 'isSwept' | 'getPath' | 'shapeOf'
+>;
 
 /** Options for {@link QuadtreeOverlay}. Every field is optional and can be changed later on the overlay. */
 export interface QuadtreeOverlayOptions {
@@ -56,8 +59,20 @@ export interface QuadtreeOverlayOptions {
 }
 
 const OVERLAY_KEYS: KeysOf<QuadtreeOverlayOptions> = {
-  maxDepth: true, skipEmpty: true, bounds: true, pixelLine: true, lineWidth: true, alpha: true, items: true,
-  itemColor: true, maxItems: true, pairs: true, pairColors: true, maxPairs: true, paths: true, pathColor: true,
+  maxDepth: true,
+  skipEmpty: true,
+  bounds: true,
+  pixelLine: true,
+  lineWidth: true,
+  alpha: true,
+  items: true,
+  itemColor: true,
+  maxItems: true,
+  pairs: true,
+  pairColors: true,
+  maxPairs: true,
+  paths: true,
+  pathColor: true,
 };
 
 /** The colour of a node at `depth`: white at the root, pure red at `maxDepth` and below. */
@@ -134,7 +149,14 @@ export class QuadtreeOverlay {
   private viewMaxX = FAR;
   private viewMaxY = FAR;
   private readonly ids: number[] = [];
-  private readonly collect: (minX: number, minY: number, maxX: number, maxY: number, depth: number, items: number) => void;
+  private readonly collect: (
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    depth: number,
+    items: number,
+  ) => void;
 
   constructor(graphics: Graphics, options: QuadtreeOverlayOptions = {}) {
     // Typed, but plain JavaScript may pass anything.
@@ -190,8 +212,10 @@ export class QuadtreeOverlay {
     this.nodesDrawn = this.count;
     this.strokeNodes();
     // Items in view, found once for their boxes and their paths.
-    const inView = this.items || this.paths
-      ? Math.min(tree.queryRect(this.viewMinX, this.viewMinY, this.viewMaxX, this.viewMaxY, this.ids), this.maxItems) : 0;
+    const inView =
+      this.items || this.paths
+        ? Math.min(tree.queryRect(this.viewMinX, this.viewMinY, this.viewMaxX, this.viewMaxY, this.ids), this.maxItems)
+        : 0;
     this.itemsDrawn = this.items ? this.drawItems(tree, inView) : 0;
     this.pairsDrawn = this.pairs ? this.drawPairs(tree) : 0;
     this.pathsDrawn = this.paths ? this.drawPaths(tree, inView) : 0;
@@ -213,7 +237,13 @@ export class QuadtreeOverlay {
         g.rect(rects[4 * i] + w * inset, rects[4 * i + 1] + h * inset, w * (1 - 2 * inset), h * (1 - 2 * inset));
         any = true;
       }
-      if (any) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: depthColor(d, this.maxDepth), alpha: this.alpha });
+      if (any)
+        g.stroke({
+          width: this.lineWidth,
+          pixelLine: this.pixelLine,
+          color: depthColor(d, this.maxDepth),
+          alpha: this.alpha,
+        });
     }
   }
 
@@ -229,7 +259,13 @@ export class QuadtreeOverlay {
         g.rect(BOX.minX, BOX.minY, BOX.maxX - BOX.minX, BOX.maxY - BOX.minY);
       }
     }
-    if (n > 0) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.itemColor, alpha: Math.min(1, this.alpha + 0.3) });
+    if (n > 0)
+      g.stroke({
+        width: this.lineWidth,
+        pixelLine: this.pixelLine,
+        color: this.itemColor,
+        alpha: Math.min(1, this.alpha + 0.3),
+      });
     return n;
   }
 
@@ -241,9 +277,13 @@ export class QuadtreeOverlay {
     for (let i = 0; i < n; i++) {
       if (!tree.isSwept(ids[i])) continue;
       tree.getPath(ids[i], BOX, END);
-      const minX = Math.min(BOX.minX, END.minX), minY = Math.min(BOX.minY, END.minY);
+      const minX = Math.min(BOX.minX, END.minX),
+        minY = Math.min(BOX.minY, END.minY);
       g.rect(minX, minY, Math.max(BOX.maxX, END.maxX) - minX, Math.max(BOX.maxY, END.maxY) - minY);
-      g.moveTo((BOX.minX + BOX.maxX) / 2, (BOX.minY + BOX.maxY) / 2).lineTo((END.minX + END.maxX) / 2, (END.minY + END.maxY) / 2);
+      g.moveTo((BOX.minX + BOX.maxX) / 2, (BOX.minY + BOX.maxY) / 2).lineTo(
+        (END.minX + END.maxX) / 2,
+        (END.minY + END.maxY) / 2,
+      );
       drawn++;
     }
     if (drawn > 0) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.pathColor, alpha: 1 });
@@ -261,7 +301,8 @@ export class QuadtreeOverlay {
     for (let p = 0; p < n && drawn < this.maxPairs; p++) {
       const t = tierOf(pairs.priority[p]);
       if (t !== tier) {
-        if (pending > 0) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.pairColors[tier], alpha: 1 });
+        if (pending > 0)
+          g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.pairColors[tier], alpha: 1 });
         pending = 0;
         tier = t;
       }
@@ -278,7 +319,8 @@ export class QuadtreeOverlay {
       pending++;
       drawn++;
     }
-    if (pending > 0) g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.pairColors[tier], alpha: 1 });
+    if (pending > 0)
+      g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.pairColors[tier], alpha: 1 });
     return drawn;
   }
 

@@ -17,8 +17,10 @@ const inCI = process.env.CI === 'true';
 const AREA = 30 * 30;
 
 if (!chromiumPath && !inCI) {
-  console.warn('browser tests skipped: no Chromium at $CHROMIUM_PATH or /usr/bin/chromium ' +
-    '(apt-get install chromium, or set CHROMIUM_PATH)');
+  console.warn(
+    'browser tests skipped: no Chromium at $CHROMIUM_PATH or /usr/bin/chromium ' +
+      '(apt-get install chromium, or set CHROMIUM_PATH)',
+  );
 }
 
 type Counts = Record<SpriteName, number>;
@@ -63,9 +65,11 @@ describe.skipIf(!chromiumPath)('culling on the real PixiJS renderer', () => {
       if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
     });
     await page.goto(`${url}test/browser/fixtures/culled.html`);
-    await page.waitForFunction(() => window.culledFixture?.ready === true, null, { timeout: 45_000 }).catch((e: unknown) => {
-      throw new Error(`fixture page never got ready: ${String(e)}\n${errors.join('\n')}`);
-    });
+    await page
+      .waitForFunction(() => window.culledFixture?.ready === true, null, { timeout: 45_000 })
+      .catch((e: unknown) => {
+        throw new Error(`fixture page never got ready: ${String(e)}\n${errors.join('\n')}`);
+      });
     expect(await page.evaluate(() => window.culledFixture!.renderer)).toMatch(/webgl/);
     return { page, errors };
   }
@@ -139,7 +143,7 @@ describe.skipIf(!chromiumPath)('culling on the real PixiJS renderer', () => {
     await page.close();
   });
 
-  it('SpriteCuller: out of view is not drawn, in view is, and the game\'s visible = false wins', async () => {
+  it("SpriteCuller: out of view is not drawn, in view is, and the game's visible = false wins", async () => {
     const { page, errors } = await open();
     const bottom = (c: Counts) => [c.near, c.far, c.blinker];
     // Registered sprites start culled: nothing of the bottom row is drawn before a cull.

@@ -17,8 +17,10 @@ const inCI = process.env.CI === 'true';
 const POPULATION = 3000;
 
 if (!chromiumPath && !inCI) {
-  console.warn('browser tests skipped: no Chromium at $CHROMIUM_PATH or /usr/bin/chromium ' +
-    '(apt-get install chromium, or set CHROMIUM_PATH)');
+  console.warn(
+    'browser tests skipped: no Chromium at $CHROMIUM_PATH or /usr/bin/chromium ' +
+      '(apt-get install chromium, or set CHROMIUM_PATH)',
+  );
 }
 
 declare global {
@@ -28,7 +30,11 @@ declare global {
 }
 
 /** A page on the demo with its errors collected. */
-async function openDemo(browser: Browser, url: string, query = `?n=${POPULATION}`): Promise<{ page: Page; errors: string[] }> {
+async function openDemo(
+  browser: Browser,
+  url: string,
+  query = `?n=${POPULATION}`,
+): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 960, height: 640 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
@@ -68,21 +74,24 @@ function distinctColours(page: Page, png: Buffer): Promise<number> {
 
 /** Pixels that differ between two same-sized PNGs, decoded in the page. */
 function pixelsChanged(page: Page, a: Buffer, b: Buffer): Promise<number> {
-  return page.evaluate(async ([a64, b64]) => {
-    const read = async (s: string) => {
-      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${s}`)).blob());
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(bitmap, 0, 0);
-      return ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
-    };
-    const [x, y] = await Promise.all([read(a64), read(b64)]);
-    let changed = 0;
-    for (let i = 0; i < x.length; i += 4) {
-      if (x[i] !== y[i] || x[i + 1] !== y[i + 1] || x[i + 2] !== y[i + 2]) changed++;
-    }
-    return changed;
-  }, [a.toString('base64'), b.toString('base64')] as const);
+  return page.evaluate(
+    async ([a64, b64]) => {
+      const read = async (s: string) => {
+        const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${s}`)).blob());
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(bitmap, 0, 0);
+        return ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      };
+      const [x, y] = await Promise.all([read(a64), read(b64)]);
+      let changed = 0;
+      for (let i = 0; i < x.length; i += 4) {
+        if (x[i] !== y[i] || x[i + 1] !== y[i + 1] || x[i + 2] !== y[i + 2]) changed++;
+      }
+      return changed;
+    },
+    [a.toString('base64'), b.toString('base64')] as const,
+  );
 }
 
 // Under CI a missing browser is a failure, not a skip; elsewhere the warning above says why
@@ -180,7 +189,9 @@ describe.skipIf(!chromiumPath)('shooter demo in Chromium', () => {
       // 60 FPS and more on a slow renderer (frames are capped at 1/30 s): some hits are
       // found only along its path, with the bullet already past its target.
       await page.waitForFunction(() => window.demoState!.pathsDrawn > 0, null, { timeout: 60_000 });
-      await page.waitForFunction(() => window.demoState!.score > 0 && window.demoState!.sweptSaves > 0, null, { timeout: 120_000 });
+      await page.waitForFunction(() => window.demoState!.score > 0 && window.demoState!.sweptSaves > 0, null, {
+        timeout: 120_000,
+      });
       const s = await state(page);
       // Each counted hit is a pair that entered.
       expect(s.sweptSaves).toBeLessThanOrEqual(s.pairsEntered);
@@ -242,7 +253,12 @@ describe.skipIf(!chromiumPath)('shooter demo in Chromium', () => {
     beforeAll(async () => {
       outDir = mkdtempSync(join(tmpdir(), 'bitecs-quadtree-demo-'));
       await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-      server = await preview({ configFile, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
+      server = await preview({
+        configFile,
+        logLevel: 'warn',
+        build: { outDir },
+        preview: { host: '127.0.0.1', port: 0 },
+      });
     });
 
     afterAll(async () => {

@@ -13,8 +13,10 @@ const chromiumPath = findChromium();
 const inCI = process.env.CI === 'true';
 
 if (!chromiumPath && !inCI) {
-  console.warn('browser tests skipped: no Chromium at $CHROMIUM_PATH or /usr/bin/chromium ' +
-    '(apt-get install chromium, or set CHROMIUM_PATH)');
+  console.warn(
+    'browser tests skipped: no Chromium at $CHROMIUM_PATH or /usr/bin/chromium ' +
+      '(apt-get install chromium, or set CHROMIUM_PATH)',
+  );
 }
 
 declare global {

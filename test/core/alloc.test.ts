@@ -16,7 +16,11 @@ async function countMinorGcs(run: () => void): Promise<number> {
   let minor = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minor++;
+      if (
+        (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ===
+        constants.NODE_PERFORMANCE_GC_MINOR
+      )
+        minor++;
     }
   });
   observer.observe({ entryTypes: ['gc'] });
@@ -91,7 +95,8 @@ class BouncingScene {
     tree.step();
     const cur = tree.current;
     for (let i = 0; i < cur.count; i++) this.checksum = (this.checksum + cur.a[i] * 3 + cur.b[i]) | 0;
-    for (let i = 0; i < Math.min(cur.count, 64); i++) this.checksum += tree.contact(cur.a[i], cur.b[i], this.contact).depth;
+    for (let i = 0; i < Math.min(cur.count, 64); i++)
+      this.checksum += tree.contact(cur.a[i], cur.b[i], this.contact).depth;
     const qx = this.random() * W;
     const qy = this.random() * H;
     this.checksum += tree.queryRect(qx, qy, qx + 150, qy + 150, this.ids);
@@ -109,7 +114,8 @@ class BouncingScene {
 describe('steady-state allocation (needs node --expose-gc)', () => {
   beforeAll(() => {
     // Measured, never skipped: vite.config.ts runs the unit project with --expose-gc.
-    if (gc === undefined) throw new Error('global.gc is undefined: run the vitest workers with --expose-gc (see vite.config.ts)');
+    if (gc === undefined)
+      throw new Error('global.gc is undefined: run the vitest workers with --expose-gc (see vite.config.ts)');
   });
 
   it('a 5k-item scene moving every step does not grow the heap over 3000 steps', () => {

@@ -81,14 +81,17 @@ describe('budget', () => {
       for (let i = 0; i < n; i++) {
         const tier = tierOfMover(i);
         const bound = tier === 0 ? 1 : Math.floor(position[i] / min) + 1;
-        expect(checkedIn[i], `mover ${i} (tier ${tier}, position ${position[i]}, min ${min})`).toBeLessThanOrEqual(bound);
+        expect(checkedIn[i], `mover ${i} (tier ${tier}, position ${position[i]}, min ${min})`).toBeLessThanOrEqual(
+          bound,
+        );
         // maxPairTests 0 leaves exactly minChecksPerTier per lower tier: the bound is met exactly.
         expect(checkedIn[i]).toBe(bound);
         expect(tree.pairStartedAt(i, 10_000 + i)).toBe(base + bound);
       }
       expect(readPairs(tree.current)).toEqual(
-        Array.from({ length: n }, (_, i) => [i, 10_000 + i, TIER_PRIORITY[tierOfMover(i)]])
-          .sort((p, q) => q[2] - p[2] || p[0] - q[0]),
+        Array.from({ length: n }, (_, i) => [i, 10_000 + i, TIER_PRIORITY[tierOfMover(i)]]).sort(
+          (p, q) => q[2] - p[2] || p[0] - q[0],
+        ),
       );
     }
   });
@@ -222,7 +225,13 @@ describe('budget', () => {
   it('converges to brute force once movement stops, within the documented number of steps', () => {
     const rng = new Rng(7);
     const min = 3;
-    const tree = new LooseQuadtree({ x: -100, y: 50, width: 800, height: 300, budget: { maxPairTests: 60, minChecksPerTier: min } });
+    const tree = new LooseQuadtree({
+      x: -100,
+      y: 50,
+      width: 800,
+      height: 300,
+      budget: { maxPairTests: 60, minChecksPerTier: min },
+    });
     const model = new Map<number, ModelItem>();
     const box = () => {
       const x = -100 + rng.int(300);
@@ -319,7 +328,14 @@ describe('budget', () => {
         }
         const stats = tree.step();
         tree.validate();
-        trace.push(hashPairs(tree.current), hashPairs(tree.entered), hashPairs(tree.exited), stats.deferred, stats.pairTests, stats.moved);
+        trace.push(
+          hashPairs(tree.current),
+          hashPairs(tree.entered),
+          hashPairs(tree.exited),
+          stats.deferred,
+          stats.pairTests,
+          stats.moved,
+        );
       }
       return trace;
     };

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree } from '../../src/core/index.js';
-import { anyDetached, brutePairs, comparePairs, pairKey, readPairs, Rng, sorted, type ModelItem, type Pair } from './helpers.js';
+import {
+  anyDetached,
+  brutePairs,
+  comparePairs,
+  pairKey,
+  readPairs,
+  Rng,
+  sorted,
+  type ModelItem,
+  type Pair,
+} from './helpers.js';
 
 const WALL = 1;
 const ACTOR = 2;
@@ -8,7 +18,8 @@ const DUST = 4;
 
 /** The tree's collision classes, for checking that a run reached the cases it exists for. */
 function classesOf(tree: LooseQuadtree): { detached: Uint8Array; end: Int32Array; holes: Int32Array } {
-  return (tree as unknown as { tree: { classes: { detached: Uint8Array; end: Int32Array; holes: Int32Array } } }).tree.classes;
+  return (tree as unknown as { tree: { classes: { detached: Uint8Array; end: Int32Array; holes: Int32Array } } }).tree
+    .classes;
 }
 
 const LONG_STEPS = Number(process.env.ORACLE_STEPS ?? 0);
@@ -39,22 +50,54 @@ class ChurnRun {
   private budget: { maxPairTests: number; minChecksPerTier: number } | null = null;
   /** The true pair sets of the last steps, newest last (keys of recycled ids' old pairs dropped at removal). */
   private history: Set<string>[] = [];
-  readonly seen = { maxBound: 0, steps: 0, budgeted: 0, exactAfterWait: 0, detachedSteps: 0, removed: 0, recycled: 0, queries: 0, holes: 0 };
+  readonly seen = {
+    maxBound: 0,
+    steps: 0,
+    budgeted: 0,
+    exactAfterWait: 0,
+    detachedSteps: 0,
+    removed: 0,
+    recycled: 0,
+    queries: 0,
+    holes: 0,
+  };
 
   constructor(seed: number, touching: boolean) {
     this.rng = new Rng(seed + SEED_SHIFT);
     this.touching = touching;
     this.tree = new LooseQuadtree({ width: this.side, height: this.side, touching, maxDepth: 6 });
     for (let i = 0; i < 40; i++) {
-      const long = this.rng.range(40, 160), thick = this.rng.range(6, 14);
-      const w = i % 2 === 0 ? long : thick, h = i % 2 === 0 ? thick : long;
-      const x = this.rng.range(0, this.side - w), y = this.rng.range(0, this.side - h);
-      this.add({ minX: x, minY: y, maxX: x + w, maxY: y + h, layer: WALL, mask: ACTOR | DUST, priority: 255, isStatic: true });
+      const long = this.rng.range(40, 160),
+        thick = this.rng.range(6, 14);
+      const w = i % 2 === 0 ? long : thick,
+        h = i % 2 === 0 ? thick : long;
+      const x = this.rng.range(0, this.side - w),
+        y = this.rng.range(0, this.side - h);
+      this.add({
+        minX: x,
+        minY: y,
+        maxX: x + w,
+        maxY: y + h,
+        layer: WALL,
+        mask: ACTOR | DUST,
+        priority: 255,
+        isStatic: true,
+      });
     }
     for (let i = 0; i < 150; i++) {
       const s = this.rng.range(12, 30);
-      const x = this.rng.range(0, this.side - s), y = this.rng.range(0, this.side - s);
-      const id = this.add({ minX: x, minY: y, maxX: x + s, maxY: y + s, layer: ACTOR, mask: WALL | ACTOR | DUST, priority: 230, isStatic: false });
+      const x = this.rng.range(0, this.side - s),
+        y = this.rng.range(0, this.side - s);
+      const id = this.add({
+        minX: x,
+        minY: y,
+        maxX: x + s,
+        maxY: y + s,
+        layer: ACTOR,
+        mask: WALL | ACTOR | DUST,
+        priority: 230,
+        isStatic: false,
+      });
       this.velocity.set(id, [this.rng.range(-3, 3), this.rng.range(-3, 3)]);
     }
     while (this.life.size < 1300) this.burst();
@@ -72,11 +115,22 @@ class ChurnRun {
 
   /** A burst of dust around a random point, on the grid of quarter pixels so that edges touch. */
   private burst(): void {
-    const cx = this.rng.range(0, this.side), cy = this.rng.range(0, this.side);
+    const cx = this.rng.range(0, this.side),
+      cy = this.rng.range(0, this.side);
     for (let k = 40 + this.rng.int(80); k > 0; k--) {
       const s = 1 + this.rng.int(16) / 4;
-      const x = Math.round((cx + this.rng.range(-30, 30)) * 4) / 4, y = Math.round((cy + this.rng.range(-30, 30)) * 4) / 4;
-      const id = this.add({ minX: x, minY: y, maxX: x + s, maxY: y + s, layer: DUST, mask: WALL | ACTOR, priority: 10 + this.rng.int(40), isStatic: false });
+      const x = Math.round((cx + this.rng.range(-30, 30)) * 4) / 4,
+        y = Math.round((cy + this.rng.range(-30, 30)) * 4) / 4;
+      const id = this.add({
+        minX: x,
+        minY: y,
+        maxX: x + s,
+        maxY: y + s,
+        layer: DUST,
+        mask: WALL | ACTOR,
+        priority: 10 + this.rng.int(40),
+        isStatic: false,
+      });
       this.life.set(id, 5 + this.rng.int(40));
       this.velocity.set(id, [this.rng.int(13) / 4 - 1.5, this.rng.int(13) / 4 - 1.5]);
     }
@@ -125,7 +179,9 @@ class ChurnRun {
 
   /** Turns a random budget on, or the budget off. */
   switchBudget(on: boolean): void {
-    this.budget = on ? { maxPairTests: this.rng.pick([0, 200, 2000]), minChecksPerTier: this.rng.pick([64, 128, 256]) } : null;
+    this.budget = on
+      ? { maxPairTests: this.rng.pick([0, 200, 2000]), minChecksPerTier: this.rng.pick([64, 128, 256]) }
+      : null;
     this.tree.setBudget(this.budget ?? {});
   }
 
@@ -133,7 +189,10 @@ class ChurnRun {
     const current = readPairs(this.tree.current);
     const expected = brutePairs(this.model, this.touching);
     // A removed id's old pairs were true of another item: forget them.
-    for (const past of this.history) for (const key of past) if (this.removedSinceStep.has(+key.split(',')[0]) || this.removedSinceStep.has(+key.split(',')[1])) past.delete(key);
+    for (const past of this.history)
+      for (const key of past)
+        if (this.removedSinceStep.has(+key.split(',')[0]) || this.removedSinceStep.has(+key.split(',')[1]))
+          past.delete(key);
     this.history.push(new Set(expected.map((p) => pairKey(p[0], p[1]))));
     if (this.budget === null) {
       expect(current).toEqual(expected);
@@ -159,12 +218,18 @@ class ChurnRun {
     const listed = new Set(current.map((p) => pairKey(p[0], p[1])));
     for (const p of current) {
       const key = pairKey(p[0], p[1]);
-      expect(window.some((past) => past.has(key)), `listed pair ${key} was not true within ${this.bound} steps`).toBe(true);
+      expect(
+        window.some((past) => past.has(key)),
+        `listed pair ${key} was not true within ${this.bound} steps`,
+      ).toBe(true);
     }
     for (const p of expected) {
       const key = pairKey(p[0], p[1]);
       if (listed.has(key)) continue;
-      expect(window.some((past) => !past.has(key)), `pair ${key} true for ${this.bound} steps is not listed`).toBe(true);
+      expect(
+        window.some((past) => !past.has(key)),
+        `pair ${key} true for ${this.bound} steps is not listed`,
+      ).toBe(true);
     }
     // The promise made at any step since the item's last check covers it: keep the largest.
     this.bounds.push(this.tree.stats.waitBound);
@@ -185,8 +250,9 @@ class ChurnRun {
     const entered = expected.filter((p) => !before.has(pairKey(p[0], p[1])) || recycled(p));
     const exited = this.prev.filter((p) => !now.has(pairKey(p[0], p[1])) || recycled(p));
     expect(readPairs(this.tree.entered)).toEqual(entered);
-    expect(sorted(readPairs(this.tree.exited).map((p) => p[0] * 100000 + p[1])))
-      .toEqual(sorted(exited.map((p) => p[0] * 100000 + p[1])));
+    expect(sorted(readPairs(this.tree.exited).map((p) => p[0] * 100000 + p[1]))).toEqual(
+      sorted(exited.map((p) => p[0] * 100000 + p[1])),
+    );
   }
 
   /**
@@ -204,12 +270,17 @@ class ChurnRun {
   /** A rect query sees every item where the tree last placed it: exact without a budget. */
   private query(): void {
     if (this.budget !== null) return;
-    const x = this.rng.range(0, this.side - 200), y = this.rng.range(0, this.side - 200);
+    const x = this.rng.range(0, this.side - 200),
+      y = this.rng.range(0, this.side - 200);
     const out: number[] = [];
     this.tree.queryRect(x, y, x + 200, y + 200, out);
-    const want = [...this.model].filter(([, b]) => this.touching
-      ? b.minX <= x + 200 && x <= b.maxX && b.minY <= y + 200 && y <= b.maxY
-      : b.minX < x + 200 && x < b.maxX && b.minY < y + 200 && y < b.maxY).map(([id]) => id);
+    const want = [...this.model]
+      .filter(([, b]) =>
+        this.touching
+          ? b.minX <= x + 200 && x <= b.maxX && b.minY <= y + 200 && y <= b.maxY
+          : b.minX < x + 200 && x < b.maxX && b.minY < y + 200 && y < b.maxY,
+      )
+      .map(([id]) => id);
     expect(sorted(out)).toEqual(sorted(want));
     this.seen.queries++;
   }

@@ -26,18 +26,41 @@ class StormRun {
   private prev: Pair[] = [];
   private removed = new Set<number>();
   private budget = false;
-  readonly seen = { detachedSteps: 0, mixed: 0, onePass: 0, fewMovers: 0, classChanges: 0, queries: 0, entered: 0, exited: 0 };
+  readonly seen = {
+    detachedSteps: 0,
+    mixed: 0,
+    onePass: 0,
+    fewMovers: 0,
+    classChanges: 0,
+    queries: 0,
+    entered: 0,
+    exited: 0,
+  };
 
   /** `crowd`: the particles pair with each other too (a detached class joined with itself). */
-  constructor(seed: number, readonly touching: boolean, readonly crowd = false, readonly side = 1600) {
+  constructor(
+    seed: number,
+    readonly touching: boolean,
+    readonly crowd = false,
+    readonly side = 1600,
+  ) {
     this.rng = new Rng(seed);
     this.tree = new LooseQuadtree({ width: side, height: side, touching });
     let id = 0;
-    for (let i = 0; i < 1300; i++) this.add(id++, DUST, WALL | ACTOR | (crowd ? DUST : 0), 20, false, 2 + this.rng.int(crowd ? 12 : 5));
+    for (let i = 0; i < 1300; i++)
+      this.add(id++, DUST, WALL | ACTOR | (crowd ? DUST : 0), 20, false, 2 + this.rng.int(crowd ? 12 : 5));
     for (let i = 0; i < 60; i++) this.add(id++, ACTOR, WALL | ACTOR | DUST, 200, false, 16 + this.rng.int(20));
     for (let i = 0; i < 40; i++) this.add(id++, WALL, ACTOR | DUST, 255, true, 0);
     const masks = [1, 2, 3, 5, 6, 7, 9, 12, 15, -1, 0, 24];
-    for (let i = 0; i < 40; i++) this.add(id++, 1 << this.rng.int(5), this.rng.pick(masks), this.rng.int(256), this.rng.chance(0.2), 4 + this.rng.int(20));
+    for (let i = 0; i < 40; i++)
+      this.add(
+        id++,
+        1 << this.rng.int(5),
+        this.rng.pick(masks),
+        this.rng.int(256),
+        this.rng.chance(0.2),
+        4 + this.rng.int(20),
+      );
   }
 
   private add(id: number, layer: number, mask: number, priority: number, isStatic: boolean, size: number): void {
@@ -135,8 +158,12 @@ class StormRun {
       expect(current).toEqual(expected);
       const prevKeys = new Set(this.prev.map((p) => pairKey(p[0], p[1])));
       const curKeys = new Set(expected.map((p) => pairKey(p[0], p[1])));
-      expect(entered).toEqual(expected.filter((p) => !prevKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p)).sort(comparePairs));
-      expect(exited).toEqual(this.prev.filter((p) => !curKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p)).sort(comparePairs));
+      expect(entered).toEqual(
+        expected.filter((p) => !prevKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p)).sort(comparePairs),
+      );
+      expect(exited).toEqual(
+        this.prev.filter((p) => !curKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p)).sort(comparePairs),
+      );
     }
     this.seen.entered += entered.length;
     this.seen.exited += exited.length;
@@ -150,9 +177,15 @@ class StormRun {
     const y = this.rng.range(0, this.side);
     const out: number[] = [];
     this.tree.queryRect(x, y, x + 200, y + 150, out, DUST | ACTOR);
-    const expected = [...this.model].filter(([, it]) => (it.layer & (DUST | ACTOR)) !== 0 &&
-      (this.touching ? it.minX <= x + 200 && x <= it.maxX && it.minY <= y + 150 && y <= it.maxY
-        : it.minX < x + 200 && x < it.maxX && it.minY < y + 150 && y < it.maxY)).map(([id]) => id);
+    const expected = [...this.model]
+      .filter(
+        ([, it]) =>
+          (it.layer & (DUST | ACTOR)) !== 0 &&
+          (this.touching
+            ? it.minX <= x + 200 && x <= it.maxX && it.minY <= y + 150 && y <= it.maxY
+            : it.minX < x + 200 && x < it.maxX && it.minY < y + 150 && y < it.maxY),
+      )
+      .map(([id]) => id);
     expect(sorted(out)).toEqual(sorted(expected));
     this.seen.queries++;
   }
@@ -199,7 +232,16 @@ describe('collision classes', () => {
     tree.setStatic(4, true);
     tree.setStatic(5, true);
     tree.step();
-    expect(readPairs(tree.current)).toEqual([[3, 4, 200], [3, 5, 200], [1, 3, 20], [1, 4, 20], [1, 5, 20], [2, 3, 20], [2, 4, 20], [2, 5, 20]]);
+    expect(readPairs(tree.current)).toEqual([
+      [3, 4, 200],
+      [3, 5, 200],
+      [1, 3, 20],
+      [1, 4, 20],
+      [1, 5, 20],
+      [2, 3, 20],
+      [2, 4, 20],
+      [2, 5, 20],
+    ]);
     // Items of a class whose mask leaves out its own layer, and static items, are never tested together.
     const tests = tree.stats.pairTests;
     expect(tests).toBeLessThan(10);

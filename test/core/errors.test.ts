@@ -3,7 +3,11 @@ import { LooseQuadtree, type RayHit } from '../../src/core/index.js';
 import { readPairs, snapshotBoxes } from './helpers.js';
 
 const IDS = [1, 2, 3, 4, 900];
-const BAD_NUMBERS: [number, string][] = [[NaN, 'NaN'], [Infinity, 'Infinity'], [-Infinity, '-Infinity']];
+const BAD_NUMBERS: [number, string][] = [
+  [NaN, 'NaN'],
+  [Infinity, 'Infinity'],
+  [-Infinity, '-Infinity'],
+];
 const FIELDS = ['minX', 'minY', 'maxX', 'maxY'] as const;
 
 let tree: LooseQuadtree;
@@ -31,7 +35,14 @@ interface Snapshot {
 }
 
 function snapshot(t: LooseQuadtree): Snapshot {
-  return { boxes: snapshotBoxes(t, IDS.filter((id) => t.has(id))), pairs: readPairs(t.current), size: t.size };
+  return {
+    boxes: snapshotBoxes(
+      t,
+      IDS.filter((id) => t.has(id)),
+    ),
+    pairs: readPairs(t.current),
+    size: t.size,
+  };
 }
 
 /**
@@ -71,7 +82,11 @@ beforeEach(() => {
 
 describe('bad input is refused with a clear error, and the index is untouched', () => {
   it('the scene has pairs to protect', () => {
-    expect(readPairs(tree.current)).toEqual([[2, 3, 100], [1, 2, 50], [1, 900, 50]]);
+    expect(readPairs(tree.current)).toEqual([
+      [2, 3, 100],
+      [1, 2, 50],
+      [1, 900, 50],
+    ]);
   });
 
   for (const [value, shown] of BAD_NUMBERS) {
@@ -91,7 +106,12 @@ describe('bad input is refused with a clear error, and the index is untouched', 
         // A pending item keeps its queued box when a move is refused.
         tree.queueInsert(52, 100, 100, 110, 110);
         expectRefused(() => tree.move(52, ...box()), 'item 52', FIELDS[f], `(got ${shown})`);
-        expect(tree.getBox(52, { minX: 0, minY: 0, maxX: 0, maxY: 0 })).toEqual({ minX: 100, minY: 100, maxX: 110, maxY: 110 });
+        expect(tree.getBox(52, { minX: 0, minY: 0, maxX: 0, maxY: 0 })).toEqual({
+          minX: 100,
+          minY: 100,
+          maxX: 110,
+          maxY: 110,
+        });
         // The refused ids are still free.
         tree.insert(50, 0, 0, 1, 1);
         tree.validate();
@@ -111,7 +131,13 @@ describe('bad input is refused with a clear error, and the index is untouched', 
   });
 
   it('ids that are not non-negative integers', () => {
-    for (const [id, shown] of [[-1, '-1'], [1.5, '1.5'], [NaN, 'NaN'], [Infinity, 'Infinity'], [-0.5, '-0.5']] as const) {
+    for (const [id, shown] of [
+      [-1, '-1'],
+      [1.5, '1.5'],
+      [NaN, 'NaN'],
+      [Infinity, 'Infinity'],
+      [-0.5, '-0.5'],
+    ] as const) {
       expectRejected(() => tree.insert(id, 0, 0, 1, 1), 'id', `(got ${shown})`);
       expectRejected(() => tree.queueInsert(id, 0, 0, 1, 1), 'id', `(got ${shown})`);
       expectRejected(() => tree.move(id, 0, 0, 1, 1), 'id', `(got ${shown})`);
@@ -176,7 +202,12 @@ describe('bad input is refused with a clear error, and the index is untouched', 
     expectRejected(() => tree.setCollider(1, 2 ** 32, -1, 1), 'item 1', 'layer', `(got ${2 ** 32})`);
     expectRejected(() => tree.setCollider(1, 1, 0.5, 1), 'item 1', 'mask', '(got 0.5)');
     expectRejected(() => tree.setCollider(1, 1, Infinity, 1), 'item 1', 'mask', '(got Infinity)');
-    for (const [p, shown] of [[-1, '-1'], [256, '256'], [1.5, '1.5'], [NaN, 'NaN']] as const) {
+    for (const [p, shown] of [
+      [-1, '-1'],
+      [256, '256'],
+      [1.5, '1.5'],
+      [NaN, 'NaN'],
+    ] as const) {
       // A valid new layer and mask with a bad priority: the layer must not change either.
       expectRejected(() => tree.setCollider(2, 4, 4, p), 'item 2', 'priority', `(got ${shown})`);
     }
@@ -240,8 +271,15 @@ describe('bad input is refused with a clear error, and the index is untouched', 
       (m) => tree.raycastAll(0, 5, 1, 0, 100, out, dist, m),
       (m) => tree.nearest(0, 0, 3, 100, out, dist, m),
     ];
-    const bad: [unknown, string][] = [[NaN, 'NaN'], [1.5, '1.5'], [2 ** 32, '4294967296'], [-(2 ** 31) - 1, '-2147483649'],
-      [Infinity, 'Infinity'], ['1', '"1"'], [null, 'null']];
+    const bad: [unknown, string][] = [
+      [NaN, 'NaN'],
+      [1.5, '1.5'],
+      [2 ** 32, '4294967296'],
+      [-(2 ** 31) - 1, '-2147483649'],
+      [Infinity, 'Infinity'],
+      ['1', '"1"'],
+      [null, 'null'],
+    ];
     for (const query of queries) {
       for (const [mask, shown] of bad) expectRefused(() => query(mask as number), 'query mask', `(got ${shown})`);
       // Every 32-bit pattern is accepted, signed or unsigned, as with setCollider.
@@ -272,7 +310,9 @@ describe('bad input is refused with a clear error, and the index is untouched', 
     const t = new LooseQuadtree({ budget: { maxPairTests: 0, minChecksPerTier: 1 } });
     for (let i = 0; i < 5; i++) t.insert(i, i * 200, 0, i * 200 + 10, 10);
     expect(() => t.setBudget({ maxPairTests: 100, maxMs: NaN })).toThrow(/^bitecs-quadtree: .*maxMs/);
-    expect(() => t.setBudget({ maxPairTests: 100, minChecksPerTier: 50, maxMs: -1 })).toThrow(/^bitecs-quadtree: .*maxMs/);
+    expect(() => t.setBudget({ maxPairTests: 100, minChecksPerTier: 50, maxMs: -1 })).toThrow(
+      /^bitecs-quadtree: .*maxMs/,
+    );
     // Still one check per step for the lower tiers.
     expect(t.step().moved).toBe(1);
     expect(t.stats.deferred).toBe(4);

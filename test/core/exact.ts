@@ -5,7 +5,10 @@
 
 /** A rational n / d with d > 0. */
 export class Q {
-  constructor(readonly n: bigint, readonly d: bigint) {}
+  constructor(
+    readonly n: bigint,
+    readonly d: bigint,
+  ) {}
 
   static readonly ZERO = new Q(0n, 1n);
   static readonly ONE = new Q(1n, 1n);
@@ -131,7 +134,8 @@ export function gap(a: QShape, b: QShape): Q {
     const [ax, ay] = centre(a.box);
     const [bx, by] = centre(b.box);
     const r = radius(a.box).add(radius(b.box));
-    const dx = bx.sub(ax), dy = by.sub(ay);
+    const dx = bx.sub(ax),
+      dy = by.sub(ay);
     return dx.mul(dx).add(dy.mul(dy)).sub(r.mul(r));
   }
   const c = a.circle ? a : b;
@@ -172,7 +176,8 @@ function breakpoints(a: QPath, b: QPath): Q[] {
   const times: Q[] = [Q.ZERO, Q.ONE];
   // f(t) = g(t), each linear from (v0 at 0) to (v1 at 1).
   const cross = (f0: Q, f1: Q, g0: Q, g1: Q): void => {
-    const c = f0.sub(g0), k = f1.sub(g1).sub(c);
+    const c = f0.sub(g0),
+      k = f1.sub(g1).sub(c);
     if (k.sign() === 0) return;
     const t = c.neg().div(k);
     if (Q.ZERO.le(t) && t.le(Q.ONE)) times.push(t);
@@ -185,9 +190,13 @@ function breakpoints(a: QPath, b: QPath): Q[] {
     }
     for (let i = 0; i < 4; i++) for (let j = i + 1; j < 4; j++) cross(gaps[i][0], gaps[i][1], gaps[j][0], gaps[j][1]);
   } else {
-    const points = (p: QPath, axis: number): [Q, Q][] => p.circle
-      ? [[p.from[axis].add(p.from[axis + 2]).half(), p.to[axis].add(p.to[axis + 2]).half()]]
-      : [[p.from[axis], p.to[axis]], [p.from[axis + 2], p.to[axis + 2]]];
+    const points = (p: QPath, axis: number): [Q, Q][] =>
+      p.circle
+        ? [[p.from[axis].add(p.from[axis + 2]).half(), p.to[axis].add(p.to[axis + 2]).half()]]
+        : [
+            [p.from[axis], p.to[axis]],
+            [p.from[axis + 2], p.to[axis + 2]],
+          ];
     for (let axis = 0; axis < 2; axis++) {
       for (const [v0, v1] of points(a, axis)) for (const [w0, w1] of points(b, axis)) cross(v0, v1, w0, w1);
     }
@@ -208,17 +217,24 @@ export function leastGap(a: QPath, b: QPath, lo: Q, hi: Q): Q {
   const g = (t: Q): Q => gap(shapeAt(a, t), shapeAt(b, t));
   let best = g(lo);
   for (let i = 0; i + 1 < cuts.length; i++) {
-    const t0 = cuts[i], t1 = cuts[i + 1];
+    const t0 = cuts[i],
+      t1 = cuts[i + 1];
     best = best.min(g(t1));
     if (!a.circle && !b.circle) continue;
     // Fit the quadratic through three points of the piece and take its vertex.
     const tm = t0.add(t1).half();
-    const g0 = g(t0), gm = g(tm), g1 = g(t1);
+    const g0 = g(t0),
+      gm = g(tm),
+      g1 = g(t1);
     const h = tm.sub(t0);
     if (h.sign() === 0) continue;
     // g(t0 + s h) = g0 + s (4 gm - 3 g0 - g1) / 2 + s^2 (g0 - 2 gm + g1) / 2 for s in [0, 2]
     const A = g0.sub(gm.add(gm)).add(g1).half();
-    const B = gm.mul(new Q(4n, 1n)).sub(g0.mul(new Q(3n, 1n))).sub(g1).half();
+    const B = gm
+      .mul(new Q(4n, 1n))
+      .sub(g0.mul(new Q(3n, 1n)))
+      .sub(g1)
+      .half();
     if (A.sign() <= 0) continue;
     const s = B.neg().div(A.add(A));
     if (Q.ZERO.lt(s) && s.lt(new Q(2n, 1n))) best = best.min(g(t0.add(s.mul(h))));

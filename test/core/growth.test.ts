@@ -26,9 +26,11 @@ describe('per-id growth', () => {
     } catch (e) {
       message = (e as Error).message;
     }
-    expect(message).toBe('bitecs-quadtree: id 3000000 needs per-id arrays for 4194304 ids (about 288 MB at 72 ' +
-      'bytes an id), which could not be allocated (maxId 16777216): keep ids dense, or lower option maxId to ' +
-      'refuse such ids up front');
+    expect(message).toBe(
+      'bitecs-quadtree: id 3000000 needs per-id arrays for 4194304 ids (about 288 MB at 72 ' +
+        'bytes an id), which could not be allocated (maxId 16777216): keep ids dense, or lower option maxId to ' +
+        'refuse such ids up front',
+    );
     expect(tree.has(3_000_000)).toBe(false);
     expect(tree.size).toBe(1);
     tree.insert(2, 5, 5, 15, 15);

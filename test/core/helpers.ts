@@ -1,6 +1,15 @@
 import {
-  boxesOverlap, circleBoxOverlap, circlesOverlap, pointCircleDistance, pointBoxDistance, pointInBox, pointInCircle,
-  rayBoxDistance, rayCircleDistance, type LooseQuadtree, type PairList,
+  boxesOverlap,
+  circleBoxOverlap,
+  circlesOverlap,
+  pointCircleDistance,
+  pointBoxDistance,
+  pointInBox,
+  pointInCircle,
+  rayBoxDistance,
+  rayCircleDistance,
+  type LooseQuadtree,
+  type PairList,
 } from '../../src/core/index.js';
 
 /** Seeded PRNG (mulberry32): the same seed gives the same run on every machine. */
@@ -66,31 +75,54 @@ function circleOf(it: Box): [number, number, number] {
 
 /** Whether two items' shapes (boxes or circles) overlap under the rule. */
 export function shapesOverlap(p: ModelItem, q: ModelItem, touching: boolean): boolean {
-  if (!p.circle && !q.circle) return boxesOverlap(p.minX, p.minY, p.maxX, p.maxY, q.minX, q.minY, q.maxX, q.maxY, touching);
+  if (!p.circle && !q.circle)
+    return boxesOverlap(p.minX, p.minY, p.maxX, p.maxY, q.minX, q.minY, q.maxX, q.maxY, touching);
   if (p.circle && q.circle) return circlesOverlap(...circleOf(p), ...circleOf(q), touching);
-  const c = p.circle ? p : q, b = p.circle ? q : p;
+  const c = p.circle ? p : q,
+    b = p.circle ? q : p;
   return circleBoxOverlap(...circleOf(c), b.minX, b.minY, b.maxX, b.maxY, touching);
 }
 
 /** Whether an item's shape overlaps the rectangle. */
-export function shapeInRect(it: ModelItem, minX: number, minY: number, maxX: number, maxY: number, touching: boolean): boolean {
-  return it.circle ? circleBoxOverlap(...circleOf(it), minX, minY, maxX, maxY, touching)
+export function shapeInRect(
+  it: ModelItem,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  touching: boolean,
+): boolean {
+  return it.circle
+    ? circleBoxOverlap(...circleOf(it), minX, minY, maxX, maxY, touching)
     : boxesOverlap(minX, minY, maxX, maxY, it.minX, it.minY, it.maxX, it.maxY, touching);
 }
 
 /** Whether an item's shape overlaps the circle. */
 export function shapeInCircle(it: ModelItem, x: number, y: number, r: number, touching: boolean): boolean {
-  return it.circle ? circlesOverlap(x, y, r, ...circleOf(it), touching) : circleBoxOverlap(x, y, r, it.minX, it.minY, it.maxX, it.maxY, touching);
+  return it.circle
+    ? circlesOverlap(x, y, r, ...circleOf(it), touching)
+    : circleBoxOverlap(x, y, r, it.minX, it.minY, it.maxX, it.maxY, touching);
 }
 
 /** Whether an item's shape holds the point. */
 export function shapeHasPoint(it: ModelItem, x: number, y: number, touching: boolean): boolean {
-  return it.circle ? pointInCircle(x, y, ...circleOf(it), touching) : pointInBox(x, y, it.minX, it.minY, it.maxX, it.maxY, touching);
+  return it.circle
+    ? pointInCircle(x, y, ...circleOf(it), touching)
+    : pointInBox(x, y, it.minX, it.minY, it.maxX, it.maxY, touching);
 }
 
 /** Distance along a ray (unit direction) to an item's shape, or -1. */
-export function shapeRayDistance(it: ModelItem, ox: number, oy: number, ux: number, uy: number, max: number, touching: boolean): number {
-  return it.circle ? rayCircleDistance(ox, oy, ux, uy, max, ...circleOf(it), touching)
+export function shapeRayDistance(
+  it: ModelItem,
+  ox: number,
+  oy: number,
+  ux: number,
+  uy: number,
+  max: number,
+  touching: boolean,
+): number {
+  return it.circle
+    ? rayCircleDistance(ox, oy, ux, uy, max, ...circleOf(it), touching)
     : rayBoxDistance(ox, oy, ux, uy, max, it.minX, it.minY, it.maxX, it.maxY, touching);
 }
 
@@ -132,8 +164,11 @@ export function brutePairs(items: Map<number, ModelItem>, touching: boolean): Pa
       const q = items.get(ids[j])!;
       // The broadphase offers the pairs whose boxes overlap; a circle's exact test comes on top
       // (in exact arithmetic implied, but rounding may let a circle reach a hair past its box).
-      if (pairAllowed(p, q) && boxesOverlap(p.minX, p.minY, p.maxX, p.maxY, q.minX, q.minY, q.maxX, q.maxY, touching) &&
-        shapesOverlap(p, q, touching)) {
+      if (
+        pairAllowed(p, q) &&
+        boxesOverlap(p.minX, p.minY, p.maxX, p.maxY, q.minX, q.minY, q.maxX, q.maxY, touching) &&
+        shapesOverlap(p, q, touching)
+      ) {
         out.push([ids[i], ids[j], Math.min(p.priority, q.priority)]);
       }
     }

@@ -45,7 +45,10 @@ describe('one-pass steps without the per-item pair lists', () => {
     expect(tree.pairStartedAt(5, 6)).toBe(1);
     nudgeAll(tree, 2);
     onePassStep(tree);
-    expect(readPairs(tree.exited)).toEqual([[3, 4, 128], [4, 5, 128]]);
+    expect(readPairs(tree.exited)).toEqual([
+      [3, 4, 128],
+      [4, 5, 128],
+    ]);
     expect(readPairs(tree.entered)).toEqual([]);
     expect(readPairs(tree.current)).toEqual([...chain(0, 3), ...chain(5, 9)]);
   });
@@ -63,8 +66,14 @@ describe('one-pass steps without the per-item pair lists', () => {
       tree.step();
       tree.validate();
       expect(tree.stats.moved).toBe(nextOnePass ? 10 : 1);
-      expect(readPairs(tree.exited)).toEqual([[3, 4, 128], [4, 5, 128]]);
-      expect(readPairs(tree.entered)).toEqual([[3, 4, 128], [4, 5, 128]]);
+      expect(readPairs(tree.exited)).toEqual([
+        [3, 4, 128],
+        [4, 5, 128],
+      ]);
+      expect(readPairs(tree.entered)).toEqual([
+        [3, 4, 128],
+        [4, 5, 128],
+      ]);
       expect(readPairs(tree.current)).toEqual(chain(0, 9));
       expect(tree.pairStartedAt(3, 4)).toBe(tree.stepCount);
       expect(tree.pairStartedAt(5, 6)).toBe(1);
@@ -78,15 +87,36 @@ describe('one-pass steps without the per-item pair lists', () => {
     tree.setCollider(2, 1, -1, 10);
     nudgeAll(tree, 1);
     onePassStep(tree);
-    expect(readPairs(tree.current)).toEqual([[5, 6, 200], ...chain(0, 1), [3, 4, 128], [4, 5, 128], [6, 7, 128], [7, 8, 128], [8, 9, 128], [1, 2, 10], [2, 3, 10]]);
+    expect(readPairs(tree.current)).toEqual([
+      [5, 6, 200],
+      ...chain(0, 1),
+      [3, 4, 128],
+      [4, 5, 128],
+      [6, 7, 128],
+      [7, 8, 128],
+      [8, 9, 128],
+      [1, 2, 10],
+      [2, 3, 10],
+    ]);
     // 6 drops to 0 and leaves 7 behind; 5 rises.
     tree.setCollider(6, 1, -1, 0);
     tree.setCollider(5, 1, -1, 255);
     nudgeAll(tree, 2, [7]);
     tree.move(7, 300, 300, 310, 310);
     onePassStep(tree);
-    expect(readPairs(tree.exited)).toEqual([[6, 7, 128], [7, 8, 128]]);
-    expect(readPairs(tree.current)).toEqual([[0, 1, 128], [3, 4, 128], [4, 5, 128], [8, 9, 128], [1, 2, 10], [2, 3, 10], [5, 6, 0]]);
+    expect(readPairs(tree.exited)).toEqual([
+      [6, 7, 128],
+      [7, 8, 128],
+    ]);
+    expect(readPairs(tree.current)).toEqual([
+      [0, 1, 128],
+      [3, 4, 128],
+      [4, 5, 128],
+      [8, 9, 128],
+      [1, 2, 10],
+      [2, 3, 10],
+      [5, 6, 0],
+    ]);
     expect(tree.pairStartedAt(5, 6)).toBe(1);
     expect(tree.pairStartedAt(4, 5)).toBe(1);
   });

@@ -2,12 +2,31 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isSquare } from '../../src/core/errors.js';
 import {
-  boxesOverlap, circleBoxOverlap, LooseQuadtree, pointBoxDistanceSq, pointInBox, rayBoxDistance, Shape, tierOf,
+  boxesOverlap,
+  circleBoxOverlap,
+  LooseQuadtree,
+  pointBoxDistanceSq,
+  pointInBox,
+  rayBoxDistance,
+  Shape,
+  tierOf,
   type RayHit,
 } from '../../src/core/index.js';
 import {
-  brutePairs, comparePairs, pairKey, readPairs, Rng, shapeDistance, shapeHasPoint, shapeInCircle, shapeInRect, shapeRayDistance,
-  shapesOverlap, sorted, type ModelItem, type Pair,
+  brutePairs,
+  comparePairs,
+  pairKey,
+  readPairs,
+  Rng,
+  shapeDistance,
+  shapeHasPoint,
+  shapeInCircle,
+  shapeInRect,
+  shapeRayDistance,
+  shapesOverlap,
+  sorted,
+  type ModelItem,
+  type Pair,
 } from './helpers.js';
 
 /** One world shape and random mix. Coordinates are multiples of `quantum` so exact ties happen. */
@@ -62,9 +81,28 @@ class OracleRun {
   private budget: { maxPairTests: number; minChecksPerTier: number } | null = null;
   /** Counters that prove the run reached the cases it is meant to cover. */
   readonly seen = {
-    pairs: 0, entered: 0, exited: 0, reentered: 0, outside: 0, rayHits: 0, rayTies: 0, nearestTies: 0,
-    edgeOnlyPairs: 0, flushed: 0, rectHits: 0, clears: 0, fullPasses: 0, queriesAfterMoveMost: 0,
-    budgetSteps: 0, deferred: 0, budgetLifts: 0, hugeItems: 0, circlePairs: 0, circleTangents: 0, circleHits: 0, notSquare: 0,
+    pairs: 0,
+    entered: 0,
+    exited: 0,
+    reentered: 0,
+    outside: 0,
+    rayHits: 0,
+    rayTies: 0,
+    nearestTies: 0,
+    edgeOnlyPairs: 0,
+    flushed: 0,
+    rectHits: 0,
+    clears: 0,
+    fullPasses: 0,
+    queriesAfterMoveMost: 0,
+    budgetSteps: 0,
+    deferred: 0,
+    budgetLifts: 0,
+    hugeItems: 0,
+    circlePairs: 0,
+    circleTangents: 0,
+    circleHits: 0,
+    notSquare: 0,
   };
   /** What the run did and checked, for the long-run summary. */
   readonly counts = { steps: 0, ops: 0, moves: 0, pairsCompared: 0, queries: 0, validations: 0 };
@@ -75,7 +113,13 @@ class OracleRun {
     this.s = s;
     this.rng = new Rng(s.seed);
     this.tree = new LooseQuadtree({
-      x: s.x, y: s.y, width: s.width, height: s.height, maxDepth: s.maxDepth, touching: s.touching, maxId: s.maxId,
+      x: s.x,
+      y: s.y,
+      width: s.width,
+      height: s.height,
+      maxDepth: s.maxDepth,
+      touching: s.touching,
+      maxId: s.maxId,
     });
   }
 
@@ -135,7 +179,12 @@ class OracleRun {
       expect(tree.shapeOf(id)).toBe(Shape.Box);
     } else {
       // Made square first, then round.
-      const box: [number, number, number, number] = [item.minX, item.minY, item.maxX, item.minY + (item.maxX - item.minX)];
+      const box: [number, number, number, number] = [
+        item.minX,
+        item.minY,
+        item.maxX,
+        item.minY + (item.maxX - item.minX),
+      ];
       tree.move(id, ...box);
       [item.minX, item.minY, item.maxX, item.maxY] = box;
       tree.setShape(id, Shape.Circle);
@@ -247,7 +296,17 @@ class OracleRun {
       const box = this.randomBox();
       const circle = rng.chance(0.25);
       if (circle) box[3] = box[1] + (box[2] - box[0]);
-      const item: ModelItem = { minX: box[0], minY: box[1], maxX: box[2], maxY: box[3], layer: 1, mask: -1, priority: 128, isStatic: false, circle };
+      const item: ModelItem = {
+        minX: box[0],
+        minY: box[1],
+        maxX: box[2],
+        maxY: box[3],
+        layer: 1,
+        mask: -1,
+        priority: 128,
+        isStatic: false,
+        circle,
+      };
       if (rng.chance(0.3)) {
         tree.queueInsert(id, ...box);
         this.pending.add(id);
@@ -287,9 +346,19 @@ class OracleRun {
       this.recentlyRemoved.push(id);
       if (rng.chance(0.25)) {
         // Straight back in, same frame: its pairs exit and enter again.
-        const box = rng.chance(0.5) ? [item.minX, item.minY, item.maxX, item.maxY] as const : this.randomBox();
+        const box = rng.chance(0.5) ? ([item.minX, item.minY, item.maxX, item.maxY] as const) : this.randomBox();
         tree.insert(id, ...box);
-        model.set(id, { minX: box[0], minY: box[1], maxX: box[2], maxY: box[3], layer: 1, mask: -1, priority: 128, isStatic: false, circle: false });
+        model.set(id, {
+          minX: box[0],
+          minY: box[1],
+          maxX: box[2],
+          maxY: box[3],
+          layer: 1,
+          mask: -1,
+          priority: 128,
+          isStatic: false,
+          circle: false,
+        });
       }
     } else if (r < 0.82) {
       const layer = rng.chance(0.05) ? 1 << 31 : 1 << rng.int(4);
@@ -363,14 +432,19 @@ class OracleRun {
     expect(current).toEqual(expected);
 
     const curKeys = new Set(expected.map((p) => pairKey(p[0], p[1])));
-    const expEntered = expected.filter((p) => !prevKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p)).sort(comparePairs);
-    const expExited = this.prev.filter((p) => !curKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p)).sort(comparePairs);
+    const expEntered = expected
+      .filter((p) => !prevKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p))
+      .sort(comparePairs);
+    const expExited = this.prev
+      .filter((p) => !curKeys.has(pairKey(p[0], p[1])) || touchesRemoved(p))
+      .sort(comparePairs);
     expect(readPairs(tree.entered)).toEqual(expEntered);
     expect(readPairs(tree.exited)).toEqual(expExited);
     // A pair keeps the step it began in for as long as it lasts.
     this.noteStarts(expEntered, expExited, curKeys);
     for (const [a, b] of expected) expect(tree.pairStartedAt(b, a)).toBe(this.born.get(pairKey(a, b)));
-    for (const [a, b] of expExited.slice(0, 5)) if (!curKeys.has(pairKey(a, b))) expect(tree.pairStartedAt(a, b)).toBe(-1);
+    for (const [a, b] of expExited.slice(0, 5))
+      if (!curKeys.has(pairKey(a, b))) expect(tree.pairStartedAt(a, b)).toBe(-1);
     expect(stats.outside).toBe(this.expectedOutside());
 
     expect(stats.pairs).toBe(expected.length);
@@ -419,15 +493,18 @@ class OracleRun {
     const exited = readPairs(tree.exited);
     const truth = new Map(expected.map((p) => [pairKey(p[0], p[1]), p[2]]));
     for (const p of entered) expect(truth.get(pairKey(p[0], p[1])), `entered ${p.join(',')}`).toBe(p[2]);
-    for (const p of exited) if (!touchesRemoved(p)) expect(truth.has(pairKey(p[0], p[1])), `exited ${p.join(',')}`).toBe(false);
+    for (const p of exited)
+      if (!touchesRemoved(p)) expect(truth.has(pairKey(p[0], p[1])), `exited ${p.join(',')}`).toBe(false);
     const exitKeys = new Set(exited.map((p) => pairKey(p[0], p[1])));
-    for (const p of entered) if (exitKeys.has(pairKey(p[0], p[1]))) expect(touchesRemoved(p), `exit and entry ${p.join(',')}`).toBe(true);
+    for (const p of entered)
+      if (exitKeys.has(pairKey(p[0], p[1]))) expect(touchesRemoved(p), `exit and entry ${p.join(',')}`).toBe(true);
     const enterKeys = new Set(entered.map((p) => pairKey(p[0], p[1])));
     const carried = this.prev.filter((p) => !exitKeys.has(pairKey(p[0], p[1])) && !enterKeys.has(pairKey(p[0], p[1])));
     const listed = new Set(current.map((p) => pairKey(p[0], p[1])));
     expect(listed.size).toBe(current.length);
     expect(sorted(current.map((p) => p[0] * 1e6 + p[1]))).toEqual(
-      sorted([...carried, ...entered].map((p) => p[0] * 1e6 + p[1])));
+      sorted([...carried, ...entered].map((p) => p[0] * 1e6 + p[1])),
+    );
     this.noteStarts(entered, exited, listed);
     for (const [a, b] of current) expect(tree.pairStartedAt(a, b)).toBe(this.born.get(pairKey(a, b)));
     expect(tree.stats.pairs).toBe(current.length);
@@ -446,13 +523,15 @@ class OracleRun {
     for (let i = 0; i < Math.min(pairs.length, 4); i++) {
       const [b, a] = pairs[this.rng.int(pairs.length)];
       this.tree.contact(a, b, out);
-      const p = this.model.get(a)!, q = this.model.get(b)!;
+      const p = this.model.get(a)!,
+        q = this.model.get(b)!;
       expect(Math.hypot(out.nx, out.ny)).toBeCloseTo(1, 12);
       expect(out.depth).toBeGreaterThanOrEqual(0);
       const big = Math.max(...[p.minX, p.minY, p.maxX, p.maxY, q.minX, q.minY, q.maxX, q.maxY].map(Math.abs));
       const push = out.depth + 1e-9 * (big + out.depth) + 1e-12;
       if (!(push < Infinity)) continue;
-      const dx = -out.nx * push, dy = -out.ny * push;
+      const dx = -out.nx * push,
+        dy = -out.ny * push;
       const moved: ModelItem = { ...p, minX: p.minX + dx, minY: p.minY + dy, maxX: p.maxX + dx, maxY: p.maxY + dy };
       expect(shapesOverlap(moved, q, false), `contact of ${a} and ${b}: ${JSON.stringify(out)}`).toBe(false);
     }
@@ -539,7 +618,18 @@ class OracleRun {
     this.seen.rectHits += n;
 
     const visited: number[] = [];
-    expect(tree.visitRect(q[0], q[1], q[2], q[3], (id) => { visited.push(id); }, mask)).toBe(expected.length);
+    expect(
+      tree.visitRect(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+        (id) => {
+          visited.push(id);
+        },
+        mask,
+      ),
+    ).toBe(expected.length);
     expect(sorted(visited)).toEqual(expected);
     // Returning false stops the walk right there.
     const stopAt = 1 + rng.int(expected.length + 1);
@@ -554,14 +644,29 @@ class OracleRun {
     const tree = this.tree;
     const mask = rng.pick(QUERY_MASKS);
     const [x, y] = this.randomPoint();
-    const r = this.s.huge && rng.chance(0.1) ? rng.pick([1e200, 5e299, 1.5e300])
-      : rng.chance(0.1) ? 0 : this.snap(rng.range(0, Math.max(this.s.width, this.s.height) / 4));
+    const r =
+      this.s.huge && rng.chance(0.1)
+        ? rng.pick([1e200, 5e299, 1.5e300])
+        : rng.chance(0.1)
+          ? 0
+          : this.snap(rng.range(0, Math.max(this.s.width, this.s.height) / 4));
     const expected = this.expectedIds(mask, (it) => shapeInCircle(it, x, y, r, this.s.touching));
     const out: number[] = [];
     expect(tree.queryCircle(x, y, r, out, mask)).toBe(expected.length);
     expect(sorted(out)).toEqual(expected);
     const visited: number[] = [];
-    expect(tree.visitCircle(x, y, r, (id) => { visited.push(id); return true; }, mask)).toBe(expected.length);
+    expect(
+      tree.visitCircle(
+        x,
+        y,
+        r,
+        (id) => {
+          visited.push(id);
+          return true;
+        },
+        mask,
+      ),
+    ).toBe(expected.length);
     expect(sorted(visited)).toEqual(expected);
   }
 
@@ -575,7 +680,16 @@ class OracleRun {
     expect(tree.queryPoint(x, y, out, mask)).toBe(expected.length);
     expect(sorted(out)).toEqual(expected);
     const visited: number[] = [];
-    expect(tree.visitPoint(x, y, (id) => { visited.push(id); }, mask)).toBe(expected.length);
+    expect(
+      tree.visitPoint(
+        x,
+        y,
+        (id) => {
+          visited.push(id);
+        },
+        mask,
+      ),
+    ).toBe(expected.length);
     expect(sorted(visited)).toEqual(expected);
   }
 
@@ -585,8 +699,16 @@ class OracleRun {
     const mask = rng.pick(QUERY_MASKS);
     const [ox, oy] = this.randomPoint();
     const dir = rng.pick<[number, number]>([
-      [1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, 1], [3, -4], [0, 7],
-      [rng.int(11) - 5, rng.int(11) - 5], [rng.range(-1, 1), rng.range(-1, 1)],
+      [1, 0],
+      [-1, 0],
+      [0, 1],
+      [0, -1],
+      [1, 1],
+      [-1, 1],
+      [3, -4],
+      [0, 7],
+      [rng.int(11) - 5, rng.int(11) - 5],
+      [rng.range(-1, 1), rng.range(-1, 1)],
     ]);
     if (dir[0] === 0 && dir[1] === 0) dir[0] = 1;
     const [dx, dy] = dir;
@@ -619,8 +741,10 @@ class OracleRun {
     const [x, y] = this.randomPoint();
     const k = rng.pick([0, 1, 1, 2, 3, 5, 8, 1000]);
     const span = Math.max(this.s.width, this.s.height);
-    const maxDistance = this.s.huge && rng.chance(0.1) ? rng.pick([1e200, 2e300])
-      : rng.pick([Infinity, 0, this.snap(rng.range(0, span / 4)), this.snap(rng.range(0, span))]);
+    const maxDistance =
+      this.s.huge && rng.chance(0.1)
+        ? rng.pick([1e200, 2e300])
+        : rng.pick([Infinity, 0, this.snap(rng.range(0, span / 4)), this.snap(rng.range(0, span))]);
     // In range means inside the circle of radius maxDistance (the rule circle queries use).
     const all = this.candidates(mask)
       .map(([id, it]) => [id, shapeDistance(it, x, y, maxDistance, this.s.touching)])
@@ -632,23 +756,116 @@ class OracleRun {
     expect(n).toBe(expected.length);
     expect(this.ids).toEqual(expected.map((e) => e[0]));
     if (withDistances) expect(this.dists).toEqual(expected.map((e) => e[1]));
-    if (expected.length > 1 && all.length > k && all[k][1] === expected[expected.length - 1][1]) this.seen.nearestTies++;
+    if (expected.length > 1 && all.length > k && all[k][1] === expected[expected.length - 1][1])
+      this.seen.nearestTies++;
   }
 }
 
 const BASE = { maxId: 1 << 15, quantum: 1 };
 
 const SCENARIOS: Scenario[] = [
-  { ...BASE, name: 'square world at the origin', seed: 1, steps: 420, population: 140, x: 0, y: 0, width: 1024, height: 1024, maxDepth: 8, touching: false, quantum: 4 },
-  { ...BASE, name: 'wide world 1000x300 off the origin', seed: 2, steps: 420, population: 140, x: -300, y: 150, width: 1000, height: 300, maxDepth: 6, touching: false, quantum: 2 },
-  { ...BASE, name: 'fractional coordinates, odd world', seed: 3, steps: 300, population: 120, x: 12.5, y: -7.25, width: 777, height: 333, maxDepth: 10, touching: false, quantum: 0.1 },
-  { ...BASE, name: 'maxDepth 0 (everything in the root)', seed: 4, steps: 200, population: 60, x: 0, y: 0, width: 256, height: 512, maxDepth: 0, touching: false, quantum: 1 },
-  { ...BASE, name: 'deep tree in a tiny world', seed: 5, steps: 200, population: 80, x: -32, y: -32, width: 64, height: 64, maxDepth: 20, touching: false, quantum: 0.25 },
-  { ...BASE, name: 'budgets switched on and off, far items at up to 1e300', seed: 6, steps: 420, population: 140, x: 0, y: 0, width: 1024, height: 1024, maxDepth: 7, touching: false, quantum: 2, budgets: true, huge: true },
+  {
+    ...BASE,
+    name: 'square world at the origin',
+    seed: 1,
+    steps: 420,
+    population: 140,
+    x: 0,
+    y: 0,
+    width: 1024,
+    height: 1024,
+    maxDepth: 8,
+    touching: false,
+    quantum: 4,
+  },
+  {
+    ...BASE,
+    name: 'wide world 1000x300 off the origin',
+    seed: 2,
+    steps: 420,
+    population: 140,
+    x: -300,
+    y: 150,
+    width: 1000,
+    height: 300,
+    maxDepth: 6,
+    touching: false,
+    quantum: 2,
+  },
+  {
+    ...BASE,
+    name: 'fractional coordinates, odd world',
+    seed: 3,
+    steps: 300,
+    population: 120,
+    x: 12.5,
+    y: -7.25,
+    width: 777,
+    height: 333,
+    maxDepth: 10,
+    touching: false,
+    quantum: 0.1,
+  },
+  {
+    ...BASE,
+    name: 'maxDepth 0 (everything in the root)',
+    seed: 4,
+    steps: 200,
+    population: 60,
+    x: 0,
+    y: 0,
+    width: 256,
+    height: 512,
+    maxDepth: 0,
+    touching: false,
+    quantum: 1,
+  },
+  {
+    ...BASE,
+    name: 'deep tree in a tiny world',
+    seed: 5,
+    steps: 200,
+    population: 80,
+    x: -32,
+    y: -32,
+    width: 64,
+    height: 64,
+    maxDepth: 20,
+    touching: false,
+    quantum: 0.25,
+  },
+  {
+    ...BASE,
+    name: 'budgets switched on and off, far items at up to 1e300',
+    seed: 6,
+    steps: 420,
+    population: 140,
+    x: 0,
+    y: 0,
+    width: 1024,
+    height: 1024,
+    maxDepth: 7,
+    touching: false,
+    quantum: 2,
+    budgets: true,
+    huge: true,
+  },
 ];
 
 /** What long runs add up, printed at the end for the fuzz script. */
-const totals = { scenarios: 0, steps: 0, ops: 0, moves: 0, pairsCompared: 0, queries: 0, validations: 0, budgetSteps: 0, deferred: 0, budgetLifts: 0, hugeItems: 0 };
+const totals = {
+  scenarios: 0,
+  steps: 0,
+  ops: 0,
+  moves: 0,
+  pairsCompared: 0,
+  queries: 0,
+  validations: 0,
+  budgetSteps: 0,
+  deferred: 0,
+  budgetLifts: 0,
+  hugeItems: 0,
+};
 afterAll(() => {
   if (LONG) console.log(`oracle counts core ${JSON.stringify(totals)}`);
 });
@@ -657,40 +874,47 @@ describe('LooseQuadtree against a brute-force oracle', () => {
   for (const touching of [false, true]) {
     for (const base of SCENARIOS) {
       const s: Scenario = {
-        ...base, touching, seed: base.seed + (touching ? 100 : 0) + SEED_SHIFT,
+        ...base,
+        touching,
+        seed: base.seed + (touching ? 100 : 0) + SEED_SHIFT,
         ...(LONG ? { steps: LONG_STEPS, budgets: true, huge: true } : {}),
       };
-      it(`${s.name}, touching ${touching} (seed ${s.seed}, ${s.steps} steps)`, () => {
-        const run = new OracleRun(s);
-        run.run();
-        totals.scenarios++;
-        for (const k of ['steps', 'ops', 'moves', 'pairsCompared', 'queries', 'validations'] as const) totals[k] += run.counts[k];
-        for (const k of ['budgetSteps', 'deferred', 'budgetLifts', 'hugeItems'] as const) totals[k] += run.seen[k];
-        if (s.budgets) {
-          expect(run.seen.budgetSteps).toBeGreaterThan(10);
-          expect(run.seen.deferred).toBeGreaterThan(0);
-          expect(run.seen.budgetLifts).toBeGreaterThan(0);
-        }
-        if (s.huge) expect(run.seen.hugeItems).toBeGreaterThan(0);
-        // The run must have reached the cases it exists for.
-        expect(run.seen.pairs).toBeGreaterThan(s.steps);
-        expect(run.seen.entered).toBeGreaterThan(50);
-        expect(run.seen.exited).toBeGreaterThan(50);
-        expect(run.seen.reentered).toBeGreaterThan(0);
-        expect(run.seen.outside).toBeGreaterThan(0);
-        expect(run.seen.rayHits).toBeGreaterThan(s.steps);
-        expect(run.seen.rectHits).toBeGreaterThan(s.steps);
-        expect(run.seen.flushed).toBeGreaterThan(0);
-        if (touching) expect(run.seen.edgeOnlyPairs).toBeGreaterThan(0);
-        expect(run.seen.circlePairs).toBeGreaterThan(s.steps / 4);
-        expect(run.seen.circleHits).toBeGreaterThan(0);
-        // Steps where most items moved took the one-pass path over every item.
-        expect(run.seen.fullPasses).toBeGreaterThan(10);
-        expect(run.seen.queriesAfterMoveMost).toBeGreaterThan(10);
-        expect(run.seen.clears).toBeGreaterThan(0);
-        // Branches emptied and expired along the way (there are none without depth).
-        if (s.maxDepth > 0) expect(run.tree.stats.groupsFreed).toBeGreaterThan(0);
-      }, LONG ? 3_600_000 : 60_000);
+      it(
+        `${s.name}, touching ${touching} (seed ${s.seed}, ${s.steps} steps)`,
+        () => {
+          const run = new OracleRun(s);
+          run.run();
+          totals.scenarios++;
+          for (const k of ['steps', 'ops', 'moves', 'pairsCompared', 'queries', 'validations'] as const)
+            totals[k] += run.counts[k];
+          for (const k of ['budgetSteps', 'deferred', 'budgetLifts', 'hugeItems'] as const) totals[k] += run.seen[k];
+          if (s.budgets) {
+            expect(run.seen.budgetSteps).toBeGreaterThan(10);
+            expect(run.seen.deferred).toBeGreaterThan(0);
+            expect(run.seen.budgetLifts).toBeGreaterThan(0);
+          }
+          if (s.huge) expect(run.seen.hugeItems).toBeGreaterThan(0);
+          // The run must have reached the cases it exists for.
+          expect(run.seen.pairs).toBeGreaterThan(s.steps);
+          expect(run.seen.entered).toBeGreaterThan(50);
+          expect(run.seen.exited).toBeGreaterThan(50);
+          expect(run.seen.reentered).toBeGreaterThan(0);
+          expect(run.seen.outside).toBeGreaterThan(0);
+          expect(run.seen.rayHits).toBeGreaterThan(s.steps);
+          expect(run.seen.rectHits).toBeGreaterThan(s.steps);
+          expect(run.seen.flushed).toBeGreaterThan(0);
+          if (touching) expect(run.seen.edgeOnlyPairs).toBeGreaterThan(0);
+          expect(run.seen.circlePairs).toBeGreaterThan(s.steps / 4);
+          expect(run.seen.circleHits).toBeGreaterThan(0);
+          // Steps where most items moved took the one-pass path over every item.
+          expect(run.seen.fullPasses).toBeGreaterThan(10);
+          expect(run.seen.queriesAfterMoveMost).toBeGreaterThan(10);
+          expect(run.seen.clears).toBeGreaterThan(0);
+          // Branches emptied and expired along the way (there are none without depth).
+          if (s.maxDepth > 0) expect(run.tree.stats.groupsFreed).toBeGreaterThan(0);
+        },
+        LONG ? 3_600_000 : 60_000,
+      );
     }
   }
 
@@ -705,7 +929,10 @@ describe('LooseQuadtree against a brute-force oracle', () => {
 describe('oracle: hand-made cases', () => {
   it('raycast breaks a tie at the same distance by the lower id, whatever the visit order', () => {
     for (const touching of [false, true]) {
-      for (const order of [[3, 5], [5, 3]]) {
+      for (const order of [
+        [3, 5],
+        [5, 3],
+      ]) {
         const tree = new LooseQuadtree({ touching });
         // Same size and centre row: both land in the same node; the later insert heads its list.
         tree.insert(order[0], 10, order[0] === 3 ? 2 : 0, 20, order[0] === 3 ? 8 : 10);
@@ -748,7 +975,7 @@ describe('oracle: hand-made cases', () => {
     expect(tree.stats.outside).toBe(1);
   });
 
-  it('touching: an item lying exactly on its node\'s loose edge is found by pairs and queries', () => {
+  it("touching: an item lying exactly on its node's loose edge is found by pairs and queries", () => {
     // Item 1: side 64, centre (128, 128): depth 4 (cell 64), cell (2, 2), loose bounds [96, 224].
     for (const touching of [false, true]) {
       const tree = new LooseQuadtree({ touching });
@@ -845,8 +1072,15 @@ describe('geometry helpers on hand-worked cases', () => {
 
   it('rayBoxDistance: entry distance, inside start, grazing, zero components, range limit', () => {
     const box = [10, 0, 20, 10] as const;
-    const r = (ox: number, oy: number, dx: number, dy: number, max: number, touching: boolean, b: readonly number[] = box) =>
-      rayBoxDistance(ox, oy, dx, dy, max, b[0], b[1], b[2], b[3], touching);
+    const r = (
+      ox: number,
+      oy: number,
+      dx: number,
+      dy: number,
+      max: number,
+      touching: boolean,
+      b: readonly number[] = box,
+    ) => rayBoxDistance(ox, oy, dx, dy, max, b[0], b[1], b[2], b[3], touching);
     expect(r(0, 5, 1, 0, 100, false)).toBe(10);
     expect(r(0, 5, 1, 0, 100, true)).toBe(10);
     expect(r(0, 5, -1, 0, 100, false)).toBe(-1); // pointing away

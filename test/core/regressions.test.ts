@@ -138,7 +138,9 @@ describe('distances far from the origin', () => {
         const args = [x * s, y * s, r * s, bx * s, by * s, (bx + w) * s, (by + h) * s] as const;
         expect(circleBoxOverlap(...args, false)).toBe(d2 < r2);
         expect(circleBoxOverlap(...args, true)).toBe(d2 <= r2);
-        expect(pointBoxDistance(x * s, y * s, bx * s, by * s, (bx + w) * s, (by + h) * s)).toBe(Math.sqrt(Number(d2)) * s);
+        expect(pointBoxDistance(x * s, y * s, bx * s, by * s, (bx + w) * s, (by + h) * s)).toBe(
+          Math.sqrt(Number(d2)) * s,
+        );
       }),
       { seed: 8081, numRuns: 3000 },
     );
@@ -167,34 +169,46 @@ describe('distances far from the origin', () => {
   it('nearest and circle queries match brute force with coordinates up to ±1e300 (fast-check, fixed seed)', () => {
     // Magnitudes under 1e-100 become 0: their squares underflow, at any scale, which no
     // floating-point distance can help (the same holds near the origin without scaling).
-    const coord = fc.oneof(
-      fc.double({ min: -100, max: 1100, noNaN: true }),
-      fc.double({ min: -1e300, max: 1e300, noNaN: true }),
-      fc.integer({ min: -5, max: 5 }).map((k) => k * 1e200),
-    ).map((v) => (Math.abs(v) < 1e-100 ? 0 : v));
+    const coord = fc
+      .oneof(
+        fc.double({ min: -100, max: 1100, noNaN: true }),
+        fc.double({ min: -1e300, max: 1e300, noNaN: true }),
+        fc.integer({ min: -5, max: 5 }).map((k) => k * 1e200),
+      )
+      .map((v) => (Math.abs(v) < 1e-100 ? 0 : v));
     const item = fc.tuple(coord, coord, fc.oneof(fc.constant(0), fc.double({ min: 0, max: 50, noNaN: true })));
     fc.assert(
-      fc.property(fc.array(item, { minLength: 1, maxLength: 30 }), coord, coord, coord, fc.boolean(), (boxes, qx, qy, qr, touching) => {
-        const t = new LooseQuadtree({ touching });
-        boxes.forEach(([x, y, w], id) => t.insert(id, x, y, x + w, y + w));
-        t.validate();
-        const r = Math.abs(qr);
-        const hits: number[] = [];
-        t.queryCircle(qx, qy, r, hits);
-        const expectHits = boxes.map(([x, y, w], id) => [id, circleBoxOverlap(qx, qy, r, x, y, x + w, y + w, touching)] as const)
-          .filter(([, hit]) => hit).map(([id]) => id);
-        expect(hits.sort((a, b) => a - b)).toEqual(expectHits);
-        const all = boxes.map(([x, y, w], id) => [id, pointBoxDistance(qx, qy, x, y, x + w, y + w)] as const)
-          .filter(([id]) => expectHits.includes(id))
-          .sort((p, q) => p[1] - q[1] || p[0] - q[0]);
-        const ids: number[] = [];
-        const dists: number[] = [];
-        for (const k of [1, 3, 100]) {
-          t.nearest(qx, qy, k, r, ids, dists);
-          expect(ids).toEqual(all.slice(0, k).map((e) => e[0]));
-          expect(dists).toEqual(all.slice(0, k).map((e) => e[1]));
-        }
-      }),
+      fc.property(
+        fc.array(item, { minLength: 1, maxLength: 30 }),
+        coord,
+        coord,
+        coord,
+        fc.boolean(),
+        (boxes, qx, qy, qr, touching) => {
+          const t = new LooseQuadtree({ touching });
+          boxes.forEach(([x, y, w], id) => t.insert(id, x, y, x + w, y + w));
+          t.validate();
+          const r = Math.abs(qr);
+          const hits: number[] = [];
+          t.queryCircle(qx, qy, r, hits);
+          const expectHits = boxes
+            .map(([x, y, w], id) => [id, circleBoxOverlap(qx, qy, r, x, y, x + w, y + w, touching)] as const)
+            .filter(([, hit]) => hit)
+            .map(([id]) => id);
+          expect(hits.sort((a, b) => a - b)).toEqual(expectHits);
+          const all = boxes
+            .map(([x, y, w], id) => [id, pointBoxDistance(qx, qy, x, y, x + w, y + w)] as const)
+            .filter(([id]) => expectHits.includes(id))
+            .sort((p, q) => p[1] - q[1] || p[0] - q[0]);
+          const ids: number[] = [];
+          const dists: number[] = [];
+          for (const k of [1, 3, 100]) {
+            t.nearest(qx, qy, k, r, ids, dists);
+            expect(ids).toEqual(all.slice(0, k).map((e) => e[0]));
+            expect(dists).toEqual(all.slice(0, k).map((e) => e[1]));
+          }
+        },
+      ),
       { seed: 4242, numRuns: 400 },
     );
   });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree, sweptContact, type SweepHit } from '../../src/core/index.js';
-import { anyDetached, comparePairs, pairAllowed, readPairs, Rng, type Box, type ModelItem, type Pair } from './helpers.js';
+import {
+  anyDetached,
+  comparePairs,
+  pairAllowed,
+  readPairs,
+  Rng,
+  type Box,
+  type ModelItem,
+  type Pair,
+} from './helpers.js';
 
 /**
  * Swept items checked against an independent model: exact rational arithmetic over the
@@ -31,10 +40,12 @@ function at(v0: number, v1: number, t: Frac): number {
 /** Whether the interpolated boxes overlap at time t, under the rule. */
 function overlapAt(a: Path, b: Path, t: Frac, touching: boolean): boolean {
   const lt = (x: number, y: number): boolean => (touching ? x <= y : x < y);
-  return lt(at(a.from.minX, a.to.minX, t), at(b.from.maxX, b.to.maxX, t)) &&
+  return (
+    lt(at(a.from.minX, a.to.minX, t), at(b.from.maxX, b.to.maxX, t)) &&
     lt(at(b.from.minX, b.to.minX, t), at(a.from.maxX, a.to.maxX, t)) &&
     lt(at(a.from.minY, a.to.minY, t), at(b.from.maxY, b.to.maxY, t)) &&
-    lt(at(b.from.minY, b.to.minY, t), at(a.from.maxY, a.to.maxY, t));
+    lt(at(b.from.minY, b.to.minY, t), at(a.from.maxY, a.to.maxY, t))
+  );
 }
 
 /**
@@ -43,7 +54,10 @@ function overlapAt(a: Path, b: Path, t: Frac, touching: boolean): boolean {
  * is constant, so testing each critical time and the midpoint after it finds the earliest.
  */
 function exactToi(a: Path, b: Path, touching: boolean): Frac | null {
-  const times: Frac[] = [[0, 1], [1, 1]];
+  const times: Frac[] = [
+    [0, 1],
+    [1, 1],
+  ];
   const edges: [number, number, number, number][] = [
     [a.from.minX - b.from.maxX, a.to.minX - b.to.maxX, 0, 0],
     [b.from.minX - a.from.maxX, b.to.minX - a.to.maxX, 0, 0],
@@ -60,7 +74,10 @@ function exactToi(a: Path, b: Path, touching: boolean): Frac | null {
   for (let i = 0; i < times.length; i++) {
     if (overlapAt(a, b, times[i], touching)) return times[i];
     if (i + 1 < times.length && lessFrac(times[i], times[i + 1])) {
-      const mid: Frac = [times[i][0] * times[i + 1][1] + times[i + 1][0] * times[i][1], 2 * times[i][1] * times[i + 1][1]];
+      const mid: Frac = [
+        times[i][0] * times[i + 1][1] + times[i + 1][0] * times[i][1],
+        2 * times[i][1] * times[i + 1][1],
+      ];
       if (overlapAt(a, b, mid, touching)) return times[i];
     }
   }
@@ -68,13 +85,32 @@ function exactToi(a: Path, b: Path, touching: boolean): Frac | null {
 }
 
 function path(x0: number, y0: number, x1: number, y1: number, dx: number, dy: number): Path {
-  return { from: { minX: x0, minY: y0, maxX: x1, maxY: y1 }, to: { minX: x0 + dx, minY: y0 + dy, maxX: x1 + dx, maxY: y1 + dy } };
+  return {
+    from: { minX: x0, minY: y0, maxX: x1, maxY: y1 },
+    to: { minX: x0 + dx, minY: y0 + dy, maxX: x1 + dx, maxY: y1 + dy },
+  };
 }
 
 function libraryToi(a: Path, b: Path, touching: boolean): number {
   const s = new Float64Array(17);
-  s.set([a.from.minX, a.from.minY, a.from.maxX, a.from.maxY, a.to.minX, a.to.minY, a.to.maxX, a.to.maxY,
-    b.from.minX, b.from.minY, b.from.maxX, b.from.maxY, b.to.minX, b.to.minY, b.to.maxX, b.to.maxY]);
+  s.set([
+    a.from.minX,
+    a.from.minY,
+    a.from.maxX,
+    a.from.maxY,
+    a.to.minX,
+    a.to.minY,
+    a.to.maxX,
+    a.to.maxY,
+    b.from.minX,
+    b.from.minY,
+    b.from.maxX,
+    b.from.maxY,
+    b.to.minX,
+    b.to.minY,
+    b.to.maxX,
+    b.to.maxY,
+  ]);
   return sweptContact(s, touching) ? s[16] : -1;
 }
 
@@ -134,7 +170,11 @@ describe('the swept-box test', () => {
       b.from.maxY = b.to.maxY = b.from.minY + rng.int(8);
       for (const touching of [false, true]) {
         const lt = (x: number, y: number): boolean => (touching ? x <= y : x < y);
-        const overlap = lt(a.from.minX, b.from.maxX) && lt(b.from.minX, a.from.maxX) && lt(a.from.minY, b.from.maxY) && lt(b.from.minY, a.from.maxY);
+        const overlap =
+          lt(a.from.minX, b.from.maxX) &&
+          lt(b.from.minX, a.from.maxX) &&
+          lt(a.from.minY, b.from.maxY) &&
+          lt(b.from.minY, a.from.maxY);
         expect(libraryToi(a, b, touching)).toBe(overlap ? 0 : -1);
       }
     }
@@ -143,7 +183,10 @@ describe('the swept-box test', () => {
   it('agrees with the exact model on random moves, resizes included (both rules)', () => {
     const rng = new Rng(11);
     const randomPath = (): Path => {
-      const x = rng.int(40), y = rng.int(40), w = rng.int(12), h = rng.int(12);
+      const x = rng.int(40),
+        y = rng.int(40),
+        w = rng.int(12),
+        h = rng.int(12);
       const to = { minX: x + rng.int(61) - 30, minY: y + rng.int(61) - 30, maxX: 0, maxY: 0 };
       to.maxX = to.minX + (rng.chance(0.8) ? w : rng.int(12));
       to.maxY = to.minY + (rng.chance(0.8) ? h : rng.int(12));
@@ -152,7 +195,13 @@ describe('the swept-box test', () => {
     let hits = 0;
     for (let i = 0; i < 20000; i++) {
       const a = randomPath();
-      const b = rng.chance(0.5) ? randomPath() : (() => { const p = randomPath(); p.to = { ...p.from }; return p; })();
+      const b = rng.chance(0.5)
+        ? randomPath()
+        : (() => {
+            const p = randomPath();
+            p.to = { ...p.from };
+            return p;
+          })();
       for (const touching of [false, true]) {
         const want = exactToi(a, b, touching);
         const got = libraryToi(a, b, touching);
@@ -176,7 +225,11 @@ class SweptRun {
   compared = 0;
   passedThrough = 0;
 
-  constructor(seed: number, readonly touching: boolean, readonly side = 512) {
+  constructor(
+    seed: number,
+    readonly touching: boolean,
+    readonly side = 512,
+  ) {
     this.rng = new Rng(seed);
     this.tree = new LooseQuadtree({ width: side, height: side, touching, maxDepth: 5 });
   }
@@ -185,7 +238,8 @@ class SweptRun {
     const rng = this.rng;
     const w = rng.int(rng.chance(0.2) ? 40 : 10);
     const h = rng.int(rng.chance(0.2) ? 40 : 10);
-    const x = rng.int(this.side - w), y = rng.int(this.side - h);
+    const x = rng.int(this.side - w),
+      y = rng.int(this.side - h);
     return { minX: x, minY: y, maxX: x + w, maxY: y + h };
   }
 
@@ -193,7 +247,13 @@ class SweptRun {
     const rng = this.rng;
     const id = this.nextId++;
     const box = this.randomBox();
-    const item: ModelItem = { ...box, layer: 1 << rng.int(3), mask: rng.chance(0.7) ? -1 : 1 << rng.int(3), priority: rng.int(256), isStatic: !swept && rng.chance(0.2) };
+    const item: ModelItem = {
+      ...box,
+      layer: 1 << rng.int(3),
+      mask: rng.chance(0.7) ? -1 : 1 << rng.int(3),
+      priority: rng.int(256),
+      isStatic: !swept && rng.chance(0.2),
+    };
     this.items.set(id, item);
     if (rng.chance(0.5)) this.tree.insert(id, box.minX, box.minY, box.maxX, box.maxY);
     else this.tree.queueInsert(id, box.minX, box.minY, box.maxX, box.maxY);
@@ -212,8 +272,10 @@ class SweptRun {
       if (item.isStatic || !rng.chance(share)) continue;
       const swept = this.from.has(id);
       const reach = swept ? 120 : 6;
-      const dx = rng.int(2 * reach + 1) - reach, dy = rng.int(2 * reach + 1) - reach;
-      const w = item.maxX - item.minX, h = item.maxY - item.minY;
+      const dx = rng.int(2 * reach + 1) - reach,
+        dy = rng.int(2 * reach + 1) - reach;
+      const w = item.maxX - item.minX,
+        h = item.maxY - item.minY;
       item.minX = Math.max(0, Math.min(this.side - w, item.minX + dx));
       item.minY = Math.max(0, Math.min(this.side - h, item.minY + dy));
       item.maxX = item.minX + w;
@@ -228,7 +290,10 @@ class SweptRun {
     this.check();
     for (const [id, from] of this.from) {
       const item = this.items.get(id)!;
-      this.lastPath.set(id, { from: { ...from }, to: { minX: item.minX, minY: item.minY, maxX: item.maxX, maxY: item.maxY } });
+      this.lastPath.set(id, {
+        from: { ...from },
+        to: { minX: item.minX, minY: item.minY, maxX: item.maxX, maxY: item.maxY },
+      });
       this.from.set(id, { minX: item.minX, minY: item.minY, maxX: item.maxX, maxY: item.maxY });
     }
   }
@@ -267,15 +332,18 @@ class SweptRun {
     const tois = new Map<string, number>();
     for (let i = 0; i < ids.length; i++) {
       for (let j = i + 1; j < ids.length; j++) {
-        const p = this.items.get(ids[i])!, q = this.items.get(ids[j])!;
+        const p = this.items.get(ids[i])!,
+          q = this.items.get(ids[j])!;
         if (!pairAllowed(p, q)) continue;
         const t = exactToi(this.pathOf(ids[i]), this.pathOf(ids[j]), this.touching);
         if (t === null) continue;
         want.push([ids[i], ids[j], Math.min(p.priority, q.priority)]);
         tois.set(`${ids[i]},${ids[j]}`, t[0] / t[1]);
-        const a = this.pathOf(ids[i]).to, b = this.pathOf(ids[j]).to;
+        const a = this.pathOf(ids[i]).to,
+          b = this.pathOf(ids[j]).to;
         const lt = (x: number, y: number): boolean => (this.touching ? x <= y : x < y);
-        if (!(lt(a.minX, b.maxX) && lt(b.minX, a.maxX) && lt(a.minY, b.maxY) && lt(b.minY, a.maxY))) this.passedThrough++;
+        if (!(lt(a.minX, b.maxX) && lt(b.minX, a.maxX) && lt(a.minY, b.maxY) && lt(b.minY, a.maxY)))
+          this.passedThrough++;
       }
     }
     want.sort(comparePairs);
@@ -296,7 +364,8 @@ class SweptRun {
     });
     expect(got.sort((x, y) => x - y)).toEqual(inRect);
     // sweepBox: the first item met by a moving box, ties by id.
-    const dx = this.rng.int(201) - 100, dy = this.rng.int(201) - 100;
+    const dx = this.rng.int(201) - 100,
+      dy = this.rng.int(201) - 100;
     const hit: SweepHit = { id: -1, toi: 0 };
     const mover: Path = { from: q, to: { minX: q.minX + dx, minY: q.minY + dy, maxX: q.maxX + dx, maxY: q.maxY + dy } };
     let best: Frac | null = null;
@@ -326,7 +395,9 @@ describe('swept items against the exact model', () => {
       expect(run.compared).toBeGreaterThan(500);
       // The scenario does exercise what the feature is for.
       expect(run.passedThrough).toBeGreaterThan(20);
-      console.log(`oracle counts swept ${JSON.stringify({ steps, pairsCompared: run.compared, passedThrough: run.passedThrough })}`);
+      console.log(
+        `oracle counts swept ${JSON.stringify({ steps, pairsCompared: run.compared, passedThrough: run.passedThrough })}`,
+      );
     });
   }
 
@@ -334,18 +405,21 @@ describe('swept items against the exact model', () => {
     const side = 1024;
     const tree = new LooseQuadtree({ width: side, height: side });
     const rng = new Rng(5);
-    const DUST = 1, BULLET = 2;
+    const DUST = 1,
+      BULLET = 2;
     const boxes = new Map<number, Box>();
     const from = new Map<number, Box>();
     for (let id = 1; id <= 1400; id++) {
-      const x = rng.int(side - 4), y = rng.int(side - 4);
+      const x = rng.int(side - 4),
+        y = rng.int(side - 4);
       const b = { minX: x, minY: y, maxX: x + 3, maxY: y + 3 };
       boxes.set(id, b);
       tree.insert(id, b.minX, b.minY, b.maxX, b.maxY);
       tree.setCollider(id, DUST, BULLET, 10);
     }
     for (let id = 2000; id < 2030; id++) {
-      const x = rng.int(side - 4), y = rng.int(side - 4);
+      const x = rng.int(side - 4),
+        y = rng.int(side - 4);
       const b = { minX: x, minY: y, maxX: x + 2, maxY: y + 2 };
       boxes.set(id, b);
       from.set(id, { ...b });
@@ -386,7 +460,8 @@ describe('swept items against the exact model', () => {
   for (const partners of [30, 1400]) {
     it(`swept items inside a detached class that pairs with itself, and ${partners} static walls`, () => {
       const side = 1024;
-      const CROWD = 1, WALL = 2;
+      const CROWD = 1,
+        WALL = 2;
       const touching = partners > 100;
       const tree = new LooseQuadtree({ width: side, height: side, touching });
       const rng = new Rng(11 + partners + SEED_SHIFT);
@@ -396,7 +471,8 @@ describe('swept items against the exact model', () => {
       const crowd = 1400;
       for (let id = 1; id <= crowd + partners; id++) {
         const w = id <= crowd ? 3 : 6;
-        const x = rng.int(side - w), y = rng.int(side - w);
+        const x = rng.int(side - w),
+          y = rng.int(side - w);
         const b = { minX: x, minY: y, maxX: x + w, maxY: y + w };
         boxes.set(id, b);
         tree.insert(id, b.minX, b.minY, b.maxX, b.maxY);
@@ -429,12 +505,16 @@ describe('swept items against the exact model', () => {
         for (let a = 1; a <= crowd + partners; a++) {
           for (let b = a + 1; b <= crowd + partners; b++) {
             if (a > crowd) continue;
-            const pa = pathOf(a), pb = pathOf(b);
+            const pa = pathOf(a),
+              pb = pathOf(b);
             // Paths whose covering boxes are apart never meet (a cheap filter for the exact test).
-            if (Math.max(pa.from.maxX, pa.to.maxX) < Math.min(pb.from.minX, pb.to.minX) ||
-                Math.max(pb.from.maxX, pb.to.maxX) < Math.min(pa.from.minX, pa.to.minX) ||
-                Math.max(pa.from.maxY, pa.to.maxY) < Math.min(pb.from.minY, pb.to.minY) ||
-                Math.max(pb.from.maxY, pb.to.maxY) < Math.min(pa.from.minY, pa.to.minY)) continue;
+            if (
+              Math.max(pa.from.maxX, pa.to.maxX) < Math.min(pb.from.minX, pb.to.minX) ||
+              Math.max(pb.from.maxX, pb.to.maxX) < Math.min(pa.from.minX, pa.to.minX) ||
+              Math.max(pa.from.maxY, pa.to.maxY) < Math.min(pb.from.minY, pb.to.minY) ||
+              Math.max(pb.from.maxY, pb.to.maxY) < Math.min(pa.from.minY, pa.to.minY)
+            )
+              continue;
             const t = exactToi(pa, pb, touching);
             if (t === null) continue;
             want.push([a, b, Math.min(priority.get(a)!, priority.get(b)!)]);
@@ -470,7 +550,8 @@ describe('swept items: the API', () => {
     const box = t.getBox(1, { minX: 0, minY: 0, maxX: 0, maxY: 0 });
     expect(box).toEqual({ minX: 140, minY: 100, maxX: 144, maxY: 104 });
     // The path the step tested, and where along it the bullet first touched the wall.
-    const from = { minX: 0, minY: 0, maxX: 0, maxY: 0 }, to = { ...from };
+    const from = { minX: 0, minY: 0, maxX: 0, maxY: 0 },
+      to = { ...from };
     t.move(1, 150, 100, 154, 104);
     t.getPath(1, from, to);
     expect(from).toEqual({ minX: 100, minY: 100, maxX: 104, maxY: 104 });
@@ -507,12 +588,18 @@ describe('swept items: the API', () => {
   it('refuses bad input, naming item, field and value, and changes nothing', () => {
     const t = new LooseQuadtree();
     t.insert(1, 0, 0, 4, 4);
-    expect(() => t.setSwept(7, true)).toThrow('bitecs-quadtree: setSwept of unknown item 7 (never inserted, or removed already)');
-    expect(() => t.setSwept(1, 1 as unknown as boolean)).toThrow('bitecs-quadtree: item 1 has a swept flag that is not a boolean (got 1)');
+    expect(() => t.setSwept(7, true)).toThrow(
+      'bitecs-quadtree: setSwept of unknown item 7 (never inserted, or removed already)',
+    );
+    expect(() => t.setSwept(1, 1 as unknown as boolean)).toThrow(
+      'bitecs-quadtree: item 1 has a swept flag that is not a boolean (got 1)',
+    );
     expect(t.isSwept(1)).toBe(false);
     expect(() => t.timeOfImpact(1, 9)).toThrow('bitecs-quadtree: timeOfImpact of unknown item 9');
     const hit: SweepHit = { id: 5, toi: 5 };
-    expect(() => t.sweepBox(0, 0, 4, 4, NaN, 0, hit)).toThrow('bitecs-quadtree: sweep dx must be a finite number (got NaN)');
+    expect(() => t.sweepBox(0, 0, 4, 4, NaN, 0, hit)).toThrow(
+      'bitecs-quadtree: sweep dx must be a finite number (got NaN)',
+    );
     expect(() => t.sweepBox(1e308, 0, 1.7e308, 4, 1e308, 0, hit)).toThrow(/takes the box beyond floating point/);
     expect(() => t.sweepBox(4, 0, 0, 4, 1, 0, hit)).toThrow(/minX 4 > maxX 0/);
     expect(hit).toEqual({ id: 5, toi: 5 });

@@ -1,8 +1,23 @@
 import { addComponent, addEntity, createWorld, query, type World } from 'bitecs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  addQuadtree, Bounds, Collider, Collision, forEachPair, getQuadtree, getStats, onCollision, Phase, Position,
-  quadtreeCollisionSystem, quadtreeDispatchSystem, quadtreeSyncSystem, queryCircle, queryRect, Static, type PairVisitor,
+  addQuadtree,
+  Bounds,
+  Collider,
+  Collision,
+  forEachPair,
+  getQuadtree,
+  getStats,
+  onCollision,
+  Phase,
+  Position,
+  quadtreeCollisionSystem,
+  quadtreeDispatchSystem,
+  quadtreeSyncSystem,
+  queryCircle,
+  queryRect,
+  Static,
+  type PairVisitor,
 } from '../../src/index.js';
 import { Rng } from './helpers.js';
 
@@ -37,7 +52,10 @@ class Game {
   constructor(pairEntities: boolean) {
     const rng = new Rng(pairEntities ? 7 : 8);
     this.world = addQuadtree(createWorld(), {
-      width: SIDE, height: SIDE, pairEntities, dispatch: { maxCalls: 200, minCalls: 8 },
+      width: SIDE,
+      height: SIDE,
+      pairEntities,
+      dispatch: { maxCalls: 200, minCalls: 8 },
     });
     for (let i = 0; i < N; i++) {
       const eid = addEntity(this.world);
@@ -56,12 +74,20 @@ class Game {
       this.vy[eid] = (rng.next() - 0.5) * 6;
       this.ids.push(eid);
     }
-    onCollision(this.world, (a, b) => {
-      this.checksum = (this.checksum + a - b) | 0;
-    }, { priority: 230, phases: Phase.Enter | Phase.Exit });
-    onCollision(this.world, (a, b, phase) => {
-      this.checksum = (this.checksum + a * phase + b) | 0;
-    }, { priority: 20, layer: 1 | 2, other: 4 | 8 });
+    onCollision(
+      this.world,
+      (a, b) => {
+        this.checksum = (this.checksum + a - b) | 0;
+      },
+      { priority: 230, phases: Phase.Enter | Phase.Exit },
+    );
+    onCollision(
+      this.world,
+      (a, b, phase) => {
+        this.checksum = (this.checksum + a * phase + b) | 0;
+      },
+      { priority: 20, layer: 1 | 2, other: 4 | 8 },
+    );
   }
 
   frame(): void {
@@ -93,7 +119,8 @@ class Game {
 describe('steady-state allocation (needs node --expose-gc)', () => {
   beforeAll(() => {
     // Measured, never skipped: vite.config.ts runs the unit project with --expose-gc.
-    if (gc === undefined) throw new Error('global.gc is undefined: run the vitest workers with --expose-gc (see vite.config.ts)');
+    if (gc === undefined)
+      throw new Error('global.gc is undefined: run the vitest workers with --expose-gc (see vite.config.ts)');
   });
 
   for (const pairEntities of [false, true]) {

@@ -1,8 +1,19 @@
 import { addComponent, addEntity, createWorld, query, removeEntity, type World } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  addQuadtree, Bounds, Collider, Collision, forEachPair, getQuadtree, getStats, Phase, Position, quadtreeCollisionSystem,
-  quadtreeSyncSystem, queryRect, Static,
+  addQuadtree,
+  Bounds,
+  Collider,
+  Collision,
+  forEachPair,
+  getQuadtree,
+  getStats,
+  Phase,
+  Position,
+  quadtreeCollisionSystem,
+  quadtreeSyncSystem,
+  queryRect,
+  Static,
 } from '../../src/index.js';
 import { overlaps, Rng } from './helpers.js';
 import { anyDetached } from '../core/helpers.js';
@@ -61,14 +72,37 @@ class ChurnGame {
     this.world = createWorld();
     addQuadtree(this.world, { width: SIDE, height: SIDE, touching, pairEntities, maxDepth: 6 });
     for (let i = 0; i < 40; i++) {
-      const long = this.rng.range(40, 160), thick = this.rng.range(6, 14);
-      this.spawn({ x: this.rng.range(100, SIDE - 100), y: this.rng.range(100, SIDE - 100), w: i % 2 === 0 ? long : thick, h: i % 2 === 0 ? thick : long,
-        layer: WALL, mask: ACTOR | DUST, priority: 255, isStatic: true, vx: 0, vy: 0, life: Infinity });
+      const long = this.rng.range(40, 160),
+        thick = this.rng.range(6, 14);
+      this.spawn({
+        x: this.rng.range(100, SIDE - 100),
+        y: this.rng.range(100, SIDE - 100),
+        w: i % 2 === 0 ? long : thick,
+        h: i % 2 === 0 ? thick : long,
+        layer: WALL,
+        mask: ACTOR | DUST,
+        priority: 255,
+        isStatic: true,
+        vx: 0,
+        vy: 0,
+        life: Infinity,
+      });
     }
     for (let i = 0; i < 150; i++) {
       const s = this.rng.range(12, 30);
-      this.spawn({ x: this.rng.range(20, SIDE - 20), y: this.rng.range(20, SIDE - 20), w: s, h: s, layer: ACTOR, mask: WALL | ACTOR | DUST,
-        priority: 230, isStatic: false, vx: this.rng.range(-3, 3), vy: this.rng.range(-3, 3), life: Infinity });
+      this.spawn({
+        x: this.rng.range(20, SIDE - 20),
+        y: this.rng.range(20, SIDE - 20),
+        w: s,
+        h: s,
+        layer: ACTOR,
+        mask: WALL | ACTOR | DUST,
+        priority: 230,
+        isStatic: false,
+        vx: this.rng.range(-3, 3),
+        vy: this.rng.range(-3, 3),
+        life: Infinity,
+      });
     }
     while (this.dust() < 1300) this.burst();
   }
@@ -100,19 +134,32 @@ class ChurnGame {
   private removedThisFrame = new Set<number>();
 
   private burst(): void {
-    const cx = this.rng.range(0, SIDE), cy = this.rng.range(0, SIDE);
+    const cx = this.rng.range(0, SIDE),
+      cy = this.rng.range(0, SIDE);
     for (let k = 40 + this.rng.int(80); k > 0; k--) {
       const s = 1 + this.rng.int(16) / 4;
-      this.spawn({ x: Math.round((cx + this.rng.range(-30, 30)) * 4) / 4, y: Math.round((cy + this.rng.range(-30, 30)) * 4) / 4, w: s, h: s,
-        layer: DUST, mask: WALL | ACTOR, priority: 10 + this.rng.int(40), isStatic: false,
-        vx: this.rng.int(13) / 4 - 1.5, vy: this.rng.int(13) / 4 - 1.5, life: 5 + this.rng.int(40) });
+      this.spawn({
+        x: Math.round((cx + this.rng.range(-30, 30)) * 4) / 4,
+        y: Math.round((cy + this.rng.range(-30, 30)) * 4) / 4,
+        w: s,
+        h: s,
+        layer: DUST,
+        mask: WALL | ACTOR,
+        priority: 10 + this.rng.int(40),
+        isStatic: false,
+        vx: this.rng.int(13) / 4 - 1.5,
+        vy: this.rng.int(13) / 4 - 1.5,
+        life: 5 + this.rng.int(40),
+      });
     }
   }
 
   /** Turns a random budget on, or the budget off. */
   setBudget(on: boolean): void {
     this.budget = on;
-    getQuadtree(this.world).setBudget(on ? { maxPairTests: this.rng.pick([0, 300, 3000]), minChecksPerTier: this.rng.pick([64, 128]) } : {});
+    getQuadtree(this.world).setBudget(
+      on ? { maxPairTests: this.rng.pick([0, 300, 3000]), minChecksPerTier: this.rng.pick([64, 128]) } : {},
+    );
   }
 
   frame(frozen: boolean): void {
@@ -146,13 +193,18 @@ class ChurnGame {
   private listed(): { key: string; priority: number }[] {
     const out: { key: string; priority: number }[] = [];
     if (!this.pairEntities) {
-      forEachPair(this.world, (a, b, _phase, priority) => {
-        out.push({ key: key(a, b), priority });
-      }, Phase.Enter | Phase.Stay);
+      forEachPair(
+        this.world,
+        (a, b, _phase, priority) => {
+          out.push({ key: key(a, b), priority });
+        },
+        Phase.Enter | Phase.Stay,
+      );
       return out;
     }
     for (const pe of query(this.world, [Collision])) {
-      if (Collision.phase[pe] !== Phase.Exit) out.push({ key: key(Collision.a[pe], Collision.b[pe]), priority: Collision.priority[pe] });
+      if (Collision.phase[pe] !== Phase.Exit)
+        out.push({ key: key(Collision.a[pe], Collision.b[pe]), priority: Collision.priority[pe] });
     }
     return out;
   }
@@ -179,10 +231,15 @@ class ChurnGame {
     const listed = this.listed();
     const keys = new Set(listed.map((p) => p.key));
     // A removed id's old pairs and boxes were another entity's.
-    for (const past of this.history) for (const k of [...past]) if (k.split(',').some((id) => this.removedThisFrame.has(+id))) past.delete(k);
+    for (const past of this.history)
+      for (const k of [...past]) if (k.split(',').some((id) => this.removedThisFrame.has(+id))) past.delete(k);
     for (const past of this.boxes) for (const id of this.removedThisFrame) past.delete(id);
     this.history.push(truth.all);
-    this.boxes.push(new Map([...this.ents].map(([eid, e]) => [eid, [e.x - e.w * 0.5, e.y - e.h * 0.5, e.x + e.w * 0.5, e.y + e.h * 0.5]])));
+    this.boxes.push(
+      new Map(
+        [...this.ents].map(([eid, e]) => [eid, [e.x - e.w * 0.5, e.y - e.h * 0.5, e.x + e.w * 0.5, e.y + e.h * 0.5]]),
+      ),
+    );
     if (this.history.length > 128) {
       this.history.shift();
       this.boxes.shift();
@@ -192,11 +249,25 @@ class ChurnGame {
       return;
     }
     this.seen.budgeted++;
-    expect(listed.filter((p) => p.priority >= 192).map((p) => p.key).sort()).toEqual([...truth.top].sort());
+    expect(
+      listed
+        .filter((p) => p.priority >= 192)
+        .map((p) => p.key)
+        .sort(),
+    ).toEqual([...truth.top].sort());
     const bound = this.boundNow();
     const window = this.history.slice(-(bound + 1));
-    for (const k of keys) expect(window.some((past) => past.has(k)), `listed ${k} not true within ${bound} frames`).toBe(true);
-    for (const k of truth.all) if (!keys.has(k)) expect(window.some((past) => !past.has(k)), `${k} true for ${bound} frames is not listed`).toBe(true);
+    for (const k of keys)
+      expect(
+        window.some((past) => past.has(k)),
+        `listed ${k} not true within ${bound} frames`,
+      ).toBe(true);
+    for (const k of truth.all)
+      if (!keys.has(k))
+        expect(
+          window.some((past) => !past.has(k)),
+          `${k} true for ${bound} frames is not listed`,
+        ).toBe(true);
     this.queryAsOfLastCheck(bound);
   }
 
@@ -212,15 +283,22 @@ class ChurnGame {
    * finds every entity that overlapped the rectangle at all of them.
    */
   private queryAsOfLastCheck(bound: number): void {
-    const x = this.rng.range(0, SIDE - 300), y = this.rng.range(0, SIDE - 300);
+    const x = this.rng.range(0, SIDE - 300),
+      y = this.rng.range(0, SIDE - 300);
     const out: number[] = [];
     queryRect(this.world, x, y, x + 300, y + 300, out);
-    const hit = (b: [number, number, number, number] | undefined) => b !== undefined && (this.touching
-      ? b[0] <= x + 300 && x <= b[2] && b[1] <= y + 300 && y <= b[3]
-      : b[0] < x + 300 && x < b[2] && b[1] < y + 300 && y < b[3]);
+    const hit = (b: [number, number, number, number] | undefined) =>
+      b !== undefined &&
+      (this.touching
+        ? b[0] <= x + 300 && x <= b[2] && b[1] <= y + 300 && y <= b[3]
+        : b[0] < x + 300 && x < b[2] && b[1] < y + 300 && y < b[3]);
     const window = this.boxes.slice(-(bound + 1));
     const found = new Set(out);
-    for (const eid of found) expect(window.some((past) => hit(past.get(eid))), `query found ${eid} where it was not lately`).toBe(true);
+    for (const eid of found)
+      expect(
+        window.some((past) => hit(past.get(eid))),
+        `query found ${eid} where it was not lately`,
+      ).toBe(true);
     for (const eid of this.ents.keys()) {
       if (found.has(eid)) continue;
       if (window.every((past) => hit(past.get(eid)))) expect.fail(`query missed ${eid}, inside for ${bound} frames`);
@@ -235,17 +313,26 @@ class ChurnGame {
     this.frame(true);
     for (let left = getStats(this.world).waitBound; left > 0; left--) this.frame(true);
     const truth = this.truth();
-    expect(this.listed().map((p) => p.key).sort()).toEqual([...truth.all].sort());
+    expect(
+      this.listed()
+        .map((p) => p.key)
+        .sort(),
+    ).toEqual([...truth.all].sort());
     const out: number[] = [];
     queryRect(this.world, 0, 0, SIDE / 2, SIDE / 2, out);
-    const want = [...this.ents].filter(([, e]) => overlaps(e.x, e.y, e.w, e.h, SIDE / 4, SIDE / 4, SIDE / 2, SIDE / 2, this.touching)).map(([eid]) => eid);
+    const want = [...this.ents]
+      .filter(([, e]) => overlaps(e.x, e.y, e.w, e.h, SIDE / 4, SIDE / 4, SIDE / 2, SIDE / 2, this.touching))
+      .map(([eid]) => eid);
     expect(out.sort((a, b) => a - b)).toEqual(want.sort((a, b) => a - b));
     this.seen.exactAfterWait++;
   }
 }
 
 describe('churn through the ECS: bursts, removeEntity and recycled ids at scale', () => {
-  for (const [touching, pairEntities] of [[false, false], [true, true]] as const) {
+  for (const [touching, pairEntities] of [
+    [false, false],
+    [true, true],
+  ] as const) {
     it(`matches brute force through births, deaths and budgets (touching ${touching}, pair entities ${pairEntities ? 'on' : 'off'})`, () => {
       const game = new ChurnGame(touching ? 91 : 90, touching, pairEntities);
       const frames = LONG_STEPS > 0 ? LONG_STEPS : 160;
@@ -269,7 +356,12 @@ describe('churn through the ECS: bursts, removeEntity and recycled ids at scale'
 describe('a budget bounds the frame', () => {
   it('reads only the shares of waiting particles: the work follows the budget, not the population', () => {
     const world = createWorld();
-    addQuadtree(world, { width: 2000, height: 2000, pairEntities: false, budget: { maxPairTests: 2000, minChecksPerTier: 64 } });
+    addQuadtree(world, {
+      width: 2000,
+      height: 2000,
+      pairEntities: false,
+      budget: { maxPairTests: 2000, minChecksPerTier: 64 },
+    });
     const rng = new Rng(5);
     const dust: number[] = [];
     for (let i = 0; i < 20000; i++) {

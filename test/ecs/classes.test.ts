@@ -1,8 +1,18 @@
 import { addComponent, addEntity, createWorld, removeComponent, removeEntity, type World } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  addQuadtree, Bounds, Collider, forEachPair, getQuadtree, markColliderChanged, Phase, Position, quadtreeCollisionSystem,
-  quadtreeSyncSystem, queryRect, Static,
+  addQuadtree,
+  Bounds,
+  Collider,
+  forEachPair,
+  getQuadtree,
+  markColliderChanged,
+  Phase,
+  Position,
+  quadtreeCollisionSystem,
+  quadtreeSyncSystem,
+  queryRect,
+  Static,
 } from '../../src/index.js';
 import { overlaps, Rng } from './helpers.js';
 import { anyDetached } from '../core/helpers.js';
@@ -35,10 +45,15 @@ class StormGame {
   readonly rng: Rng;
   readonly seen = { detached: 0, quiet: 0, changes: 0, pairs: 0 };
 
-  constructor(seed: number, private readonly crowd: boolean, private readonly touching: boolean) {
+  constructor(
+    seed: number,
+    private readonly crowd: boolean,
+    private readonly touching: boolean,
+  ) {
     this.rng = new Rng(seed);
     addQuadtree(this.world, { width: 1600, height: 1600, touching, pairEntities: false });
-    for (let i = 0; i < 1150; i++) this.spawn(DUST, WALL | ACTOR | (crowd ? DUST : 0), 20, false, 2 + this.rng.int(crowd ? 10 : 5));
+    for (let i = 0; i < 1150; i++)
+      this.spawn(DUST, WALL | ACTOR | (crowd ? DUST : 0), 20, false, 2 + this.rng.int(crowd ? 10 : 5));
     for (let i = 0; i < 50; i++) this.spawn(ACTOR, WALL | ACTOR | DUST, 200, false, 14 + this.rng.int(20));
     for (let i = 0; i < 30; i++) this.spawn(WALL, ACTOR | DUST, 255, true, 0);
   }
@@ -117,13 +132,18 @@ class StormGame {
       for (let j = i + 1; j < list.length; j++) {
         const [b, q] = list[j];
         if ((p.layer & q.mask) === 0 || (q.layer & p.mask) === 0 || (p.isStatic && q.isStatic)) continue;
-        if (overlaps(p.x, p.y, p.w, p.h, q.x, q.y, q.w, q.h, this.touching)) expected.push(`${a}:${b}:${Math.min(p.priority, q.priority)}`);
+        if (overlaps(p.x, p.y, p.w, p.h, q.x, q.y, q.w, q.h, this.touching))
+          expected.push(`${a}:${b}:${Math.min(p.priority, q.priority)}`);
       }
     }
     const got: string[] = [];
-    forEachPair(this.world, (a, b, _phase, priority) => {
-      got.push(`${a}:${b}:${priority}`);
-    }, Phase.Enter | Phase.Stay);
+    forEachPair(
+      this.world,
+      (a, b, _phase, priority) => {
+        got.push(`${a}:${b}:${priority}`);
+      },
+      Phase.Enter | Phase.Stay,
+    );
     expect(got.sort()).toEqual(expected.sort());
     getQuadtree(this.world).validate();
     this.seen.pairs += got.length;
@@ -134,14 +154,20 @@ class StormGame {
     const y = this.rng.range(0, 1400);
     const out: number[] = [];
     queryRect(this.world, x, y, x + 200, y + 200, out, DUST);
-    const expected = [...this.bodies].filter(([, b]) => (b.layer & DUST) !== 0 &&
-      overlaps(b.x, b.y, b.w, b.h, x + 100, y + 100, 200, 200, this.touching)).map(([eid]) => eid);
+    const expected = [...this.bodies]
+      .filter(
+        ([, b]) => (b.layer & DUST) !== 0 && overlaps(b.x, b.y, b.w, b.h, x + 100, y + 100, 200, 200, this.touching),
+      )
+      .map(([eid]) => eid);
     expect(out.sort((p, q) => p - q)).toEqual(expected.sort((p, q) => p - q));
   }
 }
 
 describe('collision classes through the ECS', () => {
-  for (const [crowd, touching] of [[false, false], [true, true]] as const) {
+  for (const [crowd, touching] of [
+    [false, false],
+    [true, true],
+  ] as const) {
     it(`a ${crowd ? 'crowd that pairs with itself' : 'particle storm'} matches brute force frame by frame (touching ${touching})`, () => {
       const game = new StormGame(crowd ? 7 : 5, crowd, touching);
       for (let f = 0; f < 70; f++) game.frame();

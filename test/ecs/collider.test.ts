@@ -1,7 +1,14 @@
 import { addEntity, removeEntity } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  Bounds, Collider, DEFAULT_COLLIDER, forEachPair, markColliderChanged, Phase, Position, type ColliderStore,
+  Bounds,
+  Collider,
+  DEFAULT_COLLIDER,
+  forEachPair,
+  markColliderChanged,
+  Phase,
+  Position,
+  type ColliderStore,
 } from '../../src/index.js';
 import { Scene } from './scene.js';
 
@@ -18,12 +25,18 @@ describe('Collider of a recycled id', () => {
     const scene = new Scene();
     const a = scene.spawn(10, 10, 10, 10, { layer: 4, mask: 4, priority: 7 });
     removeEntity(scene.world, a);
-    expect([Collider.layer[a], Collider.mask[a], Collider.priority[a]])
-      .toEqual([DEFAULT_COLLIDER.layer, DEFAULT_COLLIDER.mask, DEFAULT_COLLIDER.priority]);
+    expect([Collider.layer[a], Collider.mask[a], Collider.priority[a]]).toEqual([
+      DEFAULT_COLLIDER.layer,
+      DEFAULT_COLLIDER.mask,
+      DEFAULT_COLLIDER.priority,
+    ]);
     // bitECS hands the id to the next entity at once.
     const b = addEntity(scene.world, Position, Bounds, Collider);
     expect(b).toBe(a);
-    Position.x[b] = 10; Position.y[b] = 10; Bounds.width[b] = 10; Bounds.height[b] = 10;
+    Position.x[b] = 10;
+    Position.y[b] = 10;
+    Bounds.width[b] = 10;
+    Bounds.height[b] = 10;
     const c = scene.spawn(12, 12);
     scene.frame();
     // Layer 1, mask all, priority 128: it pairs with a default entity, at the default priority.
@@ -38,7 +51,9 @@ describe('Collider of a recycled id', () => {
     const own: ColliderStore = { layer: [], mask: [], priority: [] };
     const scene = new Scene({ collider: own });
     const eid = addEntity(scene.world);
-    own.layer[eid] = 4; own.mask[eid] = 4; own.priority[eid] = 7;
+    own.layer[eid] = 4;
+    own.mask[eid] = 4;
+    own.priority[eid] = 7;
     removeEntity(scene.world, eid);
     expect([own.layer[eid], own.mask[eid], own.priority[eid]]).toEqual([4, 4, 7]);
   });

@@ -19,9 +19,13 @@ interface Call {
 /** Registers a handler that records its calls, tagged with the scene's frame counter. */
 function recorder(scene: Scene, clock: { frame: number }, options: Parameters<typeof onCollision>[2]): Call[] {
   const calls: Call[] = [];
-  onCollision(scene.world, (self, other, phase, priority) => {
-    calls.push({ frame: clock.frame, self, other, phase, priority });
-  }, options);
+  onCollision(
+    scene.world,
+    (self, other, phase, priority) => {
+      calls.push({ frame: clock.frame, self, other, phase, priority });
+    },
+    options,
+  );
   return calls;
 }
 
@@ -31,9 +35,14 @@ describe('handler order and matching', () => {
     scene.spawn(10, 10);
     scene.spawn(12, 12);
     const order: string[] = [];
-    const add = (name: string, priority: number) => onCollision(scene.world, () => {
-      order.push(name);
-    }, { priority, phases: Phase.Enter });
+    const add = (name: string, priority: number) =>
+      onCollision(
+        scene.world,
+        () => {
+          order.push(name);
+        },
+        { priority, phases: Phase.Enter },
+      );
     add('low', 10);
     add('top-first', 200);
     add('top-second', 200);
@@ -43,7 +52,7 @@ describe('handler order and matching', () => {
     expect(order).toEqual(['max', 'top-first', 'top-second', 'mid', 'low']);
   });
 
-  it('matches layer pairs and hands (self, other) in the handler\'s order', () => {
+  it("matches layer pairs and hands (self, other) in the handler's order", () => {
     const scene = new Scene({ pairEntities: false });
     const clock = { frame: 0 };
     // The enemy has the lower id, the bullet the higher: the handler still gets (bullet, enemy).
@@ -54,10 +63,19 @@ describe('handler order and matching', () => {
     const any = recorder(scene, clock, {});
     const walls = recorder(scene, clock, { layer: WALL });
     scene.frame();
-    expect(hits.map((c) => [c.self, c.other])).toEqual([[bullet, enemy], [bullet2, enemy]]);
+    expect(hits.map((c) => [c.self, c.other])).toEqual([
+      [bullet, enemy],
+      [bullet2, enemy],
+    ]);
     // A pair's priority is the lower of its two colliders'.
     expect(hits.every((c) => c.priority === 128)).toBe(true);
-    expect(any.map((c) => [c.self, c.other]).sort()).toEqual([[enemy, bullet], [enemy, bullet2], [bullet, bullet2]].sort());
+    expect(any.map((c) => [c.self, c.other]).sort()).toEqual(
+      [
+        [enemy, bullet],
+        [enemy, bullet2],
+        [bullet, bullet2],
+      ].sort(),
+    );
     expect(walls).toHaveLength(0);
   });
 
@@ -75,7 +93,10 @@ describe('handler order and matching', () => {
       scene.frame();
     }
     expect(enters.map((c) => [c.frame, c.phase])).toEqual([[1, Phase.Enter]]);
-    expect(stays.map((c) => [c.frame, c.phase])).toEqual([[2, Phase.Stay], [3, Phase.Stay]]);
+    expect(stays.map((c) => [c.frame, c.phase])).toEqual([
+      [2, Phase.Stay],
+      [3, Phase.Stay],
+    ]);
     expect(exits.map((c) => [c.frame, c.phase])).toEqual([[4, Phase.Exit]]);
     expect(edges.map((c) => c.phase)).toEqual([Phase.Enter, Phase.Exit]);
   });
@@ -123,7 +144,10 @@ describe('handler order and matching', () => {
     clock.frame = 2;
     scene.move(a, 300, 300);
     scene.frame();
-    expect(late.map((c) => [c.frame, c.phase])).toEqual([[1, Phase.Stay], [2, Phase.Exit]]);
+    expect(late.map((c) => [c.frame, c.phase])).toEqual([
+      [1, Phase.Stay],
+      [2, Phase.Exit],
+    ]);
   });
 
   it('skips enters and stays of an entity removed earlier in the frame; its exit comes next frame', () => {
@@ -131,7 +155,12 @@ describe('handler order and matching', () => {
     const clock = { frame: 1 };
     const enemy = scene.spawn(100, 100, 40, 40, { layer: ENEMY });
     const bullet = scene.spawn(100, 100, 4, 4, { layer: BULLET });
-    onCollision(scene.world, (b) => removeEntity(scene.world, b), { layer: BULLET, other: ENEMY, priority: 255, phases: Phase.Enter });
+    onCollision(scene.world, (b) => removeEntity(scene.world, b), {
+      layer: BULLET,
+      other: ENEMY,
+      priority: 255,
+      phases: Phase.Enter,
+    });
     const later = recorder(scene, clock, { layer: ENEMY });
     scene.frame();
     expect(later).toHaveLength(0);
@@ -147,7 +176,8 @@ describe('dispatch budget', () => {
     const scene = new Scene({ pairEntities: false, dispatch: budget });
     const enemy = scene.spawn(500, 500, 200, 200, { layer: ENEMY });
     const bullets: number[] = [];
-    for (let i = 0; i < n; i++) bullets.push(scene.spawn(420 + (i % 40) * 4, 420 + Math.floor(i / 40) * 4, 2, 2, { layer: BULLET }));
+    for (let i = 0; i < n; i++)
+      bullets.push(scene.spawn(420 + (i % 40) * 4, 420 + Math.floor(i / 40) * 4, 2, 2, { layer: BULLET }));
     return { scene, enemy, bullets };
   }
 
@@ -219,7 +249,9 @@ describe('dispatch budget', () => {
     setDispatchBudget(scene.world, {});
     scene.frame();
     expect(low).toHaveLength(40);
-    expect(() => setDispatchBudget(scene.world, { maxCalls: -1 })).toThrow(/^bitecs-quadtree: dispatch.maxCalls must be >= 0 \(got -1\)/);
+    expect(() => setDispatchBudget(scene.world, { maxCalls: -1 })).toThrow(
+      /^bitecs-quadtree: dispatch.maxCalls must be >= 0 \(got -1\)/,
+    );
   });
 
   it('stays resume where the budget cut them, so every pair gets its turn', () => {
@@ -269,8 +301,14 @@ describe('random games under a dispatch budget', () => {
       const ents: number[] = [];
       const spawn = () => {
         const layer = rng.pick(layers);
-        const eid = scene.spawn(rng.int(300), rng.int(300), 5 + rng.int(30), 5 + rng.int(30),
-          { layer, priority: rng.pick([20, 100, 150, 200, 255]) }, layer === WALL && rng.chance(0.5));
+        const eid = scene.spawn(
+          rng.int(300),
+          rng.int(300),
+          5 + rng.int(30),
+          5 + rng.int(30),
+          { layer, priority: rng.pick([20, 100, 150, 200, 255]) },
+          layer === WALL && rng.chance(0.5),
+        );
         if (!spawns.has(eid)) spawns.set(eid, []);
         spawns.get(eid)!.push([clock.frame, layer]);
         return eid;
@@ -303,7 +341,11 @@ describe('random games under a dispatch budget', () => {
         expect(truth.length - before, 'tier 0 is never late').toBe(st.entered + st.stayed + st.exited);
       }
       expect(getStats(scene.world).handlerDeferred, 'every backlog drained').toBe(0);
-      const layerAt = (eid: number, frame: number) => spawns.get(eid)!.filter(([f]) => f <= frame).at(-1)![1];
+      const layerAt = (eid: number, frame: number) =>
+        spawns
+          .get(eid)!
+          .filter(([f]) => f <= frame)
+          .at(-1)![1];
       const annotated = annotate(truth, layerAt);
       for (const h of budgeted) check(annotated, h, minCalls, clock.frame);
     });
@@ -351,7 +393,8 @@ describe('random games under a dispatch budget', () => {
         const done = got.filter((x) => x.frame <= e.frame).length;
         const backlog = Math.max(0, due - done);
         expect(got[j].frame - e.frame, `delay of ${pair(e)}`).toBeLessThanOrEqual(
-          backlog === 0 ? 0 : Math.floor((backlog - 1) / minCalls) + 1);
+          backlog === 0 ? 0 : Math.floor((backlog - 1) / minCalls) + 1,
+        );
         if (e.phase === Phase.Enter) {
           // An enter is made only while its pair lasts: before the frame of its exit.
           const exit = edges.slice(t + 1).find((x) => x.phase === Phase.Exit && pair(x) === pair(e));
@@ -379,7 +422,9 @@ describe('random games under a dispatch budget', () => {
         expect(open.has(k), `stay of ${k} in frame ${c.frame} outside its enter and exit`).toBe(true);
         expect(seen.has(`${k}@${c.frame}`), `two stays of ${k} in frame ${c.frame}`).toBe(false);
         seen.add(`${k}@${c.frame}`);
-        expect(real.has(`${c.self}:${c.other}@${c.frame}`), `stay of ${k} in frame ${c.frame} is not a stay`).toBe(true);
+        expect(real.has(`${c.self}:${c.other}@${c.frame}`), `stay of ${k} in frame ${c.frame} is not a stay`).toBe(
+          true,
+        );
       }
     }
   }

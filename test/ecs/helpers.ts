@@ -3,14 +3,25 @@ export { Rng } from '../core/helpers.js';
 
 /** Overlap of two centre/size boxes, computed the way the plugin builds corners. */
 export function overlaps(
-  x1: number, y1: number, w1: number, h1: number,
-  x2: number, y2: number, w2: number, h2: number, touching: boolean,
+  x1: number,
+  y1: number,
+  w1: number,
+  h1: number,
+  x2: number,
+  y2: number,
+  w2: number,
+  h2: number,
+  touching: boolean,
 ): boolean {
-  const a0 = x1 - w1 * 0.5, a1 = x1 + w1 * 0.5, b0 = y1 - h1 * 0.5, b1 = y1 + h1 * 0.5;
-  const c0 = x2 - w2 * 0.5, c1 = x2 + w2 * 0.5, d0 = y2 - h2 * 0.5, d1 = y2 + h2 * 0.5;
-  return touching
-    ? a0 <= c1 && c0 <= a1 && b0 <= d1 && d0 <= b1
-    : a0 < c1 && c0 < a1 && b0 < d1 && d0 < b1;
+  const a0 = x1 - w1 * 0.5,
+    a1 = x1 + w1 * 0.5,
+    b0 = y1 - h1 * 0.5,
+    b1 = y1 + h1 * 0.5;
+  const c0 = x2 - w2 * 0.5,
+    c1 = x2 + w2 * 0.5,
+    d0 = y2 - h2 * 0.5,
+    d1 = y2 + h2 * 0.5;
+  return touching ? a0 <= c1 && c0 <= a1 && b0 <= d1 && d0 <= b1 : a0 < c1 && c0 < a1 && b0 < d1 && d0 < b1;
 }
 
 /** A pair event as the tests compare them. */

@@ -1,9 +1,34 @@
-import { addComponent, addEntity, createEntityIndex, createWorld, removeComponent, removeEntity, withVersioning } from 'bitecs';
+import {
+  addComponent,
+  addEntity,
+  createEntityIndex,
+  createWorld,
+  removeComponent,
+  removeEntity,
+  withVersioning,
+} from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  addQuadtree, Bounds, Circle, Collider, forEachPair, getQuadtree, getStats, markColliderChanged, onCollision, Phase, Position,
-  quadtreeCollisionSystem, quadtreeDispatchSystem, quadtreeSyncSystem, queryCircle, queryNearest, queryPoint, queryRect,
-  raycast, raycastAll,
+  addQuadtree,
+  Bounds,
+  Circle,
+  Collider,
+  forEachPair,
+  getQuadtree,
+  getStats,
+  markColliderChanged,
+  onCollision,
+  Phase,
+  Position,
+  quadtreeCollisionSystem,
+  quadtreeDispatchSystem,
+  quadtreeSyncSystem,
+  queryCircle,
+  queryNearest,
+  queryPoint,
+  queryRect,
+  raycast,
+  raycastAll,
 } from '../../src/index.js';
 import { Scene } from './scene.js';
 
@@ -24,29 +49,57 @@ function syncThrows(scene: Scene, message: RegExp): void {
 describe("bad component values with invalid: 'throw' (the default)", () => {
   const cases: [string, (eid: number) => void, RegExp][] = [
     ['NaN Position.x', (e) => (Position.x[e] = NaN), /entity \d+ has a non-finite Position\.x \(got NaN\)$/],
-    ['infinite Position.y', (e) => (Position.y[e] = Infinity), /entity \d+ has a non-finite Position\.y \(got Infinity\)$/],
+    [
+      'infinite Position.y',
+      (e) => (Position.y[e] = Infinity),
+      /entity \d+ has a non-finite Position\.y \(got Infinity\)$/,
+    ],
     ['negative Bounds.width', (e) => (Bounds.width[e] = -3), /entity \d+ has a negative Bounds\.width \(got -3\)$/],
-    ['-Infinity Bounds.height', (e) => (Bounds.height[e] = -Infinity), /entity \d+ has a non-finite Bounds\.height \(got -Infinity\)$/],
-    ['a box overflowing floating point', (e) => {
-      Position.x[e] = 1.7e308;
-      Bounds.width[e] = 1e308;
-    }, /entity \d+ has a box too large for floating point \(Position\.x 1\.7e\+308/],
-    ['Collider.layer 0', (e) => {
-      Collider.layer[e] = 0;
-      addComponent(getWorld(), e, Collider);
-    }, /entity \d+ has Collider\.layer 0: it would match no mask \(got 0\)$/],
-    ['Collider.priority 300', (e) => {
-      Collider.priority[e] = 300;
-      addComponent(getWorld(), e, Collider);
-    }, /entity \d+ has a Collider\.priority outside the integers 0\.\.255 \(got 300\)$/],
-    ['a Circle whose Bounds are not square', (e) => {
-      addComponent(getWorld(), e, Circle);
-      Bounds.height[e] = 8;
-    }, /entity \d+ is a Circle but its Bounds are not square \(Bounds\.width 10, Bounds\.height 8\): a circle is inscribed in its box, diameter Bounds\.width$/],
-    ['Collider.mask 1.5', (e) => {
-      Collider.mask[e] = 1.5;
-      addComponent(getWorld(), e, Collider);
-    }, /entity \d+ has a Collider\.mask that is not a 32-bit integer \(got 1\.5\)$/],
+    [
+      '-Infinity Bounds.height',
+      (e) => (Bounds.height[e] = -Infinity),
+      /entity \d+ has a non-finite Bounds\.height \(got -Infinity\)$/,
+    ],
+    [
+      'a box overflowing floating point',
+      (e) => {
+        Position.x[e] = 1.7e308;
+        Bounds.width[e] = 1e308;
+      },
+      /entity \d+ has a box too large for floating point \(Position\.x 1\.7e\+308/,
+    ],
+    [
+      'Collider.layer 0',
+      (e) => {
+        Collider.layer[e] = 0;
+        addComponent(getWorld(), e, Collider);
+      },
+      /entity \d+ has Collider\.layer 0: it would match no mask \(got 0\)$/,
+    ],
+    [
+      'Collider.priority 300',
+      (e) => {
+        Collider.priority[e] = 300;
+        addComponent(getWorld(), e, Collider);
+      },
+      /entity \d+ has a Collider\.priority outside the integers 0\.\.255 \(got 300\)$/,
+    ],
+    [
+      'a Circle whose Bounds are not square',
+      (e) => {
+        addComponent(getWorld(), e, Circle);
+        Bounds.height[e] = 8;
+      },
+      /entity \d+ is a Circle but its Bounds are not square \(Bounds\.width 10, Bounds\.height 8\): a circle is inscribed in its box, diameter Bounds\.width$/,
+    ],
+    [
+      'Collider.mask 1.5',
+      (e) => {
+        Collider.mask[e] = 1.5;
+        addComponent(getWorld(), e, Collider);
+      },
+      /entity \d+ has a Collider\.mask that is not a 32-bit integer \(got 1\.5\)$/,
+    ],
   ];
   let current: Scene;
   const getWorld = () => current.world;
@@ -93,7 +146,12 @@ describe("bad component values with invalid: 'throw' (the default)", () => {
     addComponent(scene.world, eid, Bounds);
     Position.y[eid] = 0;
     Bounds.width[eid] = Bounds.height[eid] = 1;
-    syncThrows(scene, new RegExp(`^bitecs-quadtree: entity ${eid} has a non-finite Position\\.x \\(got undefined\\): write Position and Bounds before the sync system runs$`));
+    syncThrows(
+      scene,
+      new RegExp(
+        `^bitecs-quadtree: entity ${eid} has a non-finite Position\\.x \\(got undefined\\): write Position and Bounds before the sync system runs$`,
+      ),
+    );
   });
 
   it('Bounds without Position, and Position taken away from a boxed entity', () => {
@@ -176,12 +234,23 @@ describe('misuse of the API', () => {
     expect(() => addQuadtree(world)).toThrow(/^bitecs-quadtree: this world already has a quadtree/);
     expect(() => addQuadtree({})).toThrow(/^bitecs-quadtree: addQuadtree expects a bitECS world/);
     expect(() => addQuadtree(createWorld(createEntityIndex(withVersioning(8))))).toThrow(
-      /^bitecs-quadtree: versioned entity indexes are not supported: bitecs 0\.4\.0 reports live entities as removed/);
-    expect(() => addQuadtree(createWorld(), { invalid: 'ignore' as 'skip' })).toThrow(/option invalid must be 'throw' or 'skip' \(got "ignore"\)/);
-    expect(() => addQuadtree(createWorld(), { detect: 'poll' as 'scan' })).toThrow(/option detect must be 'scan' or 'mark' \(got "poll"\)/);
-    expect(() => addQuadtree(createWorld(), { position: { x: [] } as never })).toThrow(/option position has no y array/);
-    expect(() => addQuadtree(createWorld(), { width: -5 })).toThrow(/^bitecs-quadtree: option width must be positive \(got -5\)/);
-    expect(() => addQuadtree(createWorld(), { dispatch: { maxMs: NaN } })).toThrow(/dispatch\.maxMs must be >= 0 \(got NaN\)/);
+      /^bitecs-quadtree: versioned entity indexes are not supported: bitecs 0\.4\.0 reports live entities as removed/,
+    );
+    expect(() => addQuadtree(createWorld(), { invalid: 'ignore' as 'skip' })).toThrow(
+      /option invalid must be 'throw' or 'skip' \(got "ignore"\)/,
+    );
+    expect(() => addQuadtree(createWorld(), { detect: 'poll' as 'scan' })).toThrow(
+      /option detect must be 'scan' or 'mark' \(got "poll"\)/,
+    );
+    expect(() => addQuadtree(createWorld(), { position: { x: [] } as never })).toThrow(
+      /option position has no y array/,
+    );
+    expect(() => addQuadtree(createWorld(), { width: -5 })).toThrow(
+      /^bitecs-quadtree: option width must be positive \(got -5\)/,
+    );
+    expect(() => addQuadtree(createWorld(), { dispatch: { maxMs: NaN } })).toThrow(
+      /dispatch\.maxMs must be >= 0 \(got NaN\)/,
+    );
   });
 
   it('systems and functions on a world without the plugin say so', () => {
@@ -224,7 +293,9 @@ describe('misuse of the API', () => {
   it('refuses bad handler options', () => {
     const scene = new Scene();
     const fn = () => {};
-    expect(() => onCollision(scene.world, fn, { priority: 256 })).toThrow(/handler priority must be an integer 0\.\.255 \(got 256\)/);
+    expect(() => onCollision(scene.world, fn, { priority: 256 })).toThrow(
+      /handler priority must be an integer 0\.\.255 \(got 256\)/,
+    );
     expect(() => onCollision(scene.world, fn, { layer: 0 })).toThrow(/handler layer is 0: it would match no entity/);
     expect(() => onCollision(scene.world, fn, { other: 2 ** 33 })).toThrow(/handler other must be a 32-bit integer/);
     expect(() => onCollision(scene.world, fn, { phases: 8 })).toThrow(/handler phases must be bits of Phase/);

@@ -1,6 +1,12 @@
 import { createWorld } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import { addQuadtree, getQuadtree, hasQuadtree, setDispatchBudget, type QuadtreeWorldOptions } from '../../src/index.js';
+import {
+  addQuadtree,
+  getQuadtree,
+  hasQuadtree,
+  setDispatchBudget,
+  type QuadtreeWorldOptions,
+} from '../../src/index.js';
 
 function thrown(call: () => unknown): string {
   try {
@@ -18,25 +24,36 @@ const loose = <T>(o: object) => o as T;
 describe('addQuadtree option keys', () => {
   it('refuses a misspelled option of the plugin or of the tree, and leaves the world without a quadtree', () => {
     const world = createWorld();
-    expect(thrown(() => addQuadtree(world, loose<QuadtreeWorldOptions>({ pairEntites: false }))))
-      .toBe('bitecs-quadtree: unknown option "pairEntites" (did you mean "pairEntities"?)');
-    expect(thrown(() => addQuadtree(world, loose<QuadtreeWorldOptions>({ widht: 10 }))))
-      .toBe('bitecs-quadtree: unknown option "widht" (did you mean "width"?)');
+    expect(thrown(() => addQuadtree(world, loose<QuadtreeWorldOptions>({ pairEntites: false })))).toBe(
+      'bitecs-quadtree: unknown option "pairEntites" (did you mean "pairEntities"?)',
+    );
+    expect(thrown(() => addQuadtree(world, loose<QuadtreeWorldOptions>({ widht: 10 })))).toBe(
+      'bitecs-quadtree: unknown option "widht" (did you mean "width"?)',
+    );
     expect(hasQuadtree(world)).toBe(false);
   });
 
   it('refuses unknown keys of the budget and dispatch options, and of setDispatchBudget', () => {
-    expect(thrown(() => addQuadtree(createWorld(), { budget: loose({ budgte: 1 }) })))
-      .toBe('bitecs-quadtree: unknown budget option "budgte" (valid: maxPairTests, maxMs, minChecksPerTier)');
-    expect(thrown(() => addQuadtree(createWorld(), { dispatch: loose({ maxCall: 10 }) })))
-      .toBe('bitecs-quadtree: unknown dispatch option "maxCall" (did you mean "maxCalls"?)');
+    expect(thrown(() => addQuadtree(createWorld(), { budget: loose({ budgte: 1 }) }))).toBe(
+      'bitecs-quadtree: unknown budget option "budgte" (valid: maxPairTests, maxMs, minChecksPerTier)',
+    );
+    expect(thrown(() => addQuadtree(createWorld(), { dispatch: loose({ maxCall: 10 }) }))).toBe(
+      'bitecs-quadtree: unknown dispatch option "maxCall" (did you mean "maxCalls"?)',
+    );
     const world = addQuadtree(createWorld());
-    expect(thrown(() => setDispatchBudget(world, loose({ minCall: 2 }))))
-      .toBe('bitecs-quadtree: unknown dispatch option "minCall" (did you mean "minCalls"?)');
+    expect(thrown(() => setDispatchBudget(world, loose({ minCall: 2 })))).toBe(
+      'bitecs-quadtree: unknown dispatch option "minCall" (did you mean "minCalls"?)',
+    );
   });
 
   it('hands the tree options to the tree and keeps the plugin options', () => {
-    const world = addQuadtree(createWorld(), { width: 300, height: 200, maxDepth: 2, touching: true, pairEntities: false });
+    const world = addQuadtree(createWorld(), {
+      width: 300,
+      height: 200,
+      maxDepth: 2,
+      touching: true,
+      pairEntities: false,
+    });
     const tree = getQuadtree(world);
     expect([tree.width, tree.height, tree.maxDepth, tree.touching]).toEqual([300, 200, 2, true]);
   });

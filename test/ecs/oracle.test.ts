@@ -1,8 +1,25 @@
 import { addComponent, addEntity, createWorld, query, removeComponent, removeEntity, type World } from 'bitecs';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  addQuadtree, Bounds, Circle, Collider, Collision, contact, forEachPair, getQuadtree, getStats, markColliderChanged, markMoved,
-  onCollision, Phase, Position, quadtreeCollisionSystem, quadtreeDispatchSystem, quadtreeSyncSystem, queryRect, Static,
+  addQuadtree,
+  Bounds,
+  Circle,
+  Collider,
+  Collision,
+  contact,
+  forEachPair,
+  getQuadtree,
+  getStats,
+  markColliderChanged,
+  markMoved,
+  onCollision,
+  Phase,
+  Position,
+  quadtreeCollisionSystem,
+  quadtreeDispatchSystem,
+  quadtreeSyncSystem,
+  queryRect,
+  Static,
 } from '../../src/index.js';
 import { isSquare } from '../../src/core/errors.js';
 import { shapeInRect, shapesOverlap, type ModelItem } from '../core/helpers.js';
@@ -52,8 +69,19 @@ interface Ent {
 
 /** An entity's shape with the corners the plugin builds from its centre and size. */
 function shapeOf(e: Ent): ModelItem {
-  const hw = e.w * 0.5, hh = e.h * 0.5;
-  return { minX: e.x - hw, minY: e.y - hh, maxX: e.x + hw, maxY: e.y + hh, layer: 0, mask: 0, priority: 0, isStatic: false, circle: e.circle };
+  const hw = e.w * 0.5,
+    hh = e.h * 0.5;
+  return {
+    minX: e.x - hw,
+    minY: e.y - hh,
+    maxX: e.x + hw,
+    maxY: e.y + hh,
+    layer: 0,
+    mask: 0,
+    priority: 0,
+    isStatic: false,
+    circle: e.circle,
+  };
 }
 
 interface Live {
@@ -80,7 +108,18 @@ class Game {
   /** A tree budget is in force. */
   private budgeted = false;
   /** What the game did and checked, for the long-run summary. */
-  readonly counts = { frames: 0, ops: 0, moves: 0, events: 0, budgetFrames: 0, deferred: 0, budgetLifts: 0, huge: 0, circlePairs: 0, contacts: 0 };
+  readonly counts = {
+    frames: 0,
+    ops: 0,
+    moves: 0,
+    events: 0,
+    budgetFrames: 0,
+    deferred: 0,
+    budgetLifts: 0,
+    huge: 0,
+    circlePairs: 0,
+    contacts: 0,
+  };
   private readonly pipeline: (w: World) => World;
 
   constructor(cfg: Config) {
@@ -88,8 +127,15 @@ class Game {
     this.rng = new Rng(cfg.seed);
     this.world = createWorld();
     addQuadtree(this.world, {
-      x: -40, y: -20, width: W, height: H, maxDepth: 1 + this.rng.int(8), touching: cfg.touching,
-      pairEntities: cfg.pairEntities, detect: cfg.detect, invalid: cfg.bad ? 'skip' : 'throw',
+      x: -40,
+      y: -20,
+      width: W,
+      height: H,
+      maxDepth: 1 + this.rng.int(8),
+      touching: cfg.touching,
+      pairEntities: cfg.pairEntities,
+      detect: cfg.detect,
+      invalid: cfg.bad ? 'skip' : 'throw',
     });
     onCollision(this.world, (a, b, phase, priority) => {
       this.calls.push({ a, b, phase, priority });
@@ -144,8 +190,21 @@ class Game {
     const r = this.rng;
     const eid = addEntity(this.world);
     const e: Ent = {
-      eid, hasP: false, hasB: false, hasC: false, isStatic: false, x: this.coord(W), y: this.coord(H),
-      w: this.size(), h: this.size(), layer: 1, mask: -1, priority: 128, serial: -1, left: false, circle: r.chance(0.2),
+      eid,
+      hasP: false,
+      hasB: false,
+      hasC: false,
+      isStatic: false,
+      x: this.coord(W),
+      y: this.coord(H),
+      w: this.size(),
+      h: this.size(),
+      layer: 1,
+      mask: -1,
+      priority: 128,
+      serial: -1,
+      left: false,
+      circle: r.chance(0.2),
     };
     // Round entities are square, but in games with bad values now and then not.
     if (e.circle && (!this.cfg.bad || r.chance(0.7))) e.h = e.w;
@@ -322,7 +381,17 @@ class Game {
   private valid(e: Ent): boolean {
     const fine = (v: number) => Number.isFinite(v);
     const prio = e.hasC ? e.priority : 128;
-    if (!(fine(e.x) && fine(e.y) && fine(e.w) && fine(e.h) && e.w >= 0 && e.h >= 0 && Number.isInteger(prio) && prio >= 0 && prio <= 255)) {
+    if (!(
+      fine(e.x) &&
+      fine(e.y) &&
+      fine(e.w) &&
+      fine(e.h) &&
+      e.w >= 0 &&
+      e.h >= 0 &&
+      Number.isInteger(prio) &&
+      prio >= 0 &&
+      prio <= 255
+    )) {
       return false;
     }
     const box = shapeOf(e);
@@ -382,8 +451,12 @@ class Game {
         const p = live[i];
         const q = live[j];
         if (p.isStatic && q.isStatic) continue;
-        const pl = p.hasC ? p.layer : 1, pm = p.hasC ? p.mask : -1, pp = p.hasC ? p.priority : 128;
-        const ql = q.hasC ? q.layer : 1, qm = q.hasC ? q.mask : -1, qp = q.hasC ? q.priority : 128;
+        const pl = p.hasC ? p.layer : 1,
+          pm = p.hasC ? p.mask : -1,
+          pp = p.hasC ? p.priority : 128;
+        const ql = q.hasC ? q.layer : 1,
+          qm = q.hasC ? q.mask : -1,
+          qp = q.hasC ? q.priority : 128;
         if ((pl & qm) === 0 || (ql & pm) === 0) continue;
         if (!overlaps(p.x, p.y, p.w, p.h, q.x, q.y, q.w, q.h, this.cfg.touching)) continue;
         if ((p.circle || q.circle) && !shapesOverlap(shapeOf(p), shapeOf(q), this.cfg.touching)) continue;
@@ -428,8 +501,11 @@ class Game {
       const entities: PairEvent[] = [];
       for (const pe of query(this.world, [Collision])) {
         entities.push({
-          a: Collision.a[pe], b: Collision.b[pe], phase: Collision.phase[pe],
-          priority: Collision.priority[pe], startedAt: Collision.startedAt[pe],
+          a: Collision.a[pe],
+          b: Collision.b[pe],
+          phase: Collision.phase[pe],
+          priority: Collision.priority[pe],
+          startedAt: Collision.startedAt[pe],
         });
       }
       expect(sortedKeys(entities), `pair entities, ${where}`).toEqual(sortedKeys(expected));
@@ -451,12 +527,19 @@ class Game {
     for (let i = 0; i < Math.min(3, pairs.length); i++) {
       const { a, b } = pairs[this.rng.int(pairs.length)];
       contact(this.world, b, a, out);
-      const p = shapeOf(this.ents.get(b)!), q = shapeOf(this.ents.get(a)!);
+      const p = shapeOf(this.ents.get(b)!),
+        q = shapeOf(this.ents.get(a)!);
       expect(Math.hypot(out.nx, out.ny), `contact normal, ${where}`).toBeCloseTo(1, 12);
       const big = Math.max(...[p.minX, p.minY, p.maxX, p.maxY, q.minX, q.minY, q.maxX, q.maxY].map(Math.abs));
       const push = out.depth + 1e-9 * (big + out.depth) + 1e-12;
       if (!(push < Infinity)) continue;
-      const moved = { ...p, minX: p.minX - out.nx * push, maxX: p.maxX - out.nx * push, minY: p.minY - out.ny * push, maxY: p.maxY - out.ny * push };
+      const moved = {
+        ...p,
+        minX: p.minX - out.nx * push,
+        maxX: p.maxX - out.nx * push,
+        minY: p.minY - out.ny * push,
+        maxY: p.maxY - out.ny * push,
+      };
       expect(shapesOverlap(moved, q, false), `contact of ${b} and ${a}, ${where}`).toBe(false);
       this.counts.contacts++;
     }
@@ -503,13 +586,18 @@ class Game {
     const exits = new Set(events.filter((e) => e.phase === Phase.Exit).map((e) => prevByIds.get(`${e.a}:${e.b}`)![0]));
     const carried = [...this.prev.keys()].filter((k) => !exits.has(k));
     for (const k of carried) expect(next.has(k), `listed pair ${k} vanished without an exit, ${where}`).toBe(true);
-    expect(next.size, `list = last list - exits + enters, ${where}`).toBe(carried.length + events.filter((e) => e.phase === Phase.Enter).length);
+    expect(next.size, `list = last list - exits + enters, ${where}`).toBe(
+      carried.length + events.filter((e) => e.phase === Phase.Enter).length,
+    );
     if (this.cfg.pairEntities) {
       const entities: PairEvent[] = [];
       for (const pe of query(this.world, [Collision])) {
         entities.push({
-          a: Collision.a[pe], b: Collision.b[pe], phase: Collision.phase[pe],
-          priority: Collision.priority[pe], startedAt: Collision.startedAt[pe],
+          a: Collision.a[pe],
+          b: Collision.b[pe],
+          phase: Collision.phase[pe],
+          priority: Collision.priority[pe],
+          startedAt: Collision.startedAt[pe],
         });
       }
       expect(sortedKeys(entities), `pair entities, ${where}`).toEqual(sortedKeys(withStarts));
@@ -533,13 +621,23 @@ class Game {
     expect(stats.static).toBe(live.filter((e) => e.isStatic).length);
 
     // 5. A spatial query against brute force.
-    const x0 = this.coord(W), y0 = this.coord(H);
-    const x1 = x0 + this.rng.int(300), y1 = y0 + this.rng.int(200);
+    const x0 = this.coord(W),
+      y0 = this.coord(H);
+    const x1 = x0 + this.rng.int(300),
+      y1 = y0 + this.rng.int(200);
     const hits: number[] = [];
     queryRect(this.world, x0, y0, x1, y1, hits);
-    const brute = live.filter((e) => (e.circle ? shapeInRect(shapeOf(e), x0, y0, x1, y1, this.cfg.touching)
-      : overlaps(e.x, e.y, e.w, e.h, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, this.cfg.touching))).map((e) => e.eid);
-    expect([...hits].sort((p, q) => p - q), `queryRect, ${where}`).toEqual(brute.sort((p, q) => p - q));
+    const brute = live
+      .filter((e) =>
+        e.circle
+          ? shapeInRect(shapeOf(e), x0, y0, x1, y1, this.cfg.touching)
+          : overlaps(e.x, e.y, e.w, e.h, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, this.cfg.touching),
+      )
+      .map((e) => e.eid);
+    expect(
+      [...hits].sort((p, q) => p - q),
+      `queryRect, ${where}`,
+    ).toEqual(brute.sort((p, q) => p - q));
   }
 
   /** Library order: priority descending, then a, then b; an exit before the rest. */
@@ -556,13 +654,29 @@ function key(e: PairEvent): string {
 }
 
 /** What long runs add up, printed at the end for the fuzz script. */
-const totals = { games: 0, frames: 0, ops: 0, moves: 0, events: 0, budgetFrames: 0, deferred: 0, budgetLifts: 0, huge: 0, circlePairs: 0, contacts: 0 };
+const totals = {
+  games: 0,
+  frames: 0,
+  ops: 0,
+  moves: 0,
+  events: 0,
+  budgetFrames: 0,
+  deferred: 0,
+  budgetLifts: 0,
+  huge: 0,
+  circlePairs: 0,
+  contacts: 0,
+};
 afterAll(() => {
   if (LONG) console.log(`oracle counts ecs ${JSON.stringify(totals)}`);
 });
 
 function play(cfg: Config): Game {
-  const c: Config = { ...cfg, seed: cfg.seed + SEED_SHIFT, ...(LONG ? { frames: LONG_STEPS, budgets: true, huge: true } : {}) };
+  const c: Config = {
+    ...cfg,
+    seed: cfg.seed + SEED_SHIFT,
+    ...(LONG ? { frames: LONG_STEPS, budgets: true, huge: true } : {}),
+  };
   const game = new Game(c);
   for (let f = 0; f < c.frames; f++) game.step();
   totals.games++;
@@ -576,38 +690,68 @@ function play(cfg: Config): Game {
 }
 
 const base: Config = {
-  seed: 1, touching: false, pairEntities: true, detect: 'scan', bad: false, n: 70, frames: 70,
+  seed: 1,
+  touching: false,
+  pairEntities: true,
+  detect: 'scan',
+  bad: false,
+  n: 70,
+  frames: 70,
 };
 const TIMEOUT = LONG ? 3_600_000 : 60_000;
 
 describe('random games through the ECS against brute force', () => {
   for (let seed = 1; seed <= 10; seed++) {
-    it(`seed ${seed}: scan, pair entities, strict overlap`, () => {
-      play({ ...base, seed });
-    }, TIMEOUT);
+    it(
+      `seed ${seed}: scan, pair entities, strict overlap`,
+      () => {
+        play({ ...base, seed });
+      },
+      TIMEOUT,
+    );
   }
   for (let seed = 11; seed <= 16; seed++) {
-    it(`seed ${seed}: touching edges, fast path only`, () => {
-      play({ ...base, seed, touching: true, pairEntities: false });
-    }, TIMEOUT);
+    it(
+      `seed ${seed}: touching edges, fast path only`,
+      () => {
+        play({ ...base, seed, touching: true, pairEntities: false });
+      },
+      TIMEOUT,
+    );
   }
   for (let seed = 17; seed <= 22; seed++) {
-    it(`seed ${seed}: detect 'mark'`, () => {
-      play({ ...base, seed, detect: 'mark', touching: seed % 2 === 0 });
-    }, TIMEOUT);
+    it(
+      `seed ${seed}: detect 'mark'`,
+      () => {
+        play({ ...base, seed, detect: 'mark', touching: seed % 2 === 0 });
+      },
+      TIMEOUT,
+    );
   }
   for (let seed = 23; seed <= 30; seed++) {
-    it(`seed ${seed}: bad values held out with invalid 'skip'`, () => {
-      play({ ...base, seed, bad: true, pairEntities: seed % 2 === 0 });
-    }, TIMEOUT);
+    it(
+      `seed ${seed}: bad values held out with invalid 'skip'`,
+      () => {
+        play({ ...base, seed, bad: true, pairEntities: seed % 2 === 0 });
+      },
+      TIMEOUT,
+    );
   }
   for (let seed = 31; seed <= 34; seed++) {
-    it(`seed ${seed}: tree budgets switched on and off, entities at up to 1e300`, () => {
-      const game = play({ ...base, seed, frames: 200, budgets: true, huge: true, touching: seed % 2 === 0 });
-      expect(game.counts.deferred).toBeGreaterThan(0);
-    }, TIMEOUT);
+    it(
+      `seed ${seed}: tree budgets switched on and off, entities at up to 1e300`,
+      () => {
+        const game = play({ ...base, seed, frames: 200, budgets: true, huge: true, touching: seed % 2 === 0 });
+        expect(game.counts.deferred).toBeGreaterThan(0);
+      },
+      TIMEOUT,
+    );
   }
-  it('a long game keeps matching (seed 99, 400 frames)', () => {
-    play({ ...base, seed: 99, n: 120, frames: 400, bad: true });
-  }, TIMEOUT);
+  it(
+    'a long game keeps matching (seed 99, 400 frames)',
+    () => {
+      play({ ...base, seed: 99, n: 120, frames: 400, bad: true });
+    },
+    TIMEOUT,
+  );
 });

@@ -1,6 +1,13 @@
 import { addComponent, addEntity, createWorld, type World } from 'bitecs';
 import {
-  addQuadtree, Bounds, Collider, Position, quadtreeCollisionSystem, quadtreeDispatchSystem, quadtreeSyncSystem, Static,
+  addQuadtree,
+  Bounds,
+  Collider,
+  Position,
+  quadtreeCollisionSystem,
+  quadtreeDispatchSystem,
+  quadtreeSyncSystem,
+  Static,
   type QuadtreeWorldOptions,
 } from '../../src/index.js';
 
@@ -13,7 +20,14 @@ export class Scene {
   }
 
   /** An entity with Position and Bounds (and a Collider when a layer or priority is given). */
-  spawn(x: number, y: number, w = 10, h = 10, collider?: { layer?: number; mask?: number; priority?: number }, isStatic = false): number {
+  spawn(
+    x: number,
+    y: number,
+    w = 10,
+    h = 10,
+    collider?: { layer?: number; mask?: number; priority?: number },
+    isStatic = false,
+  ): number {
     const eid = addEntity(this.world);
     Position.x[eid] = x;
     Position.y[eid] = y;

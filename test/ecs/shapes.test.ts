@@ -1,7 +1,16 @@
 import { addComponent, addEntity, removeComponent } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  Bounds, Circle, contact, forEachPair, getQuadtree, getStats, Position, quadtreeCollisionSystem, quadtreeSyncSystem, Shape,
+  Bounds,
+  Circle,
+  contact,
+  forEachPair,
+  getQuadtree,
+  getStats,
+  Position,
+  quadtreeCollisionSystem,
+  quadtreeSyncSystem,
+  Shape,
   type Contact,
 } from '../../src/index.js';
 import { anyDetached } from '../core/helpers.js';
@@ -37,7 +46,7 @@ describe('Circle entities', () => {
     expect(b).toBeGreaterThan(a);
   });
 
-  it('a game\'s own circle tag', () => {
+  it("a game's own circle tag", () => {
     const Round = {};
     const scene = new Scene({ circleTag: Round });
     const a = scene.spawn(100, 100);
@@ -64,7 +73,8 @@ describe('Circle entities', () => {
     for (const eid of ids) Position.x[eid] += 1;
     Bounds.height[bad] = 5;
     expect(() => quadtreeSyncSystem(scene.world)).toThrow(
-      `bitecs-quadtree: entity ${bad} is a Circle but its Bounds are not square (Bounds.width 4, Bounds.height 5)`);
+      `bitecs-quadtree: entity ${bad} is a Circle but its Bounds are not square (Bounds.width 4, Bounds.height 5)`,
+    );
     getQuadtree(scene.world).validate();
     expect(getStats(scene.world)).toMatchObject({ entities: 2999, held: 1 });
     quadtreeCollisionSystem(scene.world);
@@ -86,9 +96,11 @@ describe('contact in the ECS', () => {
     // The ship's circle reaches x 110; the wall starts at 105: 5 deep, straight along +x.
     expect(contact(scene.world, ship, wall, out)).toMatchObject({ nx: 1, ny: 0, depth: 5, x: 105, y: 100 });
     expect(() => contact(scene.world, ship, far, out)).toThrow(
-      `bitecs-quadtree: contact of entities ${ship} and ${far}: they are not a pair after the last step`);
+      `bitecs-quadtree: contact of entities ${ship} and ${far}: they are not a pair after the last step`,
+    );
     const stray = addEntity(scene.world);
     expect(() => contact(scene.world, ship, stray, out)).toThrow(
-      `bitecs-quadtree: contact of entities ${ship} and ${stray}: they are not a pair after the last step (entity ${stray} is not in the tree)`);
+      `bitecs-quadtree: contact of entities ${ship} and ${stray}: they are not a pair after the last step (entity ${stray} is not in the tree)`,
+    );
   });
 });

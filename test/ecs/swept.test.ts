@@ -1,12 +1,26 @@
 import { addComponent, addEntity, createWorld, query, removeComponent, type World } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  addQuadtree, Bounds, Collision, forEachPair, getQuadtree, Phase, Position,
-  quadtreeCollisionSystem, quadtreeSyncSystem, Swept, sweepBox, timeOfImpact, type CollisionStore,
+  addQuadtree,
+  Bounds,
+  Collision,
+  forEachPair,
+  getQuadtree,
+  Phase,
+  Position,
+  quadtreeCollisionSystem,
+  quadtreeSyncSystem,
+  Swept,
+  sweepBox,
+  timeOfImpact,
+  type CollisionStore,
 } from '../../src/index.js';
 
 /** A bullet (4x4) and a thin wall (2x40) in front of it. */
-function setup(pairEntities = true, options: { sweptTag?: object; collision?: CollisionStore } = {}): { world: World; bullet: number; wall: number } {
+function setup(
+  pairEntities = true,
+  options: { sweptTag?: object; collision?: CollisionStore } = {},
+): { world: World; bullet: number; wall: number } {
   const world = addQuadtree(createWorld(), { width: 1000, height: 1000, pairEntities, ...options });
   return { world, bullet: addBox(world, 102, 102, 4, 4), wall: addBox(world, 121, 110, 2, 40) };
 }
@@ -92,9 +106,15 @@ describe('Swept entities', () => {
     getQuadtree(world).validate();
   });
 
-  it('takes the game\'s own tag, and a Collision store without toi', () => {
+  it("takes the game's own tag, and a Collision store without toi", () => {
     const Bullet = {};
-    const MyCollision = { a: [] as number[], b: [] as number[], priority: [] as number[], phase: [] as number[], startedAt: [] as number[] };
+    const MyCollision = {
+      a: [] as number[],
+      b: [] as number[],
+      priority: [] as number[],
+      phase: [] as number[],
+      startedAt: [] as number[],
+    };
     const { world, bullet } = setup(true, { sweptTag: Bullet, collision: MyCollision });
     addComponent(world, bullet, Bullet);
     frame(world);

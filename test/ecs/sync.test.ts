@@ -1,25 +1,57 @@
 import {
-  addComponent, addEntity, createWorld, entityExists, hasComponent, query, removeComponent, removeEntity,
+  addComponent,
+  addEntity,
+  createWorld,
+  entityExists,
+  hasComponent,
+  query,
+  removeComponent,
+  removeEntity,
 } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
-  addQuadtree, Bounds, Collider, Collision, forEachPair, getQuadtree, getStats, hasQuadtree, markColliderChanged,
-  markMoved, Phase, Position, quadtreeCollisionSystem, quadtreeSyncSystem, queryCircle, queryNearest, queryPoint,
-  queryRect, raycast, raycastAll, removeQuadtree, Static, type RayHit,
+  addQuadtree,
+  Bounds,
+  Collider,
+  Collision,
+  forEachPair,
+  getQuadtree,
+  getStats,
+  hasQuadtree,
+  markColliderChanged,
+  markMoved,
+  Phase,
+  Position,
+  quadtreeCollisionSystem,
+  quadtreeSyncSystem,
+  queryCircle,
+  queryNearest,
+  queryPoint,
+  queryRect,
+  raycast,
+  raycastAll,
+  removeQuadtree,
+  Static,
+  type RayHit,
 } from '../../src/index.js';
 import { Scene } from './scene.js';
 
 function pairs(scene: Scene, phases: number = Phase.All): string[] {
   const out: string[] = [];
-  forEachPair(scene.world, (a, b, phase) => {
-    out.push(`${a}-${b}:${phase}`);
-  }, phases);
+  forEachPair(
+    scene.world,
+    (a, b, phase) => {
+      out.push(`${a}-${b}:${phase}`);
+    },
+    phases,
+  );
   return out;
 }
 
 function collisions(scene: Scene): string[] {
-  return [...query(scene.world, [Collision])].map((pe) =>
-    `${Collision.a[pe]}-${Collision.b[pe]}:${Collision.phase[pe]}@${Collision.startedAt[pe]}`).sort();
+  return [...query(scene.world, [Collision])]
+    .map((pe) => `${Collision.a[pe]}-${Collision.b[pe]}:${Collision.phase[pe]}@${Collision.startedAt[pe]}`)
+    .sort();
 }
 
 describe('sync', () => {
@@ -35,7 +67,12 @@ describe('sync', () => {
     Bounds.height[eid] = 20;
     expect(getStats(scene.world).queued).toBe(1);
     quadtreeSyncSystem(scene.world);
-    expect(getQuadtree(scene.world).getBox(eid, { minX: 0, minY: 0, maxX: 0, maxY: 0 })).toEqual({ minX: 45, minY: 50, maxX: 55, maxY: 70 });
+    expect(getQuadtree(scene.world).getBox(eid, { minX: 0, minY: 0, maxX: 0, maxY: 0 })).toEqual({
+      minX: 45,
+      minY: 50,
+      maxX: 55,
+      maxY: 70,
+    });
     expect(getStats(scene.world)).toMatchObject({ inserted: 1, entities: 1, queued: 0 });
   });
 
@@ -243,7 +280,13 @@ describe('the world API', () => {
   it("accepts the game's own components, typed arrays included", () => {
     const Pos = { x: new Float32Array(64), y: new Float32Array(64) };
     const Size = { width: new Float32Array(64), height: new Float32Array(64) };
-    const Hit = { a: new Uint32Array(64), b: new Uint32Array(64), priority: new Uint8Array(64), phase: new Uint8Array(64), startedAt: new Uint32Array(64) };
+    const Hit = {
+      a: new Uint32Array(64),
+      b: new Uint32Array(64),
+      priority: new Uint8Array(64),
+      phase: new Uint8Array(64),
+      startedAt: new Uint32Array(64),
+    };
     const world = addQuadtree(createWorld(), { position: Pos, bounds: Size, collision: Hit });
     const spawn = (x: number) => {
       const eid = addEntity(world, Pos, Size);
@@ -301,12 +344,21 @@ describe('the world API', () => {
   it('the fast path walks a priority window', () => {
     const scene = new Scene({ pairEntities: false });
     const p = [250, 200, 150, 100, 50];
-    const ids = p.map((priority, i) => [scene.spawn(100 * i, 0, 10, 10, { priority }), scene.spawn(100 * i + 2, 0, 10, 10, { priority: 255 })]);
+    const ids = p.map((priority, i) => [
+      scene.spawn(100 * i, 0, 10, 10, { priority }),
+      scene.spawn(100 * i + 2, 0, 10, 10, { priority: 255 }),
+    ]);
     scene.frame();
     const seen: number[] = [];
-    const count = forEachPair(scene.world, (_a, _b, _phase, priority) => {
-      seen.push(priority);
-    }, Phase.All, 60, 210);
+    const count = forEachPair(
+      scene.world,
+      (_a, _b, _phase, priority) => {
+        seen.push(priority);
+      },
+      Phase.All,
+      60,
+      210,
+    );
     expect(count).toBe(3);
     expect(seen).toEqual([200, 150, 100]);
     let first = 0;

@@ -8,7 +8,9 @@ import { blocks, filesUnder, pages, root, where } from '../docs/markdown.js';
 // `<!-- output: examples/core.ts -->`. The browser example (examples/pixi/) is opened by
 // test/browser/example.test.ts.
 
-const outputs = pages().flatMap(blocks).filter((b) => b.marker?.kind === 'output');
+const outputs = pages()
+  .flatMap(blocks)
+  .filter((b) => b.marker?.kind === 'output');
 const nodeExamples = filesUnder('examples', '.ts').filter((f) => !f.startsWith('examples/pixi/'));
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
 
@@ -21,7 +23,11 @@ describe('examples', () => {
 
   for (const block of outputs) {
     it(`${block.marker!.file} prints what ${where(block)} shows`, () => {
-      const run = spawnSync(process.execPath, [tsx, block.marker!.file], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      const run = spawnSync(process.execPath, [tsx, block.marker!.file], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(run.stderr).toBe('');
       expect(run.status).toBe(0);
       expect(run.stdout.trimEnd()).toBe(block.code.trimEnd());

@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The published shape, not the sources: build, pack, install the tarball into an empty
 // project and import every entry point from plain Node ESM.
 const root = resolve(import.meta.dirname, '../..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; files: string[] };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+  files: string[];
+};
 let dir = '';
 
 function run(cmd: string, args: string[], cwd: string): string {
@@ -26,7 +29,11 @@ beforeAll(() => {
   run('npm', ['run', 'build'], root);
   const tarball = run('npm', ['pack', '--pack-destination', dir, '--silent'], root).trim().split('\n').pop()!;
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, type: 'module' }));
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--omit=optional', join(dir, tarball), 'bitecs@0.4.0'], dir);
+  run(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--omit=optional', join(dir, tarball), 'bitecs@0.4.0'],
+    dir,
+  );
 });
 
 afterAll(() => {
@@ -48,8 +55,10 @@ describe('published package', () => {
     const maps = sourceFiles('src').map((f) => `dist/${f.slice('src/'.length, -'.ts'.length)}.js.map`);
     expect(maps.length).toBeGreaterThan(10);
     for (const map of maps) {
-      const { sources, sourcesContent } = JSON.parse(readFileSync(join(root, map), 'utf8')) as
-        { sources: string[]; sourcesContent?: string[] };
+      const { sources, sourcesContent } = JSON.parse(readFileSync(join(root, map), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: string[];
+      };
       expect(sources, map).toHaveLength(1);
       const source = resolve(dirname(join(root, map)), sources[0]);
       expect(sourcesContent, map).toEqual([readFileSync(source, 'utf8')]);
@@ -57,12 +66,20 @@ describe('published package', () => {
   });
 
   it('core entry works from Node ESM', () => {
-    const out = run('node', ['--input-type=module', '-e', `
+    const out = run(
+      'node',
+      [
+        '--input-type=module',
+        '-e',
+        `
       import { LooseQuadtree } from 'bitecs-quadtree/core';
       const t = new LooseQuadtree({ width: 100, height: 100 });
       t.insert(1, 0, 0, 10, 10); t.insert(2, 5, 5, 15, 15); t.step(); t.validate();
       console.log(t.current.count, t.current.a[0], t.current.b[0]);
-    `], dir);
+    `,
+      ],
+      dir,
+    );
     expect(out.trim()).toBe('1 1 2');
   });
 
@@ -70,9 +87,10 @@ describe('published package', () => {
     for (const entry of Object.keys(pkg.exports)) {
       const spec = entry === '.' ? 'bitecs-quadtree' : 'bitecs-quadtree/' + entry.slice(2);
       // The pixi entry needs pixi.js, an optional peer: only check that it resolves.
-      const code = entry === './pixi'
-        ? `console.log(typeof import.meta.resolve(${JSON.stringify(spec)}))`
-        : `const m = await import(${JSON.stringify(spec)}); console.log(Object.keys(m).length > 0 ? 'string' : 'empty')`;
+      const code =
+        entry === './pixi'
+          ? `console.log(typeof import.meta.resolve(${JSON.stringify(spec)}))`
+          : `const m = await import(${JSON.stringify(spec)}); console.log(Object.keys(m).length > 0 ? 'string' : 'empty')`;
       expect(run('node', ['--input-type=module', '-e', code], dir).trim(), spec).toBe('string');
     }
   });

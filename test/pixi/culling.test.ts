@@ -25,21 +25,30 @@ class FakeSprite {
     return this.v;
   }
   set visible(_value: boolean) {
-    throw new Error('the culler wrote `visible`, which is the game\'s');
+    throw new Error("the culler wrote `visible`, which is the game's");
   }
   gameSets(visible: boolean): void {
     this.v = visible;
   }
 }
 
-interface Box { minX: number; minY: number; maxX: number; maxY: number }
+interface Box {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
 
 /** A random scene that moves, removes and re-adds items, with the boxes kept beside the tree. */
 class Scene {
   readonly tree: LooseQuadtree;
   readonly boxes = new Map<number, Box>();
   readonly layers = new Map<number, number>();
-  constructor(readonly rnd: () => number, readonly width: number, readonly height: number) {
+  constructor(
+    readonly rnd: () => number,
+    readonly width: number,
+    readonly height: number,
+  ) {
     this.tree = new LooseQuadtree({ x: -50, y: 20, width, height, maxDepth: 7 });
   }
   randomBox(): Box {
@@ -187,7 +196,12 @@ describe('SpriteCuller', () => {
     const ship = new FakeSprite();
     ship.gameSets(false);
     culler.set(1, ship);
-    for (const [minX, culled] of [[0, false], [0, false], [50, true], [0, false]] as const) {
+    for (const [minX, culled] of [
+      [0, false],
+      [0, false],
+      [50, true],
+      [0, false],
+    ] as const) {
       culler.cull(tree, minX, 0, minX + 40, 40);
       expect([ship.visible, ship.culled]).toEqual([false, culled]);
     }
@@ -240,9 +254,15 @@ describe('SpriteCuller', () => {
   it('names the bad argument', () => {
     const culler = new SpriteCuller();
     const tree = new LooseQuadtree();
-    expect(() => culler.set(-1, { culled: false })).toThrow('bitecs-quadtree: cull id must be a non-negative integer (got -1)');
-    expect(() => culler.set(3, undefined as unknown as FakeSprite)).toThrow('bitecs-quadtree: object for id 3 must be an object (got undefined)');
-    expect(() => culler.cull(tree, 10, 0, 0, 10)).toThrow('bitecs-quadtree: cull view must have min <= max (got 10, 0, 0, 10)');
+    expect(() => culler.set(-1, { culled: false })).toThrow(
+      'bitecs-quadtree: cull id must be a non-negative integer (got -1)',
+    );
+    expect(() => culler.set(3, undefined as unknown as FakeSprite)).toThrow(
+      'bitecs-quadtree: object for id 3 must be an object (got undefined)',
+    );
+    expect(() => culler.cull(tree, 10, 0, 0, 10)).toThrow(
+      'bitecs-quadtree: cull view must have min <= max (got 10, 0, 0, 10)',
+    );
     expect(() => culler.cull(tree, NaN, 0, 0, 10)).toThrow(/got NaN/);
   });
 });

@@ -1,7 +1,13 @@
 // @vitest-environment happy-dom
 import { Graphics, ParticleContainer } from 'pixi.js';
 import { describe, expect, it } from 'vitest';
-import { ParticleCuller, QuadtreeOverlay, SpriteCuller, type CullOptions, type QuadtreeOverlayOptions } from '../../src/pixi/index.js';
+import {
+  ParticleCuller,
+  QuadtreeOverlay,
+  SpriteCuller,
+  type CullOptions,
+  type QuadtreeOverlayOptions,
+} from '../../src/pixi/index.js';
 
 function thrown(call: () => unknown): string {
   try {
@@ -18,21 +24,24 @@ const loose = <T>(o: object) => o as T;
 
 describe('PixiJS helpers refuse unknown option keys', () => {
   it('QuadtreeOverlay', () => {
-    expect(thrown(() => new QuadtreeOverlay(new Graphics(), loose<QuadtreeOverlayOptions>({ pair: true }))))
-      .toBe('bitecs-quadtree: unknown QuadtreeOverlay option "pair" (did you mean "pairs"?)');
+    expect(thrown(() => new QuadtreeOverlay(new Graphics(), loose<QuadtreeOverlayOptions>({ pair: true })))).toBe(
+      'bitecs-quadtree: unknown QuadtreeOverlay option "pair" (did you mean "pairs"?)',
+    );
     const overlay = new QuadtreeOverlay(new Graphics(), { pairs: true, maxDepth: 5, bounds: 'cell' });
     expect([overlay.pairs, overlay.maxDepth, overlay.bounds]).toEqual([true, 5, 'cell']);
   });
 
   it('SpriteCuller', () => {
-    expect(thrown(() => new SpriteCuller(loose<CullOptions>({ margn: 4 }))))
-      .toBe('bitecs-quadtree: unknown SpriteCuller option "margn" (did you mean "margin"?)');
+    expect(thrown(() => new SpriteCuller(loose<CullOptions>({ margn: 4 })))).toBe(
+      'bitecs-quadtree: unknown SpriteCuller option "margn" (did you mean "margin"?)',
+    );
     expect(new SpriteCuller({ margin: 4, mask: 2 }).margin).toBe(4);
   });
 
   it('ParticleCuller', () => {
-    expect(thrown(() => new ParticleCuller(new ParticleContainer(), loose<CullOptions>({ sortByID: true }))))
-      .toBe('bitecs-quadtree: unknown ParticleCuller option "sortByID" (did you mean "sortById"?)');
+    expect(thrown(() => new ParticleCuller(new ParticleContainer(), loose<CullOptions>({ sortByID: true })))).toBe(
+      'bitecs-quadtree: unknown ParticleCuller option "sortByID" (did you mean "sortById"?)',
+    );
     expect(new ParticleCuller(new ParticleContainer(), { sortById: true, margin: 2 }).sortById).toBe(true);
   });
 });

@@ -5,7 +5,15 @@ import { LooseQuadtree, Shape } from '../../src/core/index.js';
 import { QuadtreeOverlay, depthColor } from '../../src/pixi/index.js';
 
 type Rect = [number, number, number, number];
-interface Stroke { color: number; alpha: number; width: number; pixelLine: boolean; rects: Rect[]; circles: number[][]; lines: number[][] }
+interface Stroke {
+  color: number;
+  alpha: number;
+  width: number;
+  pixelLine: boolean;
+  rects: Rect[];
+  circles: number[][];
+  lines: number[][];
+}
 
 /** The strokes of a Graphics, with the rectangles and polylines of each. */
 function strokes(g: Graphics): Stroke[] {
@@ -16,12 +24,28 @@ function strokes(g: Graphics): Stroke[] {
     const lines: number[][] = [];
     const circles: number[][] = [];
     for (const p of path.shapePath.shapePrimitives) {
-      const s = p.shape as unknown as { type: string; x: number; y: number; width: number; height: number; radius: number; points: number[] };
+      const s = p.shape as unknown as {
+        type: string;
+        x: number;
+        y: number;
+        width: number;
+        height: number;
+        radius: number;
+        points: number[];
+      };
       if (s.type === 'rectangle') rects.push([s.x, s.y, s.width, s.height]);
       else if (s.type === 'circle') circles.push([s.x, s.y, s.radius]);
       else lines.push([...s.points]);
     }
-    return { color: style.color, alpha: style.alpha, width: style.width, pixelLine: style.pixelLine, rects, circles, lines };
+    return {
+      color: style.color,
+      alpha: style.alpha,
+      width: style.width,
+      pixelLine: style.pixelLine,
+      rects,
+      circles,
+      lines,
+    };
   });
 }
 
@@ -32,7 +56,12 @@ function sortRects(rects: Rect[]): Rect[] {
 /** The loose bounds of the four children of the cell at (x, y) of side `size`. */
 function looseChildren(x: number, y: number, size: number): Rect[] {
   const h = size / 2;
-  return [[x, y], [x + h, y], [x, y + h], [x + h, y + h]].map(([cx, cy]) => [cx - h / 2, cy - h / 2, 2 * h, 2 * h] as Rect);
+  return [
+    [x, y],
+    [x + h, y],
+    [x, y + h],
+    [x + h, y + h],
+  ].map(([cx, cy]) => [cx - h / 2, cy - h / 2, 2 * h, 2 * h] as Rect);
 }
 
 // A 256-wide world, maxDepth 3: a 2x2 item near the origin sits in a depth-3 leaf, so the
@@ -77,7 +106,7 @@ describe('QuadtreeOverlay', () => {
   it('draws exactly the nodes visitNodes reports, on a random tree', () => {
     const tree = new LooseQuadtree({ x: -100, y: 50, width: 900, height: 400, maxDepth: 6 });
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let id = 1; id <= 300; id++) {
       const x = -150 + rnd() * 1000;
       const y = rnd() * 500;
@@ -93,7 +122,10 @@ describe('QuadtreeOverlay', () => {
     overlay.draw(tree);
     const out = strokes(overlay.graphics);
     for (const s of out) expect(s.pixelLine).toBe(true);
-    const depths = expected.map((_, d) => d).filter((d) => expected[d]).reverse();
+    const depths = expected
+      .map((_, d) => d)
+      .filter((d) => expected[d])
+      .reverse();
     expect(out.map((s) => s.color)).toEqual(depths.map((d) => depthColor(d, 6)));
     out.forEach((s, i) => expect(sortRects(s.rects)).toEqual(sortRects(expected[depths[i]])));
     expect(overlay.nodesDrawn).toBe(expected.flat().length);
@@ -119,7 +151,10 @@ describe('QuadtreeOverlay', () => {
     overlay.draw(tree);
     // The root, then one non-empty node per level down to the item's leaf.
     expect(strokes(overlay.graphics).map((s) => s.rects)).toEqual([
-      [[-16, -16, 64, 64]], [[-32, -32, 128, 128]], [[-64, -64, 256, 256]], [[-128, -128, 512, 512]],
+      [[-16, -16, 64, 64]],
+      [[-32, -32, 128, 128]],
+      [[-64, -64, 256, 256]],
+      [[-128, -128, 512, 512]],
     ]);
   });
 
@@ -128,8 +163,18 @@ describe('QuadtreeOverlay', () => {
     overlay.draw(knownTree());
     const out = strokes(overlay.graphics).reverse();
     expect(out[0].rects).toEqual([[0, 0, 256, 256]]);
-    expect(sortRects(out[1].rects)).toEqual([[0, 0, 128, 128], [0, 128, 128, 128], [128, 0, 128, 128], [128, 128, 128, 128]]);
-    expect(sortRects(out[3].rects)).toEqual([[0, 0, 32, 32], [0, 32, 32, 32], [32, 0, 32, 32], [32, 32, 32, 32]]);
+    expect(sortRects(out[1].rects)).toEqual([
+      [0, 0, 128, 128],
+      [0, 128, 128, 128],
+      [128, 0, 128, 128],
+      [128, 128, 128, 128],
+    ]);
+    expect(sortRects(out[3].rects)).toEqual([
+      [0, 0, 32, 32],
+      [0, 32, 32, 32],
+      [32, 0, 32, 32],
+      [32, 32, 32, 32],
+    ]);
   });
 
   it('draws item boxes in the view and pair lines by tier', () => {
@@ -149,9 +194,17 @@ describe('QuadtreeOverlay', () => {
     expect(overlay.pairsDrawn).toBe(2);
     const out = strokes(overlay.graphics);
     const items = out.find((s) => s.color === 0x33ff99)!;
-    expect(sortRects(items.rects)).toEqual([[0, 0, 10, 10], [5, 5, 10, 10], [100, 100, 20, 10], [110, 100, 20, 10]]);
+    expect(sortRects(items.rects)).toEqual([
+      [0, 0, 10, 10],
+      [5, 5, 10, 10],
+      [100, 100, 20, 10],
+      [110, 100, 20, 10],
+    ]);
     // Pair (1, 2) has priority 200, tier 0; pair (3, 4) has priority 10, tier 3.
-    expect(out.slice(-2).map((s) => [s.color, s.lines])).toEqual([[1, [[5, 5, 10, 10]]], [4, [[110, 105, 120, 105]]]]);
+    expect(out.slice(-2).map((s) => [s.color, s.lines])).toEqual([
+      [1, [[5, 5, 10, 10]]],
+      [4, [[110, 105, 120, 105]]],
+    ]);
     // An item removed after the step leaves its pairs out, without an error.
     tree.remove(2);
     overlay.draw(tree, 0, 0, 150, 150);
@@ -196,6 +249,8 @@ describe('QuadtreeOverlay', () => {
   });
 
   it('refuses something that is not a Graphics', () => {
-    expect(() => new QuadtreeOverlay(null as unknown as Graphics)).toThrow(/bitecs-quadtree: QuadtreeOverlay needs a PixiJS Graphics \(got null\)/);
+    expect(() => new QuadtreeOverlay(null as unknown as Graphics)).toThrow(
+      /bitecs-quadtree: QuadtreeOverlay needs a PixiJS Graphics \(got null\)/,
+    );
   });
 });

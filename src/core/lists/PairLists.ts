@@ -50,7 +50,11 @@ export class PairLists {
       sortPairs(entered);
       // Few changes: patch the list in place; many (or reordered priorities): merge it anew.
       const changes = entered.count + exits.count;
-      if (this.reorder || changes * 32 > this.current.count || (changes > 0 && !this.patcher.patch(this.current, entered, exits))) {
+      if (
+        this.reorder ||
+        changes * 32 > this.current.count ||
+        (changes > 0 && !this.patcher.patch(this.current, entered, exits))
+      ) {
         this.mergeEntries(pool);
       }
     }
@@ -105,8 +109,17 @@ export class PairLists {
    * `born` column is then the truth). `refreshed`: priorities were refreshed this step (see
    * {@link refreshPriorities}), so ending pairs report the one they had in `was`.
    */
-  mergeFound(found: PairBuffer, all: boolean, step: number, checked: Int32Array, covered: Int32Array, left: IdBits,
-    items: ItemStore, pool: PairPool | null, refreshed: boolean): void {
+  mergeFound(
+    found: PairBuffer,
+    all: boolean,
+    step: number,
+    checked: Int32Array,
+    covered: Int32Array,
+    left: IdBits,
+    items: ItemStore,
+    pool: PairPool | null,
+    refreshed: boolean,
+  ): void {
     const old = this.current;
     const out = this.spare;
     out.reserve(found.count + old.count);
@@ -117,9 +130,17 @@ export class PairLists {
     const loose = items.detachedBits;
     const anyLeft = pool === null && left.count > 0;
     const alive = pool === null ? null : pool.alive;
-    const oa = old.a, ob = old.b, op = old.priority, oi = old.index, oborn = old.born, owas = old.was;
-    const fa = found.a, fb = found.b, fp = found.priority;
-    const on = old.count, fn = found.count;
+    const oa = old.a,
+      ob = old.b,
+      op = old.priority,
+      oi = old.index,
+      oborn = old.born,
+      owas = old.was;
+    const fa = found.a,
+      fb = found.b,
+      fp = found.priority;
+    const on = old.count,
+      fn = found.count;
     let i = 0;
     let j = 0;
     while (i < on || j < fn) {
@@ -136,8 +157,11 @@ export class PairLists {
         i++;
         j++;
       } else if (order < 0) {
-        const a = oa[i], b = ob[i];
-        const sure = (((covered[a >> 5] | leftWords[a >> 5]) >>> (a & 31)) & 1) !== 0 || (((covered[b >> 5] | leftWords[b >> 5]) >>> (b & 31)) & 1) !== 0;
+        const a = oa[i],
+          b = ob[i];
+        const sure =
+          (((covered[a >> 5] | leftWords[a >> 5]) >>> (a & 31)) & 1) !== 0 ||
+          (((covered[b >> 5] | leftWords[b >> 5]) >>> (b & 31)) & 1) !== 0;
         const probed = (((checked[a >> 5] >>> (a & 31)) | (checked[b >> 5] >>> (b & 31))) & 1) !== 0;
         if (all || sure || (probed && (((loose[a >> 5] >>> (a & 31)) | (loose[b >> 5] >>> (b & 31))) & 1) === 0)) {
           exiting.push(a, b, pool !== null ? pool.priority[oi[i]] : refreshed ? owas[i] : op[i], -1);

@@ -34,7 +34,10 @@ export class ListPatcher {
     }
     for (let j = 0; j < e; j++) ins[j] = lowerBound(cur, n, entered.priority[j], entered.a[j], entered.b[j]);
     cur.reserve(n - x + e);
-    const ca = cur.a, cb = cur.b, cp = cur.priority, ci = cur.index;
+    const ca = cur.a,
+      cb = cur.b,
+      cp = cur.priority,
+      ci = cur.index;
     // 1. Close the gaps left by exits, left to right (writes never pass reads).
     let write = x > 0 ? del[0] : n;
     for (let k = 0; k < x; k++) {
@@ -86,9 +89,17 @@ export function mergeEntries(old: PairBuffer, entered: PairBuffer, out: PairBuff
   out.reserve(old.count + entered.count);
   const alive = pairs.alive;
   const priority = pairs.priority;
-  const oa = old.a, ob = old.b, oi = old.index;
-  const ea = entered.a, eb = entered.b, ep = entered.priority, ei = entered.index;
-  const na = out.a, nb = out.b, np = out.priority, ni = out.index;
+  const oa = old.a,
+    ob = old.b,
+    oi = old.index;
+  const ea = entered.a,
+    eb = entered.b,
+    ep = entered.priority,
+    ei = entered.index;
+  const na = out.a,
+    nb = out.b,
+    np = out.priority,
+    ni = out.index;
   let i = 0;
   let j = 0;
   let k = 0;

@@ -17,7 +17,9 @@ export function before(pa: number, aa: number, ba: number, pb: number, ab: numbe
 
 /** True when the list's first `count` entries are in order. */
 export function isSorted(list: PairList, count = list.count): boolean {
-  const p = list.priority, a = list.a, b = list.b;
+  const p = list.priority,
+    a = list.a,
+    b = list.b;
   for (let i = 1; i < count; i++) if (before(p[i], a[i], b[i], p[i - 1], a[i - 1], b[i - 1])) return false;
   return true;
 }

@@ -6,17 +6,20 @@ import { before } from './order.js';
  * pair lists by (priority descending, a, b), and hit lists by (distance, id).
  */
 
-
 /** Sorts a pair list's first `count` entries; every column moves along. */
 export function sortPairs(list: PairBuffer): void {
   quickPairs(list, 0, list.count - 1);
 }
 
 function quickPairs(list: PairBuffer, lo: number, hi: number): void {
-  const a = list.a, b = list.b, pr = list.priority;
+  const a = list.a,
+    b = list.b,
+    pr = list.priority;
   while (hi - lo > 16) {
     const mid = (lo + hi) >> 1;
-    const pp = pr[mid], pa = a[mid], pb = b[mid];
+    const pp = pr[mid],
+      pa = a[mid],
+      pb = b[mid];
     let i = lo;
     let j = hi;
     while (i <= j) {
@@ -44,12 +47,24 @@ function quickPairs(list: PairBuffer, lo: number, hi: number): void {
 
 function swapPair(list: PairBuffer, i: number, j: number): void {
   const { a, b, priority, index, born, was } = list;
-  let t = a[i]; a[i] = a[j]; a[j] = t;
-  t = b[i]; b[i] = b[j]; b[j] = t;
-  t = priority[i]; priority[i] = priority[j]; priority[j] = t;
-  t = index[i]; index[i] = index[j]; index[j] = t;
-  t = born[i]; born[i] = born[j]; born[j] = t;
-  t = was[i]; was[i] = was[j]; was[j] = t;
+  let t = a[i];
+  a[i] = a[j];
+  a[j] = t;
+  t = b[i];
+  b[i] = b[j];
+  b[j] = t;
+  t = priority[i];
+  priority[i] = priority[j];
+  priority[j] = t;
+  t = index[i];
+  index[i] = index[j];
+  index[j] = t;
+  t = born[i];
+  born[i] = born[j];
+  born[j] = t;
+  t = was[i];
+  was[i] = was[j];
+  was[j] = t;
 }
 
 /** Sorts hits by distance, then id, in caller-owned arrays (plain arrays or typed). */
@@ -64,7 +79,8 @@ function hitBefore(da: number, ia: number, db: number, ib: number): boolean {
 function quickHits(ids: { [i: number]: number }, dist: { [i: number]: number }, lo: number, hi: number): void {
   while (hi - lo > 16) {
     const mid = (lo + hi) >> 1;
-    const pd = dist[mid], pi = ids[mid];
+    const pd = dist[mid],
+      pi = ids[mid];
     let i = lo;
     let j = hi;
     while (i <= j) {
@@ -90,6 +106,10 @@ function quickHits(ids: { [i: number]: number }, dist: { [i: number]: number }, 
 }
 
 function swapHit(ids: { [i: number]: number }, dist: { [i: number]: number }, i: number, j: number): void {
-  const t = ids[i]; ids[i] = ids[j]; ids[j] = t;
-  const d = dist[i]; dist[i] = dist[j]; dist[j] = d;
+  const t = ids[i];
+  ids[i] = ids[j];
+  ids[j] = t;
+  const d = dist[i];
+  dist[i] = dist[j];
+  dist[j] = d;
 }

@@ -110,15 +110,24 @@ export class PairRadix {
       this.pass(list, column, 0, -1, maxId + 1, false);
       return;
     }
-    for (let shift = 0; maxId >>> shift !== 0; shift += PAIR_BITS) this.pass(list, column, shift, PAIR_BUCKETS - 1, PAIR_BUCKETS, false);
+    for (let shift = 0; maxId >>> shift !== 0; shift += PAIR_BITS)
+      this.pass(list, column, shift, PAIR_BUCKETS - 1, PAIR_BUCKETS, false);
   }
 
   /** One stable counting pass on `(column >> shift) & mask`, in `buckets` buckets, ascending or descending. */
-  private pass(list: PairBuffer, column: number, shift: number, mask: number, buckets: number, descending: boolean): void {
+  private pass(
+    list: PairBuffer,
+    column: number,
+    shift: number,
+    mask: number,
+    buckets: number,
+    descending: boolean,
+  ): void {
     const from = (this.passes & 1) === 0 ? list : this.tmp;
     const to = (this.passes & 1) === 0 ? this.tmp : list;
     this.passes++;
-    if (buckets > PAIR_BUCKETS && this.idCounts.length < buckets) this.idCounts = new Int32Array(Math.max(buckets, 2 * this.idCounts.length));
+    if (buckets > PAIR_BUCKETS && this.idCounts.length < buckets)
+      this.idCounts = new Int32Array(Math.max(buckets, 2 * this.idCounts.length));
     const counts = buckets > PAIR_BUCKETS ? this.idCounts : this.digitCounts;
     const key = column === A ? from.a : column === B ? from.b : from.priority;
     const n = list.count;
@@ -136,10 +145,22 @@ export class PairRadix {
 }
 
 /** Moves each pair to its bucket's next place; the priority column only when it varies. */
-function scatter(from: PairBuffer, to: PairBuffer, key: Int32Array | Uint8Array, n: number, shift: number,
-  mask: number, counts: Int32Array, withPriority: boolean): void {
-  const fa = from.a, fb = from.b, fp = from.priority;
-  const ta = to.a, tb = to.b, tp = to.priority;
+function scatter(
+  from: PairBuffer,
+  to: PairBuffer,
+  key: Int32Array | Uint8Array,
+  n: number,
+  shift: number,
+  mask: number,
+  counts: Int32Array,
+  withPriority: boolean,
+): void {
+  const fa = from.a,
+    fb = from.b,
+    fp = from.priority;
+  const ta = to.a,
+    tb = to.b,
+    tp = to.priority;
   if (withPriority) {
     for (let i = 0; i < n; i++) {
       const at = counts[(key[i] >> shift) & mask]++;
@@ -158,7 +179,12 @@ function scatter(from: PairBuffer, to: PairBuffer, key: Int32Array | Uint8Array,
 
 /** Exchanges the arrays (not the counts) of two pair buffers. */
 function swapArrays(x: PairBuffer, y: PairBuffer): void {
-  const a = x.a, b = x.b, p = x.priority, i = x.index, born = x.born, was = x.was;
+  const a = x.a,
+    b = x.b,
+    p = x.priority,
+    i = x.index,
+    born = x.born,
+    was = x.was;
   x.a = y.a;
   x.b = y.b;
   x.priority = y.priority;

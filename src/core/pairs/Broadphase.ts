@@ -174,7 +174,8 @@ export class Broadphase {
   endPairsOf(id: number): void {
     const items = this.tree.items;
     if (this.poolInSync) {
-      for (let e = items.pairHead(id); e !== NONE; e = items.pairHead(id)) this.lists.endPair(e >> 1, this.pairs, items);
+      for (let e = items.pairHead(id); e !== NONE; e = items.pairHead(id))
+        this.lists.endPair(e >> 1, this.pairs, items);
     } else {
       this.left.fit(items.capacity);
       this.left.add(id);
@@ -220,7 +221,11 @@ export class Broadphase {
     if (!sweeping && !this.poolInSync) this.syncPool();
     // With no budget every queued item is checked, so order cannot change the result: check
     // them in cell order for cache locality.
-    const checked = onePass ? this.checkAll() : sweeping ? this.checkMovers(unlimited, started) : this.checkInCellOrder(TIERS);
+    const checked = onePass
+      ? this.checkAll()
+      : sweeping
+        ? this.checkMovers(unlimited, started)
+        : this.checkInCellOrder(TIERS);
     this.lists.finish(sweeping, this.pairs, stats);
     this.pairs.release();
     stats.moved = checked;
@@ -343,8 +348,12 @@ export class Broadphase {
         // The guaranteed ones in batches; past them, one at a time while the budget lasts
         // (the clock read every 32).
         const past = served >= this.minChecksPerTier;
-        if (past && (this.tests >= this.maxPairTests || (this.maxMs !== Infinity && (clock++ & 31) === 0 &&
-            performance.now() - started >= this.maxMs))) break;
+        if (
+          past &&
+          (this.tests >= this.maxPairTests ||
+            (this.maxMs !== Infinity && (clock++ & 31) === 0 && performance.now() - started >= this.maxMs))
+        )
+          break;
         const size = past ? 1 : Math.min(batch.length, this.minChecksPerTier - served);
         let n = 0;
         while (queue.count > 0 && n < size) {
@@ -487,7 +496,8 @@ export class Broadphase {
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0) continue;
       let touched = C.moved[k] !== 0;
-      for (let o = 0; !touched && o < MAX_CLASSES; o++) touched = C.moved[o] !== 0 && C.allowed[k * MAX_CLASSES + o] === 1;
+      for (let o = 0; !touched && o < MAX_CLASSES; o++)
+        touched = C.moved[o] !== 0 && C.allowed[k * MAX_CLASSES + o] === 1;
       if (touched) joined |= 1 << k;
     }
     return joined;
@@ -509,8 +519,17 @@ export class Broadphase {
 
   /** Merges the sweep's pairs into the lists; the pool is then out of sync (see {@link poolInSync}). */
   private mergeFound(all: boolean): void {
-    this.lists.mergeFound(this.found, all, this.stepId, this.checked.words, this.covered.words, this.left, this.tree.items,
-      this.poolOrNull(), this.priorityChanged);
+    this.lists.mergeFound(
+      this.found,
+      all,
+      this.stepId,
+      this.checked.words,
+      this.covered.words,
+      this.left,
+      this.tree.items,
+      this.poolOrNull(),
+      this.priorityChanged,
+    );
     this.poolInSync = false;
     this.left.clear();
   }
@@ -542,7 +561,8 @@ export class Broadphase {
       // Detached after two steps in a row where half of it moved (a world just filled moved
       // once, all of it); kept so while a quarter moves.
       const most = C.moved[k] * 2 >= C.size[k];
-      if (many && (C.detached[k] === 1 ? C.moved[k] * 4 >= C.size[k] : most && this.mostBefore[k] === 1)) want |= 1 << k;
+      if (many && (C.detached[k] === 1 ? C.moved[k] * 4 >= C.size[k] : most && this.mostBefore[k] === 1))
+        want |= 1 << k;
       this.mostBefore[k] = many && most ? 1 : 0;
     }
     for (let a = 0; a < MAX_CLASSES; a++) {
@@ -574,9 +594,11 @@ export class Broadphase {
     pairs.reset();
     for (let id = 0; id < items.capacity; id++) items.setPairHead(id, NONE);
     const cur = this.lists.current;
-    for (let i = 0; i < cur.count; i++) cur.index[i] = pairs.create(cur.a[i], cur.b[i], cur.priority[i], cur.born[i], items);
+    for (let i = 0; i < cur.count; i++)
+      cur.index[i] = pairs.create(cur.a[i], cur.b[i], cur.priority[i], cur.born[i], items);
     if (this.left.count > 0) {
-      for (let i = 0; i < cur.count; i++) if (this.endedByRemoval(cur.a[i], cur.b[i])) this.lists.endPair(cur.index[i], pairs, items);
+      for (let i = 0; i < cur.count; i++)
+        if (this.endedByRemoval(cur.a[i], cur.b[i])) this.lists.endPair(cur.index[i], pairs, items);
     }
     this.poolInSync = true;
     this.left.clear();
@@ -647,7 +669,8 @@ export class Broadphase {
         const id = queue.shift();
         // Stale (removed, checked already, or detached since: its class's join covers it) or
         // listed twice: taken once.
-        if (i32[(id << 4) | STATE] !== mark || i32[(id << 4) | SEEN] === token || i32[(id << 4) | NODE] === DETACHED) continue;
+        if (i32[(id << 4) | STATE] !== mark || i32[(id << 4) | SEEN] === token || i32[(id << 4) | NODE] === DETACHED)
+          continue;
         i32[(id << 4) | SEEN] = token;
         moved[(i32[(id << 4) | FLAGS] & CLASS_BITS) >> CLASS_SHIFT]++;
         sorter.push(itemSlot[id]);

@@ -16,7 +16,6 @@ export const NEAR = 0.5 + 1e-9;
 /** A region with more items than this reaches other levels item by item, not by its union. */
 const UNION_LIMIT = 4;
 
-
 /**
  * Overlapping pairs found from slot memory alone (box, id and collider copies, read in order),
  * class by class (see CollisionClasses):
@@ -65,7 +64,8 @@ export class CellSweep {
     this.touching = touching;
     this.grid = new ProbeGrid(tree, touching);
     this.exactTest = new ExactTest(tree, touching);
-    for (let k = 0; k < MAX_CLASSES; k++) this.bounds.push(new Array<Float64Array | null>(tree.maxDepth + 1).fill(null));
+    for (let k = 0; k < MAX_CLASSES; k++)
+      this.bounds.push(new Array<Float64Array | null>(tree.maxDepth + 1).fill(null));
   }
 
   /** Forgets anything built for an earlier step (see ProbeGrid.invalidate). */
@@ -168,7 +168,17 @@ export class CellSweep {
         this.pairWithin(first, end);
         this.loadUnion(k, d, c, first, end);
         this.pairWithCells(first, end, k, d, cx + 1, cx + r > last ? last : cx + r, cy, cy);
-        if (cy < last) this.pairWithCells(first, end, k, d, cx - r < 0 ? 0 : cx - r, cx + r > last ? last : cx + r, cy + 1, cy + r > last ? last : cy + r);
+        if (cy < last)
+          this.pairWithCells(
+            first,
+            end,
+            k,
+            d,
+            cx - r < 0 ? 0 : cx - r,
+            cx + r > last ? last : cx + r,
+            cy + 1,
+            cy + r > last ? last : cy + r,
+          );
         this.reachLevels(first, end, k, d + 1);
       }
     }
@@ -230,17 +240,35 @@ export class CellSweep {
     const slots = this.tree.slots;
     const meta = slots.meta;
     const i32 = this.tree.items.i32;
-    if (this.filter && ((i32[(a << 4) | LAYER] & meta[4 * t + 1]) === 0 || (meta[4 * t] & i32[(a << 4) | MASK]) === 0 ||
-        (i32[(a << 4) | FLAGS] & meta[4 * t + 2] & STATIC) !== 0)) return;
+    if (
+      this.filter &&
+      ((i32[(a << 4) | LAYER] & meta[4 * t + 1]) === 0 ||
+        (meta[4 * t] & i32[(a << 4) | MASK]) === 0 ||
+        (i32[(a << 4) | FLAGS] & meta[4 * t + 2] & STATIC) !== 0)
+    )
+      return;
     const b = slots.id[t];
     const pa = this.tree.items.priorityOf(a);
     const pt = meta[4 * t + 3];
     // A swept item's candidates were found by the box covering its path; a circle's by its box.
     if (this.careful) {
-      const fa = i32[(a << 4) | FLAGS], mt = meta[4 * t + 2];
-      if (((fa | mt) & EXACT) !== 0 && !(((fa | mt) & SWEPT) === 0
-        ? roundOverlap(this.tree.items.f64, a << 3, (fa & CIRCLE) !== 0, slots.box, 4 * t, (mt & CIRCLE) !== 0, this.touching)
-        : this.exactTest.meets(a, b))) return;
+      const fa = i32[(a << 4) | FLAGS],
+        mt = meta[4 * t + 2];
+      if (
+        ((fa | mt) & EXACT) !== 0 &&
+        !(((fa | mt) & SWEPT) === 0
+          ? roundOverlap(
+              this.tree.items.f64,
+              a << 3,
+              (fa & CIRCLE) !== 0,
+              slots.box,
+              4 * t,
+              (mt & CIRCLE) !== 0,
+              this.touching,
+            )
+          : this.exactTest.meets(a, b))
+      )
+        return;
     }
     this.push(a < b ? a : b, a < b ? b : a, pa < pt ? pa : pt);
   }
@@ -297,7 +325,10 @@ export class CellSweep {
       for (let c = 0, count = byCell.length >> 1; c < count; c++) {
         const own = byCell[2 * c + 1];
         if (own === 0) continue;
-        let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+        let x0 = Infinity,
+          y0 = Infinity,
+          x1 = -Infinity,
+          y1 = -Infinity;
         for (let s = byCell[2 * c], end = s + own; s < end; s++) {
           if (box[4 * s] < x0) x0 = box[4 * s];
           if (box[4 * s + 1] < y0) y0 = box[4 * s + 1];
@@ -359,11 +390,16 @@ export class CellSweep {
     const touching = this.touching;
     this.tests += ((end - first) * (end - first - 1)) >> 1;
     for (let s = first; s < end - 1; s++) {
-      const x0 = box[4 * s], y0 = box[4 * s + 1], x1 = box[4 * s + 2], y1 = box[4 * s + 3];
+      const x0 = box[4 * s],
+        y0 = box[4 * s + 1],
+        x1 = box[4 * s + 2],
+        y1 = box[4 * s + 3];
       for (let t = s + 1; t < end; t++) {
-        if ((touching
+        if (
+          touching
             ? x0 <= box[4 * t + 2] && box[4 * t] <= x1 && y0 <= box[4 * t + 3] && box[4 * t + 1] <= y1
-            : x0 < box[4 * t + 2] && box[4 * t] < x1 && y0 < box[4 * t + 3] && box[4 * t + 1] < y1)) {
+            : x0 < box[4 * t + 2] && box[4 * t] < x1 && y0 < box[4 * t + 3] && box[4 * t + 1] < y1
+        ) {
           this.emit(s, t);
         }
       }
@@ -387,16 +423,37 @@ export class CellSweep {
     const ly = Math.ceil((u[1] - tree.originY) * inv - REACH);
     const hy = Math.floor((u[3] - tree.originY) * inv + NEAR);
     if (hx < 0 || hy < 0 || lx > last || ly > last) return;
-    this.pairWithCells(first, end, k, d, lx < 0 ? 0 : lx | 0, hx > last ? last : hx | 0, ly < 0 ? 0 : ly | 0, hy > last ? last : hy | 0);
+    this.pairWithCells(
+      first,
+      end,
+      k,
+      d,
+      lx < 0 ? 0 : lx | 0,
+      hx > last ? last : hx | 0,
+      ly < 0 ? 0 : ly | 0,
+      hy > last ? last : hy | 0,
+    );
   }
 
   /**
    * Pairs the items of slots [first, end), whose union is in `union`, with class k's items in
    * the cells [fx0..fx1] x [fy0..fy1] of level `d` (inside the grid, possibly empty ranges).
    */
-  private pairWithCells(first: number, end: number, k: number, d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
+  private pairWithCells(
+    first: number,
+    end: number,
+    k: number,
+    d: number,
+    fx0: number,
+    fx1: number,
+    fy0: number,
+    fy1: number,
+  ): void {
     const u = this.union;
-    const x0 = u[0], y0 = u[1], x1 = u[2], y1 = u[3];
+    const x0 = u[0],
+      y0 = u[1],
+      x1 = u[2],
+      y1 = u[3];
     const tree = this.tree;
     const C = tree.classes;
     const byCell = C.regionsByCell[k][d];
@@ -406,7 +463,10 @@ export class CellSweep {
     const box = tree.slots.box;
     const touching = this.touching;
     let tests = 0;
-    let bx0 = -Infinity, by0 = -Infinity, bx1 = Infinity, by1 = Infinity;
+    let bx0 = -Infinity,
+      by0 = -Infinity,
+      bx1 = Infinity,
+      by1 = Infinity;
     for (let iy = fy0; iy <= fy1; iy++) {
       for (let c = (iy << d) + fx0, rowEnd = (iy << d) + fx1; c <= rowEnd; c++) {
         // regionAt written out: this runs per mover and cell, and the call cost 7% of a
@@ -427,22 +487,33 @@ export class CellSweep {
           by0 = b[4 * c + 1];
           bx1 = b[4 * c + 2];
           by1 = b[4 * c + 3];
-          if (!(touching
+          if (
+            !(touching
               ? x0 <= bx1 && bx0 <= x1 && y0 <= by1 && by0 <= y1
-              : x0 < bx1 && bx0 < x1 && y0 < by1 && by0 < y1)) continue;
+              : x0 < bx1 && bx0 < x1 && y0 < by1 && by0 < y1)
+          )
+            continue;
         }
         const to = from + count;
         for (let s = first; s < end; s++) {
-          const sx0 = box[4 * s], sy0 = box[4 * s + 1], sx1 = box[4 * s + 2], sy1 = box[4 * s + 3];
+          const sx0 = box[4 * s],
+            sy0 = box[4 * s + 1],
+            sx1 = box[4 * s + 2],
+            sy1 = box[4 * s + 3];
           // Skip the cell for this item when its box misses the cell's items.
-          if (!(touching
+          if (
+            !(touching
               ? sx0 <= bx1 && bx0 <= sx1 && sy0 <= by1 && by0 <= sy1
-              : sx0 < bx1 && bx0 < sx1 && sy0 < by1 && by0 < sy1)) continue;
+              : sx0 < bx1 && bx0 < sx1 && sy0 < by1 && by0 < sy1)
+          )
+            continue;
           tests += count;
           for (let t = from; t < to; t++) {
-            if ((touching
+            if (
+              touching
                 ? sx0 <= box[4 * t + 2] && box[4 * t] <= sx1 && sy0 <= box[4 * t + 3] && box[4 * t + 1] <= sy1
-                : sx0 < box[4 * t + 2] && box[4 * t] < sx1 && sy0 < box[4 * t + 3] && box[4 * t + 1] < sy1)) {
+                : sx0 < box[4 * t + 2] && box[4 * t] < sx1 && sy0 < box[4 * t + 3] && box[4 * t + 1] < sy1
+            ) {
               this.emit(s, t);
             }
           }
@@ -456,8 +527,14 @@ export class CellSweep {
   private emit(s: number, t: number): void {
     const slots = this.tree.slots;
     const meta = slots.meta;
-    if (s === t || (this.filter && ((meta[4 * s] & meta[4 * t + 1]) === 0 || (meta[4 * t] & meta[4 * s + 1]) === 0 ||
-        (meta[4 * s + 2] & meta[4 * t + 2] & STATIC) !== 0))) return;
+    if (
+      s === t ||
+      (this.filter &&
+        ((meta[4 * s] & meta[4 * t + 1]) === 0 ||
+          (meta[4 * t] & meta[4 * s + 1]) === 0 ||
+          (meta[4 * s + 2] & meta[4 * t + 2] & STATIC) !== 0))
+    )
+      return;
     const a = slots.id[s];
     const b = slots.id[t];
     if (this.skip !== null && ((this.skip[b >> 5] >>> (b & 31)) & 1) !== 0) return;
@@ -465,10 +542,15 @@ export class CellSweep {
     const pt = meta[4 * t + 3];
     // Only the three columns a sort and merge read; the list's index and born stay unused.
     if (this.careful) {
-      const ms = meta[4 * s + 2], mt = meta[4 * t + 2];
-      if (((ms | mt) & EXACT) !== 0 && !(((ms | mt) & SWEPT) === 0
-        ? roundOverlap(slots.box, 4 * s, (ms & CIRCLE) !== 0, slots.box, 4 * t, (mt & CIRCLE) !== 0, this.touching)
-        : this.exactTest.meets(a, b))) return;
+      const ms = meta[4 * s + 2],
+        mt = meta[4 * t + 2];
+      if (
+        ((ms | mt) & EXACT) !== 0 &&
+        !(((ms | mt) & SWEPT) === 0
+          ? roundOverlap(slots.box, 4 * s, (ms & CIRCLE) !== 0, slots.box, 4 * t, (mt & CIRCLE) !== 0, this.touching)
+          : this.exactTest.meets(a, b))
+      )
+        return;
     }
     this.push(a < b ? a : b, a < b ? b : a, ps < pt ? ps : pt);
   }

@@ -23,7 +23,8 @@ export class ExactTest {
   /** True when a and b meet: their shapes overlap, along the paths of the step being run for a swept one. */
   meets(a: number, b: number): boolean {
     const i32 = this.tree.items.i32;
-    const fa = i32[(a << 4) | FLAGS], fb = i32[(b << 4) | FLAGS];
+    const fa = i32[(a << 4) | FLAGS],
+      fb = i32[(b << 4) | FLAGS];
     if (((fa | fb) & EXACT) === 0) return true;
     if (((fa | fb) & SWEPT) !== 0) {
       this.load(a, 0, FROM);
@@ -40,7 +41,8 @@ export class ExactTest {
    */
   timeOfImpact(a: number, b: number): number {
     const i32 = this.tree.items.i32;
-    const fa = i32[(a << 4) | FLAGS], fb = i32[(b << 4) | FLAGS];
+    const fa = i32[(a << 4) | FLAGS],
+      fb = i32[(b << 4) | FLAGS];
     if (((fa | fb) & SWEPT) === 0) return 0;
     this.load(a, 0, LAST_FROM);
     this.load(b, 8, LAST_FROM);
@@ -79,12 +81,24 @@ export class ExactTest {
  * inline would box every number passed); the same results as circlesOverlap and
  * circleBoxOverlap, which it calls far out in float space.
  */
-export function roundOverlap(sa: Float64Array, i: number, ca: boolean, sb: Float64Array, j: number, cb: boolean, touching: boolean): boolean {
+export function roundOverlap(
+  sa: Float64Array,
+  i: number,
+  ca: boolean,
+  sb: Float64Array,
+  j: number,
+  cb: boolean,
+  touching: boolean,
+): boolean {
   if (!ca) return roundOverlap(sb, j, cb, sa, i, ca, touching);
-  const x = sa[i] * 0.5 + sa[i + 2] * 0.5, y = sa[i + 1] * 0.5 + sa[i + 3] * 0.5, r = sa[i + 2] * 0.5 - sa[i] * 0.5;
+  const x = sa[i] * 0.5 + sa[i + 2] * 0.5,
+    y = sa[i + 1] * 0.5 + sa[i + 3] * 0.5,
+    r = sa[i + 2] * 0.5 - sa[i] * 0.5;
   let dx: number, dy: number, reach: number;
   if (cb) {
-    const bx = sb[j] * 0.5 + sb[j + 2] * 0.5, by = sb[j + 1] * 0.5 + sb[j + 3] * 0.5, br = sb[j + 2] * 0.5 - sb[j] * 0.5;
+    const bx = sb[j] * 0.5 + sb[j + 2] * 0.5,
+      by = sb[j + 1] * 0.5 + sb[j + 3] * 0.5,
+      br = sb[j + 2] * 0.5 - sb[j] * 0.5;
     // Far out in float space circlesOverlap scales first (see FAR): its answer, then.
     if (!((x < 0 ? -x : x) + (y < 0 ? -y : y) + (bx < 0 ? -bx : bx) + (by < 0 ? -by : by) + r + br < FAR)) {
       return circlesOverlap(x, y, r, bx, by, br, touching);
@@ -97,8 +111,10 @@ export function roundOverlap(sa: Float64Array, i: number, ca: boolean, sb: Float
     dy = y < sb[j + 1] ? sb[j + 1] - y : y > sb[j + 3] ? y - sb[j + 3] : 0;
     reach = r;
   }
-  const d2 = dx * dx + dy * dy, r2 = reach * reach;
-  if (!cb && d2 === Infinity && r2 === Infinity) return circleBoxOverlap(x, y, r, sb[j], sb[j + 1], sb[j + 2], sb[j + 3], touching);
+  const d2 = dx * dx + dy * dy,
+    r2 = reach * reach;
+  if (!cb && d2 === Infinity && r2 === Infinity)
+    return circleBoxOverlap(x, y, r, sb[j], sb[j + 1], sb[j + 2], sb[j + 3], touching);
   return touching ? d2 <= r2 : d2 < r2;
 }
 

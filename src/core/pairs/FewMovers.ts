@@ -90,7 +90,10 @@ export class FewMovers {
     const rec = pairs.rec;
     const checked = 2 * q.step;
     const touching = this.touching;
-    const x0 = q.box[0], y0 = q.box[1], x1 = q.box[2], y1 = q.box[3];
+    const x0 = q.box[0],
+      y0 = q.box[1],
+      x1 = q.box[2],
+      y1 = q.box[3];
     for (let e = i32[(q.id << 4) | PAIR_HEAD]; e !== NONE;) {
       const p = e >> 1;
       const side = e & 1;
@@ -99,11 +102,15 @@ export class FewMovers {
       const r = o << 4;
       if (i32[r | STATE] === checked) continue;
       q.tests++;
-      const ox0 = f64[(o << 3) | MIN_X], oy0 = f64[(o << 3) | MIN_Y], ox1 = f64[(o << 3) | MAX_X], oy1 = f64[(o << 3) | MAX_Y];
-      const keep = (q.layer & i32[r | MASK]) !== 0 && (i32[r | LAYER] & q.mask) !== 0 && (q.isStatic & i32[r | FLAGS]) === 0 &&
-        (touching
-          ? x0 <= ox1 && ox0 <= x1 && y0 <= oy1 && oy0 <= y1
-          : x0 < ox1 && ox0 < x1 && y0 < oy1 && oy0 < y1) &&
+      const ox0 = f64[(o << 3) | MIN_X],
+        oy0 = f64[(o << 3) | MIN_Y],
+        ox1 = f64[(o << 3) | MAX_X],
+        oy1 = f64[(o << 3) | MAX_Y];
+      const keep =
+        (q.layer & i32[r | MASK]) !== 0 &&
+        (i32[r | LAYER] & q.mask) !== 0 &&
+        (q.isStatic & i32[r | FLAGS]) === 0 &&
+        (touching ? x0 <= ox1 && ox0 <= x1 && y0 <= oy1 && oy0 <= y1 : x0 < ox1 && ox0 < x1 && y0 < oy1 && oy0 < y1) &&
         this.exactTest.meets(q.id, o);
       if (!keep) {
         this.lists.endPair(p, pairs, items);
@@ -138,9 +145,15 @@ export class FewMovers {
     const tree = this.tree;
     const inv = tree.invCellSize[d];
     const b = q.box;
-    this.visitCells(q, k, d,
-      Math.ceil((b[0] - tree.originX) * inv - REACH), Math.floor((b[2] - tree.originX) * inv + NEAR),
-      Math.ceil((b[1] - tree.originY) * inv - REACH), Math.floor((b[3] - tree.originY) * inv + NEAR));
+    this.visitCells(
+      q,
+      k,
+      d,
+      Math.ceil((b[0] - tree.originX) * inv - REACH),
+      Math.floor((b[2] - tree.originX) * inv + NEAR),
+      Math.ceil((b[1] - tree.originY) * inv - REACH),
+      Math.floor((b[3] - tree.originY) * inv + NEAR),
+    );
   }
 
   /** Tests class k's items in the cells [fx0..fx1] x [fy0..fy1] of depth `d` (clamped to the grid). */
@@ -175,14 +188,19 @@ export class FewMovers {
   /** Tests the items in slots [from, to) against the box; pairs up the new overlaps. */
   private scanSlots(q: PairQuery, from: number, to: number): void {
     const box = this.tree.slots.box;
-    const x0 = q.box[0], y0 = q.box[1], x1 = q.box[2], y1 = q.box[3];
+    const x0 = q.box[0],
+      y0 = q.box[1],
+      x1 = q.box[2],
+      y1 = q.box[3];
     const touching = this.touching;
     q.tests += to - from;
     for (let s = from; s < to; s++) {
       // Box first: it sits in the slot, read in order; the rest only for overlaps.
-      if (touching
-        ? x0 <= box[4 * s + 2] && box[4 * s] <= x1 && y0 <= box[4 * s + 3] && box[4 * s + 1] <= y1
-        : x0 < box[4 * s + 2] && box[4 * s] < x1 && y0 < box[4 * s + 3] && box[4 * s + 1] < y1) {
+      if (
+        touching
+          ? x0 <= box[4 * s + 2] && box[4 * s] <= x1 && y0 <= box[4 * s + 3] && box[4 * s + 1] <= y1
+          : x0 < box[4 * s + 2] && box[4 * s] < x1 && y0 < box[4 * s + 3] && box[4 * s + 1] < y1
+      ) {
         this.pairUp(q, this.tree.slots.id[s]);
       }
     }
@@ -194,7 +212,8 @@ export class FewMovers {
     const i32 = this.tree.items.i32;
     const r = o << 4;
     if (o === m || i32[r | SEEN] === q.token || i32[r | STATE] === 2 * q.step) return;
-    if ((q.layer & i32[r | MASK]) === 0 || (i32[r | LAYER] & q.mask) === 0 || (q.isStatic & i32[r | FLAGS]) !== 0) return;
+    if ((q.layer & i32[r | MASK]) === 0 || (i32[r | LAYER] & q.mask) === 0 || (q.isStatic & i32[r | FLAGS]) !== 0)
+      return;
     const op = this.tree.items.priorityOf(o);
     const pp = op < q.priority ? op : q.priority;
     if (!this.exactTest.meets(m, o)) return;

@@ -42,7 +42,8 @@ export class PairHash {
     const table = this.table;
     const mask = this.mask;
     let hole = hash(a, b) & mask;
-    while (table[(hole << 2) | 1] !== a || table[(hole << 2) | 2] !== b || table[hole << 2] === EMPTY) hole = (hole + 1) & mask;
+    while (table[(hole << 2) | 1] !== a || table[(hole << 2) | 2] !== b || table[hole << 2] === EMPTY)
+      hole = (hole + 1) & mask;
     for (let next = (hole + 1) & mask; table[next << 2] !== EMPTY; next = (next + 1) & mask) {
       const home = hash(table[(next << 2) | 1], table[(next << 2) | 2]) & mask;
       // Move the entry into the hole unless its home lies cyclically in (hole, next].

@@ -115,8 +115,6 @@ export class PairPool {
     this.heldCount = 0;
   }
 
-
-
   /** Forgets every pair (the items' lists must be reset by the caller). */
   reset(): void {
     this.count = 0;

@@ -111,34 +111,50 @@ export class ProbeGrid {
     for (let i = lo; i < hi; i++) {
       const id = ids[i];
       if (id < 0) continue;
-      const x0 = f64[(id << 3) | MIN_X], y0 = f64[(id << 3) | MIN_Y], x1 = f64[(id << 3) | MAX_X], y1 = f64[(id << 3) | MAX_Y];
+      const x0 = f64[(id << 3) | MIN_X],
+        y0 = f64[(id << 3) | MIN_Y],
+        x1 = f64[(id << 3) | MAX_X],
+        y1 = f64[(id << 3) | MAX_Y];
       // Cells by truncation: negative and huge values are clamped first, so `| 0` is a floor.
-      const fc0 = (x0 - ox) * inv, fc1 = (x1 - ox) * inv, fr0 = (y0 - oy) * inv, fr1 = (y1 - oy) * inv;
-      const c0 = fc0 < 0 ? 0 : fc0 >= side ? last : fc0 | 0, c1 = fc1 < 0 ? 0 : fc1 >= side ? last : fc1 | 0;
-      const r0 = fr0 < 0 ? 0 : fr0 >= side ? last : fr0 | 0, r1 = fr1 < 0 ? 0 : fr1 >= side ? last : fr1 | 0;
+      const fc0 = (x0 - ox) * inv,
+        fc1 = (x1 - ox) * inv,
+        fr0 = (y0 - oy) * inv,
+        fr1 = (y1 - oy) * inv;
+      const c0 = fc0 < 0 ? 0 : fc0 >= side ? last : fc0 | 0,
+        c1 = fc1 < 0 ? 0 : fc1 >= side ? last : fc1 | 0;
+      const r0 = fr0 < 0 ? 0 : fr0 >= side ? last : fr0 | 0,
+        r1 = fr1 < 0 ? 0 : fr1 >= side ? last : fr1 | 0;
       if (c0 === c1 && r0 === r1) {
         // Most small items lie in one cell: every overlap found there is reported there.
         const cell = r0 * side + c0;
-        const from = start[cell], to = start[cell + 1];
+        const from = start[cell],
+          to = start[cell + 1];
         tests += to - from;
         for (let e = from; e < to; e++) {
-          if ((touching
+          if (
+            touching
               ? x0 <= box[4 * e + 2] && box[4 * e] <= x1 && y0 <= box[4 * e + 3] && box[4 * e + 1] <= y1
-              : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1)) emit(id, key[e]);
+              : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1
+          )
+            emit(id, key[e]);
         }
         continue;
       }
       for (let r = r0; r <= r1; r++) {
         for (let c = c0; c <= c1; c++) {
           const cell = r * side + c;
-          const from = start[cell], to = start[cell + 1];
+          const from = start[cell],
+            to = start[cell + 1];
           tests += to - from;
           for (let e = from; e < to; e++) {
-            if ((touching
+            if (
+              touching
                 ? x0 <= box[4 * e + 2] && box[4 * e] <= x1 && y0 <= box[4 * e + 3] && box[4 * e + 1] <= y1
-                : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1)) {
+                : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1
+            ) {
               // Only in the cell of the overlap's top-left corner.
-              const pc = corner[2 * e], pr = corner[2 * e + 1];
+              const pc = corner[2 * e],
+                pr = corner[2 * e + 1];
               if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(id, key[e]);
             }
           }
@@ -186,22 +202,31 @@ export class ProbeGrid {
   private probeCells(probe: number, probeIsId: boolean, emit: (id: number, slot: number) => void): number {
     const { start, box, key, corner, inv, side, query } = this;
     const last = side - 1;
-    const x0 = query[0], y0 = query[1], x1 = query[2], y1 = query[3];
+    const x0 = query[0],
+      y0 = query[1],
+      x1 = query[2],
+      y1 = query[3];
     const touching = this.touching;
-    const c0 = clamp(Math.floor((x0 - this.tree.originX) * inv), last), c1 = clamp(Math.floor((x1 - this.tree.originX) * inv), last);
-    const r0 = clamp(Math.floor((y0 - this.tree.originY) * inv), last), r1 = clamp(Math.floor((y1 - this.tree.originY) * inv), last);
+    const c0 = clamp(Math.floor((x0 - this.tree.originX) * inv), last),
+      c1 = clamp(Math.floor((x1 - this.tree.originX) * inv), last);
+    const r0 = clamp(Math.floor((y0 - this.tree.originY) * inv), last),
+      r1 = clamp(Math.floor((y1 - this.tree.originY) * inv), last);
     let tests = 0;
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
         const cell = r * side + c;
-        const from = start[cell], to = start[cell + 1];
+        const from = start[cell],
+          to = start[cell + 1];
         tests += to - from;
         for (let e = from; e < to; e++) {
-          if ((touching
+          if (
+            touching
               ? x0 <= box[4 * e + 2] && box[4 * e] <= x1 && y0 <= box[4 * e + 3] && box[4 * e + 1] <= y1
-              : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1)) {
+              : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1
+          ) {
             // Only in the cell of the overlap's top-left corner.
-            const pc = corner[2 * e], pr = corner[2 * e + 1];
+            const pc = corner[2 * e],
+              pr = corner[2 * e + 1];
             if ((pc > c0 ? pc : c0) !== c || (pr > r0 ? pr : r0) !== r) continue;
             if (probeIsId) emit(probe, key[e]);
             else emit(key[e], probe);
@@ -225,23 +250,38 @@ export class ProbeGrid {
     const touching = this.touching;
     let tests = 0;
     for (let cell = 0, r = 0, c = 0; cell < cells; cell++) {
-      const from = start[cell], to = start[cell + 1];
+      const from = start[cell],
+        to = start[cell + 1];
       tests += ((to - from) * (to - from - 1)) >> 1;
       for (let p = from; p < to - 1; p++) {
-        const x0 = box[4 * p], y0 = box[4 * p + 1], x1 = box[4 * p + 2], y1 = box[4 * p + 3];
-        const cp = corner[2 * p], rp = corner[2 * p + 1];
+        const x0 = box[4 * p],
+          y0 = box[4 * p + 1],
+          x1 = box[4 * p + 2],
+          y1 = box[4 * p + 3];
+        const cp = corner[2 * p],
+          rp = corner[2 * p + 1];
         for (let q = p + 1; q < to; q++) {
-          if ((touching
+          if (
+            touching
               ? x0 <= box[4 * q + 2] && box[4 * q] <= x1 && y0 <= box[4 * q + 3] && box[4 * q + 1] <= y1
-              : x0 < box[4 * q + 2] && box[4 * q] < x1 && y0 < box[4 * q + 3] && box[4 * q + 1] < y1)) {
-            const cq = corner[2 * q], rq = corner[2 * q + 1];
+              : x0 < box[4 * q + 2] && box[4 * q] < x1 && y0 < box[4 * q + 3] && box[4 * q + 1] < y1
+          ) {
+            const cq = corner[2 * q],
+              rq = corner[2 * q + 1];
             if ((cp > cq ? cp : cq) !== c || (rp > rq ? rp : rq) !== r) continue;
-            const a = key[p], b = key[q];
+            const a = key[p],
+              b = key[q];
             const e = exact[p] | exact[q];
-            if (exactTest !== null && e !== 0 && !((e & SWEPT) === 0
-              ? roundOverlap(box, 4 * p, (exact[p] & CIRCLE) !== 0, box, 4 * q, (exact[q] & CIRCLE) !== 0, touching)
-              : exactTest.meets(a, b))) continue;
-            const pa = priority[p], pb = priority[q];
+            if (
+              exactTest !== null &&
+              e !== 0 &&
+              !((e & SWEPT) === 0
+                ? roundOverlap(box, 4 * p, (exact[p] & CIRCLE) !== 0, box, 4 * q, (exact[q] & CIRCLE) !== 0, touching)
+                : exactTest.meets(a, b))
+            )
+              continue;
+            const pa = priority[p],
+              pb = priority[q];
             emit(a < b ? a : b, a < b ? b : a, pa < pb ? pa : pb);
           }
         }
@@ -305,8 +345,10 @@ export class ProbeGrid {
         if (ids[i] < 0) continue;
         const at = fromRecords ? ids[i] : items.slot[ids[i]];
         const b = stride * at;
-        const c0 = clamp(Math.floor((source[b] - ox) * inv), last), c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);
-        const r0 = clamp(Math.floor((source[b + 1] - oy) * inv), last), r1 = clamp(Math.floor((source[b + 3] - oy) * inv), last);
+        const c0 = clamp(Math.floor((source[b] - ox) * inv), last),
+          c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);
+        const r0 = clamp(Math.floor((source[b + 1] - oy) * inv), last),
+          r1 = clamp(Math.floor((source[b + 3] - oy) * inv), last);
         this.keys[n] = at;
         this.span[4 * n] = c0;
         this.span[4 * n + 1] = c1;
@@ -334,7 +376,10 @@ export class ProbeGrid {
       const b = stride * at;
       const priority = fromRecords ? items.priorityOf(at) : meta[4 * at + 3];
       const exact = (fromRecords ? items.i32[(at << 4) | FLAGS] : meta[4 * at + 2]) & EXACT;
-      const c0 = this.span[4 * i], c1 = this.span[4 * i + 1], r0 = this.span[4 * i + 2], r1 = this.span[4 * i + 3];
+      const c0 = this.span[4 * i],
+        c1 = this.span[4 * i + 1],
+        r0 = this.span[4 * i + 2],
+        r1 = this.span[4 * i + 3];
       for (let r = r0; r <= r1; r++) {
         for (let c = c0; c <= c1; c++) {
           const e = --start[r * side + c];

@@ -1,5 +1,25 @@
 import { CollisionClasses } from '../store/CollisionClasses.js';
-import { ABSENT, CELL, CIRCLE, EXACT, TOP_PRIORITY, cellDepth, cellX, cellY, DETACHED, ItemStore, MAX_X, MAX_Y, MIN_X, MIN_Y, NODE, OUTSIDE, packCell, PENDING, STATIC } from '../store/ItemStore.js';
+import {
+  ABSENT,
+  CELL,
+  CIRCLE,
+  EXACT,
+  TOP_PRIORITY,
+  cellDepth,
+  cellX,
+  cellY,
+  DETACHED,
+  ItemStore,
+  MAX_X,
+  MAX_Y,
+  MIN_X,
+  MIN_Y,
+  NODE,
+  OUTSIDE,
+  packCell,
+  PENDING,
+  STATIC,
+} from '../store/ItemStore.js';
 import { NodePool, NONE } from '../store/NodePool.js';
 import { grow } from '../grow.js';
 import { IdList } from '../lists/IdList.js';
@@ -79,8 +99,15 @@ export class SpatialTree {
 
   private expired: Int32Array;
 
-  constructor(originX: number, originY: number, rootSize: number, maxDepth: number,
-    idLimit: number, lifespan: number, maxLifespan: number) {
+  constructor(
+    originX: number,
+    originY: number,
+    rootSize: number,
+    maxDepth: number,
+    idLimit: number,
+    lifespan: number,
+    maxLifespan: number,
+  ) {
     this.originX = originX;
     this.originY = originY;
     this.rootSize = rootSize;
@@ -149,7 +176,10 @@ export class SpatialTree {
       this.classes.moved[items.classOf(id)]++;
       return true;
     }
-    const minX = f64[(id << 3) | MIN_X], minY = f64[(id << 3) | MIN_Y], maxX = f64[(id << 3) | MAX_X], maxY = f64[(id << 3) | MAX_Y];
+    const minX = f64[(id << 3) | MIN_X],
+      minY = f64[(id << 3) | MIN_Y],
+      maxX = f64[(id << 3) | MAX_X],
+      maxY = f64[(id << 3) | MAX_Y];
     // Keep the node while the box fits its loose bounds (read from the cell packed in the
     // record, same arithmetic as setNodeBounds) and is not small enough to belong deeper: it
     // does not fit the loose bounds of the deeper cell holding its centre.
@@ -158,8 +188,15 @@ export class SpatialTree {
     const side = this.cellSize[depth];
     const lx = this.originX + cellX(cell) * side - side * 0.5;
     const ly = this.originY + cellY(cell) * side - side * 0.5;
-    if (minX >= lx && minY >= ly && maxX <= lx + 2 * side && maxY <= ly + 2 * side &&
-        (depth === this.maxDepth || (maxX - minX > maxY - minY ? maxX - minX : maxY - minY) > this.cellSize[depth + 1] || !this.fitsCell(id, this.centreCell(id, depth + 1)))) {
+    if (
+      minX >= lx &&
+      minY >= ly &&
+      maxX <= lx + 2 * side &&
+      maxY <= ly + 2 * side &&
+      (depth === this.maxDepth ||
+        (maxX - minX > maxY - minY ? maxX - minX : maxY - minY) > this.cellSize[depth + 1] ||
+        !this.fitsCell(id, this.centreCell(id, depth + 1)))
+    ) {
       this.writeSlotBox(id);
       // A root item may have come back inside the world (or left it) without changing node.
       if (n === 0) this.markOutside(id);
@@ -172,9 +209,15 @@ export class SpatialTree {
       return false;
     }
     // Climb to the first ancestor on the target's path, then go down from there.
-    const d = cellDepth(target), tx = cellX(target), ty = cellY(target);
+    const d = cellDepth(target),
+      tx = cellX(target),
+      ty = cellY(target);
     let m = n;
-    while (nodes.depth[m] > d || (tx >> (d - nodes.depth[m])) !== nodes.cellX[m] || (ty >> (d - nodes.depth[m])) !== nodes.cellY[m]) {
+    while (
+      nodes.depth[m] > d ||
+      tx >> (d - nodes.depth[m]) !== nodes.cellX[m] ||
+      ty >> (d - nodes.depth[m]) !== nodes.cellY[m]
+    ) {
       m = nodes.parent[m];
     }
     const to = this.descend(m, d, tx, ty);
@@ -255,13 +298,20 @@ export class SpatialTree {
     for (; i < end; i++) {
       const id = ids[i];
       if (id < 0) continue;
-      const x = px[id], y = py[id], hw = bw[id] * 0.5, hh = bh[id] * 0.5;
-      const minX = x - hw, minY = y - hh, maxX = x + hw, maxY = y + hh;
+      const x = px[id],
+        y = py[id],
+        hw = bw[id] * 0.5,
+        hh = bh[id] * 0.5;
+      const minX = x - hw,
+        minY = y - hh,
+        maxX = x + hw,
+        maxY = y + hh;
       // NaN fails every comparison; a corner past the float range makes the width infinite or NaN.
       if (!(hw >= 0 && hh >= 0 && maxX - minX < Infinity && maxY - minY < Infinity)) break;
       if (round && hw !== hh && this.items.hasFlag(id, CIRCLE) && !isSquare(minX, minY, maxX, maxY)) break;
       const r = id << 3;
-      if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) continue;
+      if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY)
+        continue;
       f64[r | MIN_X] = minX;
       f64[r | MIN_Y] = minY;
       f64[r | MAX_X] = maxX;
@@ -483,13 +533,23 @@ export class SpatialTree {
   fitsRoot(id: number): boolean {
     const f64 = this.items.f64;
     const nb = this.nodes.bounds;
-    return f64[(id << 3) | MIN_X] >= nb[0] && f64[(id << 3) | MIN_Y] >= nb[1] && f64[(id << 3) | MAX_X] <= nb[2] && f64[(id << 3) | MAX_Y] <= nb[3];
+    return (
+      f64[(id << 3) | MIN_X] >= nb[0] &&
+      f64[(id << 3) | MIN_Y] >= nb[1] &&
+      f64[(id << 3) | MAX_X] <= nb[2] &&
+      f64[(id << 3) | MAX_Y] <= nb[3]
+    );
   }
 
   /** The class an item's collider and static flag belong to. */
   private classFor(id: number): number {
     const items = this.items;
-    return this.classes.find(items.layerOf(id), items.maskOf(id), items.hasFlag(id, STATIC) ? 1 : 0, items.priorityOf(id) >= TOP_PRIORITY ? 1 : 0);
+    return this.classes.find(
+      items.layerOf(id),
+      items.maskOf(id),
+      items.hasFlag(id, STATIC) ? 1 : 0,
+      items.priorityOf(id) >= TOP_PRIORITY ? 1 : 0,
+    );
   }
 
   /** Keeps the OUTSIDE flag and the outside count in step with the item's node and box. */
@@ -523,7 +583,12 @@ export class SpatialTree {
     const s = this.cellSize[cellDepth(cell)];
     const lx = this.originX + cellX(cell) * s - s * 0.5;
     const ly = this.originY + cellY(cell) * s - s * 0.5;
-    return f64[(id << 3) | MIN_X] >= lx && f64[(id << 3) | MAX_X] <= lx + 2 * s && f64[(id << 3) | MIN_Y] >= ly && f64[(id << 3) | MAX_Y] <= ly + 2 * s;
+    return (
+      f64[(id << 3) | MIN_X] >= lx &&
+      f64[(id << 3) | MAX_X] <= lx + 2 * s &&
+      f64[(id << 3) | MIN_Y] >= ly &&
+      f64[(id << 3) | MAX_Y] <= ly + 2 * s
+    );
   }
 
   /** The packed depth and cell of the node an item's stored box belongs in. */
@@ -532,7 +597,12 @@ export class SpatialTree {
     // A box up to twice a cell's side fits that cell's loose bounds when its centre sits near
     // the cell's centre: try one level deeper than the size alone promises first. Fewer
     // levels in use means fewer cells a sweep reaches across levels.
-    const bySize = this.depthFor(f64[(id << 3) | MIN_X], f64[(id << 3) | MIN_Y], f64[(id << 3) | MAX_X], f64[(id << 3) | MAX_Y]);
+    const bySize = this.depthFor(
+      f64[(id << 3) | MIN_X],
+      f64[(id << 3) | MIN_Y],
+      f64[(id << 3) | MAX_X],
+      f64[(id << 3) | MAX_Y],
+    );
     for (let d = bySize < this.maxDepth ? bySize + 1 : bySize; d >= 0; d--) {
       const cell = this.centreCell(id, d);
       if (this.fitsCell(id, cell)) return cell;

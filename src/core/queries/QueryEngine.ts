@@ -1,6 +1,15 @@
 import {
-  boxesOverlap, circleBoxOverlap, circlesOverlap, FAR, pointBoxDistance, pointBoxDistanceSq, pointCircleDistance, pointInBox, pointInCircle,
-  rayBoxDistance, rayCircleDistance,
+  boxesOverlap,
+  circleBoxOverlap,
+  circlesOverlap,
+  FAR,
+  pointBoxDistance,
+  pointBoxDistanceSq,
+  pointCircleDistance,
+  pointInBox,
+  pointInCircle,
+  rayBoxDistance,
+  rayCircleDistance,
 } from '../geometry.js';
 import { NONE } from '../store/NodePool.js';
 import { sortHits } from '../lists/quicksort.js';
@@ -62,7 +71,10 @@ export class QueryEngine {
    */
   shape(kind: number, touching: boolean, mask: number, out: IdArray | null, visit: Visitor | null): number {
     const args = this.args;
-    const x0 = args[0], y0 = args[1], x1 = args[2], y1 = args[3];
+    const x0 = args[0],
+      y0 = args[1],
+      x1 = args[2],
+      y1 = args[3];
     const nodes = this.tree.nodes;
     const C = this.tree.classes;
     const wanted = this.classesFor(mask);
@@ -81,7 +93,11 @@ export class QueryEngine {
       for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const k = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
-          if ((meta[4 * s] & mask) === 0 || !this.shapeHit(kind, this.boxNow(s), this.at, (meta[4 * s + 2] & CIRCLE_ITEM) !== 0, touching)) continue;
+          if (
+            (meta[4 * s] & mask) === 0 ||
+            !this.shapeHit(kind, this.boxNow(s), this.at, (meta[4 * s + 2] & CIRCLE_ITEM) !== 0, touching)
+          )
+            continue;
           const id = slotId[s];
           if (out !== null) out[hits] = id;
           hits++;
@@ -111,17 +127,29 @@ export class QueryEngine {
    * The shape query over the detached classes in `wanted`: returns the hits, or `~hits` when
    * the visitor stopped the walk.
    */
-  private shapeDetached(kind: number, touching: boolean, mask: number, wanted: number, out: IdArray | null, visit: Visitor | null): number {
+  private shapeDetached(
+    kind: number,
+    touching: boolean,
+    mask: number,
+    wanted: number,
+    out: IdArray | null,
+    visit: Visitor | null,
+  ): number {
     const C = this.tree.classes;
     const items = this.tree.items;
     const args = this.args;
     // The shape's closed bounding box: most of a detached class fails this test in the loop,
     // before any call (an uninlined call would box its numbers).
     const r = kind === CIRCLE ? args[2] : 0;
-    const cx0 = args[0] - r, cy0 = args[1] - r;
-    const cx1 = kind === RECT ? args[2] : args[0] + r, cy1 = kind === RECT ? args[3] : args[1] + r;
+    const cx0 = args[0] - r,
+      cy0 = args[1] - r;
+    const cx1 = kind === RECT ? args[2] : args[0] + r,
+      cy1 = kind === RECT ? args[3] : args[1] + r;
     const pad = slack(cx0, cy0, cx1, cy1);
-    const qx0 = cx0 - pad, qy0 = cy0 - pad, qx1 = cx1 + pad, qy1 = cy1 + pad;
+    const qx0 = cx0 - pad,
+      qy0 = cy0 - pad,
+      qx1 = cx1 + pad,
+      qy1 = cy1 + pad;
     let hits = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0 || ((wanted >>> k) & 1) === 0) continue;
@@ -129,7 +157,8 @@ export class QueryEngine {
       for (let i = 0, end = C.end[k]; i < end; i++) {
         const id = ids[i];
         if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
-        const src = this.recordNow(id), at = this.at;
+        const src = this.recordNow(id),
+          at = this.at;
         if (src[at] > qx1 || src[at + 2] < qx0 || src[at + 1] > qy1 || src[at + 3] < qy0) continue;
         if (!this.shapeHit(kind, src, at, items.hasFlag(id, CIRCLE_ITEM), touching)) continue;
         if (out !== null) out[hits] = id;
@@ -147,7 +176,11 @@ export class QueryEngine {
    */
   ray(touching: boolean, mask: number, firstOnly: boolean, outIds: IdArray, outDist: IdArray): number {
     const args = this.args;
-    const ox = args[0], oy = args[1], ux = args[2], uy = args[3], maxDistance = args[4];
+    const ox = args[0],
+      oy = args[1],
+      ux = args[2],
+      uy = args[3],
+      maxDistance = args[4];
     const nodes = this.tree.nodes;
     const C = this.tree.classes;
     const wanted = this.classesFor(mask);
@@ -196,7 +229,8 @@ export class QueryEngine {
       if (first === NONE) continue;
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
-        if (rayBoxDistance(ox, oy, ux, uy, limit, nb[4 * c], nb[4 * c + 1], nb[4 * c + 2], nb[4 * c + 3], true) < 0) continue;
+        if (rayBoxDistance(ox, oy, ux, uy, limit, nb[4 * c], nb[4 * c + 1], nb[4 * c + 2], nb[4 * c + 3], true) < 0)
+          continue;
         stack[top++] = c;
       }
     }
@@ -214,7 +248,14 @@ export class QueryEngine {
    * The ray query over the detached classes in `wanted`: with `firstOnly`, the best hit into
    * `outIds[0]`, `outDist[0]` (returns 1, or 0 for none); else every hit, unsorted.
    */
-  private rayDetached(touching: boolean, mask: number, wanted: number, firstOnly: boolean, outIds: IdArray, outDist: IdArray): number {
+  private rayDetached(
+    touching: boolean,
+    mask: number,
+    wanted: number,
+    firstOnly: boolean,
+    outIds: IdArray,
+    outDist: IdArray,
+  ): number {
     const C = this.tree.classes;
     const items = this.tree.items;
     const args = this.args;
@@ -223,8 +264,10 @@ export class QueryEngine {
     const ex = args[2] === 0 ? args[0] : args[0] + args[2] * args[4];
     const ey = args[3] === 0 ? args[1] : args[1] + args[3] * args[4];
     const pad = slack(args[0], args[1], ex, ey);
-    const qx0 = (ex < args[0] ? ex : args[0]) - pad, qx1 = (ex < args[0] ? args[0] : ex) + pad;
-    const qy0 = (ey < args[1] ? ey : args[1]) - pad, qy1 = (ey < args[1] ? args[1] : ey) + pad;
+    const qx0 = (ex < args[0] ? ex : args[0]) - pad,
+      qx1 = (ex < args[0] ? args[0] : ex) + pad;
+    const qy0 = (ey < args[1] ? ey : args[1]) - pad,
+      qy1 = (ey < args[1] ? args[1] : ey) + pad;
     let bestId = -1;
     let bestDist = Infinity;
     let hits = 0;
@@ -234,7 +277,8 @@ export class QueryEngine {
       for (let i = 0, end = C.end[k]; i < end; i++) {
         const id = ids[i];
         if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
-        const src = this.recordNow(id), at = this.at;
+        const src = this.recordNow(id),
+          at = this.at;
         if (src[at] > qx1 || src[at + 2] < qx0 || src[at + 1] > qy1 || src[at + 3] < qy0) continue;
         this.rayHit(src, at, items.hasFlag(id, CIRCLE_ITEM), touching);
         const t = this.near[0];
@@ -271,7 +315,9 @@ export class QueryEngine {
     const nb = nodes.bounds;
     if (k > this.tree.size) k = this.tree.size;
     if (k <= 0) return 0;
-    const x = args[0], y = args[1], maxDistance = args[2];
+    const x = args[0],
+      y = args[1],
+      maxDistance = args[2];
     // Heap keys are squared distances, unless the query can meet coordinates whose squares
     // overflow: then they are distances computed without overflow (slower, same order).
     const far = this.extent(x, y, maxDistance, wanted) >= FAR;
@@ -303,7 +349,8 @@ export class QueryEngine {
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
         const b = 4 * c;
-        const d2 = far ? pointBoxDistance(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3])
+        const d2 = far
+          ? pointBoxDistance(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3])
           : pointBoxDistanceSq(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3]);
         if (d2 > limit2 || (best.count === k && d2 > best.topKey)) continue;
         open.push(d2, c);
@@ -321,7 +368,8 @@ export class QueryEngine {
     // Keys that differ in their last bits can report the same distance (a square root, or a
     // circle's distance squared): equal reported distances go by id, as the results promise.
     for (let i = 1; i < found; i++) {
-      const d = reported[i], id = outIds[i];
+      const d = reported[i],
+        id = outIds[i];
       let j = i - 1;
       while (j >= 0 && reported[j] === d && outIds[j] > id) {
         outIds[j + 1] = outIds[j];
@@ -342,14 +390,18 @@ export class QueryEngine {
     // The range's closed bounding box, tested in the loop (see shapeDetached).
     const pad = slack(args[0], args[1], args[2], 0);
     const reach = args[2] + pad;
-    const qx0 = args[0] - reach, qy0 = args[1] - reach, qx1 = args[0] + reach, qy1 = args[1] + reach;
+    const qx0 = args[0] - reach,
+      qy0 = args[1] - reach,
+      qx1 = args[0] + reach,
+      qy1 = args[1] + reach;
     for (let c = 0; c < MAX_CLASSES; c++) {
       if (C.detached[c] === 0 || ((wanted >>> c) & 1) === 0) continue;
       const ids = C.ids[c];
       for (let i = 0, end = C.end[c]; i < end; i++) {
         const id = ids[i];
         if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
-        const src = this.recordNow(id), at = this.at;
+        const src = this.recordNow(id),
+          at = this.at;
         if (src[at] > qx1 || src[at + 2] < qx0 || src[at + 1] > qy1 || src[at + 3] < qy0) continue;
         if (!this.nearHit(src, at, items.hasFlag(id, CIRCLE_ITEM), far, touching)) continue;
         const d2 = this.near[0];
@@ -367,24 +419,46 @@ export class QueryEngine {
    */
   private shapeHit(kind: number, src: Float64Array, at: number, circle: boolean, touching: boolean): boolean {
     const args = this.args;
-    const x0 = src[at], y0 = src[at + 1], x1 = src[at + 2], y1 = src[at + 3];
+    const x0 = src[at],
+      y0 = src[at + 1],
+      x1 = src[at + 2],
+      y1 = src[at + 3];
     if (!circle) {
-      return kind === RECT ? boxesOverlap(x0, y0, x1, y1, args[0], args[1], args[2], args[3], touching)
-        : kind === CIRCLE ? circleBoxOverlap(args[0], args[1], args[2], x0, y0, x1, y1, touching)
-        : pointInBox(args[0], args[1], x0, y0, x1, y1, touching);
+      return kind === RECT
+        ? boxesOverlap(x0, y0, x1, y1, args[0], args[1], args[2], args[3], touching)
+        : kind === CIRCLE
+          ? circleBoxOverlap(args[0], args[1], args[2], x0, y0, x1, y1, touching)
+          : pointInBox(args[0], args[1], x0, y0, x1, y1, touching);
     }
-    const cx = x0 * 0.5 + x1 * 0.5, cy = y0 * 0.5 + y1 * 0.5, r = x1 * 0.5 - x0 * 0.5;
-    return kind === RECT ? circleBoxOverlap(cx, cy, r, args[0], args[1], args[2], args[3], touching)
-      : kind === CIRCLE ? circlesOverlap(args[0], args[1], args[2], cx, cy, r, touching)
-      : pointInCircle(args[0], args[1], cx, cy, r, touching);
+    const cx = x0 * 0.5 + x1 * 0.5,
+      cy = y0 * 0.5 + y1 * 0.5,
+      r = x1 * 0.5 - x0 * 0.5;
+    return kind === RECT
+      ? circleBoxOverlap(cx, cy, r, args[0], args[1], args[2], args[3], touching)
+      : kind === CIRCLE
+        ? circlesOverlap(args[0], args[1], args[2], cx, cy, r, touching)
+        : pointInCircle(args[0], args[1], cx, cy, r, touching);
   }
 
   /** The running ray query's distance to one item (see shapeHit) into `near[0]`, -1 for a miss. */
   private rayHit(src: Float64Array, at: number, circle: boolean, touching: boolean): void {
     const args = this.args;
-    const x0 = src[at], y0 = src[at + 1], x1 = src[at + 2], y1 = src[at + 3];
+    const x0 = src[at],
+      y0 = src[at + 1],
+      x1 = src[at + 2],
+      y1 = src[at + 3];
     this.near[0] = circle
-      ? rayCircleDistance(args[0], args[1], args[2], args[3], args[4], x0 * 0.5 + x1 * 0.5, y0 * 0.5 + y1 * 0.5, x1 * 0.5 - x0 * 0.5, touching)
+      ? rayCircleDistance(
+          args[0],
+          args[1],
+          args[2],
+          args[3],
+          args[4],
+          x0 * 0.5 + x1 * 0.5,
+          y0 * 0.5 + y1 * 0.5,
+          x1 * 0.5 - x0 * 0.5,
+          touching,
+        )
       : rayBoxDistance(args[0], args[1], args[2], args[3], args[4], x0, y0, x1, y1, touching);
   }
 
@@ -394,8 +468,13 @@ export class QueryEngine {
    */
   private nearHit(src: Float64Array, at: number, circle: boolean, far: boolean, touching: boolean): boolean {
     const args = this.args;
-    const x = args[0], y = args[1], maxDistance = args[2];
-    const x0 = src[at], y0 = src[at + 1], x1 = src[at + 2], y1 = src[at + 3];
+    const x = args[0],
+      y = args[1],
+      maxDistance = args[2];
+    const x0 = src[at],
+      y0 = src[at + 1],
+      x1 = src[at + 2],
+      y1 = src[at + 3];
     if (circle) {
       const d = pointCircleDistance(x, y, x0 * 0.5 + x1 * 0.5, y0 * 0.5 + y1 * 0.5, x1 * 0.5 - x0 * 0.5);
       if (touching ? d > maxDistance : d >= maxDistance) return false;

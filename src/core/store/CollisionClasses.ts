@@ -138,7 +138,8 @@ export class CollisionClasses {
   find(layer: number, mask: number, isStatic: number, top: number): number {
     const self = (layer & mask) !== 0 ? 1 : 0;
     for (let k = 0; k < this.defined; k++) {
-      if (this.mask[k] !== mask || this.isStatic[k] !== isStatic || this.self[k] !== self || this.top[k] !== top) continue;
+      if (this.mask[k] !== mask || this.isStatic[k] !== isStatic || this.self[k] !== self || this.top[k] !== top)
+        continue;
       if (this.size[k] === 0) this.key(k, layer, mask, isStatic, top);
       else if ((layer & ~this.layer[k]) !== 0) this.key(k, this.layer[k] | layer, mask, isStatic, top);
       return k;
@@ -304,8 +305,11 @@ export class CollisionClasses {
     this.self[k] = (layer & mask) !== 0 ? 1 : 0;
     for (let o = 0; o < MAX_CLASSES; o++) {
       // The mixed class filters pair by pair, so it may pair with anything.
-      const ok = o === MIXED || (o === k ? this.self[k] === 1 && isStatic === 0
-        : (layer & this.mask[o]) !== 0 && (this.layer[o] & mask) !== 0 && (isStatic & this.isStatic[o]) === 0);
+      const ok =
+        o === MIXED ||
+        (o === k
+          ? this.self[k] === 1 && isStatic === 0
+          : (layer & this.mask[o]) !== 0 && (this.layer[o] & mask) !== 0 && (isStatic & this.isStatic[o]) === 0);
       this.allowed[k * MAX_CLASSES + o] = ok ? 1 : 0;
       this.allowed[o * MAX_CLASSES + k] = ok ? 1 : 0;
       // Within a class of self-pairing items every pair is allowed (each layer meets the mask).

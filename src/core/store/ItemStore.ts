@@ -253,7 +253,8 @@ export class ItemStore {
   setBox(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
     const f64 = this.f64;
     const r = id << 3;
-    if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY) return false;
+    if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY)
+      return false;
     f64[r | MIN_X] = minX;
     f64[r | MIN_Y] = minY;
     f64[r | MAX_X] = maxX;
@@ -320,7 +321,9 @@ const BYTES_PER_ID = 64 + 4 + 4;
 
 /** Per-id state spans every id up to the largest: one far id costs what all below it would. */
 function tooFar(id: number, cap: number, limit: number): never {
-  fail(`id ${id} needs per-id arrays for ${cap} ids (about ${Math.ceil(cap * BYTES_PER_ID / 2 ** 20)} MB at ` +
-    `${BYTES_PER_ID} bytes an id), which could not be allocated (maxId ${limit}): keep ids dense, or lower ` +
-    'option maxId to refuse such ids up front');
+  fail(
+    `id ${id} needs per-id arrays for ${cap} ids (about ${Math.ceil((cap * BYTES_PER_ID) / 2 ** 20)} MB at ` +
+      `${BYTES_PER_ID} bytes an id), which could not be allocated (maxId ${limit}): keep ids dense, or lower ` +
+      'option maxId to refuse such ids up front',
+  );
 }

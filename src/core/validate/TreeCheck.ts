@@ -1,6 +1,16 @@
 import { fail, isSquare } from '../errors.js';
 import { MIXED } from '../store/CollisionClasses.js';
-import { ABSENT, CIRCLE, DETACHED, OUTSIDE, packCell, PENDING, STATIC, SWEPT, TOP_PRIORITY } from '../store/ItemStore.js';
+import {
+  ABSENT,
+  CIRCLE,
+  DETACHED,
+  OUTSIDE,
+  packCell,
+  PENDING,
+  STATIC,
+  SWEPT,
+  TOP_PRIORITY,
+} from '../store/ItemStore.js';
 import { FROM, TO } from '../store/SweptStore.js';
 import { MIN_REGION } from '../store/SlotPool.js';
 import { NONE } from '../store/NodePool.js';
@@ -70,8 +80,10 @@ export class TreeCheck {
         }
         members++;
         if (id >= items.capacity) fail(`validate: class ${k} lists a bad id ${id}`);
-        if (items.listAt[id] !== i) fail(`validate: item ${id} is at place ${i} of class ${k} but records place ${items.listAt[id]}`);
-        if (items.classOf(id) !== k) fail(`validate: item ${id} is listed in class ${k} but records class ${items.classOf(id)}`);
+        if (items.listAt[id] !== i)
+          fail(`validate: item ${id} is at place ${i} of class ${k} but records place ${items.listAt[id]}`);
+        if (items.classOf(id) !== k)
+          fail(`validate: item ${id} is listed in class ${k} but records class ${items.classOf(id)}`);
         const n = items.nodeOf(id);
         if (C.detached[k] === 1) {
           if (n !== DETACHED) fail(`validate: item ${id} of detached class ${k} records node ${n}`);
@@ -90,7 +102,8 @@ export class TreeCheck {
       if (holes !== C.holes[k]) fail(`validate: class ${k} counts ${C.holes[k]} holes, lists ${holes}`);
       if (C.detached[k] === 1) {
         this.detachedItems += members;
-        for (let d = 0; d <= tree.maxDepth; d++) if (C.levelItems[k][d] !== 0) fail(`validate: detached class ${k} has items at depth ${d}`);
+        for (let d = 0; d <= tree.maxDepth; d++)
+          if (C.levelItems[k][d] !== 0) fail(`validate: detached class ${k} has items at depth ${d}`);
       }
     }
   }
@@ -99,11 +112,21 @@ export class TreeCheck {
   private checkKey(id: number, k: number): void {
     const items = this.tree.items;
     const C = this.tree.classes;
-    const layer = items.layerOf(id), mask = items.maskOf(id), isStatic = items.hasFlag(id, STATIC) ? STATIC : 0;
+    const layer = items.layerOf(id),
+      mask = items.maskOf(id),
+      isStatic = items.hasFlag(id, STATIC) ? STATIC : 0;
     const priority = items.priorityOf(id);
-    if (k !== MIXED && ((layer & ~C.layer[k]) !== 0 || C.mask[k] !== mask || C.isStatic[k] !== isStatic ||
-        C.self[k] !== ((layer & mask) !== 0 ? 1 : 0) || C.top[k] !== (priority >= TOP_PRIORITY ? 1 : 0))) {
-      fail(`validate: item ${id} (layer ${layer}, mask ${mask}, static ${isStatic}, priority ${priority}) is in class ${k} of another key`);
+    if (
+      k !== MIXED &&
+      ((layer & ~C.layer[k]) !== 0 ||
+        C.mask[k] !== mask ||
+        C.isStatic[k] !== isStatic ||
+        C.self[k] !== ((layer & mask) !== 0 ? 1 : 0) ||
+        C.top[k] !== (priority >= TOP_PRIORITY ? 1 : 0))
+    ) {
+      fail(
+        `validate: item ${id} (layer ${layer}, mask ${mask}, static ${isStatic}, priority ${priority}) is in class ${k} of another key`,
+      );
     }
   }
 
@@ -121,7 +144,8 @@ export class TreeCheck {
         total += this.checkChildren(n, first);
         for (let c = first; c < first + 4; c++) stack.push(c);
       }
-      if (total !== nodes.total[n]) fail(`validate: node ${n} counts ${nodes.total[n]} items in its subtree, holds ${total}`);
+      if (total !== nodes.total[n])
+        fail(`validate: node ${n} counts ${nodes.total[n]} items in its subtree, holds ${total}`);
     }
   }
 
@@ -155,8 +179,10 @@ export class TreeCheck {
     if (counting !== (groupTotal === 0)) {
       fail(`validate: group ${g} holds ${groupTotal} items but ${counting ? 'is' : 'is not'} counting down`);
     }
-    if (counting && (nodes.framesLeft[g] < 1 || nodes.framesLeft[g] > tree.maxLifespan)) fail(`validate: group ${g} has framesLeft ${nodes.framesLeft[g]}`);
-    if (nodes.nextLifespan[g] < tree.lifespan || nodes.nextLifespan[g] > tree.maxLifespan) fail(`validate: group ${g} has nextLifespan ${nodes.nextLifespan[g]}`);
+    if (counting && (nodes.framesLeft[g] < 1 || nodes.framesLeft[g] > tree.maxLifespan))
+      fail(`validate: group ${g} has framesLeft ${nodes.framesLeft[g]}`);
+    if (nodes.nextLifespan[g] < tree.lifespan || nodes.nextLifespan[g] > tree.maxLifespan)
+      fail(`validate: group ${g} has nextLifespan ${nodes.nextLifespan[g]}`);
     return groupTotal;
   }
 
@@ -189,12 +215,16 @@ export class TreeCheck {
       let size = 0;
       for (let d = 0; d <= tree.maxDepth; d++) {
         const count = this.classCounts[k * (tree.maxDepth + 1) + d];
-        if (C.levelItems[k][d] !== count) fail(`validate: class ${k} counts ${C.levelItems[k][d]} items at depth ${d}, holds ${count}`);
+        if (C.levelItems[k][d] !== count)
+          fail(`validate: class ${k} counts ${C.levelItems[k][d]} items at depth ${d}, holds ${count}`);
         size += count;
       }
-      if (C.detached[k] === 0 && C.size[k] !== size) fail(`validate: class ${k} counts ${C.size[k]} items, holds ${size}`);
-      if (C.swept[k] !== this.sweptCounts[k]) fail(`validate: class ${k} counts ${C.swept[k]} swept items, holds ${this.sweptCounts[k]}`);
-      if (C.round[k] !== this.roundCounts[k]) fail(`validate: class ${k} counts ${C.round[k]} circles, holds ${this.roundCounts[k]}`);
+      if (C.detached[k] === 0 && C.size[k] !== size)
+        fail(`validate: class ${k} counts ${C.size[k]} items, holds ${size}`);
+      if (C.swept[k] !== this.sweptCounts[k])
+        fail(`validate: class ${k} counts ${C.swept[k]} swept items, holds ${this.sweptCounts[k]}`);
+      if (C.round[k] !== this.roundCounts[k])
+        fail(`validate: class ${k} counts ${C.round[k]} circles, holds ${this.roundCounts[k]}`);
       for (let d = 0; d <= tree.maxDepth; d++) {
         const byCell = C.regionsByCell[k][d];
         const cells = tree.levelCells[d];
@@ -202,13 +232,16 @@ export class TreeCheck {
         for (let c = 0; c < cells.length; c++) {
           const n = cells[c];
           const own = n === NONE ? 0 : C.own[k][n];
-          if (byCell[2 * c + 1] !== own || (own > 0 && byCell[2 * c] !== C.start[k][n])) fail(`validate: class ${k} cell ${c} of depth ${d} is out of date`);
+          if (byCell[2 * c + 1] !== own || (own > 0 && byCell[2 * c] !== C.start[k][n]))
+            fail(`validate: class ${k} cell ${c} of depth ${d} is out of date`);
         }
       }
     }
     const slots = tree.slots;
     if (this.regionSlots + slots.freeSlots !== slots.used) {
-      fail(`validate: ${this.regionSlots} slots in regions + ${slots.freeSlots} free != ${slots.used} handed out (leak)`);
+      fail(
+        `validate: ${this.regionSlots} slots in regions + ${slots.freeSlots} free != ${slots.used} handed out (leak)`,
+      );
     }
   }
 
@@ -239,10 +272,13 @@ export class TreeCheck {
     }
     if (swept !== tree.sweeps.count) fail(`validate: ${swept} items are swept, ${tree.sweeps.count} paths are kept`);
     if (present !== tree.size) fail(`validate: ${present} items present, size says ${tree.size}`);
-    if (detached !== this.detachedItems) fail(`validate: ${detached} items record a detached class, ${this.detachedItems} are listed in one`);
-    if (present - pending - detached !== this.placed) fail(`validate: ${present - pending - detached} items placed but ${this.placed} reachable`);
+    if (detached !== this.detachedItems)
+      fail(`validate: ${detached} items record a detached class, ${this.detachedItems} are listed in one`);
+    if (present - pending - detached !== this.placed)
+      fail(`validate: ${present - pending - detached} items placed but ${this.placed} reachable`);
     if (this.outside !== tree.outside) fail(`validate: ${this.outside} items outside, counter says ${tree.outside}`);
-    if (tree.nodes.total[0] !== this.placed) fail(`validate: root counts ${tree.nodes.total[0]} items, ${this.placed} reachable`);
+    if (tree.nodes.total[0] !== this.placed)
+      fail(`validate: root counts ${tree.nodes.total[0]} items, ${this.placed} reachable`);
   }
 
   /** Node n's class regions: in the slot pool, owned once, power-of-two sized; then each item in them. Returns the node's items. */
@@ -256,10 +292,12 @@ export class TreeCheck {
     for (let k = 0; k < C.size.length; k++) {
       const own = C.used[k] === 1 ? C.own[k][n] : 0;
       const cap = C.used[k] === 1 ? C.cap[k][n] : 0;
-      if (((nodes.classBits[n] >> k) & 1) !== (own > 0 ? 1 : 0)) fail(`validate: node ${n} class bits disagree with class ${k}'s ${own} items`);
+      if (((nodes.classBits[n] >> k) & 1) !== (own > 0 ? 1 : 0))
+        fail(`validate: node ${n} class bits disagree with class ${k}'s ${own} items`);
       if (own > cap) fail(`validate: node ${n} holds ${own} items of class ${k} in a region of ${cap} slots`);
       if (own === 0 && cap !== 0) fail(`validate: node ${n} keeps an empty region of class ${k}`);
-      if (cap !== 0 && (cap < MIN_REGION || (cap & (cap - 1)) !== 0)) fail(`validate: node ${n} has a region of ${cap} slots, not a power of two`);
+      if (cap !== 0 && (cap < MIN_REGION || (cap & (cap - 1)) !== 0))
+        fail(`validate: node ${n} has a region of ${cap} slots, not a power of two`);
       if (cap === 0) continue;
       const start = C.start[k][n];
       if (start + cap > slots.used) fail(`validate: node ${n} region runs past the slot pool`);
@@ -285,7 +323,8 @@ export class TreeCheck {
     if (items.hasFlag(id, SWEPT)) {
       const b = sweeps.boxes;
       for (const o of [sweeps.at(id) + FROM, sweeps.at(id) + TO]) {
-        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3])) fail(`validate: swept circle ${id} has a path end that is not square`);
+        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3]))
+          fail(`validate: swept circle ${id} has a path end that is not square`);
       }
     } else if (!isSquare(items.minX(id), items.minY(id), items.maxX(id), items.maxY(id))) {
       fail(`validate: circle ${id} has a box that is not square`);
@@ -303,8 +342,12 @@ export class TreeCheck {
     const b = sweeps.boxes;
     const f = sweeps.at(id) + FROM;
     const t = sweeps.at(id) + TO;
-    if (items.minX(id) > Math.min(b[f], b[t]) || items.minY(id) > Math.min(b[f + 1], b[t + 1]) ||
-        items.maxX(id) < Math.max(b[f + 2], b[t + 2]) || items.maxY(id) < Math.max(b[f + 3], b[t + 3])) {
+    if (
+      items.minX(id) > Math.min(b[f], b[t]) ||
+      items.minY(id) > Math.min(b[f + 1], b[t + 1]) ||
+      items.maxX(id) < Math.max(b[f + 2], b[t + 2]) ||
+      items.maxY(id) < Math.max(b[f + 3], b[t + 3])
+    ) {
       fail(`validate: swept item ${id} has a box that does not cover its path`);
     }
   }
@@ -323,11 +366,16 @@ export class TreeCheck {
     const nb = nodes.bounds;
     const id = slots.id[s];
     if (id < 0 || id >= items.capacity) fail(`validate: slot ${s} of node ${n} holds a bad id ${id}`);
-    if (items.nodeOf(id) !== n) fail(`validate: item ${id} is stored in node ${n} but records node ${items.nodeOf(id)}`);
+    if (items.nodeOf(id) !== n)
+      fail(`validate: item ${id} is stored in node ${n} but records node ${items.nodeOf(id)}`);
     if (items.slot[id] !== s) fail(`validate: item ${id} is in slot ${s} but records slot ${items.slot[id]}`);
-    if (items.classOf(id) !== k) fail(`validate: item ${id} is stored in class ${k} but records class ${items.classOf(id)}`);
-    if (items.cellOf(id) !== packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n])) fail(`validate: item ${id} records another cell than its node's`);
-    const layer = items.layerOf(id), mask = items.maskOf(id), isStatic = items.hasFlag(id, STATIC) ? STATIC : 0;
+    if (items.classOf(id) !== k)
+      fail(`validate: item ${id} is stored in class ${k} but records class ${items.classOf(id)}`);
+    if (items.cellOf(id) !== packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n]))
+      fail(`validate: item ${id} records another cell than its node's`);
+    const layer = items.layerOf(id),
+      mask = items.maskOf(id),
+      isStatic = items.hasFlag(id, STATIC) ? STATIC : 0;
     const swept = items.hasFlag(id, SWEPT) ? SWEPT : 0;
     const circle = items.hasFlag(id, CIRCLE) ? CIRCLE : 0;
     this.checkCircle(id, k);
@@ -336,20 +384,34 @@ export class TreeCheck {
     if (swept !== 0) {
       this.sweptCounts[k]++;
       this.checkPath(id);
-    }
-    else if (tree.sweeps.has(id)) fail(`validate: item ${id} has a path but is not swept`);
-    const minX = items.minX(id), minY = items.minY(id), maxX = items.maxX(id), maxY = items.maxY(id);
-    if (slots.box[4 * s] !== minX || slots.box[4 * s + 1] !== minY || slots.box[4 * s + 2] !== maxX || slots.box[4 * s + 3] !== maxY) {
+    } else if (tree.sweeps.has(id)) fail(`validate: item ${id} has a path but is not swept`);
+    const minX = items.minX(id),
+      minY = items.minY(id),
+      maxX = items.maxX(id),
+      maxY = items.maxY(id);
+    if (
+      slots.box[4 * s] !== minX ||
+      slots.box[4 * s + 1] !== minY ||
+      slots.box[4 * s + 2] !== maxX ||
+      slots.box[4 * s + 3] !== maxY
+    ) {
       fail(`validate: item ${id} slot box differs from its stored box`);
     }
     const meta = slots.meta;
-    if (meta[4 * s] !== layer || meta[4 * s + 1] !== mask || meta[4 * s + 2] !== (isStatic | swept | circle | (k << 8)) || meta[4 * s + 3] !== items.priorityOf(id)) {
+    if (
+      meta[4 * s] !== layer ||
+      meta[4 * s + 1] !== mask ||
+      meta[4 * s + 2] !== (isStatic | swept | circle | (k << 8)) ||
+      meta[4 * s + 3] !== items.priorityOf(id)
+    ) {
       fail(`validate: item ${id} slot collider differs from its stored collider`);
     }
     const inside = minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3];
     if (n !== 0 && !inside) {
-      fail(`validate: item ${id} box [${minX}, ${minY}, ${maxX}, ${maxY}] ` +
-        `is outside the loose bounds of node ${n} [${nb[4 * n]}, ${nb[4 * n + 1]}, ${nb[4 * n + 2]}, ${nb[4 * n + 3]}]`);
+      fail(
+        `validate: item ${id} box [${minX}, ${minY}, ${maxX}, ${maxY}] ` +
+          `is outside the loose bounds of node ${n} [${nb[4 * n]}, ${nb[4 * n + 1]}, ${nb[4 * n + 2]}, ${nb[4 * n + 3]}]`,
+      );
     }
     if (n === 0 && !inside) {
       this.outside++;

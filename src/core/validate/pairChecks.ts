@@ -50,12 +50,16 @@ function checkPoolAgainstList(tree: SpatialTree, bp: Broadphase): void {
     // Pairs ended by a removal since the last step leave the list at the next step.
     if (pairs.alive[cur.index[i]] === 0) continue;
     live++;
-    const a = cur.a[i], b = cur.b[i], pr = cur.priority[i];
+    const a = cur.a[i],
+      b = cur.b[i],
+      pr = cur.priority[i];
     if (!(a < b)) fail(`validate: current pair ${i} (${a}, ${b}) is not ordered a < b`);
     const p = pairs.find(a, b);
     if (p === NONE || p !== cur.index[i]) fail(`validate: current pair (${a}, ${b}) is not in the pair set`);
-    if (pairs.priority[p] !== pr) fail(`validate: current pair (${a}, ${b}) lists priority ${pr}, pair has ${pairs.priority[p]}`);
-    if (prevLive >= 0 && !before(cur.priority[prevLive], cur.a[prevLive], cur.b[prevLive], pr, a, b)) fail(`validate: current pairs are out of order at ${i}`);
+    if (pairs.priority[p] !== pr)
+      fail(`validate: current pair (${a}, ${b}) lists priority ${pr}, pair has ${pairs.priority[p]}`);
+    if (prevLive >= 0 && !before(cur.priority[prevLive], cur.a[prevLive], cur.b[prevLive], pr, a, b))
+      fail(`validate: current pairs are out of order at ${i}`);
     if (items.hasFlag(a, STATIC) && items.hasFlag(b, STATIC) && !bp.isDirty(a) && !bp.isDirty(b)) {
       fail(`validate: static items ${a} and ${b} are paired`);
     }
@@ -73,13 +77,22 @@ function checkListAlone(tree: SpatialTree, bp: Broadphase): void {
   const items = tree.items;
   const cur = bp.current;
   for (let i = 0; i < cur.count; i++) {
-    const a = cur.a[i], b = cur.b[i], pr = cur.priority[i];
+    const a = cur.a[i],
+      b = cur.b[i],
+      pr = cur.priority[i];
     if (!(a < b)) fail(`validate: current pair ${i} (${a}, ${b}) is not ordered a < b`);
     if (i > 0 && !before(cur.priority[i - 1], cur.a[i - 1], cur.b[i - 1], pr, a, b)) {
       fail(`validate: current pairs are out of order (or repeated) at ${i}`);
     }
-    if (cur.born[i] > bp.stepId || cur.born[i] < 0) fail(`validate: current pair (${a}, ${b}) began at step ${cur.born[i]}, after the last step ${bp.stepId}`);
-    if (!bp.endedByRemoval(a, b) && items.hasFlag(a, STATIC) && items.hasFlag(b, STATIC) && !bp.isDirty(a) && !bp.isDirty(b)) {
+    if (cur.born[i] > bp.stepId || cur.born[i] < 0)
+      fail(`validate: current pair (${a}, ${b}) began at step ${cur.born[i]}, after the last step ${bp.stepId}`);
+    if (
+      !bp.endedByRemoval(a, b) &&
+      items.hasFlag(a, STATIC) &&
+      items.hasFlag(b, STATIC) &&
+      !bp.isDirty(a) &&
+      !bp.isDirty(b)
+    ) {
       fail(`validate: static items ${a} and ${b} are paired`);
     }
   }
