@@ -301,8 +301,14 @@ export class LooseQuadtree {
       items.setBox(id, b[t], b[t + 1], b[t + 2], b[t + 3]);
       sweeps.remove(id);
     }
+    this.changeFlag(id, node, SWEPT, swept);
+  }
+
+  /** Sets or clears a flag that decides how an item's pairs are tested; a placed item is checked again. */
+  private changeFlag(id: number, node: number, flag: number, on: boolean): void {
+    const items = this.tree.items;
     const before = items.flagsOf(id);
-    items.setFlag(id, SWEPT, swept);
+    items.setFlag(id, flag, on);
     if (node === PENDING) return;
     this.tree.flagsChanged(id, before);
     this.moved(id);
@@ -332,11 +338,7 @@ export class LooseQuadtree {
     const circle = shape === Shape.Circle;
     if (items.hasFlag(id, CIRCLE) === circle) return;
     if (circle) this.checkSquare(id);
-    const before = items.flagsOf(id);
-    items.setFlag(id, CIRCLE, circle);
-    if (node === PENDING) return;
-    this.tree.flagsChanged(id, before);
-    this.moved(id);
+    this.changeFlag(id, node, CIRCLE, circle);
   }
 
   /** The item's shape (see {@link setShape}). */

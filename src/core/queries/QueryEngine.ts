@@ -48,6 +48,14 @@ export class QueryEngine {
   private readonly best = new Heap(true);
   /** A distance or key out of a per-item test (see rayHit, nearHit): a number out of a call without boxing it. */
   private readonly near = new Float64Array(1);
+  /** The detached scan (see nextDetached): its box, classes, mask, place, and the last item's box array. */
+  private readonly reach = new Float64Array(4);
+  private scanWanted = 0;
+  private scanMask = 0;
+  private scanClass = 0;
+  private scanAt = 0;
+  private scanEnd = 0;
+  private scanSrc: Float64Array = new Float64Array(0);
   /** The distances nearest() reports, for its tie pass. */
   private reported = new Float64Array(64);
   /** Offset of the box {@link boxNow} last returned. */
@@ -135,36 +143,22 @@ export class QueryEngine {
     out: IdArray | null,
     visit: Visitor | null,
   ): number {
-    const C = this.tree.classes;
     const items = this.tree.items;
     const args = this.args;
-    // The shape's closed bounding box: most of a detached class fails this test in the loop,
-    // before any call (an uninlined call would box its numbers).
+    // The shape's closed bounding box.
     const r = kind === CIRCLE ? args[2] : 0;
-    const cx0 = args[0] - r,
-      cy0 = args[1] - r;
-    const cx1 = kind === RECT ? args[2] : args[0] + r,
-      cy1 = kind === RECT ? args[3] : args[1] + r;
-    const pad = slack(cx0, cy0, cx1, cy1);
-    const qx0 = cx0 - pad,
-      qy0 = cy0 - pad,
-      qx1 = cx1 + pad,
-      qy1 = cy1 + pad;
+    this.reachBox(
+      args[0] - r,
+      args[1] - r,
+      kind === RECT ? args[2] : args[0] + r,
+      kind === RECT ? args[3] : args[1] + r,
+    );
     let hits = 0;
-    for (let k = 0; k < MAX_CLASSES; k++) {
-      if (C.detached[k] === 0 || ((wanted >>> k) & 1) === 0) continue;
-      const ids = C.ids[k];
-      for (let i = 0, end = C.end[k]; i < end; i++) {
-        const id = ids[i];
-        if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
-        const src = this.recordNow(id),
-          at = this.at;
-        if (src[at] > qx1 || src[at + 2] < qx0 || src[at + 1] > qy1 || src[at + 3] < qy0) continue;
-        if (!this.shapeHit(kind, src, at, items.hasFlag(id, CIRCLE_ITEM), touching)) continue;
-        if (out !== null) out[hits] = id;
-        hits++;
-        if (visit !== null && visit(id) === false) return ~hits;
-      }
+    for (let id = this.firstDetached(wanted, mask); id >= 0; id = this.nextDetached()) {
+      if (!this.shapeHit(kind, this.scanSrc, this.at, items.hasFlag(id, CIRCLE_ITEM), touching)) continue;
+      if (out !== null) out[hits] = id;
+      hits++;
+      if (visit !== null && visit(id) === false) return ~hits;
     }
     return hits;
   }
@@ -256,41 +250,32 @@ export class QueryEngine {
     outIds: IdArray,
     outDist: IdArray,
   ): number {
-    const C = this.tree.classes;
     const items = this.tree.items;
     const args = this.args;
-    // The segment's closed bounding box (all of space for an endless ray), tested in the loop.
+    // The segment's closed bounding box (all of space for an endless ray).
     // (A zero component times an endless length would be NaN.)
     const ex = args[2] === 0 ? args[0] : args[0] + args[2] * args[4];
     const ey = args[3] === 0 ? args[1] : args[1] + args[3] * args[4];
-    const pad = slack(args[0], args[1], ex, ey);
-    const qx0 = (ex < args[0] ? ex : args[0]) - pad,
-      qx1 = (ex < args[0] ? args[0] : ex) + pad;
-    const qy0 = (ey < args[1] ? ey : args[1]) - pad,
-      qy1 = (ey < args[1] ? args[1] : ey) + pad;
+    this.reachBox(
+      ex < args[0] ? ex : args[0],
+      ey < args[1] ? ey : args[1],
+      ex < args[0] ? args[0] : ex,
+      ey < args[1] ? args[1] : ey,
+    );
     let bestId = -1;
     let bestDist = Infinity;
     let hits = 0;
-    for (let k = 0; k < MAX_CLASSES; k++) {
-      if (C.detached[k] === 0 || ((wanted >>> k) & 1) === 0) continue;
-      const ids = C.ids[k];
-      for (let i = 0, end = C.end[k]; i < end; i++) {
-        const id = ids[i];
-        if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
-        const src = this.recordNow(id),
-          at = this.at;
-        if (src[at] > qx1 || src[at + 2] < qx0 || src[at + 1] > qy1 || src[at + 3] < qy0) continue;
-        this.rayHit(src, at, items.hasFlag(id, CIRCLE_ITEM), touching);
-        const t = this.near[0];
-        if (t < 0) continue;
-        if (!firstOnly) {
-          outIds[hits] = id;
-          outDist[hits] = t;
-          hits++;
-        } else if (t < bestDist || (t === bestDist && id < bestId)) {
-          bestDist = t;
-          bestId = id;
-        }
+    for (let id = this.firstDetached(wanted, mask); id >= 0; id = this.nextDetached()) {
+      this.rayHit(this.scanSrc, this.at, items.hasFlag(id, CIRCLE_ITEM), touching);
+      const t = this.near[0];
+      if (t < 0) continue;
+      if (!firstOnly) {
+        outIds[hits] = id;
+        outDist[hits] = t;
+        hits++;
+      } else if (t < bestDist || (t === bestDist && id < bestId)) {
+        bestDist = t;
+        bestId = id;
       }
     }
     if (!firstOnly || bestId < 0) return hits;
@@ -383,31 +368,75 @@ export class QueryEngine {
 
   /** The nearest query over the detached classes in `wanted`: offers their items to the best k. */
   private nearestDetached(k: number, touching: boolean, mask: number, wanted: number, far: boolean): void {
-    const C = this.tree.classes;
     const items = this.tree.items;
     const best = this.best;
     const args = this.args;
-    // The range's closed bounding box, tested in the loop (see shapeDetached).
-    const pad = slack(args[0], args[1], args[2], 0);
-    const reach = args[2] + pad;
-    const qx0 = args[0] - reach,
-      qy0 = args[1] - reach,
-      qx1 = args[0] + reach,
-      qy1 = args[1] + reach;
-    for (let c = 0; c < MAX_CLASSES; c++) {
-      if (C.detached[c] === 0 || ((wanted >>> c) & 1) === 0) continue;
-      const ids = C.ids[c];
-      for (let i = 0, end = C.end[c]; i < end; i++) {
-        const id = ids[i];
+    // The range's closed bounding box.
+    this.reachBox(args[0] - args[2], args[1] - args[2], args[0] + args[2], args[1] + args[2]);
+    for (let id = this.firstDetached(wanted, mask); id >= 0; id = this.nextDetached()) {
+      if (!this.nearHit(this.scanSrc, this.at, items.hasFlag(id, CIRCLE_ITEM), far, touching)) continue;
+      const d2 = this.near[0];
+      if (best.count < k) best.push(d2, id);
+      else if (d2 < best.topKey || (d2 === best.topKey && id < best.topId)) best.replaceTop(d2, id);
+    }
+  }
+
+  /**
+   * Sets the closed box the detached scan keeps to (see {@link nextDetached}), widened by a
+   * margin far above the rounding of the exact tests behind it: a box the exact test touches
+   * must never fail this one by an ulp. Called once a query: its numbers may cross the call.
+   */
+  private reachBox(x0: number, y0: number, x1: number, y1: number): void {
+    const pad = (Math.abs(x0) + Math.abs(y0) + Math.abs(x1) + Math.abs(y1)) * 1e-9 + 1e-300;
+    const reach = this.reach;
+    reach[0] = x0 - pad;
+    reach[1] = y0 - pad;
+    reach[2] = x1 + pad;
+    reach[3] = y1 + pad;
+  }
+
+  /** Starts the scan of the detached classes in `wanted` (see {@link nextDetached}); returns its first item, or -1. */
+  private firstDetached(wanted: number, mask: number): number {
+    this.scanWanted = wanted;
+    this.scanMask = mask;
+    this.scanClass = -1;
+    this.scanAt = 0;
+    this.scanEnd = 0;
+    return this.nextDetached();
+  }
+
+  /**
+   * The next member of the detached classes being scanned, in list order, whose layer the mask
+   * accepts and whose box (in `scanSrc` at `at`) meets the reach box; -1 at the end. Most of a
+   * class fails the box test here, in one loop, before any per-item call.
+   */
+  private nextDetached(): number {
+    const C = this.tree.classes;
+    const items = this.tree.items;
+    const reach = this.reach;
+    const x0 = reach[0],
+      y0 = reach[1],
+      x1 = reach[2],
+      y1 = reach[3];
+    const mask = this.scanMask;
+    for (;;) {
+      while (this.scanAt < this.scanEnd) {
+        const id = C.ids[this.scanClass][this.scanAt++];
         if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
         const src = this.recordNow(id),
           at = this.at;
-        if (src[at] > qx1 || src[at + 2] < qx0 || src[at + 1] > qy1 || src[at + 3] < qy0) continue;
-        if (!this.nearHit(src, at, items.hasFlag(id, CIRCLE_ITEM), far, touching)) continue;
-        const d2 = this.near[0];
-        if (best.count < k) best.push(d2, id);
-        else if (d2 < best.topKey || (d2 === best.topKey && id < best.topId)) best.replaceTop(d2, id);
+        if (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0) continue;
+        this.scanSrc = src;
+        return id;
       }
+      do this.scanClass++;
+      while (
+        this.scanClass < MAX_CLASSES &&
+        (C.detached[this.scanClass] === 0 || ((this.scanWanted >>> this.scanClass) & 1) === 0)
+      );
+      if (this.scanClass === MAX_CLASSES) return -1;
+      this.scanAt = 0;
+      this.scanEnd = C.end[this.scanClass];
     }
   }
 
@@ -562,12 +591,4 @@ export class QueryEngine {
     }
     return m;
   }
-}
-
-/**
- * A margin for the bounding-box prefilters, far above the rounding of the exact tests they
- * stand before (a box the exact test touches must never fail the prefilter by an ulp).
- */
-function slack(a: number, b: number, c: number, d: number): number {
-  return (Math.abs(a) + Math.abs(b) + Math.abs(c) + Math.abs(d)) * 1e-9 + 1e-300;
 }
