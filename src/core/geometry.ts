@@ -232,12 +232,11 @@ export function circlesOverlap(
   touching: boolean,
 ): boolean {
   if (magnitude(x1, y1, x2, y2) >= FAR || r1 + r2 >= FAR) {
-    x1 *= DOWN;
-    y1 *= DOWN;
-    r1 *= DOWN;
-    x2 *= DOWN;
-    y2 *= DOWN;
-    r2 *= DOWN;
+    // Scaled down, a small radius or gap would underflow once squared (two circles at the same
+    // far centre would then never overlap): compare lengths instead of squares.
+    const d = Math.hypot(x2 * DOWN - x1 * DOWN, y2 * DOWN - y1 * DOWN);
+    const r = r1 * DOWN + r2 * DOWN;
+    return touching ? d <= r : d < r;
   }
   const dx = x2 - x1;
   const dy = y2 - y1;
@@ -301,9 +300,19 @@ export function rayCircleDistance(
   const c = mx * mx + my * my - r * r;
   const px = mx - b * dx,
     py = my - b * dy;
-  const disc = r * r - (px * px + py * py);
-  if (touching ? disc < 0 : disc <= 0) return -1;
-  const root = Math.sqrt(disc);
+  let root: number;
+  if (scale === 1) {
+    const disc = r * r - (px * px + py * py);
+    if (touching ? disc < 0 : disc <= 0) return -1;
+    root = Math.sqrt(disc);
+  } else {
+    // Scaled down, the radius and the centre's distance to the line would underflow once
+    // squared (a ray from far away would then touch every small circle near its line):
+    // compare lengths instead.
+    const h = Math.hypot(px, py);
+    if (touching ? h > r : h >= r) return -1;
+    root = Math.sqrt((r - h) * (r + h));
+  }
   // The nearer root without cancellation: -b - root when b > 0, else c / (-b + root).
   const enter = b > 0 ? -b - root : c / (-b + root);
   const exit = b > 0 ? c / (-b - root) : -b + root;

@@ -865,6 +865,9 @@ const totals = {
   deferred: 0,
   budgetLifts: 0,
   hugeItems: 0,
+  circlePairs: 0,
+  circleTangents: 0,
+  circleHits: 0,
 };
 afterAll(() => {
   if (LONG) console.log(`oracle counts core ${JSON.stringify(totals)}`);
@@ -887,7 +890,16 @@ describe('LooseQuadtree against a brute-force oracle', () => {
           totals.scenarios++;
           for (const k of ['steps', 'ops', 'moves', 'pairsCompared', 'queries', 'validations'] as const)
             totals[k] += run.counts[k];
-          for (const k of ['budgetSteps', 'deferred', 'budgetLifts', 'hugeItems'] as const) totals[k] += run.seen[k];
+          for (const k of [
+            'budgetSteps',
+            'deferred',
+            'budgetLifts',
+            'hugeItems',
+            'circlePairs',
+            'circleTangents',
+            'circleHits',
+          ] as const)
+            totals[k] += run.seen[k];
           if (s.budgets) {
             expect(run.seen.budgetSteps).toBeGreaterThan(10);
             expect(run.seen.deferred).toBeGreaterThan(0);

@@ -7,6 +7,8 @@ import {
   circlesOverlap,
   contactOf,
   LooseQuadtree,
+  pointBoxDistance,
+  rayBoxDistance,
   pointCircleDistance,
   pointInCircle,
   rayCircleDistance,
@@ -135,6 +137,110 @@ describe('circle geometry against exact arithmetic', () => {
     expect(tangents).toBeGreaterThan(10);
   });
 });
+
+describe('circles far from the origin', () => {
+  // Past 2^500 the circle tests work on values scaled down by 2^-600: a small radius, or a
+  // small offset beside a far ray, must not underflow to 0 when squared.
+  it('a ray from far away misses a small circle beside its line, and hits one on it', () => {
+    for (const touching of [false, true]) {
+      expect(rayCircleDistance(952, -1.6e299, 0, 1, Infinity, 238, 818, 2, touching)).toBe(-1);
+      expect(rayCircleDistance(952, -1.6e299, 0, 1, Infinity, 952.5, 818, 2, touching)).toBe(1.6e299);
+      // Tangent to the line: a hit only when touching.
+      expect(rayCircleDistance(950, -1.6e299, 0, 1, Infinity, 952, 818, 2, touching)).toBe(touching ? 1.6e299 : -1);
+    }
+  });
+
+  it('small circles at the same far centre overlap; apart they do not', () => {
+    for (const touching of [false, true]) {
+      expect(circlesOverlap(1e300, -1e300, 1, 1e300, -1e300, 2, touching)).toBe(true);
+      expect(pointInCircle(3e299, 3e299, 3e299, 3e299, 0.5, touching)).toBe(true);
+      expect(circlesOverlap(1e300, 0, 1, 1e300 + 1e290, 0, 1, touching)).toBe(false);
+    }
+  });
+
+  it('nearest from far away: the k nearest by their own distances, equal ones by ascending id', () => {
+    // Every item is about 1.07e300 from the point, and most round to the same double: the k
+    // lowest ids among those must come back, even when the nodes holding them round to a
+    // larger distance than they do.
+    const tree = new LooseQuadtree({ width: 1024, height: 1024, maxDepth: 6 });
+    const rng = mulberry(7);
+    const px = -1e300,
+      py = -3.8375650672242046e299;
+    const all: [id: number, distance: number][] = [];
+    for (let id = 0; id < 400; id++) {
+      const x = Math.floor(rng() * 1000),
+        y = Math.floor(rng() * 1000),
+        s = 1 + Math.floor(rng() * 40);
+      tree.insert(id, x, y, x + s, y + s);
+      const circle = id % 2 === 0;
+      if (circle) tree.setShape(id, Shape.Circle);
+      all.push([
+        id,
+        circle
+          ? pointCircleDistance(px, py, x + s / 2, y + s / 2, s / 2)
+          : pointBoxDistance(px, py, x, y, x + s, y + s),
+      ]);
+    }
+    all.sort((p, q) => p[1] - q[1] || p[0] - q[0]);
+    let tied = 0;
+    for (const k of [1, 5, 17, 60, 150]) {
+      const ids: number[] = [],
+        dists: number[] = [];
+      const n = tree.nearest(px, py, k, Infinity, ids, dists);
+      expect(n).toBe(k);
+      expect(ids.slice(0, n)).toEqual(all.slice(0, k).map((e) => e[0]));
+      expect(dists.slice(0, n)).toEqual(all.slice(0, k).map((e) => e[1]));
+      if (all[k][1] === all[k - 1][1]) tied++;
+    }
+    expect(tied).toBeGreaterThan(2);
+  });
+});
+
+describe('rays from far away', () => {
+  it('raycast and raycastAll: hits by their own distances, equal ones by ascending id', () => {
+    // A ray from 1.6e299 up the column x = 500.5: every item it meets is entered at about
+    // 1.6e299, most at the same double. The first hit is the lowest id among those.
+    const tree = new LooseQuadtree({ width: 1024, height: 1024, maxDepth: 6 });
+    const rng = mulberry(11);
+    const ox = 500.5,
+      oy = -1.6e299;
+    const hits: [id: number, distance: number][] = [];
+    for (let id = 0; id < 300; id++) {
+      const s = 2 + Math.floor(rng() * 40);
+      const x = 500 - Math.floor(rng() * s),
+        y = Math.floor(rng() * 1000);
+      tree.insert(id, x, y, x + s, y + s);
+      const circle = id % 3 === 0;
+      if (circle) tree.setShape(id, Shape.Circle);
+      const t = circle
+        ? rayCircleDistance(ox, oy, 0, 1, Infinity, x + s / 2, y + s / 2, s / 2, false)
+        : rayBoxDistance(ox, oy, 0, 1, Infinity, x, y, x + s, y + s, false);
+      if (t >= 0) hits.push([id, t]);
+    }
+    hits.sort((p, q) => p[1] - q[1] || p[0] - q[0]);
+    expect(hits.length).toBeGreaterThan(50);
+    expect(hits[1][1]).toBe(hits[0][1]);
+    const ids: number[] = [],
+      dists: number[] = [];
+    expect(tree.raycastAll(ox, oy, 0, 1, Infinity, ids, dists)).toBe(hits.length);
+    expect(ids.slice(0, hits.length)).toEqual(hits.map((h) => h[0]));
+    const hit = { id: -1, distance: 0 };
+    expect(tree.raycast(ox, oy, 0, 1, Infinity, hit)).toBe(true);
+    expect(hit).toEqual({ id: hits[0][0], distance: hits[0][1] });
+  });
+});
+
+/** A small seeded PRNG (mulberry32) for scenes written out in a test. */
+function mulberry(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /** The 16 numbers of two paths, A's start and end boxes, then B's. */
 function pathsArray(a: Shaped, a1: Shaped, b: Shaped, b1: Shaped): Float64Array {

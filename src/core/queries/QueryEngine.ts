@@ -30,6 +30,9 @@ export const RECT = 0;
 export const CIRCLE = 1;
 export const POINT = 2;
 
+/** Relative widening of a node's bounds in the nearest walk (see there): 2^-40, thousands of ulps. */
+const NODE_PAD = 2 ** -40;
+
 /**
  * Non-recursive queries over the tree with reused scratch arrays, and a scan of the detached
  * classes (see SpatialTree.detach), whose items are in no node: their records are read in
@@ -334,9 +337,23 @@ export class QueryEngine {
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
         const b = 4 * c;
-        const d2 = far
-          ? pointBoxDistance(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3])
-          : pointBoxDistanceSq(x, y, nb[b], nb[b + 1], nb[b + 2], nb[b + 3]);
+        // The node's key must stay a lower bound of its items' keys after rounding, or a tie
+        // (or a near miss) inside it is never opened: items far from the point report
+        // distances rounded from other formulas (a circle's is hypot minus radius). Widening
+        // the node by far more than that rounding keeps it below them.
+        const pad =
+          (Math.abs(x) +
+            Math.abs(y) +
+            Math.abs(nb[b]) +
+            Math.abs(nb[b + 1]) +
+            Math.abs(nb[b + 2]) +
+            Math.abs(nb[b + 3])) *
+          NODE_PAD;
+        const x0 = nb[b] - pad,
+          y0 = nb[b + 1] - pad,
+          x1 = nb[b + 2] + pad,
+          y1 = nb[b + 3] + pad;
+        const d2 = far ? pointBoxDistance(x, y, x0, y0, x1, y1) : pointBoxDistanceSq(x, y, x0, y0, x1, y1);
         if (d2 > limit2 || (best.count === k && d2 > best.topKey)) continue;
         open.push(d2, c);
       }
