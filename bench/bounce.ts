@@ -11,7 +11,7 @@ import { runLockstep, TABLE_BUDGET, UNCAPPED, type LockstepResult, type Series }
 import { oursSpec } from './ours.js';
 import { planckSpec } from './planck.js';
 import { rbushSpec } from './rbush.js';
-import { cellText, footnotes, renderTable } from './report.js';
+import { cellText, footnotes, renderTable, seriesOf } from './report.js';
 import { AREA_PER_ITEM, MAX_SPEED, MIN_SPEED, Scene, SIZE_BANDS, type Mode } from './scene.js';
 import { median } from './summary.js';
 
@@ -98,10 +98,6 @@ function slowAt(table: BounceTable, spec: ContenderSpec, n: number): string | un
     if (ms > SLOW_FRAME_MS) return `median frame ${(ms / 1000).toFixed(1)} s at ${label(m)}`;
   }
   return undefined;
-}
-
-function seriesOf(table: BounceTable, key: string, n: number): Series | undefined {
-  return table.results.get(n)?.series.find((s) => s.spec.key === key);
 }
 
 const MODE_TITLE: Record<Mode, string> = { all: 'All items move', 10: '10% of the items move' };

@@ -3,8 +3,8 @@
 import { LooseQuadtree, sweptContact } from '../src/core/index.js';
 import { PairSum, type Contender, type ContenderSpec, type TableOptions } from './contender.js';
 import { label } from './format.js';
-import { runLockstep, UNCAPPED, type LockstepResult, type Oracle, type Series } from './lockstep.js';
-import { cellText, footnotes, renderTable } from './report.js';
+import { runLockstep, UNCAPPED, type LockstepResult, type Oracle } from './lockstep.js';
+import { cellText, footnotes, renderTable, seriesOf } from './report.js';
 import { DT, mulberry32, Scene } from './scene.js';
 import { coreFrame } from './ours.js';
 import { median } from './summary.js';
@@ -169,10 +169,6 @@ export function runBullets(o: BulletOptions): BulletTable | null {
     );
   }
   return table;
-}
-
-function seriesOf(table: BulletTable, key: string, n: number): Series | undefined {
-  return table.results.get(n)?.series.find((s) => s.spec.key === key);
 }
 
 export function bulletsSection(

@@ -7,7 +7,7 @@ import { EFFECTS_CELL, effectsGridSpec } from './effects-grid.js';
 import { EFFECTS, EffectsScene } from './effects-scene.js';
 import { label } from './format.js';
 import { runLockstep, UNCAPPED, type LockstepResult, type Series } from './lockstep.js';
-import { cellText, footnotes, renderTable } from './report.js';
+import { cellText, footnotes, renderTable, seriesOf } from './report.js';
 import { median, ratioSpread, spread } from './summary.js';
 
 const BASELINE = effectsGridSpec.name;
@@ -52,10 +52,6 @@ export function runEffects(o: TableOptions): EffectsTable | null {
     );
   }
   return table;
-}
-
-function seriesOf(table: EffectsTable, key: string, n: number): Series | undefined {
-  return table.results.get(n)?.series.find((s) => s.spec.key === key);
 }
 
 /** Per run: the plugin's own share (the game with it minus the game without it), in ms. */

@@ -1,7 +1,7 @@
 /** Shared pieces of the printed results: tables, the machine line, how to read a cell. */
 
 import os from 'node:os';
-import type { Series } from './lockstep.js';
+import type { LockstepResult, Series } from './lockstep.js';
 import { ratioSpread, spread } from './summary.js';
 
 /**
@@ -79,4 +79,9 @@ export function footnotes(cells: { where: string; series: Series }[], checked: s
   lines.push(...bad);
   if (bad.length === 0) lines.push(checked);
   return lines;
+}
+
+/** One contender's series at one item count of a scene's table, if it ran. */
+export function seriesOf(table: { results: Map<number, LockstepResult> }, key: string, n: number): Series | undefined {
+  return table.results.get(n)?.series.find((s) => s.spec.key === key);
 }

@@ -6,8 +6,8 @@
 import { circlesOverlap, LooseQuadtree, Shape, type Contact } from '../src/core/index.js';
 import { PairSum, type Contender, type ContenderSpec, type TableOptions } from './contender.js';
 import { label } from './format.js';
-import { runLockstep, UNCAPPED, type LockstepResult, type Oracle, type Series } from './lockstep.js';
-import { cellText, footnotes, renderTable } from './report.js';
+import { runLockstep, UNCAPPED, type LockstepResult, type Oracle } from './lockstep.js';
+import { cellText, footnotes, renderTable, seriesOf } from './report.js';
 import { Scene } from './scene.js';
 import { coreFrame } from './ours.js';
 import { median } from './summary.js';
@@ -153,10 +153,6 @@ export function runShapes(o: TableOptions): ShapesTable | null {
     );
   }
   return table;
-}
-
-function seriesOf(table: ShapesTable, key: string, n: number): Series | undefined {
-  return table.results.get(n)?.series.find((s) => s.spec.key === key);
 }
 
 /** What `contact` adds per pair, in ns: the median over the runs of (with - without) / pairs. */

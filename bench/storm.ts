@@ -3,7 +3,7 @@
 import type { ContenderSpec, TableOptions } from './contender.js';
 import { label } from './format.js';
 import { runLockstep, TABLE_BUDGET, UNCAPPED, type LockstepResult, type Series } from './lockstep.js';
-import { cellText, footnotes, renderTable } from './report.js';
+import { cellText, footnotes, renderTable, seriesOf } from './report.js';
 import { STORM_BRUTE_MAX_DUST, stormBrute } from './storm-brute.js';
 import { stormEcsOffSpec, stormEcsOnSpec } from './storm-ecs.js';
 import { STORM_CELL, stormGridSpec } from './storm-grid.js';
@@ -55,10 +55,6 @@ export function runStorm(o: StormOptions): StormTable | null {
     );
   }
   return table;
-}
-
-function seriesOf(table: StormTable, key: string, n: number): Series | undefined {
-  return table.results.get(n)?.series.find((s) => s.spec.key === key);
 }
 
 function rows(table: StormTable): string[][] {

@@ -30,8 +30,12 @@ export const RECT = 0;
 export const CIRCLE = 1;
 export const POINT = 2;
 
-/** Relative widening of a node's bounds in the nearest walk (see there): 2^-40, thousands of ulps. */
-const NODE_PAD = 2 ** -40;
+/**
+ * Relative margin by which a box that only prunes (a node in the nearest walk, the detached
+ * scan's reach box) is widened: far above the rounding of the exact tests behind it, so
+ * that the pruning never drops an item the exact test would take.
+ */
+const PRUNE_MARGIN = 1e-9;
 
 /**
  * Non-recursive queries over the tree with reused scratch arrays, and a scan of the detached
@@ -348,7 +352,7 @@ export class QueryEngine {
             Math.abs(nb[b + 1]) +
             Math.abs(nb[b + 2]) +
             Math.abs(nb[b + 3])) *
-          NODE_PAD;
+          PRUNE_MARGIN;
         const x0 = nb[b] - pad,
           y0 = nb[b + 1] - pad,
           x1 = nb[b + 2] + pad,
@@ -404,7 +408,7 @@ export class QueryEngine {
    * must never fail this one by an ulp. Called once a query: its numbers may cross the call.
    */
   private reachBox(x0: number, y0: number, x1: number, y1: number): void {
-    const pad = (Math.abs(x0) + Math.abs(y0) + Math.abs(x1) + Math.abs(y1)) * 1e-9 + 1e-300;
+    const pad = (Math.abs(x0) + Math.abs(y0) + Math.abs(x1) + Math.abs(y1)) * PRUNE_MARGIN + 1e-300;
     const reach = this.reach;
     reach[0] = x0 - pad;
     reach[1] = y0 - pad;
