@@ -1,19 +1,6 @@
 import { Broadphase } from './pairs/Broadphase.js';
 import { checkBox, checkId, checkNumber, fail, isBits32, isSquare, refuseCircleBox, show } from './errors.js';
-import {
-  ABSENT,
-  CIRCLE,
-  DETACHED,
-  FLAGS,
-  MAX_X,
-  MAX_Y,
-  MIN_X,
-  MIN_Y,
-  NODE,
-  PENDING,
-  STATIC,
-  SWEPT,
-} from './store/ItemStore.js';
+import { ABSENT, CIRCLE, DETACHED, FLAGS, NODE, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
 import { FROM, LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { ExactTest } from './pairs/ExactTest.js';
 import { B_CIRCLE, sweptShapes } from './geometry.js';
@@ -209,13 +196,16 @@ export class LooseQuadtree {
     // become heap objects. Anything unusual (bad input, pending items, a circle whose box is
     // square only to within rounding) takes the slow path.
     const items = this.tree.items;
-    if (id >>> 0 === id && id < items.capacity) {
-      const f = items.i32[(id << 4) | FLAGS];
+    const recs = items.rec;
+    // -1 written out (NO_RECORD): an imported constant costs bytecode here.
+    const rec = id >>> 0 === id && id < recs.length ? recs[id] : -1;
+    if (rec >= 0) {
+      const f = items.i32[(rec << 4) | FLAGS];
       // Sizes neither negative nor NaN, and finite (so are the corners): one test for each.
       const w = maxX - minX;
       const h = maxY - minY;
       if (
-        items.i32[(id << 4) | NODE] >= DETACHED &&
+        items.i32[(rec << 4) | NODE] >= DETACHED &&
         (f & SWEPT) === 0 &&
         w >= 0 &&
         h >= 0 &&
@@ -223,16 +213,16 @@ export class LooseQuadtree {
         h < Infinity &&
         ((f & CIRCLE) === 0 || w === h)
       ) {
-        // The record is written in place here rather than through ItemStore.setBox: one call
-        // less keeps this function under the engine's inlining budget.
+        // The record is written in place here rather than through ItemStore.setBox, and at
+        // offsets written out (MIN_X, MIN_Y, MAX_X, MAX_Y are 0 to 3): one call and eight
+        // constant loads less keep this function under the engine's inlining budget.
         const f64 = items.f64;
-        const r = id << 3;
-        if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY)
-          return false;
-        f64[r | MIN_X] = minX;
-        f64[r | MIN_Y] = minY;
-        f64[r | MAX_X] = maxX;
-        f64[r | MAX_Y] = maxY;
+        const r = rec << 3;
+        if (f64[r] === minX && f64[r + 1] === minY && f64[r + 2] === maxX && f64[r + 3] === maxY) return false;
+        f64[r] = minX;
+        f64[r + 1] = minY;
+        f64[r + 2] = maxX;
+        f64[r + 3] = maxY;
         this.moved(id);
         return true;
       }
@@ -419,7 +409,7 @@ export class LooseQuadtree {
   private boxInto(id: number, s: Float64Array, o: number): void {
     const items = this.tree.items;
     let src = items.f64,
-      at = id << 3;
+      at = items.boxAt(id);
     if (items.hasFlag(id, SWEPT)) {
       // The record covers the path; the item is at the end of it.
       src = this.tree.sweeps.boxes;
@@ -468,7 +458,7 @@ export class LooseQuadtree {
     else this.tree.unplace(id);
     this.broadphase.endPairsOf(id);
     if (this.tree.items.hasFlag(id, SWEPT)) this.tree.sweeps.remove(id);
-    this.tree.items.resetCollider(id);
+    this.tree.items.depart(id);
     this.tree.size--;
   }
 
@@ -580,6 +570,7 @@ export class LooseQuadtree {
     this.tree.tick();
     this.tree.compactIfScattered();
     this.broadphase.run();
+    this.tree.items.releaseDeparted();
     if (this.tree.sweeps.count !== 0) this.advancePaths();
     this.fillStats();
     this.tree.relocated = 0;
@@ -918,6 +909,7 @@ export class LooseQuadtree {
     tree.items.ensure(id, tree.idLimit);
     const items = tree.items;
     if (items.nodeOf(id) !== ABSENT) fail(`item ${id} is already in the index (insert of an existing id)`);
+    items.add(id);
     items.setBox(id, minX, minY, maxX, maxY);
     tree.size++;
   }

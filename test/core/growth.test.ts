@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { LooseQuadtree } from '../../src/core/index.js';
 
-// A far id makes the per-id arrays grow to cover it. Running out of memory for real would
+// A far id makes the id map (4 bytes an id) grow to cover it. Running out of memory for real would
 // take gigabytes, so the growth helper refuses sizes past a threshold the way an engine that
 // cannot allocate does: with a RangeError.
 const REFUSE_ABOVE = 1 << 22;
@@ -22,16 +22,16 @@ describe('per-id growth', () => {
     tree.insert(1, 0, 0, 10, 10);
     let message = '';
     try {
-      tree.insert(3_000_000, 0, 0, 10, 10);
+      tree.insert(6_000_000, 0, 0, 10, 10);
     } catch (e) {
       message = (e as Error).message;
     }
     expect(message).toBe(
-      'bitecs-quadtree: id 3000000 needs per-id arrays for 4194304 ids (about 288 MB at 72 ' +
+      'bitecs-quadtree: id 6000000 needs per-id arrays for 8388608 ids (about 32 MB at 4 ' +
         'bytes an id), which could not be allocated (maxId 16777216): keep ids dense, or lower option maxId to ' +
         'refuse such ids up front',
     );
-    expect(tree.has(3_000_000)).toBe(false);
+    expect(tree.has(6_000_000)).toBe(false);
     expect(tree.size).toBe(1);
     tree.insert(2, 5, 5, 15, 15);
     tree.step();

@@ -123,7 +123,6 @@ export class PairLists {
     const old = this.current;
     const out = this.spare;
     out.reserve(found.count + old.count);
-    out.count = 0;
     const exiting = this.exiting;
     const entered = this.entered;
     const leftWords = left.words;
@@ -139,8 +138,16 @@ export class PairLists {
     const fa = found.a,
       fb = found.b,
       fp = found.priority;
+    // The new list is written through locals, not push: most of a big list is copied as it is,
+    // and a call per pair cost most of the merge.
+    const na = out.a,
+      nb = out.b,
+      np = out.priority,
+      ni = out.index,
+      nborn = out.born;
     const on = old.count,
       fn = found.count;
+    let n = 0;
     let i = 0;
     let j = 0;
     while (i < on || j < fn) {
@@ -153,7 +160,11 @@ export class PairLists {
       // A listed pair of an id removed and inserted again is another pair: it ends, the new one begins.
       if (order === 0 && anyLeft && (left.has(oa[i]) || left.has(ob[i]))) order = -1;
       if (order === 0) {
-        out.push(oa[i], ob[i], op[i], -1, pool !== null ? pool.born(oi[i]) : oborn[i]);
+        na[n] = oa[i];
+        nb[n] = ob[i];
+        np[n] = op[i];
+        ni[n] = -1;
+        nborn[n++] = pool !== null ? pool.born(oi[i]) : oborn[i];
         i++;
         j++;
       } else if (order < 0) {
@@ -166,15 +177,24 @@ export class PairLists {
         if (all || sure || (probed && (((loose[a >> 5] >>> (a & 31)) | (loose[b >> 5] >>> (b & 31))) & 1) === 0)) {
           exiting.push(a, b, pool !== null ? pool.priority[oi[i]] : refreshed ? owas[i] : op[i], -1);
         } else {
-          out.push(a, b, op[i], -1, pool !== null ? pool.born(oi[i]) : oborn[i]);
+          na[n] = a;
+          nb[n] = b;
+          np[n] = op[i];
+          ni[n] = -1;
+          nborn[n++] = pool !== null ? pool.born(oi[i]) : oborn[i];
         }
         i++;
       } else {
-        out.push(fa[j], fb[j], fp[j], -1, step);
+        na[n] = fa[j];
+        nb[n] = fb[j];
+        np[n] = fp[j];
+        ni[n] = -1;
+        nborn[n++] = step;
         entered.push(fa[j], fb[j], fp[j], -1);
         j++;
       }
     }
+    out.count = n;
     this.spare = old;
     this.current = out;
   }

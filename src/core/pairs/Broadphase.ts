@@ -117,10 +117,11 @@ export class Broadphase {
 
   /** Queues an item of a node for the next step unless it is queued already. Kept small: moves inline it. */
   markDirty(id: number): void {
-    const i32 = this.tree.items.i32;
+    const items = this.tree.items;
+    const r = items.rec[id] << 4;
     const mark = 2 * this.stepId + 3;
-    if (i32[(id << 4) | STATE] === mark) return;
-    i32[(id << 4) | STATE] = mark;
+    if (items.i32[r | STATE] === mark) return;
+    items.i32[r | STATE] = mark;
     this.queues[tierOf(this.tree.items.priorityOf(id))].push(id);
   }
 
@@ -363,7 +364,7 @@ export class Broadphase {
           if (items.stateOf(id) !== mark || items.nodeOf(id) === DETACHED) continue;
           items.setState(id, mark - 1);
           moved[items.classOf(id)]++;
-          batch[n++] = itemSlot[id];
+          batch[n++] = itemSlot[items.rec[id]];
         }
         served += n;
         checked += this.runMovers(batch, n);
@@ -592,7 +593,7 @@ export class Broadphase {
     const pairs = this.pairs;
     const items = this.tree.items;
     pairs.reset();
-    for (let id = 0; id < items.capacity; id++) items.setPairHead(id, NONE);
+    for (let id = 0; id < items.capacity; id++) if (items.rec[id] >= 0) items.setPairHead(id, NONE);
     const cur = this.lists.current;
     for (let i = 0; i < cur.count; i++)
       cur.index[i] = pairs.create(cur.a[i], cur.b[i], cur.priority[i], cur.born[i], items);
@@ -657,6 +658,7 @@ export class Broadphase {
   private collectMovers(tiers: number): Int32Array {
     const tree = this.tree;
     const i32 = tree.items.i32;
+    const rec = tree.items.rec;
     const itemSlot = tree.items.slot;
     const sorter = this.sorter;
     const mark = 2 * this.stepId + 1;
@@ -667,13 +669,15 @@ export class Broadphase {
       const queue = this.queues[t];
       while (queue.count > 0) {
         const id = queue.shift();
+        const r = rec[id];
         // Stale (removed, checked already, or detached since: its class's join covers it) or
         // listed twice: taken once.
-        if (i32[(id << 4) | STATE] !== mark || i32[(id << 4) | SEEN] === token || i32[(id << 4) | NODE] === DETACHED)
-          continue;
-        i32[(id << 4) | SEEN] = token;
-        moved[(i32[(id << 4) | FLAGS] & CLASS_BITS) >> CLASS_SHIFT]++;
-        sorter.push(itemSlot[id]);
+        if (r < 0) continue;
+        const o = r << 4;
+        if (i32[o | STATE] !== mark || i32[o | SEEN] === token || i32[o | NODE] === DETACHED) continue;
+        i32[o | SEEN] = token;
+        moved[(i32[o | FLAGS] & CLASS_BITS) >> CLASS_SHIFT]++;
+        sorter.push(itemSlot[r]);
       }
     }
     sorter.sort();

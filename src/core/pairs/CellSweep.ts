@@ -240,11 +240,12 @@ export class CellSweep {
     const slots = this.tree.slots;
     const meta = slots.meta;
     const i32 = this.tree.items.i32;
+    const ra = this.tree.items.rec[a];
     if (
       this.filter &&
-      ((i32[(a << 4) | LAYER] & meta[4 * t + 1]) === 0 ||
-        (meta[4 * t] & i32[(a << 4) | MASK]) === 0 ||
-        (i32[(a << 4) | FLAGS] & meta[4 * t + 2] & STATIC) !== 0)
+      ((i32[(ra << 4) | LAYER] & meta[4 * t + 1]) === 0 ||
+        (meta[4 * t] & i32[(ra << 4) | MASK]) === 0 ||
+        (i32[(ra << 4) | FLAGS] & meta[4 * t + 2] & STATIC) !== 0)
     )
       return;
     const b = slots.id[t];
@@ -252,14 +253,14 @@ export class CellSweep {
     const pt = meta[4 * t + 3];
     // A swept item's candidates were found by the box covering its path; a circle's by its box.
     if (this.careful) {
-      const fa = i32[(a << 4) | FLAGS],
+      const fa = i32[(ra << 4) | FLAGS],
         mt = meta[4 * t + 2];
       if (
         ((fa | mt) & EXACT) !== 0 &&
         !(((fa | mt) & SWEPT) === 0
           ? roundOverlap(
               this.tree.items.f64,
-              a << 3,
+              ra << 3,
               (fa & CIRCLE) !== 0,
               slots.box,
               4 * t,

@@ -22,9 +22,9 @@ export class ExactTest {
 
   /** True when a and b meet: their shapes overlap, along the paths of the step being run for a swept one. */
   meets(a: number, b: number): boolean {
-    const i32 = this.tree.items.i32;
-    const fa = i32[(a << 4) | FLAGS],
-      fb = i32[(b << 4) | FLAGS];
+    const { i32, rec } = this.tree.items;
+    const fa = i32[(rec[a] << 4) | FLAGS],
+      fb = i32[(rec[b] << 4) | FLAGS];
     if (((fa | fb) & EXACT) === 0) return true;
     if (((fa | fb) & SWEPT) !== 0) {
       this.load(a, 0, FROM);
@@ -40,9 +40,9 @@ export class ExactTest {
    * they did not meet.
    */
   timeOfImpact(a: number, b: number): number {
-    const i32 = this.tree.items.i32;
-    const fa = i32[(a << 4) | FLAGS],
-      fb = i32[(b << 4) | FLAGS];
+    const { i32, rec } = this.tree.items;
+    const fa = i32[(rec[a] << 4) | FLAGS],
+      fb = i32[(rec[b] << 4) | FLAGS];
     if (((fa | fb) & SWEPT) === 0) return 0;
     this.load(a, 0, LAST_FROM);
     this.load(b, 8, LAST_FROM);
@@ -51,8 +51,8 @@ export class ExactTest {
 
   /** Two items that stand still, one of them at least a circle. */
   private shapesOverlap(a: number, fa: number, b: number, fb: number): boolean {
-    const f64 = this.tree.items.f64;
-    return roundOverlap(f64, a << 3, (fa & CIRCLE) !== 0, f64, b << 3, (fb & CIRCLE) !== 0, this.touching);
+    const { f64, rec } = this.tree.items;
+    return roundOverlap(f64, rec[a] << 3, (fa & CIRCLE) !== 0, f64, rec[b] << 3, (fb & CIRCLE) !== 0, this.touching);
   }
 
   /** Writes an item's start and end boxes at `to` (its record box twice when it is not swept). */
@@ -66,7 +66,7 @@ export class ExactTest {
       return;
     }
     const f64 = this.tree.items.f64;
-    const r = id << 3;
+    const r = this.tree.items.boxAt(id);
     p[to] = p[to + 4] = f64[r | MIN_X];
     p[to + 1] = p[to + 5] = f64[r | MIN_Y];
     p[to + 2] = p[to + 6] = f64[r | MAX_X];

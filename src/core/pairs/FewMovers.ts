@@ -94,18 +94,20 @@ export class FewMovers {
       y0 = q.box[1],
       x1 = q.box[2],
       y1 = q.box[3];
-    for (let e = i32[(q.id << 4) | PAIR_HEAD]; e !== NONE;) {
+    const itemRec = items.rec;
+    for (let e = i32[(itemRec[q.id] << 4) | PAIR_HEAD]; e !== NONE;) {
       const p = e >> 1;
       const side = e & 1;
       const o = rec[(p << 3) | (1 - side)];
       e = rec[(p << 3) | (NEXT + side)];
-      const r = o << 4;
+      const ro = itemRec[o];
+      const r = ro << 4;
       if (i32[r | STATE] === checked) continue;
       q.tests++;
-      const ox0 = f64[(o << 3) | MIN_X],
-        oy0 = f64[(o << 3) | MIN_Y],
-        ox1 = f64[(o << 3) | MAX_X],
-        oy1 = f64[(o << 3) | MAX_Y];
+      const ox0 = f64[(ro << 3) | MIN_X],
+        oy0 = f64[(ro << 3) | MIN_Y],
+        ox1 = f64[(ro << 3) | MAX_X],
+        oy1 = f64[(ro << 3) | MAX_Y];
       const keep =
         (q.layer & i32[r | MASK]) !== 0 &&
         (i32[r | LAYER] & q.mask) !== 0 &&
@@ -210,7 +212,7 @@ export class FewMovers {
   private pairUp(q: PairQuery, o: number): void {
     const m = q.id;
     const i32 = this.tree.items.i32;
-    const r = o << 4;
+    const r = this.tree.items.rec[o] << 4;
     if (o === m || i32[r | SEEN] === q.token || i32[r | STATE] === 2 * q.step) return;
     if ((q.layer & i32[r | MASK]) === 0 || (i32[r | LAYER] & q.mask) === 0 || (q.isStatic & i32[r | FLAGS]) !== 0)
       return;

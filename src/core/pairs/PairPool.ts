@@ -1,4 +1,4 @@
-import type { ItemStore } from '../store/ItemStore.js';
+import { NO_RECORD, type ItemStore } from '../store/ItemStore.js';
 import { PairHash } from './PairHash.js';
 import { NONE } from '../store/NodePool.js';
 import { grow } from '../grow.js';
@@ -129,6 +129,12 @@ export class PairPool {
     const rec = this.rec;
     const side = e & 1;
     const r = (e >> 1) << 3;
+    // An item removed since (a pair rebuilt by Broadphase.syncPool only to be ended) has no list.
+    if (items.rec[id] === NO_RECORD) {
+      rec[r | (NEXT + side)] = NONE;
+      rec[r | (PREV + side)] = NONE;
+      return;
+    }
     const head = items.pairHead(id);
     rec[r | (NEXT + side)] = head;
     rec[r | (PREV + side)] = NONE;
@@ -137,6 +143,7 @@ export class PairPool {
   }
 
   private unlinkEdge(e: number, id: number, items: ItemStore): void {
+    if (items.rec[id] === NO_RECORD) return;
     const rec = this.rec;
     const r = (e >> 1) << 3;
     const side = e & 1;

@@ -1,5 +1,5 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
-import { CIRCLE, EXACT, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
+import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { grow } from '../grow.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
@@ -76,8 +76,9 @@ export class ProbeGrid {
     for (let i = 0; i < end; i += stride) {
       const id = ids[i];
       if (id < 0) continue;
-      const w = f64[(id << 3) | MAX_X] - f64[(id << 3) | MIN_X];
-      const h = f64[(id << 3) | MAX_Y] - f64[(id << 3) | MIN_Y];
+      const r = tree.items.rec[id] << 3;
+      const w = f64[r | MAX_X] - f64[r | MIN_X];
+      const h = f64[r | MAX_Y] - f64[r | MIN_Y];
       // The deepest level whose cell holds the box's larger side (SpatialTree.depthFor, written
       // out: a call with the box's numbers would put them on the heap).
       let d = tree.maxDepth;
@@ -102,6 +103,7 @@ export class ProbeGrid {
     if (this.entries === 0) return 0;
     const tree = this.tree;
     const f64 = tree.items.f64;
+    const rec = tree.items.rec;
     const { start, box, key, corner, inv, side } = this;
     const last = side - 1;
     const ox = tree.originX;
@@ -111,10 +113,11 @@ export class ProbeGrid {
     for (let i = lo; i < hi; i++) {
       const id = ids[i];
       if (id < 0) continue;
-      const x0 = f64[(id << 3) | MIN_X],
-        y0 = f64[(id << 3) | MIN_Y],
-        x1 = f64[(id << 3) | MAX_X],
-        y1 = f64[(id << 3) | MAX_Y];
+      const r = rec[id] << 3;
+      const x0 = f64[r | MIN_X],
+        y0 = f64[r | MIN_Y],
+        x1 = f64[r | MAX_X],
+        y1 = f64[r | MAX_Y];
       // Cells by truncation: negative and huge values are clamped first, so `| 0` is a floor.
       const fc0 = (x0 - ox) * inv,
         fc1 = (x1 - ox) * inv,
@@ -174,6 +177,7 @@ export class ProbeGrid {
     const tree = this.tree;
     const C = tree.classes;
     const itemSlot = tree.items.slot;
+    const itemRec = tree.items.rec;
     const slotBox = tree.slots.box;
     const q = this.query;
     let tests = 0;
@@ -182,7 +186,7 @@ export class ProbeGrid {
       const ids = C.ids[k];
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
-        const slot = itemSlot[ids[i]];
+        const slot = itemSlot[itemRec[ids[i]]];
         q[0] = slotBox[4 * slot];
         q[1] = slotBox[4 * slot + 1];
         q[2] = slotBox[4 * slot + 2];
@@ -329,7 +333,7 @@ export class ProbeGrid {
     }
     const start = this.start;
     start.fill(0, 0, cells + 1);
-    // Boxes come from the records (f64, 8 per id) or the slots (4 per slot).
+    // Boxes come from the records (f64, 8 per record) or the slots (4 per slot).
     const source = fromRecords ? items.f64 : tree.slots.box;
     const stride = fromRecords ? 8 : 4;
     const last = side - 1;
@@ -343,8 +347,8 @@ export class ProbeGrid {
       const ids = C.ids[k];
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
-        const at = fromRecords ? ids[i] : items.slot[ids[i]];
-        const b = stride * at;
+        const at = fromRecords ? ids[i] : items.slot[items.rec[ids[i]]];
+        const b = stride * (fromRecords ? items.rec[at] : at);
         const c0 = clamp(Math.floor((source[b] - ox) * inv), last),
           c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);
         const r0 = clamp(Math.floor((source[b + 1] - oy) * inv), last),
@@ -373,9 +377,9 @@ export class ProbeGrid {
     const meta = tree.slots.meta;
     for (let i = n - 1; i >= 0; i--) {
       const at = this.keys[i];
-      const b = stride * at;
+      const b = stride * (fromRecords ? items.rec[at] : at);
       const priority = fromRecords ? items.priorityOf(at) : meta[4 * at + 3];
-      const exact = (fromRecords ? items.i32[(at << 4) | FLAGS] : meta[4 * at + 2]) & EXACT;
+      const exact = (fromRecords ? items.flagsOf(at) : meta[4 * at + 2]) & EXACT;
       const c0 = this.span[4 * i],
         c1 = this.span[4 * i + 1],
         r0 = this.span[4 * i + 2],

@@ -136,7 +136,7 @@ export class SpatialTree {
   place(id: number): boolean {
     const k = this.classFor(id);
     const items = this.items;
-    items.listAt[id] = this.classes.join(k, id, items.flagsOf(id), items.listAt[id]);
+    items.setListPlace(id, this.classes.join(k, id, items.flagsOf(id), items.listPlaceOf(id)));
     items.setClass(id, k);
     if (this.classes.detached[k] === 1) {
       items.setNode(id, DETACHED);
@@ -171,19 +171,20 @@ export class SpatialTree {
     const items = this.items;
     const nodes = this.nodes;
     const f64 = items.f64;
-    const n = items.i32[(id << 4) | NODE];
+    const rec = items.rec[id];
+    const n = items.i32[(rec << 4) | NODE];
     if (n === DETACHED) {
       this.classes.moved[items.classOf(id)]++;
       return true;
     }
-    const minX = f64[(id << 3) | MIN_X],
-      minY = f64[(id << 3) | MIN_Y],
-      maxX = f64[(id << 3) | MAX_X],
-      maxY = f64[(id << 3) | MAX_Y];
+    const minX = f64[(rec << 3) | MIN_X],
+      minY = f64[(rec << 3) | MIN_Y],
+      maxX = f64[(rec << 3) | MAX_X],
+      maxY = f64[(rec << 3) | MAX_Y];
     // Keep the node while the box fits its loose bounds (read from the cell packed in the
     // record, same arithmetic as setNodeBounds) and is not small enough to belong deeper: it
     // does not fit the loose bounds of the deeper cell holding its centre.
-    const cell = items.i32[(id << 4) | CELL];
+    const cell = items.i32[(rec << 4) | CELL];
     const depth = cellDepth(cell);
     const side = this.cellSize[depth];
     const lx = this.originX + cellX(cell) * side - side * 0.5;
@@ -291,6 +292,7 @@ export class SpatialTree {
     const C = this.classes;
     const ids = C.ids[k];
     const f64 = this.items.f64;
+    const rec = this.items.rec;
     let changed = 0;
     const end = to < C.end[k] ? to : C.end[k];
     const round = C.round[k] > 0;
@@ -309,7 +311,7 @@ export class SpatialTree {
       // NaN fails every comparison; a corner past the float range makes the width infinite or NaN.
       if (!(hw >= 0 && hh >= 0 && maxX - minX < Infinity && maxY - minY < Infinity)) break;
       if (round && hw !== hh && this.items.hasFlag(id, CIRCLE) && !isSquare(minX, minY, maxX, maxY)) break;
-      const r = id << 3;
+      const r = rec[id] << 3;
       if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY)
         continue;
       f64[r | MIN_X] = minX;
@@ -327,7 +329,7 @@ export class SpatialTree {
   tidy(): void {
     const C = this.classes;
     for (let k = 0; k < C.size.length; k++) {
-      if (C.end[k] !== 0) C.tidy(k, this.items.listAt, this.sorter, this.budgeted && C.detached[k] === 1 && C.waits(k));
+      if (C.end[k] !== 0) C.tidy(k, this.items, this.sorter, this.budgeted && C.detached[k] === 1 && C.waits(k));
     }
   }
 
@@ -363,7 +365,7 @@ export class SpatialTree {
     if (n !== DETACHED && C.detached[to] === 0) {
       this.removeFromRegion(id, k, n);
       this.leaveClass(id, k);
-      items.listAt[id] = C.join(to, id, items.flagsOf(id), items.listAt[id]);
+      items.setListPlace(id, C.join(to, id, items.flagsOf(id), items.listPlaceOf(id)));
       this.addToRegion(id, to, n);
       return;
     }
@@ -385,7 +387,7 @@ export class SpatialTree {
 
   /** Takes an item off class k's id list. */
   private leaveClass(id: number, k: number): void {
-    this.classes.leave(k, this.items.listAt[id], this.items.flagsOf(id));
+    this.classes.leave(k, this.items.listPlaceOf(id), this.items.flagsOf(id));
   }
 
   /** Adds an id to the pending queue (its box is stored, `node` is PENDING). */
@@ -466,6 +468,7 @@ export class SpatialTree {
     const C = this.classes;
     const slots = this.slots;
     const itemSlot = this.items.slot;
+    const itemRec = this.items.rec;
     for (let k = 0; k < C.size.length; k++) {
       if (C.size[k] === 0) continue;
       const start = C.start[k];
@@ -483,7 +486,7 @@ export class SpatialTree {
             start[n] = slots.place(start[n], own[n], C.cap[k][n]);
             if (byCell !== null) byCell[2 * c] = start[n];
           } else {
-            for (let s = start[n], end = s + own[n]; s < end; s++) itemSlot[slots.id[s]] = s;
+            for (let s = start[n], end = s + own[n]; s < end; s++) itemSlot[itemRec[slots.id[s]]] = s;
           }
         }
       }
@@ -492,11 +495,7 @@ export class SpatialTree {
 
   /** Empties the index, keeping its arrays for reuse. */
   clear(): void {
-    const items = this.items;
-    for (let id = 0; id < items.capacity; id++) {
-      items.setNode(id, ABSENT);
-      items.setFlag(id, OUTSIDE, false);
-    }
+    this.items.reset();
     this.arrived.clear();
     this.born.clear();
     this.sweeps.clear();
@@ -532,13 +531,9 @@ export class SpatialTree {
   /** True when the item's box fits the root's loose bounds. */
   fitsRoot(id: number): boolean {
     const f64 = this.items.f64;
+    const r = this.items.rec[id] << 3;
     const nb = this.nodes.bounds;
-    return (
-      f64[(id << 3) | MIN_X] >= nb[0] &&
-      f64[(id << 3) | MIN_Y] >= nb[1] &&
-      f64[(id << 3) | MAX_X] <= nb[2] &&
-      f64[(id << 3) | MAX_Y] <= nb[3]
-    );
+    return f64[r | MIN_X] >= nb[0] && f64[r | MIN_Y] >= nb[1] && f64[r | MAX_X] <= nb[2] && f64[r | MAX_Y] <= nb[3];
   }
 
   /** The class an item's collider and static flag belong to. */
@@ -568,10 +563,11 @@ export class SpatialTree {
   /** The depth-`d` cell holding the item's box centre (clamped to the grid), packed (see packCell). */
   private centreCell(id: number, d: number): number {
     const f64 = this.items.f64;
+    const r = this.items.rec[id] << 3;
     const s = this.cellSize[d];
     const last = (1 << d) - 1;
-    let ix = Math.floor(((f64[(id << 3) | MIN_X] + f64[(id << 3) | MAX_X]) * 0.5 - this.originX) / s);
-    let iy = Math.floor(((f64[(id << 3) | MIN_Y] + f64[(id << 3) | MAX_Y]) * 0.5 - this.originY) / s);
+    let ix = Math.floor(((f64[r | MIN_X] + f64[r | MAX_X]) * 0.5 - this.originX) / s);
+    let iy = Math.floor(((f64[r | MIN_Y] + f64[r | MAX_Y]) * 0.5 - this.originY) / s);
     ix = ix < 0 ? 0 : ix > last ? last : ix;
     iy = iy < 0 ? 0 : iy > last ? last : iy;
     return packCell(d, ix, iy);
@@ -580,29 +576,21 @@ export class SpatialTree {
   /** True when the item's box fits the loose bounds of the packed cell (same arithmetic as setNodeBounds). */
   private fitsCell(id: number, cell: number): boolean {
     const f64 = this.items.f64;
+    const r = this.items.rec[id] << 3;
     const s = this.cellSize[cellDepth(cell)];
     const lx = this.originX + cellX(cell) * s - s * 0.5;
     const ly = this.originY + cellY(cell) * s - s * 0.5;
-    return (
-      f64[(id << 3) | MIN_X] >= lx &&
-      f64[(id << 3) | MAX_X] <= lx + 2 * s &&
-      f64[(id << 3) | MIN_Y] >= ly &&
-      f64[(id << 3) | MAX_Y] <= ly + 2 * s
-    );
+    return f64[r | MIN_X] >= lx && f64[r | MAX_X] <= lx + 2 * s && f64[r | MIN_Y] >= ly && f64[r | MAX_Y] <= ly + 2 * s;
   }
 
   /** The packed depth and cell of the node an item's stored box belongs in. */
   private targetCell(id: number): number {
     const f64 = this.items.f64;
+    const r = this.items.rec[id] << 3;
     // A box up to twice a cell's side fits that cell's loose bounds when its centre sits near
     // the cell's centre: try one level deeper than the size alone promises first. Fewer
     // levels in use means fewer cells a sweep reaches across levels.
-    const bySize = this.depthFor(
-      f64[(id << 3) | MIN_X],
-      f64[(id << 3) | MIN_Y],
-      f64[(id << 3) | MAX_X],
-      f64[(id << 3) | MAX_Y],
-    );
+    const bySize = this.depthFor(f64[r | MIN_X], f64[r | MIN_Y], f64[r | MAX_X], f64[r | MAX_Y]);
     for (let d = bySize < this.maxDepth ? bySize + 1 : bySize; d >= 0; d--) {
       const cell = this.centreCell(id, d);
       if (this.fitsCell(id, cell)) return cell;
@@ -686,7 +674,7 @@ export class SpatialTree {
       const old = C.start[k][n];
       for (let i = 0; i < own; i++) {
         slots.copy(old + i, start + i);
-        items.slot[slots.id[start + i]] = start + i;
+        items.setSlot(slots.id[start + i], start + i);
       }
       if (own > 0) slots.free(old, C.cap[k][n]);
       C.start[k][n] = start;
@@ -694,7 +682,7 @@ export class SpatialTree {
     }
     const slot = C.start[k][n] + own;
     slots.id[slot] = id;
-    items.slot[id] = slot;
+    items.setSlot(id, slot);
     C.own[k][n] = own + 1;
     if (own === 0) nodes.classBits[n] |= 1 << k;
     nodes.own[n]++;
@@ -715,10 +703,10 @@ export class SpatialTree {
     const C = this.classes;
     const own = C.own[k][n] - 1;
     const last = C.start[k][n] + own;
-    const slot = items.slot[id];
+    const slot = items.slotOf(id);
     if (slot !== last) {
       slots.copy(last, slot);
-      items.slot[slots.id[slot]] = slot;
+      items.setSlot(slots.id[slot], slot);
     }
     C.own[k][n] = own;
     nodes.own[n]--;
@@ -747,7 +735,7 @@ export class SpatialTree {
   private writeSlotMeta(id: number): void {
     const items = this.items;
     const meta = this.slots.meta;
-    const at = 4 * items.slot[id];
+    const at = 4 * items.slotOf(id);
     meta[at] = items.layerOf(id);
     meta[at + 1] = items.maskOf(id);
     // The static, swept and circle bits, and the class above them (a movers' sweep reads it with the box).
@@ -758,12 +746,13 @@ export class SpatialTree {
   /** Copies the item's stored box into its slot (the copy pair finding and queries scan). */
   writeSlotBox(id: number): void {
     const f64 = this.items.f64;
+    const r = this.items.rec[id] << 3;
     const box = this.slots.box;
-    const at = 4 * this.items.slot[id];
-    box[at] = f64[(id << 3) | MIN_X];
-    box[at + 1] = f64[(id << 3) | MIN_Y];
-    box[at + 2] = f64[(id << 3) | MAX_X];
-    box[at + 3] = f64[(id << 3) | MAX_Y];
+    const at = 4 * this.items.slot[r >> 3];
+    box[at] = f64[r | MIN_X];
+    box[at + 1] = f64[r | MIN_Y];
+    box[at + 2] = f64[r | MAX_X];
+    box[at + 3] = f64[r | MAX_Y];
   }
 
   /** Adds one to the subtree counts from n up to `stop` (exclusive; the root by default); a counting group that gains an item is reused. */

@@ -561,7 +561,7 @@ export class QueryEngine {
   private recordNow(id: number): Float64Array {
     const items = this.tree.items;
     if (!items.hasFlag(id, SWEPT)) {
-      this.at = id << 3;
+      this.at = items.boxAt(id);
       return items.f64;
     }
     const sweeps = this.tree.sweeps;
@@ -604,7 +604,7 @@ export class QueryEngine {
       for (let i = 0, end = C.end[k]; i < end; i++) {
         const id = ids[i];
         if (id < 0) continue;
-        for (let r = id << 3, e = r + 4; r < e; r++) {
+        for (let r = this.tree.items.boxAt(id), e = r + 4; r < e; r++) {
           const v = Math.abs(f64[r]);
           if (v > m) m = v;
         }

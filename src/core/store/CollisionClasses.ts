@@ -1,6 +1,7 @@
 import { grow } from '../grow.js';
 import { CIRCLE, SWEPT } from './ItemStore.js';
 import type { KeySorter } from '../lists/radix.js';
+import type { ItemStore } from './ItemStore.js';
 
 /** Classes kept apart, the last of them being the shared one (see {@link MIXED}). */
 export const MAX_CLASSES = 16;
@@ -223,13 +224,13 @@ export class CollisionClasses {
 
   /**
    * Puts class k's list back in shape between passes: drops the holes once they are a quarter
-   * of it, sorts it once a sixteenth was appended out of order. O(list), rare. `listAt` (per
-   * id, the member's place) is kept in step, and so is the class's {@link cursor}: dropping
+   * of it, sorts it once a sixteenth was appended out of order. O(list), rare. Each member's place
+   * (ItemStore.listAt) is kept in step, and so is the class's {@link cursor}: dropping
    * holes keeps it (and the round's end) before the same member. With `keepOrder` (a class
    * checked in shares) it never sorts: a member moved further down the list would wait longer
    * than a round; the sort comes once the budget is lifted.
    */
-  tidy(k: number, listAt: Int32Array, sorter: KeySorter, keepOrder: boolean): void {
+  tidy(k: number, items: ItemStore, sorter: KeySorter, keepOrder: boolean): void {
     const end = this.end[k];
     const sort = this.disorder[k] * 16 > this.size[k] && !keepOrder;
     if (!sort && this.holes[k] * 4 <= end) return;
@@ -256,7 +257,7 @@ export class CollisionClasses {
       this.cursor[k] = cursor < 0 ? n : cursor;
       this.roundEnd[k] = roundEnd < 0 ? n : roundEnd;
     }
-    for (let i = 0; i < n; i++) listAt[ids[i]] = i;
+    for (let i = 0; i < n; i++) items.setListPlace(ids[i], i);
     this.end[k] = n;
     this.holes[k] = 0;
   }

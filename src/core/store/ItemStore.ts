@@ -43,9 +43,10 @@ export const DEFAULT_PRIORITY = 128;
 
 /**
  * Field offsets in an item's record. Each item owns one 64-byte record (a cache line):
- * its box as four float64 (`f64[id * 8 + 0..3]`) and eight int32 fields after it
- * (`i32[id * 16 + K]`). The broadphase touches most of them for every candidate, so one
- * record per item costs one cache miss where separate arrays per field cost one each.
+ * its box as four float64 (`f64[r * 8 + 0..3]`) and eight int32 fields after it
+ * (`i32[r * 16 + K]`), where `r` is the item's record (see {@link ItemStore.rec}). The
+ * broadphase touches most of them for every candidate, so one record per item costs one
+ * cache miss where separate arrays per field cost one each.
  */
 export const MIN_X = 0;
 export const MIN_Y = 1;
@@ -69,114 +70,243 @@ export const MASK = 12;
 export const CELL = 13;
 /** First pair edge of the item's pair list, or NONE. */
 export const PAIR_HEAD = 14;
-/** Node holding the item, or ABSENT / PENDING. */
+/** Node holding the item, or PENDING / DETACHED (ABSENT while it is being removed). */
 export const NODE = 15;
 
-/** Per-id storage in records, grown by doubling up to the id limit. Items are never objects. */
+/** `rec` value of an id that is not in the index. */
+export const NO_RECORD = -1;
+
+/**
+ * Item storage: a record per item, and a map from id to record that is the only per-id state
+ * (4 bytes an id, and a bit), so memory follows the number of items, not the largest id.
+ * A removed item's record stays with its id until the next step ends ({@link releaseDeparted}):
+ * bitECS hands a removed entity's id out again at once, and the id then takes its record, and
+ * so its place in its class's list (see `listAt`), back. Then records go to a free list, last
+ * freed first. Items are never objects.
+ */
 export class ItemStore {
+  /** Record of each id, or NO_RECORD; grown by doubling up to the id limit. */
+  rec: Int32Array;
+  /** Records: the box as float64 and the fields as int32, over one buffer. */
   f64: Float64Array;
   i32: Int32Array;
+  /** Id of each record in use. */
+  idOf: Int32Array;
   /**
    * One bit per id, set while the item's node is DETACHED: a merge of pair lists asks it for
    * thousands of pairs a step, and 4 KB per 32k ids stay in cache where the records do not.
    */
   detachedBits: Int32Array;
-  /** The item's slot in its class's region of its node (see SlotPool), which holds a copy of its box. */
+  /** Per record: the item's slot in its class's region of its node (see SlotPool), which holds a copy of its box. */
   slot: Int32Array;
   /**
-   * The item's place in its class's list (see CollisionClasses.ids); kept after it leaves, so
-   * that the same id joining again takes its place back.
+   * Per record: the item's place in its class's list (see CollisionClasses.ids); kept when the
+   * item leaves, so that the same id joining again with the same record takes its place back.
    */
   listAt: Int32Array;
+  /** Records handed out so far (the high-water mark); those freed since wait in `free`. */
+  private top = 0;
+  private free: Int32Array;
+  private freeCount = 0;
+  /** Ids removed since the last step ended, whose records wait for {@link releaseDeparted}. */
+  private departed: Int32Array;
+  private departedCount = 0;
 
   constructor(capacity: number) {
     const cap = Math.max(16, capacity);
+    this.rec = new Int32Array(cap).fill(NO_RECORD);
+    this.detachedBits = new Int32Array((cap + 31) >> 5);
     this.f64 = new Float64Array(cap * 8);
     this.i32 = new Int32Array(this.f64.buffer);
+    this.idOf = new Int32Array(cap);
     this.slot = new Int32Array(cap);
-    this.detachedBits = new Int32Array((cap + 31) >> 5);
-    this.listAt = new Int32Array(cap);
-    this.initRecords(0, cap);
+    this.listAt = new Int32Array(cap).fill(-1);
+    this.free = new Int32Array(cap);
+    this.departed = new Int32Array(64);
   }
 
+  /** Ids below this have a place in the map (the others are absent). */
   get capacity(): number {
-    return this.slot.length;
+    return this.rec.length;
   }
 
-  /** Makes room for `id`, doubling until it fits (the caller has checked the id limit). */
+  /** Records in use. */
+  get records(): number {
+    return this.top - this.freeCount;
+  }
+
+  /** Bytes held by the store's arrays. */
+  get bytes(): number {
+    return (
+      this.rec.byteLength +
+      this.detachedBits.byteLength +
+      this.f64.byteLength +
+      this.idOf.byteLength +
+      this.slot.byteLength +
+      this.listAt.byteLength +
+      this.free.byteLength +
+      this.departed.byteLength
+    );
+  }
+
+  /** Makes room in the map for `id`, doubling until it fits (the caller has checked the id limit). */
   ensure(id: number, limit: number): void {
-    if (id < this.slot.length) return;
-    let cap = this.slot.length;
+    if (id < this.rec.length) return;
+    let cap = this.rec.length;
     while (cap <= id) cap *= 2;
     if (cap > limit) cap = limit;
-    const old = this.slot.length;
     try {
-      this.f64 = grow(this.f64, cap * 8);
-      this.i32 = new Int32Array(this.f64.buffer);
-      this.slot = grow(this.slot, cap);
       this.detachedBits = grow(this.detachedBits, (cap + 31) >> 5);
-      this.listAt = grow(this.listAt, cap);
+      this.rec = grow(this.rec, cap, NO_RECORD);
     } catch (e) {
-      // Arrays grown before the failure are harmless: the capacity is the slots' length.
+      // Arrays grown before the failure are harmless: the capacity is the map's length.
       if (e instanceof RangeError) tooFar(id, cap, limit);
       throw e;
     }
-    this.initRecords(old, cap);
   }
 
-  /** Gives ids from..to-1 the state of an id never inserted. */
-  initRecords(from: number, to: number): void {
-    const i32 = this.i32;
-    for (let id = from; id < to; id++) {
-      const r = id << 4;
-      i32[r | STATE] = 0;
-      i32[r | SEEN] = 0;
-      i32[r | LAYER] = DEFAULT_LAYER;
-      i32[r | MASK] = DEFAULT_MASK;
-      i32[r | FLAGS] = DEFAULT_PRIORITY << PRIORITY_SHIFT;
-      i32[r | CELL] = 0;
-      i32[r | PAIR_HEAD] = NONE;
-      i32[r | NODE] = ABSENT;
+  /**
+   * Gives an absent id (in the map's range) a record with the state of an item never inserted:
+   * its own again when it left since the last step ended.
+   */
+  add(id: number): number {
+    let r = this.rec[id];
+    if (r >= 0) {
+      // Departed and back: the record is still its own.
+    } else if (this.freeCount > 0) {
+      r = this.free[--this.freeCount];
+    } else {
+      r = this.top++;
+      if (r === this.idOf.length) this.growRecords(2 * r);
     }
+    this.rec[id] = r;
+    this.idOf[r] = id;
+    const i32 = this.i32;
+    const o = r << 4;
+    i32[o | STATE] = 0;
+    i32[o | SEEN] = 0;
+    i32[o | LAYER] = DEFAULT_LAYER;
+    i32[o | MASK] = DEFAULT_MASK;
+    i32[o | FLAGS] = DEFAULT_PRIORITY << PRIORITY_SHIFT;
+    i32[o | CELL] = 0;
+    i32[o | PAIR_HEAD] = NONE;
+    i32[o | NODE] = ABSENT;
+    // listAt[r] stays: a hint that CollisionClasses.join checks against the list.
+    return r;
+  }
+
+  /**
+   * Marks a removed id's record departed (its node is ABSENT already): it is freed once the
+   * step ends, unless the id comes back first.
+   */
+  depart(id: number): void {
+    if (this.departedCount === this.departed.length) this.departed = grow(this.departed, 2 * this.departedCount);
+    this.departed[this.departedCount++] = id;
+  }
+
+  /** Frees the records of the ids removed since the last call that did not come back. */
+  releaseDeparted(): void {
+    const i32 = this.i32;
+    for (let i = 0; i < this.departedCount; i++) {
+      const id = this.departed[i];
+      const r = this.rec[id];
+      // Freed already (listed twice), or back in the index.
+      if (r < 0 || i32[(r << 4) | NODE] !== ABSENT) continue;
+      this.rec[id] = NO_RECORD;
+      this.detachedBits[id >> 5] &= ~(1 << (id & 31));
+      if (this.freeCount === this.free.length) this.free = grow(this.free, 2 * this.freeCount);
+      this.free[this.freeCount++] = r;
+    }
+    this.departedCount = 0;
+  }
+
+  /** True when the id left since the last step and keeps its record until the step ends. */
+  isDeparted(id: number): boolean {
+    const r = id < this.rec.length ? this.rec[id] : NO_RECORD;
+    return r >= 0 && this.i32[(r << 4) | NODE] === ABSENT;
+  }
+
+  /**
+   * Checks the map against the records (for validate): every id with a record is that
+   * record's id, no record is both used and free, and the counts agree. Throws naming the
+   * first broken one.
+   */
+  check(): void {
+    const used = new Uint8Array(this.top);
+    let mapped = 0;
+    for (let id = 0; id < this.rec.length; id++) {
+      const r = this.rec[id];
+      if (r === NO_RECORD) continue;
+      if (r < 0 || r >= this.top) fail(`validate: item ${id} maps to record ${r}, outside 0..${this.top - 1}`);
+      if (this.idOf[r] !== id) fail(`validate: item ${id} maps to record ${r}, which belongs to item ${this.idOf[r]}`);
+      used[r] = 1;
+      mapped++;
+    }
+    for (let i = 0; i < this.freeCount; i++) {
+      const r = this.free[i];
+      if (r < 0 || r >= this.top || used[r] !== 0) fail(`validate: record ${r} is free and in use, or no record`);
+      used[r] = 2;
+    }
+    if (mapped + this.freeCount !== this.top)
+      fail(`validate: ${mapped} records in use and ${this.freeCount} free, of ${this.top} handed out`);
+  }
+
+  /** Frees every record and forgets every id. */
+  reset(): void {
+    this.rec.fill(NO_RECORD);
+    this.detachedBits.fill(0);
+    this.listAt.fill(-1);
+    this.top = 0;
+    this.freeCount = 0;
+    this.departedCount = 0;
+  }
+
+  private growRecords(cap: number): void {
+    this.f64 = grow(this.f64, cap * 8);
+    this.i32 = new Int32Array(this.f64.buffer);
+    this.idOf = grow(this.idOf, cap);
+    this.slot = grow(this.slot, cap);
+    this.listAt = grow(this.listAt, cap, -1);
   }
 
   // Accessors: code outside the hot loops reads and writes records only through these, so
   // the record layout above stays this file's business. The hot loops (move, update, the
   // pair finders) index the record directly, with the offsets exported above.
 
-  /** The node holding the item, or ABSENT / PENDING. */
+  /** The node holding the item, or ABSENT / PENDING / DETACHED. */
   nodeOf(id: number): number {
-    return this.i32[(id << 4) | NODE];
+    const r = id < this.rec.length ? this.rec[id] : NO_RECORD;
+    return r < 0 ? ABSENT : this.i32[(r << 4) | NODE];
   }
 
   setNode(id: number, node: number): void {
-    this.i32[(id << 4) | NODE] = node;
+    this.i32[(this.rec[id] << 4) | NODE] = node;
     if (node === DETACHED) this.detachedBits[id >> 5] |= 1 << (id & 31);
     else this.detachedBits[id >> 5] &= ~(1 << (id & 31));
   }
 
   /** True when the id is placed in a node (neither absent, pending nor detached). */
   isPlaced(id: number): boolean {
-    return this.i32[(id << 4) | NODE] >= 0;
+    return this.nodeOf(id) >= 0;
   }
 
   /** True when the item is in the index and past the pending queue: in a node or detached. */
   isIndexed(id: number): boolean {
-    const n = this.i32[(id << 4) | NODE];
+    const n = this.nodeOf(id);
     return n >= 0 || n === DETACHED;
   }
 
   layerOf(id: number): number {
-    return this.i32[(id << 4) | LAYER];
+    return this.i32[(this.rec[id] << 4) | LAYER];
   }
 
   maskOf(id: number): number {
-    return this.i32[(id << 4) | MASK];
+    return this.i32[(this.rec[id] << 4) | MASK];
   }
 
   /** Sets layer and mask; returns false when both were set so already. */
   setFilter(id: number, layer: number, mask: number): boolean {
-    const r = id << 4;
+    const r = this.rec[id] << 4;
     if (this.i32[r | LAYER] === layer && this.i32[r | MASK] === mask) return false;
     this.i32[r | LAYER] = layer;
     this.i32[r | MASK] = mask;
@@ -185,74 +315,72 @@ export class ItemStore {
 
   /** The low byte of the item's flags (STATIC, CIRCLE, OUTSIDE, SWEPT). */
   flagsOf(id: number): number {
-    return this.i32[(id << 4) | FLAGS] & 0xff;
+    return this.i32[(this.rec[id] << 4) | FLAGS] & 0xff;
   }
 
   /** True when the flag bit (STATIC, CIRCLE, OUTSIDE, SWEPT) is set. */
   hasFlag(id: number, flag: number): boolean {
-    return (this.i32[(id << 4) | FLAGS] & flag) !== 0;
+    return (this.i32[(this.rec[id] << 4) | FLAGS] & flag) !== 0;
   }
 
   setFlag(id: number, flag: number, on: boolean): void {
-    const r = (id << 4) | FLAGS;
+    const r = (this.rec[id] << 4) | FLAGS;
     this.i32[r] = on ? this.i32[r] | flag : this.i32[r] & ~flag;
   }
 
-  /** Gives a removed id the collider of an id never inserted. */
-  resetCollider(id: number): void {
-    const r = id << 4;
-    this.i32[r | LAYER] = DEFAULT_LAYER;
-    this.i32[r | MASK] = DEFAULT_MASK;
-    this.i32[r | FLAGS] = DEFAULT_PRIORITY << PRIORITY_SHIFT;
-  }
-
-  /** The item's broadphase mark (see STATE). */
+  /** The item's broadphase mark (see STATE); 0 for an absent id. */
   stateOf(id: number): number {
-    return this.i32[(id << 4) | STATE];
+    const r = id < this.rec.length ? this.rec[id] : NO_RECORD;
+    return r < 0 ? 0 : this.i32[(r << 4) | STATE];
   }
 
   setState(id: number, state: number): void {
-    this.i32[(id << 4) | STATE] = state;
+    this.i32[(this.rec[id] << 4) | STATE] = state;
   }
 
   /** First edge of the item's pair list, or NONE. */
   pairHead(id: number): number {
-    return this.i32[(id << 4) | PAIR_HEAD];
+    return this.i32[(this.rec[id] << 4) | PAIR_HEAD];
   }
 
   setPairHead(id: number, edge: number): void {
-    this.i32[(id << 4) | PAIR_HEAD] = edge;
+    this.i32[(this.rec[id] << 4) | PAIR_HEAD] = edge;
   }
 
   /** The packed depth and cell of the item's node (see CELL and packCell). */
   cellOf(id: number): number {
-    return this.i32[(id << 4) | CELL];
+    return this.i32[(this.rec[id] << 4) | CELL];
   }
 
   setCell(id: number, cell: number): void {
-    this.i32[(id << 4) | CELL] = cell;
+    this.i32[(this.rec[id] << 4) | CELL] = cell;
+  }
+
+  /** Offset of the item's box in {@link f64}. */
+  boxAt(id: number): number {
+    return this.rec[id] << 3;
   }
 
   minX(id: number): number {
-    return this.f64[(id << 3) | MIN_X];
+    return this.f64[(this.rec[id] << 3) | MIN_X];
   }
 
   minY(id: number): number {
-    return this.f64[(id << 3) | MIN_Y];
+    return this.f64[(this.rec[id] << 3) | MIN_Y];
   }
 
   maxX(id: number): number {
-    return this.f64[(id << 3) | MAX_X];
+    return this.f64[(this.rec[id] << 3) | MAX_X];
   }
 
   maxY(id: number): number {
-    return this.f64[(id << 3) | MAX_Y];
+    return this.f64[(this.rec[id] << 3) | MAX_Y];
   }
 
   /** Stores a box; returns false when it equals the stored one. */
   setBox(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
     const f64 = this.f64;
-    const r = id << 3;
+    const r = this.rec[id] << 3;
     if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY)
       return false;
     f64[r | MIN_X] = minX;
@@ -262,28 +390,46 @@ export class ItemStore {
     return true;
   }
 
+  /** The item's slot in its node (see SlotPool). */
+  slotOf(id: number): number {
+    return this.slot[this.rec[id]];
+  }
+
+  setSlot(id: number, slot: number): void {
+    this.slot[this.rec[id]] = slot;
+  }
+
+  /** The item's place in its class's list, or -1 (see listAt). */
+  listPlaceOf(id: number): number {
+    return this.listAt[this.rec[id]];
+  }
+
+  setListPlace(id: number, at: number): void {
+    this.listAt[this.rec[id]] = at;
+  }
+
   /** Restarts every item's partner token (see SEEN). */
   clearSeen(): void {
     const i32 = this.i32;
-    for (let r = SEEN, end = this.slot.length << 4; r < end; r += 16) i32[r] = 0;
+    for (let r = SEEN, end = this.top << 4; r < end; r += 16) i32[r] = 0;
   }
 
   /** The item's collision class. */
   classOf(id: number): number {
-    return (this.i32[(id << 4) | FLAGS] & CLASS_BITS) >> CLASS_SHIFT;
+    return (this.i32[(this.rec[id] << 4) | FLAGS] & CLASS_BITS) >> CLASS_SHIFT;
   }
 
   setClass(id: number, cls: number): void {
-    const r = (id << 4) | FLAGS;
+    const r = (this.rec[id] << 4) | FLAGS;
     this.i32[r] = (this.i32[r] & ~CLASS_BITS) | (cls << CLASS_SHIFT);
   }
 
   priorityOf(id: number): number {
-    return (this.i32[(id << 4) | FLAGS] & PRIORITY_BITS) >>> PRIORITY_SHIFT;
+    return (this.i32[(this.rec[id] << 4) | FLAGS] & PRIORITY_BITS) >>> PRIORITY_SHIFT;
   }
 
   setPriority(id: number, priority: number): void {
-    const r = (id << 4) | FLAGS;
+    const r = (this.rec[id] << 4) | FLAGS;
     this.i32[r] = (this.i32[r] & ~PRIORITY_BITS) | (priority << PRIORITY_SHIFT);
   }
 }
@@ -316,10 +462,10 @@ export function tierOf(priority: number): number {
   return 3 - (priority >> 6);
 }
 
-/** Bytes of per-id storage: the 64-byte record, the slot and list places (and the detached bit). */
-const BYTES_PER_ID = 64 + 4 + 4;
+/** Bytes of per-id storage: the id's record number (and the detached bit). */
+const BYTES_PER_ID = 4;
 
-/** Per-id state spans every id up to the largest: one far id costs what all below it would. */
+/** The id map spans every id up to the largest: one far id costs 4 bytes for each id below it. */
 function tooFar(id: number, cap: number, limit: number): never {
   fail(
     `id ${id} needs per-id arrays for ${cap} ids (about ${Math.ceil((cap * BYTES_PER_ID) / 2 ** 20)} MB at ` +

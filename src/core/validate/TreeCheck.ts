@@ -80,8 +80,9 @@ export class TreeCheck {
         }
         members++;
         if (id >= items.capacity) fail(`validate: class ${k} lists a bad id ${id}`);
-        if (items.listAt[id] !== i)
-          fail(`validate: item ${id} is at place ${i} of class ${k} but records place ${items.listAt[id]}`);
+        if (items.rec[id] < 0) fail(`validate: class ${k} lists absent item ${id}`);
+        if (items.listPlaceOf(id) !== i)
+          fail(`validate: item ${id} is at place ${i} of class ${k} but records place ${items.listPlaceOf(id)}`);
         if (items.classOf(id) !== k)
           fail(`validate: item ${id} is listed in class ${k} but records class ${items.classOf(id)}`);
         const n = items.nodeOf(id);
@@ -253,13 +254,16 @@ export class TreeCheck {
     let pending = 0;
     let detached = 0;
     let swept = 0;
+    items.check();
     for (let id = 0; id < items.capacity; id++) {
       const n = items.nodeOf(id);
       if ((((items.detachedBits[id >> 5] >>> (id & 31)) & 1) === 1) !== (n === DETACHED)) {
         fail(`validate: item ${id} has a detached bit that disagrees with its node ${n}`);
       }
       if (n === ABSENT) {
-        if (items.hasFlag(id, SWEPT) || tree.sweeps.has(id)) fail(`validate: absent item ${id} is still swept`);
+        if (items.rec[id] >= 0 && !items.isDeparted(id))
+          fail(`validate: absent item ${id} holds record ${items.rec[id]}`);
+        if (tree.sweeps.has(id)) fail(`validate: absent item ${id} is still swept`);
         continue;
       }
       present++;
@@ -368,7 +372,7 @@ export class TreeCheck {
     if (id < 0 || id >= items.capacity) fail(`validate: slot ${s} of node ${n} holds a bad id ${id}`);
     if (items.nodeOf(id) !== n)
       fail(`validate: item ${id} is stored in node ${n} but records node ${items.nodeOf(id)}`);
-    if (items.slot[id] !== s) fail(`validate: item ${id} is in slot ${s} but records slot ${items.slot[id]}`);
+    if (items.slotOf(id) !== s) fail(`validate: item ${id} is in slot ${s} but records slot ${items.slotOf(id)}`);
     if (items.classOf(id) !== k)
       fail(`validate: item ${id} is stored in class ${k} but records class ${items.classOf(id)}`);
     if (items.cellOf(id) !== packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n]))
