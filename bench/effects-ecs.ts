@@ -29,7 +29,7 @@ export interface EffectsGameOptions {
  * own plain-array components, so two worlds in one process do not share stores. The same game
  * without the plugin tells the plugin's own share apart from bitECS's.
  */
-class EffectsGame implements Contender<EffectsScene> {
+export class EffectsGame implements Contender<EffectsScene> {
   private world!: World;
   private readonly o: EffectsGameOptions;
   private readonly position = { x: [] as number[], y: [] as number[] };
@@ -178,6 +178,11 @@ class EffectsGame implements Contender<EffectsScene> {
   /** Items the plugin's budget left waiting after the last frame. */
   deferred(): number {
     return this.o.plugin ? getQuadtree(this.world).stats.deferred : 0;
+  }
+
+  /** Pair tests the plugin's budget rationed in the last frame. */
+  budgetedTests(): number {
+    return this.o.plugin ? getQuadtree(this.world).stats.budgetedTests : 0;
   }
 }
 

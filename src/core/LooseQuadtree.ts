@@ -122,6 +122,7 @@ export class LooseQuadtree {
       groupsCounting: 0,
       groupsFreed: 0,
       pairTests: 0,
+      budgetedTests: 0,
       pairs: 0,
       entered: 0,
       stayed: 0,

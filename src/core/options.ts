@@ -154,6 +154,14 @@ export interface QuadtreeStats {
   groupsFreed: number;
   /** Overlap tests made by the last step. */
   pairTests: number;
+  /**
+   * The part of `pairTests` the budget rationed: the tests of the lower tiers' queued movers
+   * and shares (their minimum and newborn included). The rest (tier 0, and classes joined
+   * whole) no budget cuts: when it alone comes near `maxPairTests`, the lower tiers get only
+   * their minimum and a budget saves little. 0 without a budget. Whether the budget cut
+   * anything is {@link QuadtreeStats.deferred}: the items it left waiting.
+   */
+  budgetedTests: number;
   /** Current pairs after the last step. */
   pairs: number;
   /** Pairs that began in the last step. */
@@ -168,7 +176,11 @@ export interface QuadtreeStats {
   stayedByTier: Int32Array;
   /** `exited` per tier 0..3. */
   exitedByTier: Int32Array;
-  /** Movers left for a later step by the budget (and items of classes checked in shares, not checked this step). */
+  /**
+   * Items the budget left unchecked in the last step, to check in a later one: queued movers
+   * of the lower tiers, and members of classes checked in shares outside this step's share.
+   * Greater than 0 exactly when the budget cut something; 0 without a budget.
+   */
   deferred: number;
   /**
    * With a budget, the most steps any item left waiting may still wait before it is checked

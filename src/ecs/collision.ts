@@ -37,6 +37,7 @@ export function quadtreeCollisionSystem<W extends object>(world: W): W {
   stats.nodesLive = ts.nodesLive;
   stats.nodesFree = ts.nodesFree;
   stats.pairTests = ts.pairTests;
+  stats.budgetedTests = ts.budgetedTests;
   stats.pairs = ts.pairs;
   stats.entered = ts.entered;
   stats.stayed = ts.stayed;

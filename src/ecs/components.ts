@@ -53,7 +53,11 @@ export interface CollisionStore {
   toi?: NumberStore;
 }
 
-/** Centre of the entity's box, in world units. */
+/**
+ * Centre of the entity's box, in world units. This and the other default components are
+ * module-level arrays indexed by entity id, shared by every world that uses them: give each
+ * world of a process its own set with {@link createQuadtreeComponents} when there are several.
+ */
 export const Position = {
   /** Centre x, by entity id. */
   x: [] as number[],
@@ -73,8 +77,9 @@ export const Bounds = {
  * Collision filter and importance. An entity without Collider gets the defaults: layer 1,
  * mask all bits, priority 128. A field left unwritten (`undefined`) also takes its default.
  * When this Collider leaves an entity (removeComponent or removeEntity), its fields are set
- * back to the defaults, so a recycled id starts from them; a game's own collider store (the
- * `collider` option) is left as it is.
+ * back to the defaults, so a recycled id starts from them (so are those of
+ * {@link createQuadtreeComponents}); a game's own collider store (the `collider` option) is
+ * left as it is.
  * - `layer`: the entity's category bits (usually one bit of 32; not 0)
  * - `mask`: the categories it collides with; a pair exists only if each side's mask has a
  *   bit of the other's layer
@@ -137,6 +142,58 @@ export const Collision = {
   /** When in its first frame the pair first touched (0..1), by pair entity. */
   toi: [] as number[],
 };
+
+/**
+ * A world's own set of the plugin's data components, made by {@link createQuadtreeComponents}.
+ * Its keys are those of {@link addQuadtree}'s options, so the set spreads into them.
+ */
+export interface QuadtreeComponents {
+  /** A {@link Position} of this world's own. */
+  position: typeof Position;
+  /** A {@link Bounds} of this world's own. */
+  bounds: typeof Bounds;
+  /** A {@link Collider} of this world's own: reset to the defaults when it leaves an entity, as the default one is. */
+  collider: typeof Collider;
+  /** A {@link Collision} of this world's own, for its pair entities. */
+  collision: typeof Collision;
+}
+
+/** Colliders made by {@link createQuadtreeComponents}: the plugin resets them as it does its own. */
+const madeColliders = new WeakSet();
+
+/**
+ * A fresh set of the plugin's data components (Position, Bounds, Collider, Collision), for a
+ * world that must not share its stores with another one in the same process. The default
+ * components are module-level arrays indexed by entity id, and bitECS numbers each world's
+ * entities from 1: with two worlds on them (a server and a client, a rollback copy), entity 5
+ * of one reads and writes where entity 5 of the other does. Pass the set to
+ * {@link addQuadtree} and use its components in that world's systems:
+ *
+ * ```ts
+ * const c = createQuadtreeComponents();
+ * const world = addQuadtree(createWorld(), { ...c, width: 1024, height: 1024 });
+ * const eid = addEntity(world, c.position, c.bounds, c.collider);
+ * c.position.x[eid] = 100;
+ * ```
+ *
+ * The tags ({@link Static}, {@link Swept}, {@link Circle}) hold no data (bitECS keeps which
+ * entities have them per world), so the exported ones serve every world.
+ */
+export function createQuadtreeComponents(): QuadtreeComponents {
+  const collider = { layer: [] as number[], mask: [] as number[], priority: [] as number[] };
+  madeColliders.add(collider);
+  return {
+    position: { x: [], y: [] },
+    bounds: { width: [], height: [] },
+    collider,
+    collision: { a: [], b: [], priority: [], phase: [], startedAt: [], toi: [] },
+  };
+}
+
+/** True for the plugin's own colliders: the default one and those of {@link createQuadtreeComponents}. */
+export function isPluginCollider(store: ColliderStore): boolean {
+  return store === Collider || madeColliders.has(store);
+}
 
 /**
  * Phases of a collision pair. The values are bits, so a handler can ask for several at once

@@ -37,7 +37,12 @@ import { stateOf, type QuadtreeState } from './state.js';
  *    bitECS hands a removed entity's id to the next entity added, so by the time an exit
  *    call comes, its id may belong to a new entity. An exit handler should not read or
  *    remove by that id without knowing the entity is still the one it paired.
- * 7. A handler that throws aborts the dispatch; the calls after it in that frame are lost.
+ * 7. **A handler that throws costs no other call.** The dispatch goes on with every other
+ *    call of the frame (the one that threw counts as made: it is not called again), and then
+ *    throws: the handler's own error if one call threw, an `AggregateError` whose `errors`
+ *    are all of them in call order if several did. The stats and backlogs are those of a
+ *    complete dispatch, and the next frame goes on as if nothing had thrown. In a `pipe`,
+ *    the systems after the dispatch do not run that frame: put it last, or catch around it.
  *
  * A handler registered while pairs exist gets their stays and exits without an enter.
  *
@@ -85,6 +90,9 @@ function bits(field: string, value: number): number {
  * highest priority first, within the dispatch budget (see {@link onCollision} for what is
  * guaranteed). Run it after {@link quadtreeCollisionSystem}; it serves each collision step
  * once (run again without a new step, it calls nothing).
+ *
+ * @throws once every call of the frame was made, what a handler threw: its own error, or an
+ * `AggregateError` of all of them (in call order) if several calls threw
  */
 export function quadtreeDispatchSystem<W extends object>(world: W): W {
   const s = stateOf(world);
@@ -111,7 +119,31 @@ export function quadtreeDispatchSystem<W extends object>(world: W): W {
   stats.handlerDeferred = deferred;
   stats.handlersCut = cut;
   stats.dispatchMs = performance.now() - started;
+  if (s.handlerErrors.length > 0) throwHandlerErrors(s.handlerErrors);
   return world;
+}
+
+/**
+ * One handler call. What it throws is kept for the end of the dispatch, so that one failing
+ * handler costs the others none of their events: an enter not delivered now is a stay next
+ * frame, and would be lost.
+ */
+function call(s: QuadtreeState, h: HandlerRecord, self: number, other: number, phase: PhaseValue, p: number): void {
+  s.dispatch.made++;
+  s.dispatch.calls++;
+  try {
+    h.fn(self, other, phase, p);
+  } catch (error) {
+    s.handlerErrors.push(error);
+  }
+}
+
+/** Throws what the handlers threw: the error itself if only one, else an AggregateError of all. */
+function throwHandlerErrors(errors: unknown[]): never {
+  const all = errors.splice(0);
+  if (all.length === 1) throw all[0];
+  const first = all[0] instanceof Error ? all[0].message : String(all[0]);
+  throw new AggregateError(all, `bitecs-quadtree: ${all.length} collision handler calls threw; the first: ${first}`);
 }
 
 /** One handler's share of the frame. Returns true if the budget cut it. */
@@ -133,9 +165,7 @@ function serve(s: QuadtreeState, h: HandlerRecord): boolean {
     const stale = phase === Phase.Enter && tree.pairStartedAt(h.pairA[i], h.pairB[i]) !== h.startedAt[i];
     h.shift();
     if (stale) continue;
-    s.dispatch.made++;
-    s.dispatch.calls++;
-    h.fn(self, other, phase, priority);
+    call(s, h, self, other, phase, priority);
   }
   if ((h.phases & (Phase.Enter | Phase.Exit)) !== 0) cut = edges(s, h, tier0, cut);
   if ((h.phases & Phase.Stay) === 0) return cut;
@@ -210,9 +240,7 @@ function edges(s: QuadtreeState, h: HandlerRecord, tier0: boolean, cutAlready: b
       h.defer(self, other, a, b, frame, phase, p);
       continue;
     }
-    s.dispatch.made++;
-    s.dispatch.calls++;
-    h.fn(self, other, phase, p);
+    call(s, h, self, other, phase, p);
   }
   return cut;
 }
@@ -253,9 +281,7 @@ function staySegment(s: QuadtreeState, h: HandlerRecord, tier0: boolean, from: n
     const m = side(h, ent.layer[a], ent.layer[b]);
     if (m === 0) continue;
     if (!mayCall(s, tier0)) return i;
-    s.dispatch.made++;
-    s.dispatch.calls++;
-    h.fn(m === 1 ? a : b, m === 1 ? b : a, Phase.Stay, cur.priority[i]);
+    call(s, h, m === 1 ? a : b, m === 1 ? b : a, Phase.Stay, cur.priority[i]);
   }
   return -1;
 }

@@ -13,6 +13,8 @@ export {
   Collision,
   Phase,
   DEFAULT_COLLIDER,
+  createQuadtreeComponents,
+  type QuadtreeComponents,
   type NumberStore,
   type PositionStore,
   type BoundsStore,

@@ -5,7 +5,9 @@ import type { BoundsStore, ColliderStore, CollisionStore, PositionStore } from '
 /**
  * Options of {@link addQuadtree}. Every field is optional. The tree options (`x`, `y`,
  * `width`, `height`, `maxDepth`, `touching`, `lifespan`, `maxLifespan`, `maxId`, `budget`)
- * are the core's {@link QuadtreeOptions}, with the same defaults.
+ * are the core's {@link QuadtreeOptions}, with the same defaults. The default components are
+ * shared by every world that uses them: spread {@link createQuadtreeComponents}`()` into the
+ * options to give a world its own.
  */
 export interface QuadtreeWorldOptions extends QuadtreeOptions {
   /** The game's own position component (box centre). @default Position */

@@ -3,7 +3,7 @@ import type { LooseQuadtree } from '../core/index.js';
 import { checkKeys, fail, show } from '../core/internal.js';
 import { HAS_BOTH, HAS_BOUNDS, HAS_POSITION, UNTRACKED, QUEUED } from './entities.js';
 import { DISPATCH_KEYS, WORLD_KEYS, type DispatchBudget, type QuadtreeWorldOptions } from './options.js';
-import { Collider, DEFAULT_COLLIDER } from './components.js';
+import { DEFAULT_COLLIDER, isPluginCollider, type ColliderStore } from './components.js';
 import { findState, QuadtreeState, setState, stateOf } from './state.js';
 import type { QuadtreeWorldStats } from './stats.js';
 import { refreshCounts, release } from './sync.js';
@@ -138,7 +138,7 @@ function watch(s: QuadtreeState): void {
   on(onAdd(s.collider), (eid) => s.colliderChanged.push(eid));
   on(onRemove(s.collider), (eid) => {
     s.colliderChanged.push(eid);
-    if (s.collider === Collider) resetCollider(eid);
+    if (isPluginCollider(s.collider)) resetCollider(s.collider, eid);
   });
 }
 
@@ -147,10 +147,10 @@ function watch(s: QuadtreeState): void {
  * removed entity's id to the next new one, which would otherwise read the old values. A
  * game's own collider store is the game's to reset.
  */
-function resetCollider(eid: number): void {
-  Collider.layer[eid] = DEFAULT_COLLIDER.layer;
-  Collider.mask[eid] = DEFAULT_COLLIDER.mask;
-  Collider.priority[eid] = DEFAULT_COLLIDER.priority;
+function resetCollider(collider: ColliderStore, eid: number): void {
+  collider.layer[eid] = DEFAULT_COLLIDER.layer;
+  collider.mask[eid] = DEFAULT_COLLIDER.mask;
+  collider.priority[eid] = DEFAULT_COLLIDER.priority;
 }
 
 /**

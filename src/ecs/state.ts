@@ -67,6 +67,8 @@ export class QuadtreeState {
   handlers: HandlerRecord[] = [];
   /** Budget bookkeeping of the running dispatch: calls made in all and by the current handler. */
   readonly dispatch = { calls: 0, made: 0, over: false, started: 0, nextClock: 0 };
+  /** What handlers threw during the running dispatch, in call order: thrown once it ends. */
+  readonly handlerErrors: unknown[] = [];
   handlerOrder = 0;
   maxCalls = Infinity;
   maxMs = Infinity;

@@ -7,6 +7,7 @@ type TreeNumbers = Pick<
   | 'nodesLive'
   | 'nodesFree'
   | 'pairTests'
+  | 'budgetedTests'
   | 'pairs'
   | 'entered'
   | 'stayed'
@@ -21,8 +22,9 @@ type TreeNumbers = Pick<
 /**
  * Numbers about a world's quadtree and its last frame. One object per world, updated in
  * place by the systems: read it, don't keep copies of its arrays across frames. The tree's
- * fields (`relocated`, `nodesLive`, `nodesFree`, `pairTests`, `pairs`, `entered`, `stayed`,
- * `exited`, the per-tier arrays, `deferred`, `waitBound`) mean what they mean in {@link QuadtreeStats}.
+ * fields (`relocated`, `nodesLive`, `nodesFree`, `pairTests`, `budgetedTests`, `pairs`, `entered`,
+ * `stayed`, `exited`, the per-tier arrays, `deferred`, `waitBound`) mean what they mean in
+ * {@link QuadtreeStats}.
  */
 export interface QuadtreeWorldStats extends TreeNumbers {
   /** Collision steps run so far: the frame number of {@link Collision}'s `startedAt`. */
@@ -74,6 +76,7 @@ export function createStats(tree: QuadtreeStats): QuadtreeWorldStats {
     nodesLive: 1,
     nodesFree: 0,
     pairTests: 0,
+    budgetedTests: 0,
     pairs: 0,
     entered: 0,
     stayed: 0,

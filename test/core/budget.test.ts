@@ -359,4 +359,94 @@ describe('budget', () => {
     expect(tree.stats.deferred).toBe(18);
     expect(new Set(readPairs(tree.current).map((p) => pairKey(p[0], p[1]))).size).toBe(tree.current.count);
   });
+
+  describe('stats.budgetedTests and stats.deferred tell what the budget rationed and what it cut', () => {
+    /** 200 random items of the given priorities, 40% of them moving each step; the stats of every step. */
+    function play(budget: { maxPairTests?: number; minChecksPerTier?: number }, priority: (rng: Rng) => number) {
+      const rng = new Rng(11);
+      const tree = new LooseQuadtree({ width: 300, height: 300, budget });
+      const model = new Map<number, ModelItem>();
+      const box = () => {
+        const x = rng.int(300);
+        const y = rng.int(300);
+        return [x, y, x + rng.int(40), y + rng.int(40)];
+      };
+      for (let id = 0; id < 200; id++) {
+        const b = box();
+        tree.insert(id, b[0], b[1], b[2], b[3]);
+        const p = priority(rng);
+        tree.setCollider(id, 1, -1, p);
+        model.set(id, modelItem(b, p));
+      }
+      const steps: { tests: number; budgeted: number; deferred: number }[] = [];
+      for (let step = 0; step < 30; step++) {
+        moveSome(tree, model, rng, 0.4, box);
+        const stats = tree.step();
+        steps.push({ tests: stats.pairTests, budgeted: stats.budgetedTests, deferred: stats.deferred });
+      }
+      return steps;
+    }
+    const anyTier = (rng: Rng) => rng.int(256);
+    const tight = { maxPairTests: 40, minChecksPerTier: 4 };
+
+    it('both read 0 without a budget', () => {
+      const steps = play({}, anyTier);
+      expect(steps.every((s) => s.budgeted === 0 && s.deferred === 0)).toBe(true);
+      expect(steps.every((s) => s.tests > 0)).toBe(true);
+    });
+
+    it('under a budget that cuts, every test of the lower tiers counts, and deferred counts the items cut', () => {
+      // Tier 1 alone: every test is rationed.
+      const lower = play(tight, () => 150);
+      expect(lower.every((s) => s.budgeted === s.tests)).toBe(true);
+      expect(lower.every((s) => s.deferred > 0 && s.budgeted > 0)).toBe(true);
+      // Tiers mixed: tier 0's tests are made whatever the budget, and are not counted.
+      const mixed = play(tight, anyTier);
+      expect(mixed.every((s) => s.budgeted > 0 && s.budgeted < s.tests && s.deferred > 0)).toBe(true);
+      // Tier 0 alone: nothing to ration, nothing cut.
+      const top = play(tight, () => 255);
+      expect(top.every((s) => s.budgeted === 0 && s.deferred === 0 && s.tests > 0)).toBe(true);
+    });
+
+    it('under a budget that is never spent, deferred stays 0: it cut nothing', () => {
+      const steps = play({ maxPairTests: 1e9 }, () => 150);
+      expect(steps.every((s) => s.deferred === 0 && s.budgeted === s.tests)).toBe(true);
+    });
+
+    it('counts the tests of a class checked in shares, and its members left waiting', () => {
+      const rng = new Rng(5);
+      const tree = new LooseQuadtree({
+        width: 2000,
+        height: 2000,
+        budget: { maxPairTests: 100, minChecksPerTier: 64 },
+      });
+      const place = (id: number, size: number, moving = false) => {
+        const x = rng.range(0, 2000);
+        const y = rng.range(0, 2000);
+        if (moving) tree.move(id, x, y, x + size, y + size);
+        else tree.insert(id, x, y, x + size, y + size);
+      };
+      for (let id = 0; id < 100; id++) {
+        place(id, 40);
+        tree.setCollider(id, 1, -1, 250);
+      }
+      // Dust: tier 3, a mask without its own layer, so a class checked in shares.
+      for (let id = 100; id < 2100; id++) {
+        place(id, 3);
+        tree.setCollider(id, 2, 1, 10);
+      }
+      let waited = false;
+      for (let step = 0; step < 20; step++) {
+        for (let id = 100; id < 2100; id++) place(id, 3, true);
+        const stats = tree.step();
+        expect(stats.budgetedTests).toBeLessThanOrEqual(stats.pairTests);
+        if (step > 2) {
+          expect(stats.deferred).toBeGreaterThan(1000);
+          expect(stats.budgetedTests).toBeGreaterThan(0);
+          waited = true;
+        }
+      }
+      expect(waited).toBe(true);
+    });
+  });
 });

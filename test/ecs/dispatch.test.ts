@@ -429,3 +429,94 @@ describe('random games under a dispatch budget', () => {
     }
   }
 });
+
+describe('a handler that throws', () => {
+  type Budget = { maxCalls?: number; minCalls?: number };
+  /** The handler names, and (frame, handler, phase, pair's first entity) of the calls that throw. */
+  const NAMES = ['top', 'mid', 'low'] as const;
+  const PRIORITIES = [250, 128, 40];
+
+  /**
+   * Six separate pairs; frame 1 they begin, frame 2 they stay, frame 3 two of them end, frame
+   * 4 the rest stay. Three handlers record every call (before throwing, if they throw), and the
+   * errors each frame's dispatch throws are kept.
+   */
+  function play(budget: Budget, throwAt: string[]) {
+    const scene = new Scene({ pairEntities: false, dispatch: budget });
+    const firsts: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      firsts.push(scene.spawn(50 + i * 100, 50));
+      scene.spawn(52 + i * 100, 52);
+    }
+    const clock = { frame: 0 };
+    const log: string[] = [];
+    NAMES.forEach((name, k) =>
+      onCollision(
+        scene.world,
+        (self, other, phase) => {
+          const call = `${clock.frame}:${name}:${phase}:${self}-${other}`;
+          log.push(call);
+          if (throwAt.includes(call)) throw new Error(`boom at ${call}`);
+        },
+        { priority: PRIORITIES[k] },
+      ),
+    );
+    const errors: unknown[] = [];
+    const stats: string[] = [];
+    for (clock.frame = 1; clock.frame <= 4; clock.frame++) {
+      if (clock.frame === 3) for (const eid of firsts.slice(0, 2)) scene.move(eid, eid * 100, 900);
+      try {
+        scene.frame();
+        errors.push(null);
+      } catch (error) {
+        errors.push(error);
+      }
+      const s = getStats(scene.world);
+      stats.push(`${s.handlerCalls} ${s.handlerDeferred} ${s.handlersCut}`);
+    }
+    return { log, errors, stats, firsts };
+  }
+
+  for (const budget of [{}, { maxCalls: 7, minCalls: 2 }] as Budget[]) {
+    const name = budget.maxCalls === undefined ? 'no budget' : 'a budget that defers calls';
+    it(`costs no other handler an event, then throws its error (${name})`, () => {
+      const clean = play(budget, []);
+      expect(clean.errors.every((e) => e === null)).toBe(true);
+      const [a, b] = [clean.firsts[2], clean.firsts[2] + 1];
+      // The middle handler throws at the enter of the third pair, whenever that call is made.
+      const call = clean.log.find((c) => c.endsWith(`:mid:${Phase.Enter}:${a}-${b}`))!;
+      const thrown = play(budget, [call]);
+      // Every call of every frame, the one that threw included, made exactly once and in order;
+      // the phases of the next frames as if nothing had thrown.
+      expect(thrown.log).toEqual(clean.log);
+      expect(new Set(thrown.log).size).toBe(thrown.log.length);
+      expect(thrown.stats).toEqual(clean.stats);
+      const frame = Number(call.split(':')[0]);
+      thrown.errors.forEach((e, i) => {
+        if (i + 1 !== frame) expect(e).toBeNull();
+        else expect((e as Error).message).toBe(`boom at ${call}`);
+      });
+      if (budget.maxCalls !== undefined) expect(clean.stats.some((s) => s.split(' ')[1] !== '0')).toBe(true);
+    });
+  }
+
+  it('several calls that throw in one frame come out as one AggregateError, in call order', () => {
+    const clean = play({}, []);
+    const calls = [
+      `1:top:${Phase.Enter}:${clean.firsts[4]}-${clean.firsts[4] + 1}`,
+      `1:low:${Phase.Enter}:${clean.firsts[0]}-${clean.firsts[0] + 1}`,
+      `1:mid:${Phase.Enter}:${clean.firsts[1]}-${clean.firsts[1] + 1}`,
+    ];
+    for (const c of calls) expect(clean.log).toContain(c);
+    const thrown = play({}, calls);
+    expect(thrown.log).toEqual(clean.log);
+    expect(thrown.stats).toEqual(clean.stats);
+    expect(thrown.errors.slice(1)).toEqual([null, null, null]);
+    const error = thrown.errors[0] as AggregateError;
+    expect(error).toBeInstanceOf(AggregateError);
+    expect(error.message).toBe(`bitecs-quadtree: 3 collision handler calls threw; the first: boom at ${calls[0]}`);
+    expect((error.errors as Error[]).map((e) => e.message)).toEqual(
+      [calls[0], calls[2], calls[1]].map((c) => `boom at ${c}`),
+    );
+  });
+});

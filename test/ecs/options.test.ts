@@ -3,10 +3,13 @@ import { describe, expect, it } from 'vitest';
 import {
   addQuadtree,
   getQuadtree,
+  getStats,
   hasQuadtree,
   setDispatchBudget,
   type QuadtreeWorldOptions,
 } from '../../src/index.js';
+import { Rng } from './helpers.js';
+import { Scene } from './scene.js';
 
 function thrown(call: () => unknown): string {
   try {
@@ -56,5 +59,28 @@ describe('addQuadtree option keys', () => {
     });
     const tree = getQuadtree(world);
     expect([tree.width, tree.height, tree.maxDepth, tree.touching]).toEqual([300, 200, 2, true]);
+  });
+});
+
+describe('the budget option', () => {
+  it("the world's stats repeat what the budget rationed and what it cut", () => {
+    const scene = new Scene({ budget: { maxPairTests: 10, minChecksPerTier: 2 }, pairEntities: false });
+    const rng = new Rng(4);
+    const eids: number[] = [];
+    for (let i = 0; i < 60; i++)
+      eids.push(scene.spawn(rng.range(0, 200), rng.range(0, 200), 30, 30, { priority: 100 }));
+    for (let frame = 0; frame < 5; frame++) {
+      for (const eid of eids) scene.move(eid, rng.range(0, 200), rng.range(0, 200));
+      scene.frame();
+      const tree = getQuadtree(scene.world).stats;
+      const stats = getStats(scene.world);
+      expect([stats.pairTests, stats.budgetedTests, stats.deferred]).toEqual([
+        tree.pairTests,
+        tree.budgetedTests,
+        tree.deferred,
+      ]);
+      expect(stats.budgetedTests).toBeGreaterThan(0);
+      expect(stats.deferred).toBeGreaterThan(0);
+    }
   });
 });

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The published shape, not the sources: build, pack, install the tarball into an empty
-// project and import every entry point from plain Node ESM.
+// project and load every entry point from plain Node ESM and from CommonJS.
 const root = resolve(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   exports: Record<string, unknown>;
@@ -93,5 +93,36 @@ describe('published package', () => {
           : `const m = await import(${JSON.stringify(spec)}); console.log(Object.keys(m).length > 0 ? 'string' : 'empty')`;
       expect(run('node', ['--input-type=module', '-e', code], dir).trim(), spec).toBe('string');
     }
+  });
+
+  it('every entry point loads with require() from a CommonJS project, one copy with import', () => {
+    // A project as `npm init -y` makes it (no "type": CommonJS), using the installed package.
+    const cjs = join(dir, 'cjs');
+    mkdirSync(cjs, { recursive: true });
+    writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'cjs-check', private: true }));
+    writeFileSync(
+      join(cjs, 'main.js'),
+      `
+      const { LooseQuadtree } = require('bitecs-quadtree/core');
+      const t = new LooseQuadtree({ width: 100, height: 100 });
+      t.insert(1, 0, 0, 10, 10); t.insert(2, 5, 5, 15, 15); t.step();
+      const { addEntity, createWorld } = require('bitecs');
+      const q = require('bitecs-quadtree');
+      const world = q.addQuadtree(createWorld(), { width: 100, height: 100 });
+      for (const x of [10, 14]) {
+        const eid = addEntity(world, q.Position, q.Bounds);
+        q.Position.x[eid] = x; q.Position.y[eid] = 10; q.Bounds.width[eid] = q.Bounds.height[eid] = 8;
+      }
+      q.quadtreeCollisionSystem(q.quadtreeSyncSystem(world));
+      const pairs = [];
+      q.forEachPair(world, (a, b) => { pairs.push(a + '-' + b); });
+      // The pixi entry needs pixi.js, an optional peer: only check that it resolves.
+      require.resolve('bitecs-quadtree/pixi');
+      import('bitecs-quadtree/core').then((m) => {
+        console.log(t.current.count, t.current.a[0], t.current.b[0], pairs.join(), m.LooseQuadtree === LooseQuadtree);
+      });
+    `,
+    );
+    expect(run('node', ['main.js'], cjs).trim()).toBe('1 1 2 1-2 true');
   });
 });

@@ -90,6 +90,8 @@ export class Broadphase {
   /** This step's shares: their tests and members (see planShares). */
   private shareTests = 0;
   private shareServed = 0;
+  /** This step's tests of the lower tiers' queues and shares: the ones the budget rationed. */
+  private budgetedTests = 0;
   /** Newborn members of a detached class, checked at once under a budget. */
   private newborn = new Int32Array(64);
   /** Items removed (and maybe inserted again) while the pool was out of sync: their listed pairs end. */
@@ -231,6 +233,8 @@ export class Broadphase {
     this.pairs.release();
     stats.moved = checked;
     stats.pairTests = this.tests + this.few.tests;
+    stats.budgetedTests = this.budgetedTests;
+    this.budgetedTests = 0;
     stats.deferred = this.carryDeferred() + this.waitingMembers;
     stats.waitBound = 0;
     // Every listed pair has its items' priorities now: refreshed before a merge, or re-tested
@@ -300,12 +304,14 @@ export class Broadphase {
     this.waitingMembers = 0;
     this.waitingClasses = 0;
     if (!unlimited) {
+      const unrationed = this.tests;
       checked += this.serveQueues(started);
       const before = this.tests;
       const served = this.serveShares();
       checked += served;
       this.shareTests = this.tests - before;
       this.shareServed = served;
+      this.budgetedTests = this.tests - unrationed;
     }
     this.radix.sort(found);
     this.mergeFound(false);
