@@ -150,7 +150,7 @@ export class SpatialTree {
 
   /** Links an item of class k into the node its box belongs in. */
   private placeInNode(id: number, k: number): void {
-    const target = this.targetCell(id);
+    const target = this.targetCell(this.items.boxAt(id));
     const n = this.descend(0, cellDepth(target), cellX(target), cellY(target));
     this.addToRegion(id, k, n);
     this.countUp(n);
@@ -196,14 +196,14 @@ export class SpatialTree {
       maxY <= ly + 2 * side &&
       (depth === this.maxDepth ||
         (maxX - minX > maxY - minY ? maxX - minX : maxY - minY) > this.cellSize[depth + 1] ||
-        !this.fitsCell(id, this.centreCell(id, depth + 1)))
+        !this.fitsCell(rec << 3, this.centreCell(rec << 3, depth + 1)))
     ) {
       this.writeSlotBox(id);
       // A root item may have come back inside the world (or left it) without changing node.
       if (n === 0) this.markOutside(id);
       return false;
     }
-    const target = this.targetCell(id);
+    const target = this.targetCell(rec << 3);
     if (target === cell) {
       this.writeSlotBox(id);
       this.markOutside(id);
@@ -558,12 +558,12 @@ export class SpatialTree {
 
   // centreCell, fitsCell, targetCell and fitsRoot run inside moves and read the record's box
   // directly: through accessors that the engine did not inline, every coordinate would
-  // become a heap number (measured: garbage on every deferred class's catch-up).
+  // become a heap number (measured: garbage on every deferred class's catch-up). The first
+  // three take the box's offset in the records (`r`, see ItemStore.boxAt), found once per move.
 
-  /** The depth-`d` cell holding the item's box centre (clamped to the grid), packed (see packCell). */
-  private centreCell(id: number, d: number): number {
+  /** The depth-`d` cell holding the centre of the box at `r` (clamped to the grid), packed (see packCell). */
+  private centreCell(r: number, d: number): number {
     const f64 = this.items.f64;
-    const r = this.items.rec[id] << 3;
     const s = this.cellSize[d];
     const last = (1 << d) - 1;
     let ix = Math.floor(((f64[r | MIN_X] + f64[r | MAX_X]) * 0.5 - this.originX) / s);
@@ -573,27 +573,25 @@ export class SpatialTree {
     return packCell(d, ix, iy);
   }
 
-  /** True when the item's box fits the loose bounds of the packed cell (same arithmetic as setNodeBounds). */
-  private fitsCell(id: number, cell: number): boolean {
+  /** True when the box at `r` fits the loose bounds of the packed cell (same arithmetic as setNodeBounds). */
+  private fitsCell(r: number, cell: number): boolean {
     const f64 = this.items.f64;
-    const r = this.items.rec[id] << 3;
     const s = this.cellSize[cellDepth(cell)];
     const lx = this.originX + cellX(cell) * s - s * 0.5;
     const ly = this.originY + cellY(cell) * s - s * 0.5;
     return f64[r | MIN_X] >= lx && f64[r | MAX_X] <= lx + 2 * s && f64[r | MIN_Y] >= ly && f64[r | MAX_Y] <= ly + 2 * s;
   }
 
-  /** The packed depth and cell of the node an item's stored box belongs in. */
-  private targetCell(id: number): number {
+  /** The packed depth and cell of the node the box at `r` belongs in. */
+  private targetCell(r: number): number {
     const f64 = this.items.f64;
-    const r = this.items.rec[id] << 3;
     // A box up to twice a cell's side fits that cell's loose bounds when its centre sits near
     // the cell's centre: try one level deeper than the size alone promises first. Fewer
     // levels in use means fewer cells a sweep reaches across levels.
     const bySize = this.depthFor(f64[r | MIN_X], f64[r | MIN_Y], f64[r | MAX_X], f64[r | MAX_Y]);
     for (let d = bySize < this.maxDepth ? bySize + 1 : bySize; d >= 0; d--) {
-      const cell = this.centreCell(id, d);
-      if (this.fitsCell(id, cell)) return cell;
+      const cell = this.centreCell(r, d);
+      if (this.fitsCell(r, cell)) return cell;
     }
     return packCell(0, 0, 0);
   }
