@@ -1,0 +1,437 @@
+import { describe, expect, it } from 'vitest';
+import { LooseQuadtree, TileLayer, type Contact, type RayHit } from '../../src/core/index.js';
+import { type ModelItem, Rng } from './helpers.js';
+import {
+  applyChanges,
+  canonicalRects,
+  changePerTile,
+  isSolidAt,
+  layerRects,
+  perTileTree,
+  randomChanges,
+  randomMap,
+  tileBox,
+  tilesOf,
+  tileTests,
+  type MapModel,
+} from './tilemap-model.js';
+
+const MOVERS = 14;
+const FIRST = 100; // the layer's ids and the per-tile ids start here; movers are 0..MOVERS-1
+const WALL = 1,
+  MOVER = 2;
+
+function layerOf(tree: LooseQuadtree, m: MapModel): TileLayer {
+  return new TileLayer(tree, {
+    data: m.values,
+    width: m.cols,
+    height: m.rows,
+    tileWidth: m.tw,
+    tileHeight: m.th,
+    x: m.x,
+    y: m.y,
+    solid: m.solid,
+    layer: WALL,
+    ids: FIRST,
+  });
+}
+
+function treeFor(m: MapModel): LooseQuadtree {
+  return new LooseQuadtree({ x: m.x, y: m.y, width: m.cols * m.tw, height: m.rows * m.th });
+}
+
+/** The layer's rectangles are the merge's definition, cover each solid tile once, and are the tree's items. */
+function checkMerge(layer: TileLayer, tree: LooseQuadtree, m: MapModel): void {
+  const rects = layerRects(layer);
+  expect([...rects.keys()].sort()).toEqual(canonicalRects(m));
+  expect(layer.rectCount).toBe(rects.size);
+  const cover = new Array<number>(m.cols * m.rows).fill(0);
+  const idAt = new Array<number>(m.cols * m.rows).fill(-1);
+  const box = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  const rect = { col: 0, row: 0, width: 0, height: 0 };
+  const boxes: object[] = [],
+    expected: object[] = [];
+  for (const id of rects.values()) {
+    layer.rectOf(id, rect);
+    for (const [c, r] of tilesOf(rect, () => true)) {
+      cover[r * m.cols + c]++;
+      idAt[r * m.cols + c] = id;
+    }
+    boxes.push({ ...tree.getBox(id, box) });
+    const a = tileBox(m, rect.col, rect.row),
+      b = tileBox(m, rect.col + rect.width - 1, rect.row + rect.height - 1);
+    expected.push({ minX: a.minX, minY: a.minY, maxX: b.maxX, maxY: b.maxY });
+  }
+  expect(boxes).toEqual(expected);
+  const tiles = m.values.map((_, i) => i);
+  expect(cover).toEqual(tiles.map((i) => (isSolidAt(m, i % m.cols, Math.floor(i / m.cols)) ? 1 : 0)));
+  expect(tiles.map((i) => layer.idAt(i % m.cols, Math.floor(i / m.cols)))).toEqual(idAt);
+  expect(tiles.map((i) => layer.getTile(i % m.cols, Math.floor(i / m.cols)))).toEqual(m.values);
+}
+
+/** Equal to within rounding: a rectangle's far faces are other numbers than its tile's. */
+function near(x: number, y: number): boolean {
+  return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y));
+}
+
+function randomMovers(rng: Rng, m: MapModel): ModelItem[] {
+  const out: ModelItem[] = [];
+  for (let i = 0; i < MOVERS; i++) out.push(moverAt(rng, m));
+  return out;
+}
+
+function moverAt(rng: Rng, m: MapModel): ModelItem {
+  const size = rng.range(0.2, 2.5) * Math.min(m.tw, m.th);
+  const circle = rng.chance(0.5);
+  const w = size,
+    h = circle ? size : rng.range(0.2, 2.5) * m.th;
+  const x = m.x + rng.range(-1, m.cols + 1) * m.tw,
+    y = m.y + rng.range(-1, m.rows + 1) * m.th;
+  return {
+    minX: x,
+    minY: y,
+    maxX: x + w,
+    maxY: y + h,
+    layer: MOVER,
+    mask: WALL | MOVER,
+    priority: 200,
+    isStatic: false,
+    circle,
+  };
+}
+
+function place(tree: LooseQuadtree, id: number, it: ModelItem, first: boolean): void {
+  if (first) {
+    tree.insert(id, it.minX, it.minY, it.maxX, it.maxY);
+    tree.setCollider(id, it.layer, it.mask, it.priority);
+    if (it.circle) tree.setShape(id, 1);
+  } else tree.move(id, it.minX, it.minY, it.maxX, it.maxY);
+}
+
+const tileKey = (c: number, r: number) => `${c},${r}`;
+const tileOfId = (m: MapModel, id: number) => [(id - FIRST) % m.cols, Math.floor((id - FIRST) / m.cols)];
+
+/**
+ * The merged world (A) against one box per tile (B): each result of A, spread over the tiles
+ * of its rectangles that the shape touches, gives B's results, and each rectangle A names has
+ * such a tile.
+ */
+class Compare {
+  compared = 0;
+  constructor(
+    readonly a: LooseQuadtree,
+    readonly b: LooseQuadtree,
+    readonly layer: TileLayer,
+    readonly m: MapModel,
+  ) {}
+
+  private rect(id: number) {
+    return this.layer.rectOf(id, { col: 0, row: 0, width: 0, height: 0 });
+  }
+
+  /** Tile keys of A's ids spread over tiles by `hit`, and B's. */
+  tiles(idsA: number[], idsB: number[], hit: (c: number, r: number) => boolean): void {
+    const fromA = new Set<string>();
+    for (const id of idsA) {
+      if (!this.layer.owns(id)) continue;
+      const tiles = tilesOf(this.rect(id), hit);
+      expect(tiles.length, `rectangle ${id} is a result but none of its tiles is`).toBeGreaterThan(0);
+      for (const [c, r] of tiles) fromA.add(tileKey(c, r));
+    }
+    const fromB = idsB.filter((id) => id >= FIRST).map((id) => tileKey(...(tileOfId(this.m, id) as [number, number])));
+    expect([...fromA].sort()).toEqual(fromB.sort());
+    expect(idsA.filter((id) => id < FIRST).sort()).toEqual(idsB.filter((id) => id < FIRST).sort());
+  }
+
+  pairs(movers: ModelItem[]): void {
+    const pa = new Map<number, number[]>(),
+      pb = new Map<number, number[]>();
+    const read = (tree: LooseQuadtree, into: Map<number, number[]>) => {
+      const cur = tree.current;
+      for (let i = 0; i < cur.count; i++) {
+        const a = cur.a[i],
+          b = cur.b[i];
+        if (!into.has(a)) into.set(a, []);
+        into.get(a)!.push(b);
+      }
+    };
+    read(this.a, pa);
+    read(this.b, pb);
+    for (let i = 0; i < movers.length; i++) {
+      const hit = tileTests.pair(this.m, movers[i], false);
+      this.tiles(pa.get(i) ?? [], pb.get(i) ?? [], hit);
+      for (const r of pa.get(i) ?? []) if (this.layer.owns(r)) this.contact(i, r, movers[i]);
+    }
+  }
+
+  /** A pair's contact with a rectangle against the per-tile contact, where no seam is involved. */
+  private contact(mover: number, rectId: number, it: ModelItem): void {
+    const m = this.m;
+    const ca: Contact = this.a.contact(mover, rectId, { nx: 0, ny: 0, depth: 0, x: 0, y: 0 });
+    // The contact point maps to a solid tile of the rectangle whose box holds it.
+    const t = this.layer.tileOfContact(rectId, ca.x, ca.y, { col: 0, row: 0, value: 0 });
+    const held = tileBox(m, t.col, t.row);
+    const eps = 1e-9 * (Math.abs(m.x) + Math.abs(m.y) + m.cols * m.tw + m.rows * m.th);
+    expect(ca.x).toBeGreaterThanOrEqual(held.minX - eps);
+    expect(ca.x).toBeLessThanOrEqual(held.maxX + eps);
+    expect(ca.y).toBeGreaterThanOrEqual(held.minY - eps);
+    expect(ca.y).toBeLessThanOrEqual(held.maxY + eps);
+    expect(m.solid(t.value)).toBe(true);
+    const tiles = tilesOf(this.rect(rectId), tileTests.pair(m, it, false));
+    if (tiles.length !== 1) return; // the mover spans a seam of the rectangle: no per-tile answer to agree with
+    const [c, r] = tiles[0];
+    if (it.circle !== true) expect([t.col, t.row]).toEqual([c, r]); // a box's point is in the overlap
+    const cb = this.b.contact(mover, FIRST + r * m.cols + c, { nx: 0, ny: 0, depth: 0, x: 0, y: 0 });
+    const box = tileBox(m, c, r);
+    const cx = (it.minX + it.maxX) / 2,
+      cy = (it.minY + it.maxY) / 2;
+    const centreOutside = it.circle === true && !(cx >= box.minX && cx <= box.maxX && cy >= box.minY && cy <= box.maxY);
+    // The mover leaves the tile against the normal: through a seam when the tile there is solid.
+    const seam = !centreOutside && isSolidAt(m, c - Math.sign(cb.nx), r - Math.sign(cb.ny));
+    if (seam) return;
+    expect(ca).toEqual(cb);
+    this.compared++;
+  }
+
+  queries(rng: Rng): void {
+    const m = this.m;
+    const x = () => m.x + rng.range(-1, m.cols + 1) * m.tw,
+      y = () => m.y + rng.range(-1, m.rows + 1) * m.th;
+    const outA: number[] = [],
+      outB: number[] = [];
+    const rx = x(),
+      ry = y();
+    const rect: [number, number, number, number] = [rx, ry, rx + rng.range(0, 4) * m.tw, ry + rng.range(0, 4) * m.th];
+    this.a.queryRect(...rect, outA);
+    this.b.queryRect(...rect, outB);
+    this.tiles(outA, outB, tileTests.rect(m, rect, false));
+    const circle: [number, number, number] = [x(), y(), rng.range(0, 3) * m.tw];
+    this.a.queryCircle(...circle, outA);
+    this.b.queryCircle(...circle, outB);
+    this.tiles(outA, outB, tileTests.circle(m, circle, false));
+    const point: [number, number] = [x(), y()];
+    this.a.queryPoint(...point, outA);
+    this.b.queryPoint(...point, outB);
+    this.tiles(outA, outB, tileTests.point(m, point, false));
+    this.rays(rng, x(), y());
+  }
+
+  private rays(rng: Rng, ox: number, oy: number): void {
+    const angle = rng.range(0, 2 * Math.PI);
+    const ux = Math.cos(angle),
+      uy = Math.sin(angle);
+    const max = rng.range(0, 30) * this.m.tw;
+    const hitA: RayHit = { id: -1, distance: 0 },
+      hitB: RayHit = { id: -1, distance: 0 };
+    this.a.raycast(ox, oy, ux, uy, max, hitA, WALL);
+    this.b.raycast(ox, oy, ux, uy, max, hitB, WALL);
+    expect(hitA.id === -1).toBe(hitB.id === -1);
+    if (hitA.id !== -1) expect(near(hitA.distance, hitB.distance), `${hitA.distance} ${hitB.distance}`).toBe(true);
+    const idsA: number[] = [],
+      distA: number[] = [],
+      idsB: number[] = [],
+      distB: number[] = [];
+    this.a.raycastAll(ox, oy, ux, uy, max, idsA, distA, WALL);
+    this.b.raycastAll(ox, oy, ux, uy, max, idsB, distB, WALL);
+    const dist = tileTests.ray(this.m, [ox, oy, ux, uy, max], false);
+    this.tiles(idsA, idsB, (c, r) => dist(c, r) >= 0);
+    // A rectangle's distance is its nearest tile's.
+    idsA.forEach((id, i) => {
+      const ds = tilesOf(this.rect(id), (c, r) => dist(c, r) >= 0).map(([c, r]) => dist(c, r));
+      expect(near(distA[i], Math.min(...ds)), `${distA[i]} ${Math.min(...ds)}`).toBe(true);
+    });
+  }
+}
+
+describe('tile layer', () => {
+  it('merges like its definition and covers every solid tile once, through random changes', () => {
+    for (let seed = 1; seed <= 150; seed++) {
+      const rng = new Rng(seed);
+      const m = randomMap(rng);
+      const tree = treeFor(m);
+      const layer = layerOf(tree, m);
+      checkMerge(layer, tree, m);
+      tree.step();
+      tree.validate();
+      for (let step = 0; step < 12; step++) {
+        const before = layerRects(layer);
+        const changes = randomChanges(rng, m);
+        const rows = new Set<number>();
+        for (let i = 0; i < changes.length; i += 3)
+          if (m.solid(m.values[changes[i + 1] * m.cols + changes[i]]) !== m.solid(changes[i + 2]))
+            rows.add(changes[i + 1]);
+        applyChanges(m, changes);
+        if (changes.length === 3) layer.setTile(changes[0], changes[1], changes[2]);
+        else layer.setTiles(changes);
+        checkMerge(layer, tree, m);
+        // A rectangle away from the changed rows (and their neighbours) keeps its id.
+        for (const [key, id] of layerRects(layer)) {
+          const [, r0, , r1] = key.split(',').map(Number);
+          const near = [...rows].some((r) => r0 <= r + 1 && r1 >= r - 1);
+          if (!near) expect(before.get(key), `rectangle ${key}`).toBe(id);
+        }
+        tree.step();
+        tree.validate();
+      }
+    }
+  });
+
+  it('pairs, contacts and queries agree with one box per tile, through moves and tile changes', () => {
+    let compared = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const rng = new Rng(1000 + seed);
+      const m = randomMap(rng);
+      const a = treeFor(m),
+        b = treeFor(m);
+      const layer = layerOf(a, m);
+      perTileTree(b, m, FIRST);
+      let movers = randomMovers(rng, m);
+      movers.forEach((it, i) => {
+        place(a, i, it, true);
+        place(b, i, it, true);
+      });
+      const cmp = new Compare(a, b, layer, m);
+      for (let step = 0; step < 15; step++) {
+        a.step();
+        b.step();
+        a.validate();
+        cmp.pairs(movers);
+        cmp.queries(rng);
+        if (rng.chance(0.5)) {
+          const changes = randomChanges(rng, m);
+          applyChanges(m, changes);
+          layer.setTiles(changes);
+          changePerTile(b, m, FIRST, changes);
+        }
+        movers = movers.map((it) =>
+          rng.chance(0.6) ? { ...moverAt(rng, m), circle: it.circle, layer: it.layer } : it,
+        );
+        movers.forEach((it, i) => {
+          if (it.circle) it.maxY = it.minY + (it.maxX - it.minX);
+          place(a, i, it, false);
+          place(b, i, it, false);
+        });
+      }
+      compared += cmp.compared;
+    }
+    expect(compared).toBeGreaterThan(200);
+  });
+
+  it('gives the same rectangles whatever order the tiles were set in', () => {
+    const rng = new Rng(7);
+    for (let k = 0; k < 30; k++) {
+      const m = randomMap(rng);
+      const tree = treeFor(m);
+      const empty = { ...m, values: new Array<number>(m.values.length).fill(0) };
+      const layer = layerOf(tree, empty);
+      const order = m.values.map((_, i) => i).sort(() => rng.next() - 0.5);
+      for (const i of order) layer.setTile(i % m.cols, Math.floor(i / m.cols), m.values[i]);
+      expect([...layerRects(layer).keys()].sort()).toEqual(canonicalRects(m));
+      tree.validate();
+    }
+  });
+
+  it('maps points and contact points on a wall face to the solid tile', () => {
+    // Columns 0..3, rows 0..2: a wall in row 1, columns 1..2.
+    const tree = new LooseQuadtree({ width: 64, height: 48 });
+    const layer = new TileLayer(tree, {
+      data: [0, 0, 0, 0, 0, 5, 6, 0, 0, 0, 0, 0],
+      width: 4,
+      tileWidth: 16,
+      tileHeight: 16,
+      ids: 10,
+    });
+    expect(layer.rectCount).toBe(1);
+    const t = { col: -1, row: -1, value: -1 };
+    expect(layer.tileAt(24, 16, t)).toBe(true); // on the wall's top face
+    expect(t).toEqual({ col: 1, row: 1, value: 5 });
+    expect(layer.tileAt(16, 20, t)).toBe(true); // on its left face
+    expect(t).toEqual({ col: 1, row: 1, value: 5 });
+    expect(layer.tileAt(48, 32, t)).toBe(true); // its bottom-right corner
+    expect(t).toEqual({ col: 2, row: 1, value: 6 });
+    expect(layer.tileAt(8, 8, t)).toBe(true); // inside an empty tile
+    expect(t).toEqual({ col: 0, row: 0, value: 0 });
+    expect(layer.tileAt(-1, 8, t)).toBe(false);
+    expect(layer.tileAt(64, 8, t)).toBe(true); // the right edge of the map
+    expect(t.col).toBe(3);
+    expect(layer.tileOfContact(10, 33.000000000001, 15.99999999, t)).toEqual({ col: 2, row: 1, value: 6 });
+    // A ship sliding along the face meets one rectangle: the normal points into the wall.
+    tree.insert(0, 10, 8.5, 22, 16.5);
+    tree.step();
+    const c = tree.contact(0, 10, { nx: 0, ny: 0, depth: 0, x: 0, y: 0 });
+    expect([c.nx, c.ny, c.depth]).toEqual([0, 1, 0.5]);
+    tree.move(0, 26, 8.5, 38, 16.5); // across the line between columns 1 and 2
+    tree.step();
+    expect(tree.contact(0, 10, c).ny).toBe(1);
+    expect(layer.tileOfContact(10, c.x, c.y, t)).toEqual({ col: 2, row: 1, value: 6 });
+  });
+
+  it('takes ids from an allocator and gives them back', () => {
+    const free = [61, 60, 7, 3, 50];
+    const given: number[] = [];
+    const tree = new LooseQuadtree();
+    const layer = new TileLayer(tree, {
+      data: [1, 0, 1, 1, 0, 1],
+      width: 3,
+      tileWidth: 1,
+      tileHeight: 1,
+      ids: { acquire: () => free.pop()!, release: (id) => given.push(id) },
+    });
+    expect(layer.rectCount).toBe(2);
+    expect(tree.has(50) && tree.has(3)).toBe(true);
+    layer.setTile(1, 0, 1); // row 0 becomes one run: three rectangles
+    expect(layer.rectCount).toBe(3);
+    layer.destroy();
+    expect(tree.size).toBe(0);
+    expect(given.sort()).toEqual([3, 50, 7, 60, 61].sort());
+  });
+
+  it('refuses bad input with a clear error and changes nothing', () => {
+    const tree = new LooseQuadtree();
+    const base = { data: [1, 1, 0, 0, 1, 0], width: 3, tileWidth: 16, tileHeight: 16, ids: 0 };
+    const refuse = (options: object, message: string) =>
+      expect(() => new TileLayer(tree, { ...base, ...options })).toThrow(message);
+    refuse({ width: 4 }, 'bitecs-quadtree: tile layer data has 6 tiles, not a multiple of width 4 (got length 6)');
+    refuse({ height: 3 }, 'tile layer data must have width * height = 9 tiles (got length 6)');
+    refuse({ tileWidth: 0 }, 'tile layer option tileWidth must be a positive finite number (got 0)');
+    refuse({ tileHeight: -16 }, 'tile layer option tileHeight must be a positive finite number (got -16)');
+    refuse({ x: NaN }, 'tile layer option x must be a finite number (got NaN)');
+    refuse({ y: Infinity }, 'tile layer option y must be a finite number (got Infinity)');
+    refuse({ width: 0 }, 'tile layer option width must be a positive integer');
+    refuse({ data: [1, 0, NaN] }, 'tile layer data[2] must be a finite number (got NaN)');
+    refuse({ priority: 300 }, 'tile layer option priority must be an integer in 0..255 (got 300)');
+    refuse({ layer: 0 }, 'tile layer option layer must be non-zero');
+    refuse({ widht: 3 }, 'unknown tile layer option "widht" (did you mean "width"?)');
+    refuse({ ids: -1 }, 'tile layer option ids must be a non-negative integer');
+    expect(tree.size).toBe(0);
+    tree.insert(1, 0, 0, 1, 1);
+    refuse({}, 'tile layer ids: item 1 is already in the tree');
+    expect(tree.size).toBe(1);
+
+    const layer = new TileLayer(tree, { ...base, ids: 10 });
+    const rects = [...layerRects(layer)];
+    const same = () => {
+      expect([...layerRects(layer)]).toEqual(rects);
+      expect([0, 1, 2, 3, 4, 5].map((i) => layer.getTile(i % 3, Math.floor(i / 3)))).toEqual(base.data);
+    };
+    expect(() => layer.setTile(3, 0, 1)).toThrow('tile layer setTile: column must be an integer in 0..2 (got 3)');
+    expect(() => layer.setTile(0, -1, 1)).toThrow('tile layer setTile: row must be an integer in 0..1 (got -1)');
+    expect(() => layer.setTile(0.5, 0, 1)).toThrow('(got 0.5)');
+    expect(() => layer.setTile(2, 0, NaN)).toThrow(
+      'tile layer setTile value at column 2, row 0 must be a finite number',
+    );
+    expect(() => layer.setTiles([2, 0, 1, 0, 9, 1])).toThrow(
+      'tile layer setTiles: row must be an integer in 0..1 (got 9)',
+    );
+    expect(() => layer.setTiles([2, 0])).toThrow('tile layer setTiles takes [col, row, value] triples (got 2 numbers)');
+    same();
+    // An id the layer would take is in the tree: the change is refused whole.
+    tree.insert(12, 0, 0, 1, 1);
+    expect(() => layer.setTiles([2, 0, 1, 0, 1, 1])).toThrow('tile layer ids: item 12 is already in the tree');
+    same();
+    tree.step();
+    tree.validate();
+    layer.destroy();
+    expect(() => layer.setTile(0, 0, 0)).toThrow('tile layer setTile: the layer was destroyed');
+  });
+});
