@@ -39,3 +39,4 @@ export {
   timeOfImpact,
   contact,
 } from './queries.js';
+export { addTileLayer } from './tilemap.js';

@@ -1,4 +1,5 @@
-import type { LooseQuadtree, TileLayer } from '../../src/core/index.js';
+import type { Contact, LooseQuadtree, RayHit, TileLayer } from '../../src/core/index.js';
+import { expect } from 'vitest';
 import { type ModelItem, type Rng, shapesOverlap, shapeInRect, shapeInCircle, shapeHasPoint } from './helpers.js';
 import { rayBoxDistance } from '../../src/core/index.js';
 
@@ -174,5 +175,157 @@ export function changePerTile(tree: LooseQuadtree, after: MapModel, first: numbe
     const now = isSolidAt(after, c, r);
     if (was && !now) tree.remove(first + r * after.cols + c);
     if (!was && now) addTile(tree, after, first, c, r);
+  }
+}
+
+/** Equal to within rounding: a rectangle's far faces are other numbers than its tile's. */
+export function near(x: number, y: number): boolean {
+  return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y));
+}
+
+const tileKey = (c: number, r: number) => `${c},${r}`;
+
+/**
+ * The merged world (A) against one box per tile (B): each result of A, spread over the tiles
+ * of its rectangles that the shape touches, gives B's results, and each rectangle A names has
+ * such a tile.
+ */
+export class Compare {
+  compared = 0;
+  constructor(
+    readonly a: LooseQuadtree,
+    readonly b: LooseQuadtree,
+    readonly layer: TileLayer,
+    readonly m: MapModel,
+    /** B's tile at column c, row r is item `first + r * cols + c`; smaller ids are movers in both. */
+    readonly first: number,
+    /** The layer bit of the walls, for rays. */
+    readonly wall: number,
+  ) {}
+
+  private tileOfId(id: number): [number, number] {
+    return [(id - this.first) % this.m.cols, Math.floor((id - this.first) / this.m.cols)];
+  }
+
+  private rect(id: number) {
+    return this.layer.rectOf(id, { col: 0, row: 0, width: 0, height: 0 });
+  }
+
+  /** Tile keys of A's ids spread over tiles by `hit`, and B's. */
+  tiles(idsA: number[], idsB: number[], hit: (c: number, r: number) => boolean): void {
+    const fromA = new Set<string>();
+    for (const id of idsA) {
+      if (!this.layer.owns(id)) continue;
+      const tiles = tilesOf(this.rect(id), hit);
+      expect(tiles.length, `rectangle ${id} is a result but none of its tiles is`).toBeGreaterThan(0);
+      for (const [c, r] of tiles) fromA.add(tileKey(c, r));
+    }
+    const fromB = idsB.filter((id) => id >= this.first).map((id) => tileKey(...this.tileOfId(id)));
+    expect([...fromA].sort()).toEqual(fromB.sort());
+    const byId = (x: number, y: number) => x - y;
+    expect(idsA.filter((id) => !this.layer.owns(id)).sort(byId)).toEqual(
+      idsB.filter((id) => id < this.first).sort(byId),
+    );
+  }
+
+  pairs(movers: Map<number, ModelItem>): void {
+    const pa = new Map<number, number[]>(),
+      pb = new Map<number, number[]>();
+    const read = (tree: LooseQuadtree, into: Map<number, number[]>) => {
+      const cur = tree.current;
+      for (let i = 0; i < cur.count; i++) {
+        const a = cur.a[i],
+          b = cur.b[i];
+        if (!into.has(a)) into.set(a, []);
+        if (!into.has(b)) into.set(b, []);
+        into.get(a)!.push(b);
+        into.get(b)!.push(a);
+      }
+    };
+    read(this.a, pa);
+    read(this.b, pb);
+    for (const [i, it] of movers) {
+      const hit = tileTests.pair(this.m, it, false);
+      this.tiles(pa.get(i) ?? [], pb.get(i) ?? [], hit);
+      for (const r of pa.get(i) ?? []) if (this.layer.owns(r)) this.contact(i, r, it);
+    }
+  }
+
+  /** A pair's contact with a rectangle against the per-tile contact, where no seam is involved. */
+  private contact(mover: number, rectId: number, it: ModelItem): void {
+    const m = this.m;
+    const ca: Contact = this.a.contact(mover, rectId, { nx: 0, ny: 0, depth: 0, x: 0, y: 0 });
+    // The contact point maps to a solid tile of the rectangle whose box holds it.
+    const t = this.layer.tileOfContact(rectId, ca.x, ca.y, { col: 0, row: 0, value: 0 });
+    const held = tileBox(m, t.col, t.row);
+    const eps = 1e-9 * (Math.abs(m.x) + Math.abs(m.y) + m.cols * m.tw + m.rows * m.th);
+    expect(ca.x).toBeGreaterThanOrEqual(held.minX - eps);
+    expect(ca.x).toBeLessThanOrEqual(held.maxX + eps);
+    expect(ca.y).toBeGreaterThanOrEqual(held.minY - eps);
+    expect(ca.y).toBeLessThanOrEqual(held.maxY + eps);
+    expect(m.solid(t.value)).toBe(true);
+    const tiles = tilesOf(this.rect(rectId), tileTests.pair(m, it, false));
+    if (tiles.length !== 1) return; // the mover spans a seam of the rectangle: no per-tile answer to agree with
+    const [c, r] = tiles[0];
+    if (it.circle !== true) expect([t.col, t.row]).toEqual([c, r]); // a box's point is in the overlap
+    const cb = this.b.contact(mover, this.first + r * m.cols + c, { nx: 0, ny: 0, depth: 0, x: 0, y: 0 });
+    const box = tileBox(m, c, r);
+    const cx = (it.minX + it.maxX) / 2,
+      cy = (it.minY + it.maxY) / 2;
+    const centreOutside = it.circle === true && !(cx >= box.minX && cx <= box.maxX && cy >= box.minY && cy <= box.maxY);
+    // The mover leaves the tile against the normal: through a seam when the tile there is solid.
+    const seam = !centreOutside && isSolidAt(m, c - Math.sign(cb.nx), r - Math.sign(cb.ny));
+    if (seam) return;
+    expect(ca).toEqual(cb);
+    this.compared++;
+  }
+
+  queries(rng: Rng): void {
+    const m = this.m;
+    const x = () => m.x + rng.range(-1, m.cols + 1) * m.tw,
+      y = () => m.y + rng.range(-1, m.rows + 1) * m.th;
+    const outA: number[] = [],
+      outB: number[] = [];
+    const rx = x(),
+      ry = y();
+    const rect: [number, number, number, number] = [rx, ry, rx + rng.range(0, 4) * m.tw, ry + rng.range(0, 4) * m.th];
+    this.a.queryRect(...rect, outA);
+    this.b.queryRect(...rect, outB);
+    this.tiles(outA, outB, tileTests.rect(m, rect, false));
+    const circle: [number, number, number] = [x(), y(), rng.range(0, 3) * m.tw];
+    this.a.queryCircle(...circle, outA);
+    this.b.queryCircle(...circle, outB);
+    this.tiles(outA, outB, tileTests.circle(m, circle, false));
+    const point: [number, number] = [x(), y()];
+    this.a.queryPoint(...point, outA);
+    this.b.queryPoint(...point, outB);
+    this.tiles(outA, outB, tileTests.point(m, point, false));
+    this.rays(rng, x(), y());
+  }
+
+  private rays(rng: Rng, ox: number, oy: number): void {
+    const angle = rng.range(0, 2 * Math.PI);
+    const ux = Math.cos(angle),
+      uy = Math.sin(angle);
+    const max = rng.range(0, 30) * this.m.tw;
+    const hitA: RayHit = { id: -1, distance: 0 },
+      hitB: RayHit = { id: -1, distance: 0 };
+    this.a.raycast(ox, oy, ux, uy, max, hitA, this.wall);
+    this.b.raycast(ox, oy, ux, uy, max, hitB, this.wall);
+    expect(hitA.id === -1).toBe(hitB.id === -1);
+    if (hitA.id !== -1) expect(near(hitA.distance, hitB.distance), `${hitA.distance} ${hitB.distance}`).toBe(true);
+    const idsA: number[] = [],
+      distA: number[] = [],
+      idsB: number[] = [],
+      distB: number[] = [];
+    this.a.raycastAll(ox, oy, ux, uy, max, idsA, distA, this.wall);
+    this.b.raycastAll(ox, oy, ux, uy, max, idsB, distB, this.wall);
+    const dist = tileTests.ray(this.m, [ox, oy, ux, uy, max], false);
+    this.tiles(idsA, idsB, (c, r) => dist(c, r) >= 0);
+    // A rectangle's distance is its nearest tile's.
+    idsA.forEach((id, i) => {
+      const ds = tilesOf(this.rect(id), (c, r) => dist(c, r) >= 0).map(([c, r]) => dist(c, r));
+      expect(near(distA[i], Math.min(...ds)), `${distA[i]} ${Math.min(...ds)}`).toBe(true);
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree, TileLayer, type Contact, type RayHit } from '../../src/core/index.js';
+import { LooseQuadtree, TileLayer } from '../../src/core/index.js';
 import { type ModelItem, Rng } from './helpers.js';
 import {
   applyChanges,
@@ -12,7 +12,7 @@ import {
   randomMap,
   tileBox,
   tilesOf,
-  tileTests,
+  Compare,
   type MapModel,
 } from './tilemap-model.js';
 
@@ -69,11 +69,6 @@ function checkMerge(layer: TileLayer, tree: LooseQuadtree, m: MapModel): void {
   expect(tiles.map((i) => layer.getTile(i % m.cols, Math.floor(i / m.cols)))).toEqual(m.values);
 }
 
-/** Equal to within rounding: a rectangle's far faces are other numbers than its tile's. */
-function near(x: number, y: number): boolean {
-  return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y));
-}
-
 function randomMovers(rng: Rng, m: MapModel): ModelItem[] {
   const out: ModelItem[] = [];
   for (let i = 0; i < MOVERS; i++) out.push(moverAt(rng, m));
@@ -106,141 +101,6 @@ function place(tree: LooseQuadtree, id: number, it: ModelItem, first: boolean): 
     tree.setCollider(id, it.layer, it.mask, it.priority);
     if (it.circle) tree.setShape(id, 1);
   } else tree.move(id, it.minX, it.minY, it.maxX, it.maxY);
-}
-
-const tileKey = (c: number, r: number) => `${c},${r}`;
-const tileOfId = (m: MapModel, id: number) => [(id - FIRST) % m.cols, Math.floor((id - FIRST) / m.cols)];
-
-/**
- * The merged world (A) against one box per tile (B): each result of A, spread over the tiles
- * of its rectangles that the shape touches, gives B's results, and each rectangle A names has
- * such a tile.
- */
-class Compare {
-  compared = 0;
-  constructor(
-    readonly a: LooseQuadtree,
-    readonly b: LooseQuadtree,
-    readonly layer: TileLayer,
-    readonly m: MapModel,
-  ) {}
-
-  private rect(id: number) {
-    return this.layer.rectOf(id, { col: 0, row: 0, width: 0, height: 0 });
-  }
-
-  /** Tile keys of A's ids spread over tiles by `hit`, and B's. */
-  tiles(idsA: number[], idsB: number[], hit: (c: number, r: number) => boolean): void {
-    const fromA = new Set<string>();
-    for (const id of idsA) {
-      if (!this.layer.owns(id)) continue;
-      const tiles = tilesOf(this.rect(id), hit);
-      expect(tiles.length, `rectangle ${id} is a result but none of its tiles is`).toBeGreaterThan(0);
-      for (const [c, r] of tiles) fromA.add(tileKey(c, r));
-    }
-    const fromB = idsB.filter((id) => id >= FIRST).map((id) => tileKey(...(tileOfId(this.m, id) as [number, number])));
-    expect([...fromA].sort()).toEqual(fromB.sort());
-    expect(idsA.filter((id) => id < FIRST).sort()).toEqual(idsB.filter((id) => id < FIRST).sort());
-  }
-
-  pairs(movers: ModelItem[]): void {
-    const pa = new Map<number, number[]>(),
-      pb = new Map<number, number[]>();
-    const read = (tree: LooseQuadtree, into: Map<number, number[]>) => {
-      const cur = tree.current;
-      for (let i = 0; i < cur.count; i++) {
-        const a = cur.a[i],
-          b = cur.b[i];
-        if (!into.has(a)) into.set(a, []);
-        into.get(a)!.push(b);
-      }
-    };
-    read(this.a, pa);
-    read(this.b, pb);
-    for (let i = 0; i < movers.length; i++) {
-      const hit = tileTests.pair(this.m, movers[i], false);
-      this.tiles(pa.get(i) ?? [], pb.get(i) ?? [], hit);
-      for (const r of pa.get(i) ?? []) if (this.layer.owns(r)) this.contact(i, r, movers[i]);
-    }
-  }
-
-  /** A pair's contact with a rectangle against the per-tile contact, where no seam is involved. */
-  private contact(mover: number, rectId: number, it: ModelItem): void {
-    const m = this.m;
-    const ca: Contact = this.a.contact(mover, rectId, { nx: 0, ny: 0, depth: 0, x: 0, y: 0 });
-    // The contact point maps to a solid tile of the rectangle whose box holds it.
-    const t = this.layer.tileOfContact(rectId, ca.x, ca.y, { col: 0, row: 0, value: 0 });
-    const held = tileBox(m, t.col, t.row);
-    const eps = 1e-9 * (Math.abs(m.x) + Math.abs(m.y) + m.cols * m.tw + m.rows * m.th);
-    expect(ca.x).toBeGreaterThanOrEqual(held.minX - eps);
-    expect(ca.x).toBeLessThanOrEqual(held.maxX + eps);
-    expect(ca.y).toBeGreaterThanOrEqual(held.minY - eps);
-    expect(ca.y).toBeLessThanOrEqual(held.maxY + eps);
-    expect(m.solid(t.value)).toBe(true);
-    const tiles = tilesOf(this.rect(rectId), tileTests.pair(m, it, false));
-    if (tiles.length !== 1) return; // the mover spans a seam of the rectangle: no per-tile answer to agree with
-    const [c, r] = tiles[0];
-    if (it.circle !== true) expect([t.col, t.row]).toEqual([c, r]); // a box's point is in the overlap
-    const cb = this.b.contact(mover, FIRST + r * m.cols + c, { nx: 0, ny: 0, depth: 0, x: 0, y: 0 });
-    const box = tileBox(m, c, r);
-    const cx = (it.minX + it.maxX) / 2,
-      cy = (it.minY + it.maxY) / 2;
-    const centreOutside = it.circle === true && !(cx >= box.minX && cx <= box.maxX && cy >= box.minY && cy <= box.maxY);
-    // The mover leaves the tile against the normal: through a seam when the tile there is solid.
-    const seam = !centreOutside && isSolidAt(m, c - Math.sign(cb.nx), r - Math.sign(cb.ny));
-    if (seam) return;
-    expect(ca).toEqual(cb);
-    this.compared++;
-  }
-
-  queries(rng: Rng): void {
-    const m = this.m;
-    const x = () => m.x + rng.range(-1, m.cols + 1) * m.tw,
-      y = () => m.y + rng.range(-1, m.rows + 1) * m.th;
-    const outA: number[] = [],
-      outB: number[] = [];
-    const rx = x(),
-      ry = y();
-    const rect: [number, number, number, number] = [rx, ry, rx + rng.range(0, 4) * m.tw, ry + rng.range(0, 4) * m.th];
-    this.a.queryRect(...rect, outA);
-    this.b.queryRect(...rect, outB);
-    this.tiles(outA, outB, tileTests.rect(m, rect, false));
-    const circle: [number, number, number] = [x(), y(), rng.range(0, 3) * m.tw];
-    this.a.queryCircle(...circle, outA);
-    this.b.queryCircle(...circle, outB);
-    this.tiles(outA, outB, tileTests.circle(m, circle, false));
-    const point: [number, number] = [x(), y()];
-    this.a.queryPoint(...point, outA);
-    this.b.queryPoint(...point, outB);
-    this.tiles(outA, outB, tileTests.point(m, point, false));
-    this.rays(rng, x(), y());
-  }
-
-  private rays(rng: Rng, ox: number, oy: number): void {
-    const angle = rng.range(0, 2 * Math.PI);
-    const ux = Math.cos(angle),
-      uy = Math.sin(angle);
-    const max = rng.range(0, 30) * this.m.tw;
-    const hitA: RayHit = { id: -1, distance: 0 },
-      hitB: RayHit = { id: -1, distance: 0 };
-    this.a.raycast(ox, oy, ux, uy, max, hitA, WALL);
-    this.b.raycast(ox, oy, ux, uy, max, hitB, WALL);
-    expect(hitA.id === -1).toBe(hitB.id === -1);
-    if (hitA.id !== -1) expect(near(hitA.distance, hitB.distance), `${hitA.distance} ${hitB.distance}`).toBe(true);
-    const idsA: number[] = [],
-      distA: number[] = [],
-      idsB: number[] = [],
-      distB: number[] = [];
-    this.a.raycastAll(ox, oy, ux, uy, max, idsA, distA, WALL);
-    this.b.raycastAll(ox, oy, ux, uy, max, idsB, distB, WALL);
-    const dist = tileTests.ray(this.m, [ox, oy, ux, uy, max], false);
-    this.tiles(idsA, idsB, (c, r) => dist(c, r) >= 0);
-    // A rectangle's distance is its nearest tile's.
-    idsA.forEach((id, i) => {
-      const ds = tilesOf(this.rect(id), (c, r) => dist(c, r) >= 0).map(([c, r]) => dist(c, r));
-      expect(near(distA[i], Math.min(...ds)), `${distA[i]} ${Math.min(...ds)}`).toBe(true);
-    });
-  }
 }
 
 describe('tile layer', () => {
@@ -290,12 +150,13 @@ describe('tile layer', () => {
         place(a, i, it, true);
         place(b, i, it, true);
       });
-      const cmp = new Compare(a, b, layer, m);
+      const byId = () => new Map(movers.map((it, i) => [i, it]));
+      const cmp = new Compare(a, b, layer, m, FIRST, WALL);
       for (let step = 0; step < 15; step++) {
         a.step();
         b.step();
         a.validate();
-        cmp.pairs(movers);
+        cmp.pairs(byId());
         cmp.queries(rng);
         if (rng.chance(0.5)) {
           const changes = randomChanges(rng, m);
