@@ -227,6 +227,21 @@ describe('tile layer', () => {
     expect(layer.tileOfContact(10, c.x, c.y, t)).toEqual({ col: 2, row: 1, value: 6 });
   });
 
+  it('keeps every finite value as given, whatever the values so far', () => {
+    const tree = new LooseQuadtree();
+    const flipped = 0x80000005; // a Tiled tile id with its horizontal flip bit
+    const layer = new TileLayer(tree, { data: [0, 1, 2, flipped], width: 2, tileWidth: 1, tileHeight: 1, ids: 0 });
+    expect(layer.getTile(1, 1)).toBe(flipped);
+    const small = new TileLayer(tree, { data: [0, 1, 2, 3], width: 2, tileWidth: 1, tileHeight: 1, ids: 10, x: 5 });
+    for (const v of [300, 70_000, -5, flipped, 2.5, -1e300]) {
+      small.setTile(1, 0, v);
+      expect(small.getTile(1, 0)).toBe(v);
+      expect([small.getTile(0, 0), small.getTile(0, 1), small.getTile(1, 1)]).toEqual([0, 2, 3]);
+    }
+    tree.step();
+    tree.validate();
+  });
+
   it('takes ids from an allocator and gives them back', () => {
     const free = [61, 60, 7, 3, 50];
     const given: number[] = [];

@@ -16,6 +16,8 @@
  * of trees or entities.
  */
 
+import { valueArray, type TileValues } from './options.js';
+
 /** Where the rectangles of a grid go: the core's tree or the ECS's entities. */
 export interface RectSink {
   /** Takes `count` item ids for new rectangles into `out`, or throws having taken none. */
@@ -37,7 +39,7 @@ export class TileGrid {
   readonly y: number;
   readonly tileWidth: number;
   readonly tileHeight: number;
-  readonly values: Float64Array;
+  values: TileValues;
   /** 1 where the tile is solid. */
   readonly solid: Uint8Array;
   /** The rectangle slot covering each tile, or -1. */
@@ -68,7 +70,7 @@ export class TileGrid {
 
   constructor(
     sink: RectSink,
-    values: Float64Array,
+    values: TileValues,
     solid: Uint8Array,
     columns: number,
     x: number,
@@ -132,6 +134,7 @@ export class TileGrid {
       old[i] = this.values[t];
       const v = triples[3 * i + 2];
       this.values[t] = v;
+      if (this.values[t] !== v) this.widen(v, t);
       const s = isSolid(v) ? 1 : 0;
       if (this.solid[t] !== s) {
         this.solid[t] = s;
@@ -151,6 +154,20 @@ export class TileGrid {
       }
       throw e;
     }
+  }
+
+  /** Moves the values to an array that holds `v` too, and writes it at `t`. */
+  private widen(v: number, t: number): void {
+    let lo = v,
+      hi = v;
+    for (const x of this.values) {
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    const next = valueArray(this.values.length, lo, hi, Number.isInteger(v) && !(this.values instanceof Float64Array));
+    next.set(this.values);
+    next[t] = v;
+    this.values = next;
   }
 
   /** The stacks to add and the slots to remove after rows marked in rowMark changed. */

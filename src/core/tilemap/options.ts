@@ -93,7 +93,7 @@ export const TILE_LAYER_KEYS: KeysOf<TileLayerOptions> = { ...TILE_GRID_KEYS, id
 
 /** A tile layer's options, checked and copied. */
 export interface ParsedTileGrid {
-  values: Float64Array;
+  values: TileValues;
   solid: Uint8Array;
   isSolid: (value: number) => boolean;
   columns: number;
@@ -104,6 +104,22 @@ export interface ParsedTileGrid {
   layer: number;
   mask: number;
   priority: number;
+}
+
+/** Tile values, in the smallest array that holds them. */
+export type TileValues = Uint8Array | Uint16Array | Int32Array | Uint32Array | Float64Array;
+
+/**
+ * The smallest array for values from `lo` to `hi`: editors' tile ids are small integers (Tiled's
+ * up to 2^32 with its flip bits), and a 200 x 200 map of doubles would be 320 KB.
+ */
+export function valueArray(length: number, lo: number, hi: number, whole: boolean): TileValues {
+  if (!whole) return new Float64Array(length);
+  if (lo >= 0 && hi <= 0xff) return new Uint8Array(length);
+  if (lo >= 0 && hi <= 0xffff) return new Uint16Array(length);
+  if (lo >= -(2 ** 31) && hi < 2 ** 31) return new Int32Array(length);
+  if (lo >= 0 && hi < 2 ** 32) return new Uint32Array(length);
+  return new Float64Array(length);
 }
 
 /** Checks a tile layer's options (naming the option and the value) and copies the grid. */
@@ -128,14 +144,21 @@ export function parseTileGrid(options: TileGridOptions, keys: object): ParsedTil
   const x = finite('x', options.x ?? 0);
   const y = finite('y', options.y ?? 0);
   const isSolid = solidTest(options.solid ?? 'nonzero');
-  const values = new Float64Array(data.length);
   const solid = new Uint8Array(data.length);
+  let lo = 0,
+    hi = 0,
+    whole = true;
   for (let i = 0; i < data.length; i++) {
     const v = data[i];
-    checkValue(`tile layer data[${i}]`, v);
-    values[i] = v;
+    // `v - v === 0` is false for NaN, ±Infinity and non-numbers: the message is built only then.
+    if (!(v - v === 0)) checkValue(`tile layer data[${i}]`, v);
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+    if (whole && !Number.isInteger(v)) whole = false;
     solid[i] = isSolid(v) ? 1 : 0;
   }
+  const values = valueArray(data.length, lo, hi, whole);
+  for (let i = 0; i < data.length; i++) values[i] = data[i];
   const { layer, mask, priority } = parseCollider(options.layer ?? 1, options.mask ?? -1, options.priority ?? 128);
   return { values, solid, isSolid, columns: width, x, y, tileWidth, tileHeight, layer, mask, priority };
 }
