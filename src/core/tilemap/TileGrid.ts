@@ -67,6 +67,8 @@ export class TileGrid {
   private stampNow = 0;
   private newIds = new Int32Array(16);
   private readonly rowMark: Uint8Array;
+  private readonly affected: Uint8Array;
+  private old = new Float64Array(16);
 
   constructor(
     sink: RectSink,
@@ -89,6 +91,7 @@ export class TileGrid {
     this.tileHeight = tileHeight;
     this.slotAt = new Int32Array(values.length).fill(NONE);
     this.rowMark = new Uint8Array(this.rows);
+    this.affected = new Uint8Array(this.rows);
   }
 
   /** Merges the whole grid and adds every rectangle (ids are taken first: a refusal changes nothing). */
@@ -126,7 +129,8 @@ export class TileGrid {
     const cols = this.columns;
     const n = triples.length / 3;
     // Old values kept to undo if the sink refuses ids.
-    const old = new Float64Array(n);
+    if (this.old.length < n) this.old = new Float64Array(Math.max(n, this.old.length * 2));
+    const old = this.old;
     this.rowMark.fill(0);
     let any = false;
     for (let i = 0; i < n; i++) {
@@ -174,7 +178,8 @@ export class TileGrid {
   private deriveChanged(): void {
     const rows = this.rows;
     // Affected rows: each changed row and its neighbours.
-    const affected = new Uint8Array(rows);
+    const affected = this.affected;
+    affected.fill(0);
     for (let r = 0; r < rows; r++) {
       if (this.rowMark[r] === 0) continue;
       if (r > 0) affected[r - 1] = 1;
