@@ -300,6 +300,12 @@ describe('tile layer', () => {
       'tile layer setTiles: row must be an integer in 0..1 (got 9)',
     );
     expect(() => layer.setTiles([2, 0])).toThrow('tile layer setTiles takes [col, row, value] triples (got 2 numbers)');
+    expect(() => layer.tileOfContact(10, NaN, 0, { col: 0, row: 0, value: 0 })).toThrow(
+      'tile layer tileOfContact: the point must be finite (got NaN, 0)',
+    );
+    expect(() => layer.tileOfContact(1, 0, 0, { col: 0, row: 0, value: 0 })).toThrow(
+      'tile layer tileOfContact: item 1 is not a rectangle of this layer',
+    );
     same();
     // An id the layer would take is in the tree: the change is refused whole.
     tree.insert(12, 0, 0, 1, 1);

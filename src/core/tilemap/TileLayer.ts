@@ -247,11 +247,13 @@ export class TileLayer {
    * The tile of rectangle `id` nearest a point, written into `out` (and returned): for a
    * pair's contact point, the solid tile the other body touched, even when the point is on the
    * rectangle's edge or a little off it by rounding.
-   * @throws if `id` is not a rectangle of the layer
+   * @throws if `id` is not a rectangle of the layer, or the point is not finite
    */
   tileOfContact<T extends TileRef>(id: number, x: number, y: number, out: T): T {
     const g = this.grid;
     const s = this.slotOf('tileOfContact', id);
+    if (!(x - x === 0 && y - y === 0))
+      fail(`tile layer tileOfContact: the point must be finite (got ${show(x)}, ${show(y)})`);
     const col = clamp(Math.floor((x - this.x) / this.tileWidth), g.c0[s], g.c1[s]);
     const row = clamp(Math.floor((y - this.y) / this.tileHeight), g.r0[s], g.r1[s]);
     out.col = col;
