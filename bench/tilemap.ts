@@ -53,9 +53,13 @@ const NAMES: Record<WallKind, string> = {
 export function arenaMap(seed: number): number[] {
   const rnd = mulberry32(seed);
   const data = new Array<number>(COLS * ROWS).fill(0);
+  let walls = 0;
   const fill = (c0: number, r0: number, w: number, h: number) => {
     for (let r = Math.max(0, r0); r < Math.min(ROWS, r0 + h); r++)
-      for (let c = Math.max(0, c0); c < Math.min(COLS, c0 + w); c++) data[r * COLS + c] = 1;
+      for (let c = Math.max(0, c0); c < Math.min(COLS, c0 + w); c++) {
+        walls += 1 - data[r * COLS + c];
+        data[r * COLS + c] = 1;
+      }
   };
   fill(0, 0, COLS, 3);
   fill(0, ROWS - 3, COLS, 3);
@@ -72,12 +76,10 @@ export function arenaMap(seed: number): number[] {
     }
   }
   // Pillars and blocks until about 12,000 walls.
-  let walls = data.reduce((s, v) => s + v, 0);
   while (walls < 12_000) {
     const w = 1 + Math.floor(rnd() * 5),
       h = 1 + Math.floor(rnd() * 5);
     fill(4 + Math.floor(rnd() * (COLS - 8)), 4 + Math.floor(rnd() * (ROWS - 8)), w, h);
-    walls = data.reduce((s, v) => s + v, 0);
   }
   return data;
 }

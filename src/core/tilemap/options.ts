@@ -145,6 +145,8 @@ export function parseTileGrid(options: TileGridOptions, keys: object): ParsedTil
   const y = finite('y', options.y ?? 0);
   const isSolid = solidTest(options.solid ?? 'nonzero');
   const solid = new Uint8Array(data.length);
+  // One pass, kept lean: it runs over every tile, often before the engine has compiled it.
+  const nonzero = options.solid === undefined || options.solid === 'nonzero';
   let lo = 0,
     hi = 0,
     whole = true;
@@ -153,12 +155,12 @@ export function parseTileGrid(options: TileGridOptions, keys: object): ParsedTil
     // `v - v === 0` is false for NaN, ±Infinity and non-numbers: the message is built only then.
     if (!(v - v === 0)) checkValue(`tile layer data[${i}]`, v);
     if (v < lo) lo = v;
-    if (v > hi) hi = v;
-    if (whole && !Number.isInteger(v)) whole = false;
-    solid[i] = isSolid(v) ? 1 : 0;
+    else if (v > hi) hi = v;
+    if (whole && Math.floor(v) !== v) whole = false;
+    solid[i] = (nonzero ? v !== 0 : isSolid(v)) ? 1 : 0;
   }
   const values = valueArray(data.length, lo, hi, whole);
-  for (let i = 0; i < data.length; i++) values[i] = data[i];
+  values.set(data);
   const { layer, mask, priority } = parseCollider(options.layer ?? 1, options.mask ?? -1, options.priority ?? 128);
   return { values, solid, isSolid, columns: width, x, y, tileWidth, tileHeight, layer, mask, priority };
 }
