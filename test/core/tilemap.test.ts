@@ -225,6 +225,20 @@ describe('tile layer', () => {
     tree.step();
     expect(tree.contact(0, 10, c).ny).toBe(1);
     expect(layer.tileOfContact(10, c.x, c.y, t)).toEqual({ col: 2, row: 1, value: 6 });
+    expect([layer.isSolid(1, 1), layer.isSolid(0, 1)]).toEqual([true, false]);
+    // A new collider for every rectangle: queries by layer see it.
+    const hits: number[] = [];
+    expect(tree.queryPoint(30, 24, hits, 1)).toBe(1);
+    layer.setCollider(4, -1, 7);
+    expect(tree.queryPoint(30, 24, hits, 1)).toBe(0);
+    expect(tree.queryPoint(30, 24, hits, 4)).toBe(1);
+    layer.setTile(0, 1, 3); // the wall grows left: a new rectangle with the new collider
+    expect(tree.queryPoint(8, 24, hits, 4)).toBe(1);
+    const boxes: number[][] = [];
+    layer.visitRects((id, ...box) => boxes.push([id, ...box]));
+    expect(boxes).toEqual([[11, 0, 16, 48, 32]]);
+    tree.step();
+    tree.validate();
   });
 
   it('keeps every finite value as given, whatever the values so far', () => {
