@@ -12,13 +12,16 @@ import { stormEcsOffSpec, stormEcsOnSpec } from './storm-ecs.js';
 import { stormGridSpec } from './storm-grid.js';
 import { effectsMismatches, effectsSection, effectsSpecs, runEffects } from './effects.js';
 import { runShapes, shapesMismatches, shapesSection } from './shapes.js';
+import { coldLoad, runTilemap, tilemapMismatches, tilemapSection, WALL_KINDS, type WallKind } from './tilemap.js';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scene a,b          scenes, comma-separated (default all): bounce (the peers' tables, the
                        maxDepth sweep, the ECS face table), storm (the particle storm), bullets
                        (swept bullets against the same scene unswept), effects (particle bursts
                        with lifetimes and recycled ids), shapes (the same items as boxes and as
-                       circles, and contact per pair); both = bounce,storm
+                       circles, and contact per pair), tilemap (an arena's walls from a
+                       200 x 200 tile map: the tile layer, one entity per tile, rectangles
+                       merged beforehand); both = bounce,storm
   --n 1000,10000       item counts: boxes for bounce (default 1000,10000,50000,100000), dust
                        particles for storm, items for bullets and shapes (default 10000,100000),
                        live particles for effects (default 20000,50000,100000)
@@ -74,10 +77,18 @@ function main(): void {
       markdown: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
+      'tilemap-cold': { type: 'string' },
     },
   });
   if (values.help) {
     console.log(USAGE);
+    return;
+  }
+  const cold = values['tilemap-cold'];
+  if (cold !== undefined) {
+    // A child of the tilemap scene: one load in a fresh process.
+    if (!(WALL_KINDS as string[]).includes(cold)) usage(`--tilemap-cold takes ${WALL_KINDS.join(', ')} (got ${cold})`);
+    coldLoad(cold as WallKind, values.seed === undefined ? DEFAULT_SEED : numbers(values.seed, 'seed')[0]);
     return;
   }
   const quick = values.quick;
@@ -87,12 +98,16 @@ function main(): void {
       .split(',')
       .map((x) => x.trim())
       .flatMap((x) =>
-        x === 'both' ? ['bounce', 'storm'] : x === 'all' ? ['bounce', 'storm', 'bullets', 'effects', 'shapes'] : [x],
+        x === 'both'
+          ? ['bounce', 'storm']
+          : x === 'all'
+            ? ['bounce', 'storm', 'bullets', 'effects', 'shapes', 'tilemap']
+            : [x],
       ),
   );
   for (const x of scenes) {
-    if (!['bounce', 'storm', 'bullets', 'effects', 'shapes'].includes(x))
-      usage(`--scene takes bounce, storm, bullets, effects, shapes, both or all (got ${scene})`);
+    if (!['bounce', 'storm', 'bullets', 'effects', 'shapes', 'tilemap'].includes(x))
+      usage(`--scene takes bounce, storm, bullets, effects, shapes, tilemap, both or all (got ${scene})`);
   }
   const bounceNs = numbers(values.n ?? (quick ? '1000,10000' : '1000,10000,50000,100000'), 'n');
   const stormNs = numbers(values.n ?? (quick ? '10000' : '10000,100000'), 'n');
@@ -170,6 +185,18 @@ function main(): void {
     : timed('effects', () =>
         runEffects({ ns: effectsNs, warmup: effectsWarmup, framesFor: effectsFramesFor, seed, runs, select, log }),
       );
+  const tilemap = !scenes.has('tilemap')
+    ? null
+    : timed('tilemap', () =>
+        runTilemap({
+          seed,
+          runs,
+          frames: fixedFrames ?? (quick ? 15 : 200),
+          warmup: quick ? 5 : 20,
+          script: process.argv[1] ?? null,
+          log,
+        }),
+      );
   log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (
     bounce.length === 0 &&
@@ -178,7 +205,8 @@ function main(): void {
     storm === null &&
     bullets === null &&
     shapes === null &&
-    effects === null
+    effects === null &&
+    tilemap === null
   ) {
     usage(`--only matched no contender of the scenes run (${values.only})`);
   }
@@ -195,6 +223,7 @@ function main(): void {
     bulletsSection(bullets, md, context),
     shapesSection(shapes, md, context),
     effectsSection(effects, md, effectsContext),
+    tilemapSection(tilemap, md),
   ];
   console.log(
     sections
@@ -211,6 +240,7 @@ function main(): void {
     ...bulletsMismatches(bullets),
     ...shapesMismatches(shapes),
     ...effectsMismatches(effects),
+    ...tilemapMismatches(tilemap),
   ];
   if (bad.length > 0) {
     console.error(`\nCHECKSUM MISMATCH (${bad.length}):\n  ${bad.join('\n  ')}`);

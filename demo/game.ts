@@ -1,6 +1,7 @@
 import { addComponent, addEntity, createWorld, query, removeEntity, type World } from 'bitecs';
 import {
   addQuadtree,
+  addTileLayer,
   Bounds,
   Circle,
   Collider,
@@ -26,6 +27,8 @@ import { createRng } from './rng.js';
 /** The arena, in world pixels. */
 export const WORLD_W = 3200;
 export const WORLD_H = 2000;
+/** The walls' tiles, in world pixels. */
+const TILE = 16;
 /** The tree's depth: leaf cells of 25 px in this arena, a little more than an enemy. */
 export const MAX_DEPTH = 7;
 
@@ -605,6 +608,17 @@ export class Game {
     }
   }
 
+  /** Takes an entity made elsewhere (a wall of the tile layer) into the game and the view. */
+  private adopt(e: number, kind: KindValue): void {
+    Tint.value[e] = 0xffffff;
+    Life.total[e] = 0;
+    Kinds.value[e] = kind;
+    Velocity.x[e] = 0;
+    Velocity.y[e] = 0;
+    this.entities++;
+    this.hooks.spawned(e, kind);
+  }
+
   private spawn(
     kind: KindValue,
     x: number,
@@ -655,11 +669,20 @@ export class Game {
   }
 
   private buildArena(): void {
+    // The walls are a grid of 16 px tiles, as a tile editor would draw them; the tile layer
+    // merges each wall into one static entity.
+    const cols = WORLD_W / TILE,
+      rows = WORLD_H / TILE;
+    const tiles = new Array<number>(cols * rows).fill(0);
+    const fill = (x: number, y: number, w: number, h: number) => {
+      for (let r = Math.round(y / TILE); r < Math.round((y + h) / TILE); r++)
+        for (let c = Math.round(x / TILE); c < Math.round((x + w) / TILE); c++) tiles[r * cols + c] = 1;
+    };
     const t = 48;
-    this.wall(Kind.Wall, 0, 0, WORLD_W, t);
-    this.wall(Kind.Wall, 0, WORLD_H - t, WORLD_W, t);
-    this.wall(Kind.Wall, 0, t, t, WORLD_H - 2 * t);
-    this.wall(Kind.Wall, WORLD_W - t, t, t, WORLD_H - 2 * t);
+    fill(0, 0, WORLD_W, t);
+    fill(0, WORLD_H - t, WORLD_W, t);
+    fill(0, t, t, WORLD_H - 2 * t);
+    fill(WORLD_W - t, t, t, WORLD_H - 2 * t);
     // Inner walls: four L-shaped bunkers around the centre and two long bars.
     const cx = WORLD_W / 2;
     const cy = WORLD_H / 2;
@@ -671,11 +694,22 @@ export class Game {
     ]) {
       const x = cx + sx * 520;
       const y = cy + sy * 330;
-      this.wall(Kind.Wall, sx < 0 ? x - 260 : x, y - 16, 260, 32);
-      this.wall(Kind.Wall, x - 16, sy < 0 ? y - 200 : y, 32, 200);
+      fill(sx < 0 ? x - 260 : x, y - 16, 260, 32);
+      fill(x - 16, sy < 0 ? y - 200 : y, 32, 200);
     }
-    this.wall(Kind.Wall, 420, cy - 16, 380, 32);
-    this.wall(Kind.Wall, WORLD_W - 800, cy - 16, 380, 32);
+    fill(420, cy - 16, 380, 32);
+    fill(WORLD_W - 800, cy - 16, 380, 32);
+    const walls = addTileLayer(this.world, {
+      data: tiles,
+      width: cols,
+      tileWidth: TILE,
+      tileHeight: TILE,
+      layer: Layer.Wall,
+      priority: PRIORITY.wall,
+    });
+    walls.visitRects((e) => this.adopt(e, Kind.Wall));
+    // Into the tree at once, so that the placing of the rocks can query it.
+    quadtreeSyncSystem(this.world);
     // Rocks away from the centre, where the player starts.
     const rng = this.rng;
     let placed = 0;

@@ -12,3 +12,5 @@ export { IdList } from './lists/IdList.js';
 export { spatialTreeOf } from './LooseQuadtree.js';
 export { MIXED } from './store/CollisionClasses.js';
 export type { SpatialTree } from './placement/SpatialTree.js';
+export { tileLayerWith, type TileCollider } from './tilemap/TileLayer.js';
+export type { RectSink } from './tilemap/TileGrid.js';

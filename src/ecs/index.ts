@@ -41,3 +41,4 @@ export {
   timeOfImpact,
   contact,
 } from './queries.js';
+export { addTileLayer } from './tilemap.js';
