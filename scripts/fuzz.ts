@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
  * at up to ±1e300) and a new seed shift, until the time is up; then prints what was checked.
  * A failing round stops the run and prints the seed that reproduces it:
  * `ORACLE_STEPS=<steps> ORACLE_SEED=<seed> npx vitest run --project unit test/core/oracle.test.ts`.
+ * First, once, the scale test with a million boxes (`SCALE_ITEMS=1000000`).
  */
 const { values } = parseArgs({
   options: {
@@ -25,6 +26,18 @@ let seed = values.seed === undefined ? Date.now() % 1_000_000 : Number(values.se
 const deadline = Date.now() + minutes * 60_000;
 const totals = new Map<string, Record<string, number>>();
 let rounds = 0;
+
+const million = spawnSync('npx', ['vitest', 'run', '--project', 'unit', 'test/core/scale.test.ts'], {
+  env: { ...process.env, SCALE_ITEMS: '1000000' },
+  encoding: 'utf8',
+  maxBuffer: 64 * 1024 * 1024,
+});
+if (million.status !== 0) {
+  console.error(`${million.stdout}\n${million.stderr}`);
+  console.error('fuzz: the scale test FAILED with SCALE_ITEMS=1000000');
+  process.exit(1);
+}
+console.log('fuzz: a million boxes (insert, steps, moves, removals, every query kind) matched the oracles');
 
 do {
   const started = Date.now();
