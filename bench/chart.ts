@@ -26,6 +26,7 @@ export interface ChartPanel {
   readonly series: readonly ChartSeries[];
 }
 
+/** The whole picture: a title, the machine line, the panels two to a row. */
 export interface Chart {
   readonly title: string;
   /** Date, machine, Node and runs, as the tables print them. */
@@ -33,9 +34,8 @@ export interface Chart {
   readonly panels: readonly ChartPanel[];
 }
 
-/** Sizes in px: a panel's plot area and the margins around it. */
+/** Sizes in px: the head, a panel's plot area and the margins around it. */
 export const LAYOUT = {
-  width: 920,
   head: 52,
   columns: 2,
   plotWidth: 340,
@@ -93,34 +93,38 @@ export function msLabel(exp: number): string {
   return exp >= 0 ? String(10 ** exp) : `0.${'0'.repeat(-exp - 1)}1`;
 }
 
-/** The whole chart as an SVG document. */
+/** The whole chart as an SVG document: panels two to a row, each row on one time scale. */
 export function chartSvg(chart: Chart): string {
   const L = LAYOUT;
-  const panelWidth = L.width / L.columns;
+  const panelWidth = L.left + L.plotWidth + L.right;
+  const width = panelWidth * Math.min(L.columns, Math.max(1, chart.panels.length));
   const rows: ChartPanel[][] = [];
   for (let i = 0; i < chart.panels.length; i += L.columns) rows.push(chart.panels.slice(i, i + L.columns));
   const body: string[] = [];
   let y = L.head;
   for (const row of rows) {
     const legendRows = Math.max(...row.map((p) => legendGrid(p.series).rows));
-    row.forEach((panel, c) => body.push(panelSvg(panel, c * panelWidth, y)));
+    // One time scale per row, so that panels side by side compare at a glance.
+    const times = row.flatMap((p) => p.series.flatMap((s) => s.points.flatMap((q) => [q.low, q.high, q.median])));
+    row.forEach((panel, c) => body.push(panelSvg(panel, c * panelWidth, y, times)));
     y += L.top + L.plotHeight + L.bottom + legendRows * L.legendRow + 8;
   }
   const height = Math.round(y);
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${L.width}" height="${height}" viewBox="0 0 ${L.width} ${height}" ` +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
       `font-family="Helvetica,Arial,sans-serif" font-size="11" fill="#222">`,
-    `<style>.x,.m,.t{text-anchor:middle}.y{text-anchor:end}.t{font-size:13px;font-weight:bold}.a{fill:#555}.k{fill:#222;stroke:none}</style>`,
+    `<style>.x,.m,.t{text-anchor:middle}.y{text-anchor:end}.t{font-size:13px;font-weight:bold}.h{font-size:15px}.a{fill:#555}.k{fill:#222;stroke:none}</style>`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text class="t" x="${L.width / 2}" y="20" font-size="15">${escape(chart.title)}</text>`,
-    `<text class="m a" x="${L.width / 2}" y="38">${escape(chart.subtitle)}</text>`,
+    `<text class="t h" x="${width / 2}" y="20">${escape(chart.title)}</text>`,
+    `<text class="m a" x="${width / 2}" y="38">${escape(chart.subtitle)}</text>`,
     ...body,
     '</svg>',
     '',
   ].join('\n');
 }
 
-function panelSvg(panel: ChartPanel, x0: number, y0: number): string {
+/** A panel with its top-left corner at (x0, y0), its time axis covering `times`. */
+function panelSvg(panel: ChartPanel, x0: number, y0: number, times: readonly number[]): string {
   const L = LAYOUT;
   const left = x0 + L.left;
   const right = left + L.plotWidth;
@@ -132,11 +136,7 @@ function panelSvg(panel: ChartPanel, x0: number, y0: number): string {
     left + L.pad,
     right - L.pad,
   );
-  const ys = LogScale.covering(
-    points.flatMap((p) => [p.low, p.high, p.median]),
-    bottom - L.pad,
-    top + L.pad,
-  );
+  const ys = LogScale.covering(times, bottom - L.pad, top + L.pad);
   const out: string[] = [`<g class="panel">`];
   out.push(`<text class="t" x="${r(left + L.plotWidth / 2)}" y="${r(y0 + 16)}">${escape(panel.title)}</text>`);
   out.push(...axesSvg(xs, ys, left, right, top, bottom));

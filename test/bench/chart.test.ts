@@ -106,9 +106,9 @@ describe('bench chart', () => {
     // First panel: 1k..100k items, 0.4..50 ms -> 0.1..100 ms.
     expect(labels(panels[0], 'x')).toEqual(['1k', '10k', '100k']);
     expect(labels(panels[0], 'y')).toEqual(['0.1', '1', '10', '100']);
-    // Second: 20k..50k items within one decade, 3..13 ms over two.
+    // Second: 20k..50k items within one decade; 3..13 ms, on the time scale of its row.
     expect(labels(panels[1], 'x')).toEqual(['10k', '100k']);
-    expect(labels(panels[1], 'y')).toEqual(['1', '10', '100']);
+    expect(labels(panels[1], 'y')).toEqual(['0.1', '1', '10', '100']);
   });
 
   it('puts each median, range bar and decade label where the log scales put them', () => {
@@ -145,6 +145,22 @@ describe('bench chart', () => {
     expectPx(num(xLabel, 'x'), x(10_000));
     const yLabel = [...panels[0].querySelectorAll('text.y')].find((t) => t.textContent === '10')!;
     expectPx(num(yLabel, 'y') - 4, y(10));
+  });
+
+  it('puts the panels of a row on one time scale, and a panel alone in its row on its own', () => {
+    const ticks = (doc: Document) =>
+      [...doc.querySelectorAll('g.panel')].map((p) => [...p.querySelectorAll('text.y')].map((t) => t.textContent));
+    const [first, second] = chart.panels;
+    const third = { title: 'Third', series: [{ name: 'd', points: [{ n: 10, median: 300, low: 200, high: 400 }] }] };
+    expect(ticks(parse(chartSvg({ ...chart, panels: [second, first, third] })))).toEqual([
+      ['0.1', '1', '10', '100'],
+      ['0.1', '1', '10', '100'],
+      ['100', '1000'],
+    ]);
+    const alone = parse(chartSvg({ ...chart, panels: [second] }));
+    expect(ticks(alone)).toEqual([['1', '10', '100']]);
+    expect(num(alone.documentElement, 'width')).toBe(LAYOUT.left + LAYOUT.plotWidth + LAYOUT.right);
+    expect(num(doc.documentElement, 'width')).toBe(2 * (LAYOUT.left + LAYOUT.plotWidth + LAYOUT.right));
   });
 
   it('draws the emphasised series thicker', () => {
