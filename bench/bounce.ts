@@ -100,7 +100,8 @@ function slowAt(table: BounceTable, spec: ContenderSpec, n: number): string | un
   return undefined;
 }
 
-const MODE_TITLE: Record<Mode, string> = { all: 'All items move', 10: '10% of the items move' };
+/** The heading of each mode's table. */
+export const MODE_TITLE: Record<Mode, string> = { all: 'All items move', 10: '10% of the items move' };
 
 function rows(table: BounceTable): string[][] {
   const head = ['contender', ...table.ns.map(label)];

@@ -1,5 +1,9 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bounceMismatches, bounceSection, bounceSpecs, runBounce } from './bounce.js';
+import { bounceMismatches, bounceSection, bounceSpecs, MODE_TITLE, runBounce } from './bounce.js';
+import { chartSvg, type ChartPanel } from './chart.js';
+import { panelOf } from './chart-panels.js';
 import type { Select } from './contender.js';
 import { ecsMismatches, ecsSection, ecsSpecs, runEcsBench } from './ecs.js';
 import { cellLegend, machineLine } from './report.js';
@@ -51,6 +55,11 @@ const USAGE = `Usage: npm run bench -- [options]
   --no-ecs             skip the bitECS-face table
   --seed S             scene seed (default ${DEFAULT_SEED})
   --markdown           print the results as Markdown sections for docs/performance.md
+  --chart FILE.svg     also write an SVG chart: ms per frame against the item count, log
+                       scales, a line per contender (the median of the runs, a bar over their
+                       range), a panel per scene table run at two counts or more. Default: no
+                       chart. bench/results/ is ignored by git, for charts of your own;
+                       docs/performance.svg is the one the docs show
   --quick              smoke run: N = 1k, 10k (storm 10k), few frames, small sweep
 
 Profiling one contender alone (nothing else runs, not even the pair check):
@@ -75,6 +84,7 @@ function main(): void {
       'no-ecs': { type: 'boolean', default: false },
       seed: { type: 'string' },
       markdown: { type: 'boolean', default: false },
+      chart: { type: 'string' },
       quick: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
       'tilemap-cold': { type: 'string' },
@@ -131,6 +141,9 @@ function main(): void {
   // its id to a newborn: before that the ids are still in order, and every pass looks cheaper.
   const effectsWarmup = values.warmup === undefined ? (quick ? 30 : 160) : warmup;
   const effectsFramesFor = (n: number) => fixedFrames ?? (quick ? 15 : n <= 20_000 ? 120 : n <= 50_000 ? 80 : 60);
+  if (values.chart !== undefined && !values.chart.endsWith('.svg')) {
+    usage(`--chart takes a file name ending in .svg (got ${values.chart})`);
+  }
   const seed = values.seed === undefined ? DEFAULT_SEED : numbers(values.seed, 'seed')[0];
   const select = selector(values.only);
   const depths = numbers(values.depths ?? (quick ? '7,8,9' : '6,7,8,9,10'), 'depths');
@@ -231,6 +244,30 @@ function main(): void {
       .filter((s) => s !== '')
       .join('\n\n'),
   );
+
+  if (values.chart !== undefined) {
+    const panels = [
+      ...bounce.map((t) => panelOf(`Bouncing boxes: ${MODE_TITLE[t.mode].toLowerCase()}`, t, 'ours')),
+      storm === null ? null : panelOf('Particle storm', storm, 'ecs-off'),
+      effects === null ? null : panelOf('Particle effects', effects, 'ecs-off'),
+      bullets === null ? null : panelOf('Swept bullets', bullets),
+      shapes === null ? null : panelOf('Circles and contacts', shapes),
+    ].filter((p): p is ChartPanel => p !== null);
+    if (panels.length === 0) {
+      log(`no chart: no scene table was run at two item counts or more (${values.chart} not written)`);
+    } else {
+      const svg = chartSvg({
+        title: 'ms per frame against the item count, log scales: the median of the runs, a bar over their range',
+        subtitle: machineLine(runs),
+        panels,
+      });
+      mkdirSync(dirname(values.chart), { recursive: true });
+      writeFileSync(values.chart, svg);
+      log(
+        `chart written to ${values.chart} (${panels.length} panel${panels.length === 1 ? '' : 's'}, ${svg.length} bytes)`,
+      );
+    }
+  }
 
   const bad = [
     ...bounceMismatches(bounce),
