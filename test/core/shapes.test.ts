@@ -82,9 +82,8 @@ describe('circle geometry against exact arithmetic', () => {
         for (const touching of [false, true]) {
           expect(circlesOverlap(x, y, ra, x + 3 * m, y + 4 * m, rb, touching)).toBe(touching);
           expect(circleBoxOverlap(x, y, rb, x + rb, y - 1, x + rb + 2, y + 1, touching)).toBe(touching);
-          expect(circleBoxOverlap(x, y, rb, x + rb - 0.25, y - 1, x + rb + 2, y + 1, touching)).toBe(
-            rb > 0 || touching,
-          );
+          // Radius 0: a point inside the open box, which overlaps it under either rule.
+          expect(circleBoxOverlap(x, y, rb, x + rb - 0.25, y - 1, x + rb + 2, y + 1, touching)).toBe(true);
         }
       }),
       { seed: 48, numRuns: 500 },

@@ -10,6 +10,7 @@ import {
   Position,
   quadtreeCollisionSystem,
   quadtreeSyncSystem,
+  queryCircle,
   Shape,
   type Contact,
 } from '../../src/index.js';
@@ -102,5 +103,26 @@ describe('contact in the ECS', () => {
     expect(() => contact(scene.world, ship, stray, out)).toThrow(
       `bitecs-quadtree: contact of entities ${ship} and ${stray}: they are not a pair after the last step (entity ${stray} is not in the tree)`,
     );
+  });
+});
+
+describe('shapes at their edges in the ECS', () => {
+  it('a Circle of size 0 is a point: it pairs inside a wall, and a circle query of radius 0 finds the wall', () => {
+    const scene = new Scene();
+    const wall = scene.spawn(100, 100, 40, 40);
+    const spark = scene.spawn(110, 90, 0, 0);
+    addComponent(scene.world, spark, Circle);
+    const edge = scene.spawn(120, 100, 0, 0);
+    addComponent(scene.world, edge, Circle);
+    scene.frame();
+    const pairs: string[] = [];
+    forEachPair(scene.world, (a, b) => {
+      pairs.push(`${a}-${b}`);
+    });
+    // Inside the open wall it pairs; on its edge only under `touching`.
+    expect(pairs).toEqual([`${wall}-${spark}`]);
+    const ids: number[] = [];
+    queryCircle(scene.world, 110, 90, 0, ids);
+    expect(ids.sort((u, v) => u - v)).toEqual([wall]);
   });
 });
