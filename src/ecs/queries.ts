@@ -1,5 +1,4 @@
 import type { Contact, RayHit, SweepHit } from '../core/index.js';
-import { fail } from '../core/internal.js';
 import { stateOf } from './state.js';
 
 /*
@@ -105,8 +104,9 @@ export function sweepBox(
 /**
  * When in the last collision step's frame two entities of a current pair first touched (0 at
  * its start, 1 at its end): along the path of a `Swept` one, 0 when neither is swept or
- * they overlapped from the start, -1 when they did not meet. For handlers, which get no toi
- * argument: a call the dispatch budget deferred to a later frame reads that frame's.
+ * they overlapped from the start, -1 for two entities that are not a pair after the last
+ * step. For handlers, which get no toi argument: a call the dispatch budget deferred to a
+ * later frame reads that frame's.
  */
 export function timeOfImpact(world: object, a: number, b: number): number {
   return stateOf(world).tree.timeOfImpact(a, b);
@@ -122,13 +122,5 @@ export function timeOfImpact(world: object, a: number, b: number): number {
  * @throws naming both entities if they are not a pair after the last collision step
  */
 export function contact<T extends Contact>(world: object, a: number, b: number, out: T): T {
-  const tree = stateOf(world).tree;
-  const missing = !tree.has(a) ? a : !tree.has(b) ? b : -1;
-  if (missing >= 0 || a === b) {
-    fail(
-      `contact of entities ${a} and ${b}: they are not a pair after the last step` +
-        (missing >= 0 ? ` (entity ${missing} is not in the tree)` : ''),
-    );
-  }
-  return tree.contactOf(a, b, out, 'entities');
+  return stateOf(world).tree.contactOf(a, b, out, 'entity');
 }

@@ -5,6 +5,7 @@ import {
   B_CIRCLE,
   circleBoxOverlap,
   circlesOverlap,
+  contactOf,
   LooseQuadtree,
   Shape,
   sweptShapes,
@@ -416,5 +417,80 @@ describe('a circle of radius 0 is a point', () => {
     expect(points).toBeGreaterThan(200);
     expect(pointPairs).toBeGreaterThan(50);
     expect(pointHits).toBeGreaterThan(100);
+  });
+});
+
+describe('contact: the cases it decides by rule', () => {
+  const c = out();
+  const contact = (s: number[], shapes: number) => {
+    contactOf(new Float64Array(s), shapes, c);
+    return { nx: c.nx, ny: c.ny, depth: c.depth, x: c.x, y: c.y };
+  };
+
+  it('boxes whose centres coincide part by the least push; +x only between equal pushes', () => {
+    // Two equal 10 x 4 boxes: 10 to part along x, 4 along y.
+    expect(contact([0, 0, 10, 4, 0, 0, 10, 4], 0)).toMatchObject({ nx: 0, ny: 1, depth: 4 });
+    expect(contact([0, 0, 4, 10, 0, 0, 4, 10], 0)).toMatchObject({ nx: 1, ny: 0, depth: 4 });
+    // Equal squares, and a 10 x 4 box across a 4 x 10 one: equal pushes, +x.
+    expect(contact([0, 0, 6, 6, 0, 0, 6, 6], 0)).toMatchObject({ nx: 1, ny: 0, depth: 6 });
+    expect(contact([0, 3, 10, 7, 3, 0, 7, 10], 0)).toMatchObject({ nx: 1, ny: 0, depth: 7 });
+  });
+
+  it('a circle centred in a box leaves by the nearest side; equally near sides by the normal +x, -x, +y, -y', () => {
+    // Radius 2 at the centre of a 10 x 10 box: every side 5 away, so normal +x either way round.
+    expect(contact([3, 3, 7, 7, 0, 0, 10, 10], A_CIRCLE)).toEqual({ nx: 1, ny: 0, depth: 7, x: 0, y: 5 });
+    expect(contact([0, 0, 10, 10, 3, 3, 7, 7], B_CIRCLE)).toEqual({ nx: 1, ny: 0, depth: 7, x: 10, y: 5 });
+    // A 10 x 4 box: the sides along x are nearer, so it leaves along y: normal +y either way round.
+    expect(contact([3, 0, 7, 4, 0, 0, 10, 4], A_CIRCLE)).toEqual({ nx: 0, ny: 1, depth: 4, x: 5, y: 0 });
+    expect(contact([0, 0, 10, 4, 3, 0, 7, 4], B_CIRCLE)).toEqual({ nx: 0, ny: 1, depth: 4, x: 5, y: 4 });
+    // Off centre, the one nearest side, whichever is the circle: a leaves against the normal.
+    expect(contact([5, 3, 9, 7, 0, 0, 10, 10], A_CIRCLE)).toEqual({ nx: -1, ny: 0, depth: 5, x: 10, y: 5 });
+    expect(contact([0, 0, 10, 10, 5, 3, 9, 7], B_CIRCLE)).toEqual({ nx: 1, ny: 0, depth: 5, x: 10, y: 5 });
+  });
+
+  it('the tree gives the same, and names both ids of a pair it does not have', () => {
+    const tree = new LooseQuadtree({ width: 256, height: 256 });
+    tree.insert(1, 0, 0, 10, 10);
+    tree.insert(2, 3, 3, 7, 7);
+    tree.setShape(2, Shape.Circle);
+    tree.step();
+    expect(tree.contact(1, 2, c)).toMatchObject({ nx: 1, ny: 0, depth: 7, x: 10, y: 5 });
+    expect(tree.contact(2, 1, c)).toMatchObject({ nx: 1, ny: 0, depth: 7, x: 0, y: 5 });
+    expect(() => tree.contact(2, 7, c)).toThrow(
+      'bitecs-quadtree: contact of items 2 and 7: they are not a pair after the last step (item 7 is not in the tree)',
+    );
+    expect(() => tree.contact(7, 8, c)).toThrow(
+      'bitecs-quadtree: contact of items 7 and 8: they are not a pair after the last step (item 7 is not in the tree)',
+    );
+  });
+});
+
+describe('timeOfImpact of items that are not a swept pair', () => {
+  it('0 for a pair without a swept item, -1 for any two items that are not a pair', () => {
+    const tree = new LooseQuadtree({ width: 256, height: 256 });
+    tree.insert(1, 0, 0, 10, 10);
+    tree.insert(2, 5, 5, 15, 15);
+    tree.insert(3, 100, 100, 110, 110);
+    tree.insert(4, 200, 0, 204, 4);
+    tree.setSwept(4, true);
+    tree.step();
+    expect(tree.timeOfImpact(1, 2)).toBe(0);
+    expect(tree.timeOfImpact(2, 1)).toBe(0);
+    expect(tree.timeOfImpact(1, 3)).toBe(-1);
+    expect(tree.timeOfImpact(3, 4)).toBe(-1);
+    expect(tree.timeOfImpact(1, 1)).toBe(-1);
+    // A pair that ended at the last step is not a pair: -1, as forEachPair gives its exit.
+    tree.move(2, 50, 50, 60, 60);
+    tree.step();
+    expect(tree.exited.count).toBe(1);
+    expect(tree.timeOfImpact(1, 2)).toBe(-1);
+    // A swept item's pair: when it first touched (its bottom reaches y 100 at 0.96).
+    tree.move(4, 96, 100, 100, 104);
+    tree.step();
+    expect(tree.timeOfImpact(3, 4)).toBeCloseTo(0.96, 12);
+    tree.move(4, 0, 200, 4, 204); // away from it
+    tree.step();
+    expect(tree.timeOfImpact(3, 4)).toBe(-1);
+    expect(() => tree.timeOfImpact(1, 9)).toThrow('bitecs-quadtree: timeOfImpact of unknown item 9');
   });
 });

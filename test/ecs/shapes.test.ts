@@ -12,6 +12,8 @@ import {
   quadtreeSyncSystem,
   queryCircle,
   Shape,
+  Swept,
+  timeOfImpact,
   type Contact,
 } from '../../src/index.js';
 import { anyDetached } from '../core/helpers.js';
@@ -124,5 +126,19 @@ describe('shapes at their edges in the ECS', () => {
     const ids: number[] = [];
     queryCircle(scene.world, 110, 90, 0, ids);
     expect(ids.sort((u, v) => u - v)).toEqual([wall]);
+  });
+
+  it('timeOfImpact: 0 for a pair without a Swept entity, -1 for two entities that are not a pair', () => {
+    const scene = new Scene();
+    const a = scene.spawn(100, 100);
+    const b = scene.spawn(105, 100);
+    const c = scene.spawn(300, 300);
+    addComponent(scene.world, c, Swept);
+    scene.frame();
+    expect(timeOfImpact(scene.world, a, b)).toBe(0);
+    expect(timeOfImpact(scene.world, a, c)).toBe(-1);
+    scene.move(b, 500, 500);
+    scene.frame();
+    expect(timeOfImpact(scene.world, a, b)).toBe(-1);
   });
 });
