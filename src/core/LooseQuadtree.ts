@@ -673,7 +673,10 @@ export class LooseQuadtree {
     return this.queries.shape(RECT, this.touching, mask, null, visit);
   }
 
-  /** Ids of items overlapping the circle (an area attack), into `out`, in no promised order. Returns the count. */
+  /**
+   * Ids of items overlapping the circle (an area attack), into `out`, in no promised order.
+   * A radius of 0 is a point: the same items as {@link queryPoint}. Returns the count.
+   */
   queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
     this.circleArgs(x, y, radius, mask);
     return trim(out, this.queries.shape(CIRCLE_QUERY, this.touching, mask, out, null));
@@ -802,7 +805,8 @@ export class LooseQuadtree {
   /**
    * The `k` items nearest to a point, by distance to their boxes (0 inside), closer than
    * `maxDistance`, nearest first, equal distances by ascending id (a circle item by distance
-   * to its circle). Distances go to `outDistances` if given.
+   * to its circle). A `maxDistance` of 0 is the point itself: the items {@link queryPoint}
+   * finds. Distances go to `outDistances` if given.
    */
   nearest(
     x: number,

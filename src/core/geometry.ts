@@ -258,7 +258,8 @@ export function sweptContact(s: Float64Array, touching: boolean): boolean {
 
 // Circles. An item that is a circle is the circle inscribed in its box: centre the box's
 // centre, diameter its width. Strict rule: interiors must meet, so tangent circles and a
-// circle touching a box's edge do not collide (a circle of no size never does); with
+// circle touching a box's edge do not collide; a circle of no size is a point, which
+// collides with a shape whose open interior holds it, as a box of no size does. With
 // `touching` both are closed.
 
 /** Largest magnitude among numbers, for deciding whether squares may overflow. */

@@ -21,7 +21,7 @@ export function queryRect(
   return stateOf(world).tree.queryRect(minX, minY, maxX, maxY, out, mask);
 }
 
-/** Entities whose box overlaps the circle (an area attack). Returns the count. */
+/** Entities whose shape overlaps the circle (an area attack; radius 0 is a point, as in `queryPoint`). Returns the count. */
 export function queryCircle(world: object, x: number, y: number, radius: number, out: number[], mask = -1): number {
   return stateOf(world).tree.queryCircle(x, y, radius, out, mask);
 }
@@ -65,8 +65,9 @@ export function raycastAll(
 }
 
 /**
- * The `k` entities nearest to a point (by distance to their boxes, 0 inside), closer than
- * `maxDistance`, nearest first. Distances go to `outDistances` if given. Returns the count.
+ * The `k` entities nearest to a point (by distance to their shapes, 0 inside), closer than
+ * `maxDistance` (0 is the point itself, as in `queryPoint`), nearest first. Distances go to
+ * `outDistances` if given. Returns the count.
  */
 export function queryNearest(
   world: object,
