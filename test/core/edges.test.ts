@@ -212,7 +212,7 @@ const gridPath = fc
   });
 
 /** Powers of two that take the grid's squares (and fourth powers) past either end of float space. */
-const scale = fc.constantFrom(-1040, -900, -700, -400, 400, 700, 900, 1000, 1012).map((e) => 2 ** e);
+const scale = fc.constantFrom(-1040, -900, -700, -545, -540, -530, -400, 400, 700, 900, 1000, 1012).map((e) => 2 ** e);
 
 describe('a scene scaled by a power of two meets and overlaps as it does unscaled', () => {
   it('swept, static and queried, from 2^-1040 to 2^1012', () => {
@@ -259,12 +259,45 @@ describe('a scene scaled by a power of two meets and overlaps as it does unscale
                 : circleBoxOverlap(...centre(b.from, m), ...(a.from.map((v) => v * m) as Box4), touching);
           expect(got, `scaled by ${m}`).toBe(want);
         }
+        // And the pair finders' own test, on the items in a tree.
+        const tree = new LooseQuadtree({ width: 64, height: 64, maxDepth: 2, touching });
+        [a, b].forEach((p, id) => {
+          tree.insert(id, ...(p.from.map((v) => v * k) as Box4));
+          if (p.circle) tree.setShape(id, Shape.Circle);
+        });
+        tree.step();
+        expect(tree.current.count, `in a tree, scaled by ${k}`).toBe(want ? 1 : 0);
       }),
       { seed: 53, numRuns: 4000 },
     );
     expect(seen.later).toBeGreaterThan(150);
     expect(seen.overlaps).toBeGreaterThan(100);
   });
+});
+
+describe('radii whose squares lose their digits', () => {
+  // Below about 1e-146 squares are subnormal: the sum dx² + dy² can round past r² (or r² past
+  // it) although the distance is below r (above it).
+  const cases: [dx: number, dy: number, r: number, inside: boolean][] = [
+    [1.8613094698027278e-162, 5.297689205515982e-162, 5.65844319475698e-162, true],
+    [1.3576732948638959e-161, 2.621838504517673e-162, 1.380685712642302e-161, false],
+  ];
+  for (const [dx, dy, r, inside] of cases) {
+    it(`a circle of radius ${r} and a point ${inside ? 'inside' : 'outside'} it`, () => {
+      const [x, y, q] = [Q.of(dx), Q.of(dy), Q.of(r)];
+      expect(x.mul(x).add(y.mul(y)).lt(q.mul(q))).toBe(inside);
+      for (const touching of [false, true]) {
+        expect(circleBoxOverlap(0, 0, r, dx, dy, 1, 1, touching)).toBe(inside);
+        expect(circlesOverlap(0, 0, r, dx, dy, 0, touching)).toBe(inside);
+        const tree = new LooseQuadtree({ width: 64, height: 64, touching });
+        tree.insert(1, -r, -r, r, r);
+        tree.setShape(1, Shape.Circle);
+        tree.insert(2, dx, dy, 1, 1);
+        tree.step();
+        expect(tree.current.count).toBe(inside ? 1 : 0);
+      }
+    });
+  }
 });
 
 describe('a circle of radius 0 is a point', () => {
