@@ -79,7 +79,7 @@ export class ExactTest {
  * their boxes at `sa[i..i+3]` and `sb[j..j+3]` (minX, minY, maxX, maxY). Written out here,
  * numbers taken from arrays, for the pair finders' inner loops (a call the engine does not
  * inline would box every number passed); the same results as circlesOverlap and
- * circleBoxOverlap, which it calls far out in float space.
+ * circleBoxOverlap, which it calls far out in float space and where squares tie or are tiny.
  */
 export function roundOverlap(
   sa: Float64Array,
