@@ -362,24 +362,28 @@ export class LooseQuadtree {
    * a circle along the line to the other shape's nearest point. A pair with a swept item that
    * met within the frame gives the normal of the faces that first touched, and the point where
    * they touched, at its time of impact; its depth is along that normal, as the shapes are now
-   * (0 once they no longer overlap: a bullet that went through). Ties and coincident centres
-   * resolve to +x, then -x, +y, -y (see contactOf). Under a budget, a pair with a waiting item
-   * is as of its last check, while the geometry is where the items are now. Allocates nothing.
-   * @throws naming both ids if they are not a pair after the last step
+   * (0 once they no longer overlap: a bullet that went through). Between equal pushes the
+   * normal goes +x, then -x, +y, -y, coincident centres included (see contactOf). Under a
+   * budget, a pair with a waiting item is as of its last check, while the geometry is where
+   * the items are now. Allocates nothing.
+   * @throws naming both ids if they are not a pair after the last step (and which of them is
+   * not in the tree, if one is not)
    */
   contact<T extends Contact>(a: number, b: number, out: T): T {
-    return this.contactOf(a, b, out, 'items');
+    return this.contactOf(a, b, out, 'item');
   }
 
   /**
-   * {@link contact}, its error naming `a` and `b` as `noun` (the ECS says entities).
+   * {@link contact}, its error naming `a` and `b` as items or (for the ECS) entities.
    * @internal
    */
-  contactOf<T extends Contact>(a: number, b: number, out: T, noun: string): T {
-    this.nodeOf(a, 'contact');
-    this.nodeOf(b, 'contact');
-    if (a === b || !(a < b ? this.broadphase.isCurrent(a, b) : this.broadphase.isCurrent(b, a))) {
-      fail(`contact of ${noun} ${a} and ${b}: they are not a pair after the last step`);
+  contactOf<T extends Contact>(a: number, b: number, out: T, noun: 'item' | 'entity'): T {
+    if (!this.isPair(a, b)) {
+      const missing = !this.has(a) ? a : !this.has(b) ? b : null;
+      fail(
+        `contact of ${noun === 'item' ? 'items' : 'entities'} ${show(a)} and ${show(b)}: they are not a pair after ` +
+          `the last step${missing === null ? '' : ` (${noun} ${show(missing)} is not in the tree)`}`,
+      );
     }
     const items = this.tree.items;
     const fa = items.flagsOf(a),
@@ -426,13 +430,20 @@ export class LooseQuadtree {
    * When, in the last step's frame (0 at its start, 1 at its end), the items of a current pair
    * first touched: along the swept items' paths (see {@link setSwept}), each non-swept item
    * standing at its box. 0 for a pair without a swept item (its boxes are only compared at
-   * the step) or one that overlapped from the start; -1 when the two did not meet. Read it
-   * before moving them again.
+   * the step) or one that overlapped from the start; -1 for two items that are not a pair
+   * after the last step, swept or not (as `forEachPair` gives an exit). Read it before moving
+   * them again.
    */
   timeOfImpact(a: number, b: number): number {
     this.nodeOf(a, 'timeOfImpact');
     this.nodeOf(b, 'timeOfImpact');
-    return this.exactTest.timeOfImpact(a, b);
+    return this.isPair(a, b) ? this.exactTest.timeOfImpact(a, b) : -1;
+  }
+
+  /** Whether a and b (known or not, in either order) are a pair after the last step. */
+  private isPair(a: number, b: number): boolean {
+    if (a === b || !this.has(a) || !this.has(b)) return false;
+    return a < b ? this.broadphase.isCurrent(a, b) : this.broadphase.isCurrent(b, a);
   }
 
   /** After a step: the paths it tested become the last paths, and each starts again where it ended. */
@@ -654,7 +665,10 @@ export class LooseQuadtree {
     return this.queries.shape(RECT, this.touching, mask, null, visit);
   }
 
-  /** Ids of items overlapping the circle (an area attack), into `out`, in no promised order. Returns the count. */
+  /**
+   * Ids of items overlapping the circle (an area attack), into `out`, in no promised order.
+   * A radius of 0 is a point: the same items as {@link queryPoint}. Returns the count.
+   */
   queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
     this.circleArgs(x, y, radius, mask);
     return trim(out, this.queries.shape(CIRCLE_QUERY, this.touching, mask, out, null));
@@ -783,7 +797,8 @@ export class LooseQuadtree {
   /**
    * The `k` items nearest to a point, by distance to their boxes (0 inside), closer than
    * `maxDistance`, nearest first, equal distances by ascending id (a circle item by distance
-   * to its circle). Distances go to `outDistances` if given.
+   * to its circle). A `maxDistance` of 0 is the point itself: the items {@link queryPoint}
+   * finds. Distances go to `outDistances` if given.
    */
   nearest(
     x: number,

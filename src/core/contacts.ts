@@ -13,12 +13,13 @@ import type { Contact } from './options.js';
  * - `x`, `y`: a contact point: the centre of the boxes' overlap; for circles, the middle of
  *   the overlap on the line between the centres, or the point of the box nearest the circle.
  *
- * Two boxes: of the four axis moves that part them, the shortest (A's smallest push out).
- * Ties go to x before y, and to the normal pointing +x (or +y) first; so do boxes whose
- * centres coincide. A circle and a box: the normal from the circle's centre to the box's
- * nearest point, or, with the centre inside the box, out through the nearest side (ties as
- * for boxes). Two circles: along the line between the centres, +x when they coincide. Never
- * NaN for finite boxes.
+ * Two boxes: of the four axis moves that part them, the shortest (A's smallest push out),
+ * whether or not their centres coincide (two equal 10 x 4 boxes part along y). Between equal
+ * pushes the normal goes +x, then -x, +y, -y. A circle and a box: the normal from the
+ * circle's centre to the box's nearest point, or, with the centre inside the box, out through
+ * the nearest side, equally near sides taken in the same order of the normal from A to B,
+ * whichever is the circle. Two circles: along the line between the centres, +x when they
+ * coincide. Never NaN for finite boxes.
  */
 export function contactOf<T extends Contact>(s: Float64Array, shapes: number, out: T): T {
   if (shapes === 0) return boxesContact(s, out);
@@ -150,30 +151,34 @@ function circleBoxContact<T extends Contact>(s: Float64Array, c: number, b: numb
       toRight = s[b + 2] - cx,
       toTop = cy - s[b + 1],
       toBottom = s[b + 3] - cy;
-    depth = toLeft;
-    nx = 1;
-    ny = 0;
-    px = s[b];
-    if (toRight < depth) {
-      depth = toRight;
-      nx = -1;
-      px = s[b + 2];
+    // The push for each normal from A to B, tried +x, -x, +y, -y as for two boxes (leaving by
+    // the left side is normal +x from the circle to the box, -x from the box to the circle).
+    const plusX = sign > 0 ? toLeft : toRight,
+      minusX = sign > 0 ? toRight : toLeft,
+      plusY = sign > 0 ? toTop : toBottom,
+      minusY = sign > 0 ? toBottom : toTop;
+    let fx = 1,
+      fy = 0;
+    depth = plusX;
+    if (minusX < depth) {
+      depth = minusX;
+      fx = -1;
     }
-    if (toTop < depth) {
-      depth = toTop;
-      nx = 0;
-      ny = 1;
-      px = cx;
-      py = s[b + 1];
+    if (plusY < depth) {
+      depth = plusY;
+      fx = 0;
+      fy = 1;
     }
-    if (toBottom < depth) {
-      depth = toBottom;
-      nx = 0;
-      ny = -1;
-      px = cx;
-      py = s[b + 3];
+    if (minusY < depth) {
+      depth = minusY;
+      fx = 0;
+      fy = -1;
     }
-    if (ny === 0) py = cy;
+    // Back to the normal from the circle to the box, whose side the circle leaves by.
+    nx = fx * sign;
+    ny = fy * sign;
+    px = nx > 0 ? s[b] : nx < 0 ? s[b + 2] : cx;
+    py = ny > 0 ? s[b + 1] : ny < 0 ? s[b + 3] : cy;
     depth += r;
   }
   out.nx = nx * sign;

@@ -57,8 +57,10 @@ export function pointBoxDistance(x: number, y: number, minX: number, minY: numbe
 
 /**
  * True when a circle and a box overlap. Strict: the box's open interior must come closer
- * than r to the centre (a zero-size box strictly inside the circle counts, as with boxes).
- * Compares squares; when both the squared distance and r² overflow, compares scaled values.
+ * than r to the centre (a zero-size box strictly inside the circle counts, as with boxes);
+ * a circle of radius 0 is a point, inside the open box (the closed box, with `touching`).
+ * Compares squares; when they tie (a point, a tangent, or squares that both over- or
+ * underflowed) or r² is too small to hold its digits, compares scaled values instead.
  */
 export function circleBoxOverlap(
   x: number,
@@ -72,13 +74,12 @@ export function circleBoxOverlap(
 ): boolean {
   const d2 = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
   const r2 = r * r;
-  // Only one of them infinite still compares right: the other side is below ~1.3e154.
-  if (d2 === Infinity && r2 === Infinity) return farCircleBoxOverlap(x, y, r, minX, minY, maxX, maxY, touching);
+  if (d2 === r2 || !(r2 >= MIN_SQUARE)) return circleBoxExactly(x, y, r, minX, minY, maxX, maxY, touching);
   return touching ? d2 <= r2 : d2 < r2;
 }
 
-/** {@link circleBoxOverlap} on scaled values, apart so the common case stays small enough to inline. */
-function farCircleBoxOverlap(
+/** {@link circleBoxOverlap} where squares cannot decide, apart so the common case stays small enough to inline. */
+function circleBoxExactly(
   x: number,
   y: number,
   r: number,
@@ -88,9 +89,59 @@ function farCircleBoxOverlap(
   maxY: number,
   touching: boolean,
 ): boolean {
-  const d2 = pointBoxDistanceSq(x * DOWN, y * DOWN, minX * DOWN, minY * DOWN, maxX * DOWN, maxY * DOWN);
-  const r2 = r * DOWN * (r * DOWN);
-  return touching ? d2 <= r2 : d2 < r2;
+  const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
+  const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+  if (r === 0) return touching ? dx === 0 && dy === 0 : pointInBox(x, y, minX, minY, maxX, maxY, false);
+  return withinScaled(dx, dy, r, touching);
+}
+
+/**
+ * Squares below this hold too few digits (or none) to compare: 2^-968, so a radius above
+ * 2^-484 squares to a full-precision double.
+ */
+export const MIN_SQUARE = 2 ** -968;
+
+/**
+ * Whether the length of (dx, dy) is below r (at most r, with `touching`), decided without
+ * overflow or underflow: the three are scaled by a power of two (exact) that brings the
+ * largest to about 1 before squaring, so only terms far below the rounding of the largest
+ * are lost. For the rare cases plain squares cannot decide (see circleBoxOverlap).
+ */
+function withinScaled(dx: number, dy: number, r: number, touching: boolean): boolean {
+  dx = Math.abs(dx);
+  dy = Math.abs(dy);
+  const m = dx > dy ? (dx > r ? dx : r) : dy > r ? dy : r;
+  if (m === 0) return touching;
+  // A gap past the float range is farther than any radius of a finite box.
+  if (m === Infinity) return dx < Infinity && dy < Infinity;
+  const e = Math.floor(Math.log2(m));
+  // 2^-e in two factors: neither alone may leave the float range.
+  const p = 2 ** -(e >> 1),
+    q = 2 ** ((e >> 1) - e);
+  const x = dx * p * q,
+    y = dy * p * q,
+    s = r * p * q;
+  const d2 = x * x + y * y;
+  return touching ? d2 <= s * s : d2 < s * s;
+}
+
+/**
+ * Scales the first n numbers of `v` in place by one power of two (exact) that brings the
+ * largest magnitude to about 1, when it lies outside [2^-200, 2^200]: a quadratic built from
+ * them (terms up to their fourth power, in its discriminant) then neither overflows nor
+ * underflows. Its roots in t are unchanged by the scale.
+ */
+function normalise(v: Float64Array, n: number): void {
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const a = Math.abs(v[i]);
+    if (a > m) m = a;
+  }
+  if (m === 0 || (m >= 2 ** -200 && m <= 2 ** 200)) return;
+  const e = Math.floor(Math.log2(m));
+  const p = 2 ** -(e >> 1),
+    q = 2 ** ((e >> 1) - e);
+  for (let i = 0; i < n; i++) v[i] = v[i] * p * q;
 }
 
 /**
@@ -207,7 +258,8 @@ export function sweptContact(s: Float64Array, touching: boolean): boolean {
 
 // Circles. An item that is a circle is the circle inscribed in its box: centre the box's
 // centre, diameter its width. Strict rule: interiors must meet, so tangent circles and a
-// circle touching a box's edge do not collide (a circle of no size never does); with
+// circle touching a box's edge do not collide; a circle of no size is a point, which
+// collides with a shape whose open interior holds it, as a box of no size does. With
 // `touching` both are closed.
 
 /** Largest magnitude among numbers, for deciding whether squares may overflow. */
@@ -221,7 +273,11 @@ function magnitude(a: number, b: number, c: number, d: number): number {
   return m > n ? m : n;
 }
 
-/** True when two circles overlap: centre distance below the sum of the radii (at most, with `touching`). */
+/**
+ * True when two circles overlap: centre distance below the sum of the radii (at most, with
+ * `touching`). A circle of radius 0 is a point: inside the other's open disk (two points
+ * never overlap under the strict rule; with `touching`, when they coincide).
+ */
 export function circlesOverlap(
   x1: number,
   y1: number,
@@ -232,17 +288,17 @@ export function circlesOverlap(
   touching: boolean,
 ): boolean {
   if (magnitude(x1, y1, x2, y2) >= FAR || r1 + r2 >= FAR) {
-    // Scaled down, a small radius or gap would underflow once squared (two circles at the same
-    // far centre would then never overlap): compare lengths instead of squares.
-    const d = Math.hypot(x2 * DOWN - x1 * DOWN, y2 * DOWN - y1 * DOWN);
-    const r = r1 * DOWN + r2 * DOWN;
-    return touching ? d <= r : d < r;
+    // Halved, no difference or sum can overflow; compared scaled, nothing small underflows.
+    return withinScaled(x2 * 0.5 - x1 * 0.5, y2 * 0.5 - y1 * 0.5, r1 * 0.5 + r2 * 0.5, touching);
   }
   const dx = x2 - x1;
   const dy = y2 - y1;
   const d2 = dx * dx + dy * dy;
   const r = r1 + r2;
-  return touching ? d2 <= r * r : d2 < r * r;
+  const rr = r * r;
+  // A tie (a tangent, two points, or squares that underflowed), or too few digits in r².
+  if (d2 === rr || !(rr >= MIN_SQUARE)) return withinScaled(dx, dy, r, touching);
+  return touching ? d2 <= rr : d2 < rr;
 }
 
 /** True when the point lies in the circle (open unless `touching`). */
@@ -379,24 +435,60 @@ function firstBelowZero(
  * minX, minY, maxX, maxY). Returns whether they meet, and writes the first time of contact
  * into `s[16]` (0 when they overlap at the start) and the normal at that time, from A to B,
  * into `s[17]`, `s[18]` (0, 0 when they overlap at the start). Two boxes take
- * {@link sweptContact}; a circle and a box, the distance from the circle's centre to the box,
+ * {@link sweptContact}, and so does a circle of radius 0 all along (a point, as in
+ * circleBoxOverlap); a circle and a box, the distance from the circle's centre to the box,
  * which is piecewise linear in t, squared against the radius on each piece; two circles, the
- * distance between centres against the sum of the radii.
+ * distance between centres against the sum of the radii. Anywhere in float space: each
+ * quadratic is built from its gaps and radii scaled by a power of two (see normalise), and
+ * coordinates near the largest double are scaled down first, so no difference overflows.
  */
 export function sweptShapes(s: Float64Array, shapes: number, touching: boolean): boolean {
   if (shapes === 0) return sweptContact(s, touching);
+  let w = s;
+  for (let o = 0; o < 16; o += 8) {
+    if ((shapes & (o === 0 ? A_CIRCLE : B_CIRCLE)) === 0 || s[o] !== s[o + 2] || s[o + 4] !== s[o + 6]) continue;
+    if (w === s) w = pathsCopy(s);
+    toCentre(w, o);
+    toCentre(w, o + 4);
+    shapes &= o === 0 ? ~A_CIRCLE : ~B_CIRCLE;
+  }
   let big = 0;
-  for (let i = 0; i < 16; i++) if (Math.abs(s[i]) > big) big = Math.abs(s[i]);
-  if (big >= FAR) for (let i = 0; i < 16; i++) s[i] *= DOWN;
+  for (let i = 0; i < 16; i++) if (Math.abs(w[i]) > big) big = Math.abs(w[i]);
+  // Centres, their differences and the differences of those stay below 2^1020 scaled by 2^-8.
+  if (big >= 2 ** 1016) {
+    if (w === s) w = pathsCopy(s);
+    for (let i = 0; i < 16; i++) w[i] *= 2 ** -8;
+  }
   const met =
-    shapes === (A_CIRCLE | B_CIRCLE)
-      ? sweptCircles(s, touching)
-      : shapes === B_CIRCLE
-        ? sweptBoxCircle(s, 0, 8, touching, 1)
-        : sweptBoxCircle(s, 8, 0, touching, -1);
-  if (big >= FAR) for (let i = 0; i < 16; i++) s[i] /= DOWN;
+    shapes === 0
+      ? sweptContact(w, touching)
+      : shapes === (A_CIRCLE | B_CIRCLE)
+        ? sweptCircles(w, touching)
+        : shapes === B_CIRCLE
+          ? sweptBoxCircle(w, 0, 8, touching, 1)
+          : sweptBoxCircle(w, 8, 0, touching, -1);
+  if (met && w !== s) for (let i = 16; i < 19; i++) s[i] = w[i];
   return met;
 }
+
+/** The paths sweptShapes changes (a point's, or all scaled down), so that the caller's stay as they were. */
+const WORK_PATHS = new Float64Array(19);
+
+function pathsCopy(s: Float64Array): Float64Array {
+  for (let i = 0; i < 16; i++) WORK_PATHS[i] = s[i];
+  return WORK_PATHS;
+}
+
+/** Shrinks the box at `s[o..o+3]` to its centre: a circle of radius 0 is that point. */
+function toCentre(s: Float64Array, o: number): void {
+  const x = s[o] * 0.5 + s[o + 2] * 0.5,
+    y = s[o + 1] * 0.5 + s[o + 3] * 0.5;
+  s[o] = s[o + 2] = x;
+  s[o + 1] = s[o + 3] = y;
+}
+
+/** The numbers a quadratic of sweptCircles or sweptBoxCircle is built from, normalised (see normalise). */
+const TERMS = new Float64Array(6);
 
 /** Centre coordinate and radius of the circle in box `s[o..o+3]`, on axis 0 (x) or 1 (y). */
 function centreOf(s: Float64Array, o: number, axis: number): number {
@@ -409,12 +501,20 @@ function radiusOf(s: Float64Array, o: number): number {
 
 /** Two moving circles: |cB - cA|² - (rA + rB)², a quadratic in t. */
 function sweptCircles(s: Float64Array, touching: boolean): boolean {
-  const px = centreOf(s, 8, 0) - centreOf(s, 0, 0),
-    py = centreOf(s, 8, 1) - centreOf(s, 0, 1);
-  const vx = centreOf(s, 12, 0) - centreOf(s, 4, 0) - px,
-    vy = centreOf(s, 12, 1) - centreOf(s, 4, 1) - py;
-  const r0 = radiusOf(s, 0) + radiusOf(s, 8);
-  const k = radiusOf(s, 4) + radiusOf(s, 12) - r0;
+  const v = TERMS;
+  v[0] = centreOf(s, 8, 0) - centreOf(s, 0, 0);
+  v[1] = centreOf(s, 8, 1) - centreOf(s, 0, 1);
+  v[2] = centreOf(s, 12, 0) - centreOf(s, 4, 0) - v[0];
+  v[3] = centreOf(s, 12, 1) - centreOf(s, 4, 1) - v[1];
+  v[4] = radiusOf(s, 0) + radiusOf(s, 8);
+  v[5] = radiusOf(s, 4) + radiusOf(s, 12) - v[4];
+  normalise(v, 6);
+  const px = v[0],
+    py = v[1],
+    vx = v[2],
+    vy = v[3],
+    r0 = v[4],
+    k = v[5];
   const t = firstBelowZero(
     vx * vx + vy * vy - k * k,
     2 * (px * vx + py * vy - r0 * k),
@@ -466,17 +566,14 @@ function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: 
   }
   cuts[n++] = 1;
   sortSmall(cuts, n);
-  const r0 = radiusOf(s, circle),
-    k = radiusOf(s, circle + 4) - r0;
+  const v = TERMS;
   for (let i = 0; i + 1 < n; i++) {
     const lo = cuts[i],
       hi = cuts[i + 1];
     if (hi < lo || (hi === lo && i + 2 < n)) continue;
     const mid = (lo + hi) * 0.5;
-    // Each axis's gap as g0 + g1 t on this piece (0 while the centre is between the sides).
-    let a = -k * k,
-      b = -2 * r0 * k,
-      c = -r0 * r0;
+    // Each axis's gap as g0 + g1 t on this piece (0 while the centre is between the sides),
+    // into v[0..3], then the radius r0 + k t into v[4], v[5].
     for (let axis = 0; axis < 2; axis++) {
       const c0 = centreOf(s, circle, axis),
         cv = centreOf(s, circle + 4, axis) - c0;
@@ -494,11 +591,23 @@ function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: 
         g0 = c0 - hi0;
         g1 = cv - hiv;
       }
-      a += g1 * g1;
-      b += 2 * g0 * g1;
-      c += g0 * g0;
+      v[2 * axis] = g0;
+      v[2 * axis + 1] = g1;
     }
-    const t = firstBelowZero(a, b, c, lo, hi, touching, i === 0);
+    v[4] = radiusOf(s, circle);
+    v[5] = radiusOf(s, circle + 4) - v[4];
+    normalise(v, 6);
+    const r0 = v[4],
+      k = v[5];
+    const t = firstBelowZero(
+      -k * k + v[1] * v[1] + v[3] * v[3],
+      -2 * r0 * k + 2 * v[0] * v[1] + 2 * v[2] * v[3],
+      -r0 * r0 + v[0] * v[0] + v[2] * v[2],
+      lo,
+      hi,
+      touching,
+      i === 0,
+    );
     if (t < 0) continue;
     s[16] = t;
     if (t === 0) {

@@ -1,5 +1,4 @@
 import type { Contact, RayHit, SweepHit } from '../core/index.js';
-import { fail } from '../core/internal.js';
 import { stateOf } from './state.js';
 
 /*
@@ -22,7 +21,7 @@ export function queryRect(
   return stateOf(world).tree.queryRect(minX, minY, maxX, maxY, out, mask);
 }
 
-/** Entities whose box overlaps the circle (an area attack). Returns the count. */
+/** Entities whose shape overlaps the circle (an area attack; radius 0 is a point, as in `queryPoint`). Returns the count. */
 export function queryCircle(world: object, x: number, y: number, radius: number, out: number[], mask = -1): number {
   return stateOf(world).tree.queryCircle(x, y, radius, out, mask);
 }
@@ -66,8 +65,9 @@ export function raycastAll(
 }
 
 /**
- * The `k` entities nearest to a point (by distance to their boxes, 0 inside), closer than
- * `maxDistance`, nearest first. Distances go to `outDistances` if given. Returns the count.
+ * The `k` entities nearest to a point (by distance to their shapes, 0 inside), closer than
+ * `maxDistance` (0 is the point itself, as in `queryPoint`), nearest first. Distances go to
+ * `outDistances` if given. Returns the count.
  */
 export function queryNearest(
   world: object,
@@ -105,8 +105,9 @@ export function sweepBox(
 /**
  * When in the last collision step's frame two entities of a current pair first touched (0 at
  * its start, 1 at its end): along the path of a `Swept` one, 0 when neither is swept or
- * they overlapped from the start, -1 when they did not meet. For handlers, which get no toi
- * argument: a call the dispatch budget deferred to a later frame reads that frame's.
+ * they overlapped from the start, -1 for two entities that are not a pair after the last
+ * step. For handlers, which get no toi argument: a call the dispatch budget deferred to a
+ * later frame reads that frame's.
  */
 export function timeOfImpact(world: object, a: number, b: number): number {
   return stateOf(world).tree.timeOfImpact(a, b);
@@ -122,13 +123,5 @@ export function timeOfImpact(world: object, a: number, b: number): number {
  * @throws naming both entities if they are not a pair after the last collision step
  */
 export function contact<T extends Contact>(world: object, a: number, b: number, out: T): T {
-  const tree = stateOf(world).tree;
-  const missing = !tree.has(a) ? a : !tree.has(b) ? b : -1;
-  if (missing >= 0 || a === b) {
-    fail(
-      `contact of entities ${a} and ${b}: they are not a pair after the last step` +
-        (missing >= 0 ? ` (entity ${missing} is not in the tree)` : ''),
-    );
-  }
-  return tree.contactOf(a, b, out, 'entities');
+  return stateOf(world).tree.contactOf(a, b, out, 'entity');
 }

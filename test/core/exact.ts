@@ -145,9 +145,20 @@ export function gap(a: QShape, b: QShape): Q {
   return pointBoxD2(cx, cy, box).sub(r.mul(r));
 }
 
+/**
+ * A circle of radius 0 is a point, and a point is a box of no size: it overlaps what holds it
+ * in the open interior (the closed shape, with `touching`). ({@link gap} keeps the circle's
+ * measure, which is continuous in the radius: a path's radius may pass through 0.)
+ */
+function asPoint(s: QShape): QShape {
+  if (!s.circle || radius(s.box).sign() !== 0) return s;
+  const [x, y] = centre(s.box);
+  return { box: [x, y, x, y], circle: false };
+}
+
 /** Whether two shapes overlap under the rule. */
 export function overlaps(a: QShape, b: QShape, touching: boolean): boolean {
-  const g = gap(a, b).sign();
+  const g = gap(asPoint(a), asPoint(b)).sign();
   return touching ? g <= 0 : g < 0;
 }
 
@@ -248,6 +259,16 @@ export function meetWithin(a: QPath, b: QPath, lo: Q, hi: Q, touching: boolean):
   return touching ? g <= 0 : g < 0;
 }
 
+/**
+ * A moving shape. A circle of radius 0 at both ends is a point all along, so a box (see
+ * asPoint); one whose radius is 0 at a single time differs from its circle measure only at
+ * that time, which no interval of positive length depends on.
+ */
 export function qpath(from: readonly number[], to: readonly number[], circle: boolean): QPath {
-  return { from: qbox(from[0], from[1], from[2], from[3]), to: qbox(to[0], to[1], to[2], to[3]), circle };
+  const start = { box: qbox(from[0], from[1], from[2], from[3]), circle },
+    end = { box: qbox(to[0], to[1], to[2], to[3]), circle };
+  if (!circle || radius(start.box).sign() !== 0 || radius(end.box).sign() !== 0) {
+    return { from: start.box, to: end.box, circle };
+  }
+  return { from: asPoint(start).box, to: asPoint(end).box, circle: false };
 }

@@ -126,11 +126,15 @@ export function shapeRayDistance(
     : rayBoxDistance(ox, oy, ux, uy, max, it.minX, it.minY, it.maxX, it.maxY, touching);
 }
 
-/** Distance from a point to an item's shape (0 inside), and whether it is in range of maxDistance. */
+/**
+ * Distance from a point to an item's shape (0 inside), and whether it is in range of
+ * maxDistance: inside the circle of that radius, a range of 0 being the point itself.
+ */
 export function shapeDistance(it: ModelItem, x: number, y: number, maxDistance: number, touching: boolean): number {
   if (it.circle) {
     const d = pointCircleDistance(x, y, ...circleOf(it));
-    return (touching ? d <= maxDistance : d < maxDistance) ? d : -1;
+    const point = maxDistance === 0 && pointInCircle(x, y, ...circleOf(it), touching);
+    return (touching ? d <= maxDistance : d < maxDistance) || point ? d : -1;
   }
   if (!circleBoxOverlap(x, y, maxDistance, it.minX, it.minY, it.maxX, it.maxY, touching)) return -1;
   return pointBoxDistance(x, y, it.minX, it.minY, it.maxX, it.maxY);

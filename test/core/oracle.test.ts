@@ -1065,8 +1065,10 @@ describe('geometry helpers on hand-worked cases', () => {
     expect(circleBoxOverlap(0, 0, 5, 3, 4, 10, 10, true)).toBe(true);
     expect(circleBoxOverlap(0, 0, 5, 3, 3, 10, 10, false)).toBe(true);
     expect(circleBoxOverlap(5, 5, 1, ...unit, false)).toBe(true); // centre inside
-    expect(circleBoxOverlap(5, 5, 0, ...unit, false)).toBe(false); // zero radius: no area
+    expect(circleBoxOverlap(5, 5, 0, ...unit, false)).toBe(true); // zero radius: a point, inside the open box
     expect(circleBoxOverlap(5, 5, 0, ...unit, true)).toBe(true);
+    expect(circleBoxOverlap(0, 5, 0, ...unit, false)).toBe(false); // a point on its edge: only touches
+    expect(circleBoxOverlap(0, 5, 0, ...unit, true)).toBe(true);
     expect(circleBoxOverlap(0, 0, 5, 4, 0, 4, 0, false)).toBe(true); // point box inside
     expect(circleBoxOverlap(0, 0, 5, 6, 0, 6, 0, true)).toBe(false);
   });

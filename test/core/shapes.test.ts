@@ -82,9 +82,8 @@ describe('circle geometry against exact arithmetic', () => {
         for (const touching of [false, true]) {
           expect(circlesOverlap(x, y, ra, x + 3 * m, y + 4 * m, rb, touching)).toBe(touching);
           expect(circleBoxOverlap(x, y, rb, x + rb, y - 1, x + rb + 2, y + 1, touching)).toBe(touching);
-          expect(circleBoxOverlap(x, y, rb, x + rb - 0.25, y - 1, x + rb + 2, y + 1, touching)).toBe(
-            rb > 0 || touching,
-          );
+          // Radius 0: a point inside the open box, which overlaps it under either rule.
+          expect(circleBoxOverlap(x, y, rb, x + rb - 0.25, y - 1, x + rb + 2, y + 1, touching)).toBe(true);
         }
       }),
       { seed: 48, numRuns: 500 },
@@ -507,8 +506,15 @@ describe('circles in the tree', () => {
     expect(() => tree.contact(1, 1, out)).toThrow(
       'bitecs-quadtree: contact of items 1 and 1: they are not a pair after the last step',
     );
+    // Both ids, whichever is unknown, as the ECS names entities.
     expect(() => tree.contact(1, 9, out)).toThrow(
-      'bitecs-quadtree: contact of unknown item 9 (never inserted, or removed already)',
+      'bitecs-quadtree: contact of items 1 and 9: they are not a pair after the last step (item 9 is not in the tree)',
+    );
+    expect(() => tree.contact(9, 2, out)).toThrow(
+      'bitecs-quadtree: contact of items 9 and 2: they are not a pair after the last step (item 9 is not in the tree)',
+    );
+    expect(() => tree.contact(-1, 2, out)).toThrow(
+      'bitecs-quadtree: contact of items -1 and 2: they are not a pair after the last step (item -1 is not in the tree)',
     );
   });
 

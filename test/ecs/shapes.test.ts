@@ -10,7 +10,10 @@ import {
   Position,
   quadtreeCollisionSystem,
   quadtreeSyncSystem,
+  queryCircle,
   Shape,
+  Swept,
+  timeOfImpact,
   type Contact,
 } from '../../src/index.js';
 import { anyDetached } from '../core/helpers.js';
@@ -102,5 +105,40 @@ describe('contact in the ECS', () => {
     expect(() => contact(scene.world, ship, stray, out)).toThrow(
       `bitecs-quadtree: contact of entities ${ship} and ${stray}: they are not a pair after the last step (entity ${stray} is not in the tree)`,
     );
+  });
+});
+
+describe('shapes at their edges in the ECS', () => {
+  it('a Circle of size 0 is a point: it pairs inside a wall, and a circle query of radius 0 finds the wall', () => {
+    const scene = new Scene();
+    const wall = scene.spawn(100, 100, 40, 40);
+    const spark = scene.spawn(110, 90, 0, 0);
+    addComponent(scene.world, spark, Circle);
+    const edge = scene.spawn(120, 100, 0, 0);
+    addComponent(scene.world, edge, Circle);
+    scene.frame();
+    const pairs: string[] = [];
+    forEachPair(scene.world, (a, b) => {
+      pairs.push(`${a}-${b}`);
+    });
+    // Inside the open wall it pairs; on its edge only under `touching`.
+    expect(pairs).toEqual([`${wall}-${spark}`]);
+    const ids: number[] = [];
+    queryCircle(scene.world, 110, 90, 0, ids);
+    expect(ids.sort((u, v) => u - v)).toEqual([wall]);
+  });
+
+  it('timeOfImpact: 0 for a pair without a Swept entity, -1 for two entities that are not a pair', () => {
+    const scene = new Scene();
+    const a = scene.spawn(100, 100);
+    const b = scene.spawn(105, 100);
+    const c = scene.spawn(300, 300);
+    addComponent(scene.world, c, Swept);
+    scene.frame();
+    expect(timeOfImpact(scene.world, a, b)).toBe(0);
+    expect(timeOfImpact(scene.world, a, c)).toBe(-1);
+    scene.move(b, 500, 500);
+    scene.frame();
+    expect(timeOfImpact(scene.world, a, b)).toBe(-1);
   });
 });

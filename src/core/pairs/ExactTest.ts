@@ -1,4 +1,4 @@
-import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, FAR, sweptShapes } from '../geometry.js';
+import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, FAR, MIN_SQUARE, sweptShapes } from '../geometry.js';
 import { CIRCLE, EXACT, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { FROM, LAST_FROM } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
@@ -79,7 +79,7 @@ export class ExactTest {
  * their boxes at `sa[i..i+3]` and `sb[j..j+3]` (minX, minY, maxX, maxY). Written out here,
  * numbers taken from arrays, for the pair finders' inner loops (a call the engine does not
  * inline would box every number passed); the same results as circlesOverlap and
- * circleBoxOverlap, which it calls far out in float space.
+ * circleBoxOverlap, which it calls far out in float space and where squares tie or are tiny.
  */
 export function roundOverlap(
   sa: Float64Array,
@@ -113,9 +113,29 @@ export function roundOverlap(
   }
   const d2 = dx * dx + dy * dy,
     r2 = reach * reach;
-  if (!cb && d2 === Infinity && r2 === Infinity)
-    return circleBoxOverlap(x, y, r, sb[j], sb[j + 1], sb[j + 2], sb[j + 3], touching);
+  // A tie (a tangent, a point circle, squares that both overflowed or underflowed) or a tiny
+  // r²: the careful tests decide.
+  if (d2 === r2 || !(r2 >= MIN_SQUARE)) return roundOverlapExactly(sa, i, sb, j, cb, touching);
   return touching ? d2 <= r2 : d2 < r2;
+}
+
+/** {@link roundOverlap} where squares cannot decide: circlesOverlap or circleBoxOverlap, A the circle. */
+function roundOverlapExactly(
+  sa: Float64Array,
+  i: number,
+  sb: Float64Array,
+  j: number,
+  cb: boolean,
+  touching: boolean,
+): boolean {
+  const x = sa[i] * 0.5 + sa[i + 2] * 0.5,
+    y = sa[i + 1] * 0.5 + sa[i + 3] * 0.5,
+    r = sa[i + 2] * 0.5 - sa[i] * 0.5;
+  if (!cb) return circleBoxOverlap(x, y, r, sb[j], sb[j + 1], sb[j + 2], sb[j + 3], touching);
+  const bx = sb[j] * 0.5 + sb[j + 2] * 0.5,
+    by = sb[j + 1] * 0.5 + sb[j + 3] * 0.5,
+    br = sb[j + 2] * 0.5 - sb[j] * 0.5;
+  return circlesOverlap(x, y, r, bx, by, br, touching);
 }
 
 /** The shape bits of a pair for sweptShapes, from the two items' flags. */

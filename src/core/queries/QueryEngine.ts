@@ -3,6 +3,7 @@ import {
   circleBoxOverlap,
   circlesOverlap,
   FAR,
+  MIN_SQUARE,
   pointBoxDistance,
   pointBoxDistanceSq,
   pointCircleDistance,
@@ -526,14 +527,31 @@ export class QueryEngine {
       x1 = src[at + 2],
       y1 = src[at + 3];
     if (circle) {
-      const d = pointCircleDistance(x, y, x0 * 0.5 + x1 * 0.5, y0 * 0.5 + y1 * 0.5, x1 * 0.5 - x0 * 0.5);
-      if (touching ? d > maxDistance : d >= maxDistance) return false;
+      const cx = x0 * 0.5 + x1 * 0.5,
+        cy = y0 * 0.5 + y1 * 0.5,
+        r = x1 * 0.5 - x0 * 0.5;
+      const d = pointCircleDistance(x, y, cx, cy, r);
+      // A range of 0 is a point, as for queryCircle: it finds the disks that hold it inside.
+      if (
+        (touching ? d > maxDistance : d >= maxDistance) &&
+        (touching || maxDistance !== 0 || !pointInCircle(x, y, cx, cy, r, false))
+      )
+        return false;
       this.near[0] = far ? d : d * d;
       return true;
     }
     if (!far) {
       const d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
-      if (touching ? d2 > maxDistance * maxDistance : d2 >= maxDistance * maxDistance) return false;
+      const m2 = maxDistance * maxDistance;
+      // A tie or a tiny range (a range of 0 among them): the careful test of queryCircle.
+      if (
+        d2 === m2 || !(m2 >= MIN_SQUARE)
+          ? !circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)
+          : touching
+            ? d2 > m2
+            : d2 >= m2
+      )
+        return false;
       this.near[0] = d2;
       return true;
     }
