@@ -583,6 +583,7 @@ export class LooseQuadtree {
     this.tree.compactIfScattered();
     this.broadphase.run();
     this.tree.items.releaseDeparted();
+    this.tree.reorderIfScattered();
     if (this.tree.sweeps.count !== 0) this.advancePaths();
     this.fillStats();
     this.tree.relocated = 0;

@@ -10,6 +10,59 @@ function arrayBytes(): number {
 }
 
 describe('memory follows the items (needs node --expose-gc)', () => {
+  it('lays the records out in class-list order again after births and deaths scattered them', () => {
+    const tree = new LooseQuadtree({ width: 2048, height: 2048 });
+    let state = 7;
+    const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const live: number[] = [];
+    for (let id = 0; id < 5000; id++) {
+      const x = next() * 2000;
+      const y = next() * 2000;
+      tree.insert(id, x, y, x + 4, y + 4);
+      live.push(id);
+    }
+    tree.step();
+    const inside = (tree as unknown as Inside).tree;
+    let ordered = 0;
+    // Each step a tenth die and as many are born, under ids that died in earlier steps (whose
+    // records were freed and handed to others).
+    let older: number[] = [];
+    for (let id = 5000; id < 5500; id++) older.push(id);
+    for (let step = 0; step < 30; step++) {
+      const died: number[] = [];
+      for (let i = 0; i < 500; i++) {
+        const at = Math.floor(next() * live.length);
+        const id = live[at];
+        live[at] = live[live.length - 1];
+        live.pop();
+        tree.remove(id);
+        died.push(id);
+      }
+      for (const id of older) {
+        const x = next() * 2000;
+        const y = next() * 2000;
+        tree.insert(id, x, y, x + 4, y + 4);
+        live.push(id);
+      }
+      older = died;
+      tree.step();
+      tree.validate();
+      const { ids, end } = inside.classes;
+      let last = -1;
+      let inOrder = true;
+      for (let i = 0; i < end[0]; i++) {
+        if (ids[0][i] < 0) continue;
+        const r = inside.items.rec[ids[0][i]];
+        if (r < last) inOrder = false;
+        last = r;
+      }
+      if (inOrder) ordered++;
+    }
+    // Laid out again every few steps (once an eighth were reused), and right after each time.
+    expect(ordered).toBeGreaterThan(3);
+    expect(ordered).toBeLessThan(30);
+  });
+
   it('a far id costs the id map, not a record per id below it: id 16,000,000 beside id 1', () => {
     expect(gc, 'run with node --expose-gc (the unit project sets it)').toBeTypeOf('function');
     const before = arrayBytes();
@@ -52,6 +105,13 @@ describe('memory follows the items (needs node --expose-gc)', () => {
   });
 });
 
+interface Inside {
+  tree: {
+    items: { f64: Float64Array; rec: Int32Array };
+    classes: { ids: Int32Array[]; end: Int32Array };
+  };
+}
+
 function recordsOf(tree: LooseQuadtree): number {
-  return (tree as unknown as { tree: { items: { f64: Float64Array } } }).tree.items.f64.length / 8;
+  return (tree as unknown as Inside).tree.items.f64.length / 8;
 }

@@ -88,6 +88,9 @@ export class SpatialTree {
    */
   readonly born = new IdList();
 
+  /** Where each record goes in {@link reorderIfScattered}. */
+  private dest: Int32Array = new Int32Array(0);
+
   /** Sorts class lists for {@link tidy}. */
   private readonly sorter = new KeySorter();
 
@@ -458,6 +461,37 @@ export class SpatialTree {
     this.relayRegions(true);
     slots.endCompact();
     this.relayRegions(false);
+  }
+
+  /**
+   * Lays the records out again in class-list order (each class's list is in id order) once
+   * an eighth of them were handed out again where other items left: births and deaths then
+   * leave passes over a class, and a game's moves in id order, reading memory in order.
+   * Between steps, after the departed records are freed. O(items), amortised over the births.
+   */
+  reorderIfScattered(): void {
+    const items = this.items;
+    const live = items.records;
+    if (items.scattered * 8 < live || live < 256) return;
+    const top = items.handedOut;
+    if (this.dest.length < top) this.dest = new Int32Array(items.idOf.length);
+    const dest = this.dest;
+    dest.fill(-1, 0, top);
+    const rec = items.rec;
+    const C = this.classes;
+    let n = 0;
+    for (let k = 0; k < C.end.length; k++) {
+      const ids = C.ids[k];
+      for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) dest[rec[ids[i]]] = n++;
+    }
+    // Pending items are in no list yet; a queued id may be listed twice (stale entries).
+    for (let i = 0; i < this.pendingCount; i++) {
+      const id = this.pending[i];
+      if (items.nodeOf(id) === PENDING && dest[rec[id]] === -1) dest[rec[id]] = n++;
+    }
+    for (let j = 0; j < items.freeRecords; j++) dest[items.freeRecord(j)] = n++;
+    // Every record once (no departed one: they were freed when the step ended), else leave it.
+    if (n === top) items.permute(dest);
   }
 
   /**

@@ -108,6 +108,11 @@ export class ItemStore {
   private top = 0;
   private free: Int32Array;
   private freeCount = 0;
+  /**
+   * Records handed out again from the free list since the last {@link permute}: they sit
+   * wherever an item left, so a pass over a class in id order jumps about in the records.
+   */
+  scattered = 0;
   /** Ids removed since the last step ended, whose records wait for {@link releaseDeparted}. */
   private departed: Int32Array;
   private departedCount = 0;
@@ -175,6 +180,7 @@ export class ItemStore {
       // Departed and back: the record is still its own.
     } else if (this.freeCount > 0) {
       r = this.free[--this.freeCount];
+      this.scattered++;
     } else {
       r = this.top++;
       if (r === this.idOf.length) this.growRecords(2 * r);
@@ -227,6 +233,53 @@ export class ItemStore {
   }
 
   /**
+   * Moves every record r to `dest[r]` (a permutation of the records handed out, 0..top-1),
+   * in place: each swap puts one record where it belongs. O(records). The free list's records
+   * go along, in the order it hands them out.
+   */
+  permute(dest: Int32Array): void {
+    const { f64, rec, idOf, slot, listAt } = this;
+    // The map first: a live record is the one its id maps to.
+    for (let r = 0; r < this.top; r++) if (rec[idOf[r]] === r) rec[idOf[r]] = dest[r];
+    for (let j = 0; j < this.freeCount; j++) this.free[j] = dest[this.free[j]];
+    for (let r = 0; r < this.top; r++) {
+      for (let d = dest[r]; d !== r; d = dest[r]) {
+        for (let a = r << 3, b = d << 3, end = a + 8; a < end; a++, b++) {
+          const t = f64[a];
+          f64[a] = f64[b];
+          f64[b] = t;
+        }
+        let t = idOf[r];
+        idOf[r] = idOf[d];
+        idOf[d] = t;
+        t = slot[r];
+        slot[r] = slot[d];
+        slot[d] = t;
+        t = listAt[r];
+        listAt[r] = listAt[d];
+        listAt[d] = t;
+        dest[r] = dest[d];
+        dest[d] = d;
+      }
+    }
+    this.scattered = 0;
+  }
+
+  /** Records handed out so far, free ones included (see {@link permute}). */
+  get handedOut(): number {
+    return this.top;
+  }
+
+  /** The free records, last freed first at the end (see {@link permute}). */
+  freeRecord(j: number): number {
+    return this.free[j];
+  }
+
+  get freeRecords(): number {
+    return this.freeCount;
+  }
+
+  /**
    * Checks the map against the records (for validate): every id with a record is that
    * record's id, no record is both used and free, and the counts agree. Throws naming the
    * first broken one.
@@ -259,6 +312,7 @@ export class ItemStore {
     this.top = 0;
     this.freeCount = 0;
     this.departedCount = 0;
+    this.scattered = 0;
   }
 
   private growRecords(cap: number): void {
