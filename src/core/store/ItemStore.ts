@@ -140,20 +140,6 @@ export class ItemStore {
     return this.top - this.freeCount;
   }
 
-  /** Bytes held by the store's arrays. */
-  get bytes(): number {
-    return (
-      this.rec.byteLength +
-      this.detachedBits.byteLength +
-      this.f64.byteLength +
-      this.idOf.byteLength +
-      this.slot.byteLength +
-      this.listAt.byteLength +
-      this.free.byteLength +
-      this.departed.byteLength
-    );
-  }
-
   /** Makes room in the map for `id`, doubling until it fits (the caller has checked the id limit). */
   ensure(id: number, limit: number): void {
     if (id < this.rec.length) return;
@@ -175,13 +161,12 @@ export class ItemStore {
    * its own again when it left since the last step ended.
    */
   add(id: number): number {
+    // Departed and back (rec >= 0): the record is still its own.
     let r = this.rec[id];
-    if (r >= 0) {
-      // Departed and back: the record is still its own.
-    } else if (this.freeCount > 0) {
+    if (r < 0 && this.freeCount > 0) {
       r = this.free[--this.freeCount];
       this.scattered++;
-    } else {
+    } else if (r < 0) {
       r = this.top++;
       if (r === this.idOf.length) this.growRecords(2 * r);
     }

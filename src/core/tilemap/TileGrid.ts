@@ -106,8 +106,7 @@ export class TileGrid {
           c++;
           continue;
         }
-        let e = c;
-        while (e + 1 < cols && this.solid[r * cols + e + 1] !== 0) e++;
+        const e = this.runEnd(r, c);
         const above = r > 0 ? top[c] : NONE;
         if (above !== NONE && this.adds[above + 2] === e && this.adds[above + 3] === r - 1) {
           this.adds[above + 3] = r;
@@ -206,8 +205,7 @@ export class TileGrid {
           c++;
           continue;
         }
-        let e = c;
-        while (e + 1 < cols && this.solid[r * cols + e + 1] !== 0) e++;
+        const e = this.runEnd(r, c);
         // A stack through an affected row above was found from that row already.
         let top = r,
           found = false;
@@ -220,6 +218,14 @@ export class TileGrid {
         c = e + 1;
       }
     }
+  }
+
+  /** The last column of the run of solid tiles in row r that starts at solid column c. */
+  private runEnd(r: number, c: number): number {
+    const cols = this.columns;
+    let e = c;
+    while (e + 1 < cols && this.solid[r * cols + e + 1] !== 0) e++;
+    return e;
   }
 
   /** A new stack equal to an old slot keeps that slot (its item goes on); otherwise it is added. */
