@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree } from '../../src/core/index.js';
+import { ItemStore } from '../../src/core/store/ItemStore.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -61,6 +62,22 @@ describe('memory follows the items (needs node --expose-gc)', () => {
     // Laid out again every few steps (once an eighth were reused), and right after each time.
     expect(ordered).toBeGreaterThan(3);
     expect(ordered).toBeLessThan(30);
+  });
+
+  it('keeps the id map right when records are laid out again while a freed record names an id that came back elsewhere', () => {
+    const store = new ItemStore(16);
+    for (let id = 0; id < 3; id++) store.add(id); // records 0, 1, 2
+    store.depart(2);
+    store.releaseDeparted(); // record 2 free, still naming id 2
+    store.depart(1);
+    store.releaseDeparted();
+    store.add(2); // takes record 1: id 2 lives at 1, the free record 2 names it still
+    expect(store.rec[2]).toBe(1);
+    // Id 2's record goes to 2, id 0's stays, the free record goes to 1.
+    store.permute(Int32Array.of(0, 2, 1));
+    expect([store.rec[0], store.rec[1], store.rec[2]]).toEqual([0, -1, 2]);
+    expect(store.idOf[2]).toBe(2);
+    store.check();
   });
 
   it('a far id costs the id map, not a record per id below it: id 16,000,000 beside id 1', () => {

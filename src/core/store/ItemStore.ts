@@ -224,8 +224,15 @@ export class ItemStore {
    */
   permute(dest: Int32Array): void {
     const { f64, rec, idOf, slot, listAt } = this;
-    // The map first: a live record is the one its id maps to.
-    for (let r = 0; r < this.top; r++) if (rec[idOf[r]] === r) rec[idOf[r]] = dest[r];
+    // The map first. A live record is the one its id maps to; a free record keeps the id that
+    // held it last, which may map to another record by now (possibly one moved already), so
+    // every record is told live or free before any entry changes: live ones are marked ~dest.
+    for (let r = 0; r < this.top; r++) if (rec[idOf[r]] === r) dest[r] = ~dest[r];
+    for (let r = 0; r < this.top; r++) {
+      if (dest[r] >= 0) continue;
+      dest[r] = ~dest[r];
+      rec[idOf[r]] = dest[r];
+    }
     for (let j = 0; j < this.freeCount; j++) this.free[j] = dest[this.free[j]];
     for (let r = 0; r < this.top; r++) {
       for (let d = dest[r]; d !== r; d = dest[r]) {
