@@ -6,9 +6,8 @@
  *   npx tsx --expose-gc bench/memory.ts [--n 100000,1000000] [--frames 30]
  */
 import { parseArgs } from 'node:util';
-import { LooseQuadtree } from '../src/core/index.js';
 import { PairSum } from './contender.js';
-import { coreFrame } from './ours.js';
+import { coreFrame, coreOver } from './ours.js';
 import { Scene, type Mode } from './scene.js';
 import { StormScene } from './storm-scene.js';
 import { median } from './summary.js';
@@ -32,15 +31,7 @@ interface Row {
 /** Builds the core over the scene, runs it, and measures what it holds and how long a frame takes. */
 function measure(scene: Scene | StormScene, label: string, frames: number): Row {
   const before = arrayBytes();
-  const tree = new LooseQuadtree({ width: scene.side, height: scene.side });
-  const storm = scene instanceof StormScene ? scene : null;
-  for (let i = 0; i < scene.n; i++) {
-    tree.insert(i, scene.minX[i], scene.minY[i], scene.maxX[i], scene.maxY[i]);
-    if (storm !== null) {
-      tree.setCollider(i, storm.layer[i], storm.mask[i], storm.priority[i]);
-      if (storm.isStatic[i] === 1) tree.setStatic(i, true);
-    }
-  }
+  const tree = coreOver(scene);
   const sum = new PairSum();
   const times: number[] = [];
   for (let f = 0; f < frames + 5; f++) {

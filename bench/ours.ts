@@ -1,6 +1,7 @@
 import { LooseQuadtree } from '../src/core/index.js';
 import type { Contender, ContenderSpec, PairSum } from './contender.js';
 import type { Boxes, Scene } from './scene.js';
+import { StormScene } from './storm-scene.js';
 
 /** This library: insert once, then per frame move the movers and step. */
 class Ours implements Contender {
@@ -41,4 +42,18 @@ export function oursSpec(maxDepth?: number, name = 'bitecs-quadtree'): Contender
     note: `LooseQuadtree sized to the world, ${maxDepth === undefined ? 'default maxDepth (from the world size: 6 at 10k, 7 at 100k)' : `maxDepth ${maxDepth}`}; insert once, then \`move\` the movers and \`step()\`; pairs read from \`current\``,
     create: () => new Ours(maxDepth),
   };
+}
+
+/** The core sized to the scene's world with every item inserted (the storm's with its colliders and statics). */
+export function coreOver(scene: Scene | StormScene): LooseQuadtree {
+  const tree = new LooseQuadtree({ width: scene.side, height: scene.side });
+  const storm = scene instanceof StormScene ? scene : null;
+  for (let i = 0; i < scene.n; i++) {
+    tree.insert(i, scene.minX[i], scene.minY[i], scene.maxX[i], scene.maxY[i]);
+    if (storm !== null) {
+      tree.setCollider(i, storm.layer[i], storm.mask[i], storm.priority[i]);
+      if (storm.isStatic[i] === 1) tree.setStatic(i, true);
+    }
+  }
+  return tree;
 }

@@ -22,6 +22,7 @@ import { contactOf, depthAlong } from './contacts.js';
 import { shapesOf } from './pairs/ExactTest.js';
 import { validateIndex } from './validate/validate.js';
 import { BUDGET_KEYS, checkKeys, QUADTREE_KEYS } from './optionKeys.js';
+import { QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
 
 const ALL = -1;
 /** Deepest tree allowed: the per-level cell index of depth d holds 4^d entries (50 MB at 11). */
@@ -87,6 +88,8 @@ export class LooseQuadtree {
   private readonly rayIds: number[] = [0];
   private readonly rayDist: number[] = [0];
   private readonly nodeStack: Int32Array;
+  /** Objects whose state is part of the tree's (tile layers): saved with it (see {@link save}). */
+  private readonly attached: object[] = [];
 
   constructor(options: QuadtreeOptions = {}) {
     checkKeys('option', options, QUADTREE_KEYS);
@@ -593,6 +596,48 @@ export class LooseQuadtree {
     this.fillStats();
     this.tree.relocated = 0;
     return this.stats;
+  }
+
+  /**
+   * Saves the whole collision state: items, pairs with their phases and start steps, the
+   * budget's waiting items and shares, swept paths, lifespans, and the tile layers made on this
+   * tree. {@link restore} brings it back, and the steps after it then give the same pairs,
+   * events, budget decisions and query answers, in the same order, as the steps after the save
+   * did: what rollback netcode and replays need. Pass an older snapshot of this tree as `into`
+   * to reuse its memory (no allocation while the tree keeps its size).
+   *
+   * A snapshot copies every buffer the tree holds, scratch space included: about the tree's
+   * own memory (see docs/performance.md). It stays in memory and restores only this tree.
+   * @throws if `into` is given and is not a snapshot
+   */
+  save(into?: QuadtreeSnapshot): QuadtreeSnapshot {
+    return saveState(this, into, this.stepCount);
+  }
+
+  /**
+   * Brings back the state a {@link save} of this tree took, whatever happened since: items
+   * inserted, moved or removed, steps run, the tree grown, tile layers changed. Ids inserted
+   * since are gone again; handlers and queries see the tree as it was.
+   * @throws if `snapshot` is not one saved from this tree, or is damaged; nothing changes then
+   */
+  restore(snapshot: QuadtreeSnapshot): void {
+    restoreState(this, snapshot, 'tree');
+  }
+
+  /** @internal Makes `part`'s state part of the tree's: {@link save} copies it too. */
+  attach(part: object): void {
+    this.attached.push(part);
+  }
+
+  /** @internal Whether `part` is attached (see {@link attach}). */
+  holds(part: object): boolean {
+    return this.attached.includes(part);
+  }
+
+  /** @internal Undoes {@link attach}. */
+  detach(part: object): void {
+    const i = this.attached.indexOf(part);
+    if (i >= 0) this.attached.splice(i, 1);
   }
 
   /** Advances the lifespan timers of empty groups by one frame without a broadphase step. */

@@ -4,6 +4,7 @@
  * @module bitecs-quadtree/core
  */
 export { LooseQuadtree, type NodeVisitor } from './LooseQuadtree.js';
+export { QuadtreeSnapshot } from './snapshot/Snapshot.js';
 export type { Visitor, IdArray } from './queries/QueryEngine.js';
 export {
   Shape,

@@ -1,6 +1,6 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LooseQuadtree, Shape, type Contact, type RayHit } from '../../src/core/index.js';
+import { LooseQuadtree, QuadtreeSnapshot, Shape, type Contact, type RayHit } from '../../src/core/index.js';
 import { mulberry32 } from './helpers.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -146,6 +146,26 @@ describe('steady-state allocation (needs node --expose-gc)', () => {
     expect(control).toBeGreaterThan(0);
     // Moves and steps make none; the queries a few hundred bytes now and then. A move that
     // boxed its four numbers (64 bytes x 5000 items x 1500 steps) would make dozens.
+    expect(minor, `${minor} young-generation collections`).toBeLessThanOrEqual(8);
+  }, 300_000);
+
+  it('a rollback loop makes next to no garbage: a save every step into a ring of 8, a restore every 10', async () => {
+    const scene = new BouncingScene();
+    const ring = Array.from({ length: 8 }, () => new QuadtreeSnapshot());
+    const loop = (steps: number): void => {
+      for (let k = 0; k < steps; k++) {
+        scene.tree.save(ring[k & 7]);
+        scene.step();
+        if (k % 10 === 9) scene.tree.restore(ring[(k - 4) & 7]);
+      }
+    };
+    // Warm: the snapshots get their arrays, and the plan of the tree's state settles.
+    loop(300);
+    const minor = await countMinorGcs(() => loop(1000));
+    scene.tree.validate();
+    expect(ring.every((snap) => snap.stepCount > 0)).toBe(true);
+    // As the loop without snapshots (see above): a save or restore that allocated its arrays
+    // again (a megabyte and more each) would make dozens.
     expect(minor, `${minor} young-generation collections`).toBeLessThanOrEqual(8);
   }, 300_000);
 

@@ -1,6 +1,7 @@
 import { fail, show } from '../errors.js';
 import type { LooseQuadtree } from '../LooseQuadtree.js';
 import { TileGrid, type RectSink } from './TileGrid.js';
+import { markOutside } from '../snapshot/StatePlan.js';
 import {
   checkValue,
   parseCollider,
@@ -83,6 +84,8 @@ export class TileLayer {
   private readonly collider: TileCollider;
   private destroyed = false;
   private readonly one = [0, 0, 0];
+  /** The core tree the layer's rectangles are items of (its snapshots save the layer), or null for another face's. */
+  private readonly owner: LooseQuadtree | null;
 
   /**
    * Merges the solid tiles of `options.data` and adds the rectangles to `tree` as static
@@ -105,6 +108,8 @@ export class TileLayer {
     this.x = p.x;
     this.y = p.y;
     this.grid.load();
+    this.owner = sinkOf === null ? tree : null;
+    this.owner?.attach(this);
   }
 
   /** Rectangles (items) the solid tiles are merged into. */
@@ -281,6 +286,7 @@ export class TileLayer {
     this.checkLive('destroy');
     this.grid.removeAll();
     this.destroyed = true;
+    this.owner?.detach(this);
   }
 
   private indexOf(verb: string, col: number, row: number): number {
@@ -303,6 +309,9 @@ export class TileLayer {
 
   private checkLive(verb: string): void {
     if (this.destroyed) fail(`tile layer ${verb}: the layer was destroyed`);
+    // A restore of a snapshot saved before the layer was made takes the layer's items away.
+    if (this.owner !== null && !this.owner.holds(this))
+      fail(`tile layer ${verb}: the tree was restored to a snapshot saved before this layer was made`);
   }
 }
 
@@ -353,6 +362,8 @@ class TreeSink implements RectSink {
       if (typeof ids !== 'object' || typeof ids.acquire !== 'function' || typeof ids.release !== 'function')
         fail(`tile layer option ids must be a first id or an object with acquire and release (got ${show(ids)})`);
       this.allocator = ids;
+      // The game's allocator: a snapshot of the tree keeps it as it is.
+      markOutside(ids);
       this.first = this.next = this.end = 0;
     }
   }

@@ -1,0 +1,121 @@
+import { fail, show } from '../errors.js';
+import { StatePlan } from './StatePlan.js';
+
+/** The plan that fits each saved structure's state as of its last save or restore (see StatePlan). */
+const plans = new WeakMap<object, StatePlan>();
+
+/**
+ * A saved copy of a tree's whole collision state: items, pairs with their phases and start
+ * steps, the budget's cursors and waiting items, swept paths, lifespans, tile layers. Made by
+ * {@link LooseQuadtree.save}, brought back by {@link LooseQuadtree.restore}.
+ *
+ * It lives in memory and belongs to the tree that saved it. Pass it back to `save` to reuse
+ * its memory: a rollback loop that keeps a ring of snapshots then allocates nothing while the
+ * tree keeps its size.
+ */
+export class QuadtreeSnapshot {
+  /** @internal The structure saved, or null before the first save. */
+  owner: object | null = null;
+  /** @internal */
+  plan: StatePlan | null = null;
+  /** @internal Numbers and booleans, by the plan's slots. */
+  numbers = new Float64Array(0);
+  /** @internal References, by the plan's slots. */
+  refs: unknown[] = [];
+  /** @internal One copy per buffer of the plan. */
+  copies: Uint8Array[] = [];
+  /** @internal Contents of the plan's lists of primitives. */
+  lists: unknown[][] = [];
+  /** @internal Entries of the plan's maps and sets. */
+  maps: unknown[][] = [];
+  /** Steps the tree had run when this was saved (its {@link LooseQuadtree.stepCount}). */
+  stepCount = -1;
+
+  /** Bytes of typed-array state this snapshot holds. */
+  get byteLength(): number {
+    let n = this.numbers.byteLength;
+    for (const c of this.copies) n += c.byteLength;
+    return n;
+  }
+}
+
+/** The plan for `root`'s state as it is now: the last one, if the state kept its shape. */
+function planOf(root: object): StatePlan {
+  let plan = plans.get(root);
+  if (plan === undefined || !plan.fits()) {
+    plan = new StatePlan(root);
+    plans.set(root, plan);
+  }
+  return plan;
+}
+
+/** Saves `root`'s state into `into`, or a new snapshot. `verb` names the call in errors. */
+export function saveState(root: object, into: QuadtreeSnapshot | undefined, stepCount: number): QuadtreeSnapshot {
+  if (into !== undefined && !(into instanceof QuadtreeSnapshot))
+    fail(`save takes a snapshot to reuse, or nothing (got ${describe(into)})`);
+  const snap = into ?? new QuadtreeSnapshot();
+  const plan = planOf(root);
+  if (snap.plan !== plan) {
+    // Arrays sized to this plan; reused while it lasts (the same size, the same buffers).
+    if (snap.numbers.length !== plan.numbers) snap.numbers = new Float64Array(plan.numbers);
+    snap.refs.length = plan.refs;
+    const copies = snap.copies;
+    copies.length = plan.buffers.length;
+    for (let b = 0; b < plan.buffers.length; b++) {
+      const size = plan.buffers[b].length;
+      // Past the old length the array holds holes (undefined), hence the optional chain.
+      if ((copies[b] as Uint8Array | undefined)?.length !== size) copies[b] = new Uint8Array(size);
+    }
+    resize(snap.lists, plan.lists.length);
+    resize(snap.maps, plan.maps.length);
+    snap.plan = plan;
+  }
+  snap.owner = root;
+  plan.save(snap.numbers, snap.refs, snap.copies, snap.lists, snap.maps);
+  snap.stepCount = stepCount;
+  return snap;
+}
+
+/**
+ * Restores `root`'s state from a snapshot of it. Everything is checked before anything is
+ * written: a refused snapshot changes nothing.
+ */
+export function restoreState(root: object, snap: unknown, what: string): void {
+  if (!(snap instanceof QuadtreeSnapshot)) fail(`restore takes a snapshot made by save (got ${describe(snap)})`);
+  const plan = snap.plan;
+  if (plan === null || snap.owner === null) fail('restore of a snapshot that holds nothing yet: pass it to save first');
+  if (snap.owner !== root) fail(`restore of a snapshot saved from another ${what}; a snapshot restores only its own`);
+  const damaged = damage(snap, plan);
+  if (damaged !== null) fail(`restore of a damaged snapshot (${damaged}); nothing was changed`);
+  plan.restore(snap.numbers, snap.refs, snap.copies, snap.lists, snap.maps);
+  // The state now has the shape of the plan it was saved with.
+  plans.set(root, plan);
+}
+
+/** What no longer matches between a snapshot's arrays and its plan, or null. */
+function damage(snap: QuadtreeSnapshot, plan: StatePlan): string | null {
+  if (!(snap.numbers instanceof Float64Array) || snap.numbers.length !== plan.numbers)
+    return `${plan.numbers} numbers expected`;
+  if (!Array.isArray(snap.refs) || snap.refs.length !== plan.refs) return `${plan.refs} references expected`;
+  if (!Array.isArray(snap.copies) || snap.copies.length !== plan.buffers.length)
+    return `${plan.buffers.length} buffers expected`;
+  for (let b = 0; b < plan.buffers.length; b++) {
+    const c = snap.copies[b];
+    if (!(c instanceof Uint8Array) || c.length !== plan.buffers[b].length)
+      return `buffer ${b}: ${plan.buffers[b].length} bytes expected (got ${c instanceof Uint8Array ? c.length : show(c)})`;
+  }
+  if (snap.lists.length !== plan.lists.length || snap.maps.length !== plan.maps.length) return 'lists do not match';
+  return null;
+}
+
+/** A value as an error names it: objects by their kind, the rest as they print. */
+function describe(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return show(v);
+  const name = (v as { constructor?: { name?: string } }).constructor?.name ?? 'Object';
+  return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
+}
+
+function resize(a: unknown[][], n: number): void {
+  while (a.length > n) a.pop();
+  while (a.length < n) a.push([]);
+}

@@ -1,0 +1,182 @@
+/**
+ * Where a structure's state lives, found by walking its objects from a root: every field
+ * holding a number, a boolean or a reference, every typed array's buffer, and the contents of
+ * plain arrays of primitives and of maps. A snapshot copies what a plan names; a restore
+ * writes it back into the same objects. Nothing here knows the layout of the tree: a new
+ * field, array or object is saved as soon as it is reachable, so the state can change shape
+ * without the snapshot code changing.
+ *
+ * The walk follows fields (own enumerable properties), array elements and map values. It does
+ * not enter functions, typed arrays (their bytes are copied per buffer, so views that share a
+ * buffer stay shared) or objects marked with {@link markOutside} (a caller's allocator, a
+ * game's world): those are saved as references only.
+ */
+
+/** Field kinds. */
+const NUMBER = 0;
+const BOOLEAN = 1;
+/** A reference (object, typed array, function, string, null or undefined), restored as it was. */
+const REF = 2;
+/** The length of an array whose elements are objects: a change makes the plan stale. */
+const LENGTH = 3;
+
+const outside = new WeakSet();
+
+/** Marks an object as not part of the state: snapshots keep a reference to it and never copy it. */
+export function markOutside(o: object): void {
+  outside.add(o);
+}
+
+/** One plan: fixed once built, shared by every snapshot saved while the state kept its shape. */
+export class StatePlan {
+  readonly root: object;
+  /** Per field: the object holding it, its key, its kind, and its index in the snapshot's arrays. */
+  readonly holders: object[] = [];
+  readonly keys: (string | number)[] = [];
+  readonly kinds: number[] = [];
+  readonly slots: number[] = [];
+  /** The length of each array of objects when the plan was built (a change makes it stale). */
+  readonly planned: unknown[] = [];
+  /** Every object and typed array the plan reaches: a reference may move among them (two buffers swapped) and the plan still fits. */
+  private readonly members: Set<object>;
+  numbers = 0;
+  refs = 0;
+  /** Distinct typed-array buffers, as byte views over the whole buffer. */
+  readonly buffers: Uint8Array[] = [];
+  /** Plain arrays of primitives, whose contents are copied. */
+  readonly lists: unknown[][] = [];
+  /** Maps and sets, whose entries are copied. */
+  readonly maps: (Map<unknown, unknown> | Set<unknown>)[] = [];
+
+  constructor(root: object) {
+    this.root = root;
+    const seen = new Set<object>([root]);
+    this.members = seen;
+    const buffers = new Set<ArrayBufferLike>();
+    const queue: object[] = [root];
+    for (let q = 0; q < queue.length; q++) {
+      const o = queue[q];
+      if (Array.isArray(o)) this.addLength(o);
+      for (const key of Array.isArray(o) ? o.keys() : Object.keys(o)) {
+        const v = (o as Record<string | number, unknown>)[key];
+        if (typeof v === 'number') this.add(o, key, NUMBER, this.numbers++, undefined);
+        else if (typeof v === 'boolean') this.add(o, key, BOOLEAN, this.numbers++, undefined);
+        else {
+          this.add(o, key, REF, this.refs++, undefined);
+          if (typeof v !== 'object' || v === null || seen.has(v) || outside.has(v)) continue;
+          seen.add(v);
+          if (ArrayBuffer.isView(v)) {
+            if (!buffers.has(v.buffer)) {
+              buffers.add(v.buffer);
+              this.buffers.push(new Uint8Array(v.buffer));
+            }
+          } else if (v instanceof Map || v instanceof Set) {
+            this.maps.push(v);
+            for (const inner of (v as Map<unknown, unknown> | Set<unknown>).values() as Iterable<unknown>) {
+              if (typeof inner === 'object' && inner !== null && !seen.has(inner) && !outside.has(inner)) {
+                seen.add(inner);
+                queue.push(inner);
+              }
+            }
+          } else if (Array.isArray(v) && v.every(isPrimitive)) {
+            this.lists.push(v);
+          } else {
+            queue.push(v);
+          }
+        }
+      }
+    }
+  }
+
+  private add(holder: object, key: string | number, kind: number, slot: number, planned: unknown): void {
+    this.holders.push(holder);
+    this.keys.push(key);
+    this.kinds.push(kind);
+    this.slots.push(slot);
+    this.planned.push(planned);
+  }
+
+  private addLength(a: unknown[]): void {
+    this.add(a, 'length', LENGTH, this.numbers++, a.length);
+  }
+
+  /**
+   * Whether the state still has the shape this plan names: every reference to an object the
+   * plan reaches (or to one outside the state), every array of objects as long, every number
+   * still a number and every list still of primitives. Reads each field once, allocates nothing.
+   */
+  fits(): boolean {
+    const { holders, keys, kinds, planned, members } = this;
+    for (let f = 0; f < kinds.length; f++) {
+      const kind = kinds[f];
+      const v = (holders[f] as Record<string | number, unknown>)[keys[f]];
+      if (kind === REF) {
+        if (typeof v === 'object' && v !== null && !members.has(v) && !outside.has(v)) return false;
+      } else if (kind === LENGTH) {
+        if (v !== planned[f]) return false;
+      } else if (typeof v !== (kind === NUMBER ? 'number' : 'boolean')) {
+        return false;
+      }
+    }
+    for (const list of this.lists) {
+      for (let i = 0; i < list.length; i++) if (!isPrimitive(list[i])) return false;
+    }
+    for (const map of this.maps) {
+      for (const v of map.values() as Iterable<unknown>)
+        if (typeof v === 'object' && v !== null && !members.has(v) && !outside.has(v)) return false;
+    }
+    return true;
+  }
+
+  /** Copies the state into the given arrays (sized by the caller from this plan). */
+  save(numbers: Float64Array, refs: unknown[], copies: Uint8Array[], lists: unknown[][], maps: unknown[][]): void {
+    const { holders, keys, kinds, slots } = this;
+    for (let f = 0; f < kinds.length; f++) {
+      const v = (holders[f] as Record<string | number, unknown>)[keys[f]];
+      const kind = kinds[f];
+      if (kind === REF) refs[slots[f]] = v;
+      else numbers[slots[f]] = kind === BOOLEAN ? (v ? 1 : 0) : (v as number);
+    }
+    for (let b = 0; b < this.buffers.length; b++) copies[b].set(this.buffers[b]);
+    for (let l = 0; l < this.lists.length; l++) copyList(this.lists[l], lists[l]);
+    for (let m = 0; m < this.maps.length; m++) {
+      const out = maps[m];
+      out.length = 0;
+      const map = this.maps[m];
+      if (map instanceof Map) for (const [k, v] of map) out.push(k, v);
+      else for (const v of map) out.push(v);
+    }
+  }
+
+  /** Writes saved state back: fields first (references bring back the objects and arrays), then contents. */
+  restore(numbers: Float64Array, refs: unknown[], copies: Uint8Array[], lists: unknown[][], maps: unknown[][]): void {
+    const { holders, keys, kinds, slots } = this;
+    for (let f = 0; f < kinds.length; f++) {
+      const holder = holders[f] as Record<string | number, unknown>;
+      const kind = kinds[f];
+      const s = slots[f];
+      if (kind === REF) holder[keys[f]] = refs[s];
+      else if (kind === BOOLEAN) holder[keys[f]] = numbers[s] === 1;
+      // An array's length before its elements (LENGTH fields come first in each array).
+      else holder[keys[f]] = numbers[s];
+    }
+    for (let b = 0; b < this.buffers.length; b++) this.buffers[b].set(copies[b]);
+    for (let l = 0; l < this.lists.length; l++) copyList(lists[l], this.lists[l]);
+    for (let m = 0; m < this.maps.length; m++) {
+      const map = this.maps[m];
+      const from = maps[m];
+      map.clear();
+      if (map instanceof Map) for (let i = 0; i < from.length; i += 2) map.set(from[i], from[i + 1]);
+      else for (let i = 0; i < from.length; i++) map.add(from[i]);
+    }
+  }
+}
+
+function isPrimitive(v: unknown): boolean {
+  return v === null || (typeof v !== 'object' && typeof v !== 'function');
+}
+
+function copyList(from: unknown[], to: unknown[]): void {
+  to.length = from.length;
+  for (let i = 0; i < from.length; i++) to[i] = from[i];
+}
