@@ -70,31 +70,35 @@ function support(s: Float64Array, o: number, circle: boolean, nx: number, ny: nu
   return (nx > 0 ? s[o + 2] * nx : s[o] * nx) + (ny > 0 ? s[o + 3] * ny : s[o + 1] * ny);
 }
 
+/** The normals +x, -x, +y, -y, in the order that breaks ties between equal pushes. */
+const NORMAL_X = [1, -1, 0, 0];
+const NORMAL_Y = [0, 0, 1, -1];
+
+/** Which of the pushes for the normals +x, -x, +y, -y is the least, the earlier on a tie (an index into NORMAL_X, NORMAL_Y). */
+function leastPush(plusX: number, minusX: number, plusY: number, minusY: number): number {
+  let k = 0,
+    least = plusX;
+  if (minusX < least) {
+    least = minusX;
+    k = 1;
+  }
+  if (plusY < least) {
+    least = plusY;
+    k = 2;
+  }
+  return minusY < least ? 3 : k;
+}
+
 function boxesContact<T extends Contact>(s: Float64Array, out: T): T {
   // A's push out in each of four directions; the normal points the other way (towards B).
   const right = s[2] - s[4]; // move A -x: normal +x
   const left = s[6] - s[0]; // move A +x: normal -x
   const down = s[3] - s[5]; // move A -y: normal +y
   const up = s[7] - s[1]; // move A +y: normal -y
-  let depth = right,
-    nx = 1,
-    ny = 0;
-  if (left < depth) {
-    depth = left;
-    nx = -1;
-  }
-  if (down < depth) {
-    depth = down;
-    nx = 0;
-    ny = 1;
-  }
-  if (up < depth) {
-    depth = up;
-    nx = 0;
-    ny = -1;
-  }
-  out.nx = nx;
-  out.ny = ny;
+  const k = leastPush(right, left, down, up);
+  const depth = Math.min(right, left, down, up);
+  out.nx = NORMAL_X[k];
+  out.ny = NORMAL_Y[k];
   out.depth = depth > 0 ? depth : 0;
   out.x = (s[0] > s[4] ? s[0] : s[4]) * 0.5 + (s[2] < s[6] ? s[2] : s[6]) * 0.5;
   out.y = (s[1] > s[5] ? s[1] : s[5]) * 0.5 + (s[3] < s[7] ? s[3] : s[7]) * 0.5;
@@ -157,26 +161,11 @@ function circleBoxContact<T extends Contact>(s: Float64Array, c: number, b: numb
       minusX = sign > 0 ? toRight : toLeft,
       plusY = sign > 0 ? toTop : toBottom,
       minusY = sign > 0 ? toBottom : toTop;
-    let fx = 1,
-      fy = 0;
-    depth = plusX;
-    if (minusX < depth) {
-      depth = minusX;
-      fx = -1;
-    }
-    if (plusY < depth) {
-      depth = plusY;
-      fx = 0;
-      fy = 1;
-    }
-    if (minusY < depth) {
-      depth = minusY;
-      fx = 0;
-      fy = -1;
-    }
+    const k = leastPush(plusX, minusX, plusY, minusY);
+    depth = Math.min(plusX, minusX, plusY, minusY);
     // Back to the normal from the circle to the box, whose side the circle leaves by.
-    nx = fx * sign;
-    ny = fy * sign;
+    nx = NORMAL_X[k] * sign;
+    ny = NORMAL_Y[k] * sign;
     px = nx > 0 ? s[b] : nx < 0 ? s[b + 2] : cx;
     py = ny > 0 ? s[b + 1] : ny < 0 ? s[b + 3] : cy;
     depth += r;

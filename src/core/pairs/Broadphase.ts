@@ -599,7 +599,7 @@ export class Broadphase {
     const pairs = this.pairs;
     const items = this.tree.items;
     pairs.reset();
-    for (let id = 0; id < items.capacity; id++) if (items.rec[id] >= 0) items.setPairHead(id, NONE);
+    items.clearPairHeads();
     const cur = this.lists.current;
     for (let i = 0; i < cur.count; i++)
       cur.index[i] = pairs.create(cur.a[i], cur.b[i], cur.priority[i], cur.born[i], items);

@@ -1,5 +1,16 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
-import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
+import {
+  CIRCLE,
+  EXACT,
+  FLAGS,
+  MAX_X,
+  MAX_Y,
+  MIN_X,
+  MIN_Y,
+  PRIORITY_BITS,
+  PRIORITY_SHIFT,
+  SWEPT,
+} from '../store/ItemStore.js';
 import { grow } from '../grow.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
@@ -377,9 +388,12 @@ export class ProbeGrid {
     const meta = tree.slots.meta;
     for (let i = n - 1; i >= 0; i--) {
       const at = this.keys[i];
-      const b = stride * (fromRecords ? items.rec[at] : at);
-      const priority = fromRecords ? items.priorityOf(at) : meta[4 * at + 3];
-      const exact = (fromRecords ? items.flagsOf(at) : meta[4 * at + 2]) & EXACT;
+      // A record's flags hold its priority: one read of the id map per entry.
+      const r = fromRecords ? items.rec[at] : at;
+      const b = stride * r;
+      const flags = fromRecords ? items.i32[(r << 4) | FLAGS] : meta[4 * at + 2];
+      const priority = fromRecords ? (flags & PRIORITY_BITS) >>> PRIORITY_SHIFT : meta[4 * at + 3];
+      const exact = flags & EXACT;
       const c0 = this.span[4 * i],
         c1 = this.span[4 * i + 1],
         r0 = this.span[4 * i + 2],

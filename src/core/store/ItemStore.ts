@@ -241,15 +241,9 @@ export class ItemStore {
           f64[a] = f64[b];
           f64[b] = t;
         }
-        let t = idOf[r];
-        idOf[r] = idOf[d];
-        idOf[d] = t;
-        t = slot[r];
-        slot[r] = slot[d];
-        slot[d] = t;
-        t = listAt[r];
-        listAt[r] = listAt[d];
-        listAt[d] = t;
+        swap(idOf, r, d);
+        swap(slot, r, d);
+        swap(listAt, r, d);
         dest[r] = dest[d];
         dest[d] = d;
       }
@@ -393,6 +387,11 @@ export class ItemStore {
     this.i32[(this.rec[id] << 4) | PAIR_HEAD] = edge;
   }
 
+  /** Empties every item's pair list (the pool is rebuilt): over the records, not the ids. */
+  clearPairHeads(): void {
+    for (let r = 0; r < this.top; r++) this.i32[(r << 4) | PAIR_HEAD] = NONE;
+  }
+
   /** The packed depth and cell of the item's node (see CELL and packCell). */
   cellOf(id: number): number {
     return this.i32[(this.rec[id] << 4) | CELL];
@@ -518,4 +517,10 @@ function tooFar(id: number, cap: number, limit: number): never {
       `${BYTES_PER_ID} bytes an id), which could not be allocated (maxId ${limit}): keep ids dense, or lower ` +
       'option maxId to refuse such ids up front',
   );
+}
+
+function swap(a: Int32Array, i: number, j: number): void {
+  const t = a[i];
+  a[i] = a[j];
+  a[j] = t;
 }
