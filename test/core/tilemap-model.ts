@@ -1,4 +1,4 @@
-import type { Contact, LooseQuadtree, RayHit, TileLayer } from '../../src/core/index.js';
+import type { Contact, LooseQuadtree, RayHit, TileGridOptions, TileLayer } from '../../src/core/index.js';
 import { expect } from 'vitest';
 import { type ModelItem, type Rng, shapesOverlap, shapeInRect, shapeInCircle, shapeHasPoint } from './helpers.js';
 import { rayBoxDistance } from '../../src/core/index.js';
@@ -13,6 +13,20 @@ export interface MapModel {
   y: number;
   tw: number;
   th: number;
+}
+
+/** The grid options of a layer over the map (the collider and ids are the caller's). */
+export function gridOf(m: MapModel): TileGridOptions {
+  return {
+    data: m.values,
+    width: m.cols,
+    height: m.rows,
+    tileWidth: m.tw,
+    tileHeight: m.th,
+    x: m.x,
+    y: m.y,
+    solid: m.solid,
+  };
 }
 
 /** A random map: walls as random rectangles and lines, then noise, values 0..3. */

@@ -13,6 +13,7 @@ import {
   tileBox,
   tilesOf,
   Compare,
+  gridOf,
   type MapModel,
 } from './tilemap-model.js';
 
@@ -22,18 +23,7 @@ const WALL = 1,
   MOVER = 2;
 
 function layerOf(tree: LooseQuadtree, m: MapModel): TileLayer {
-  return new TileLayer(tree, {
-    data: m.values,
-    width: m.cols,
-    height: m.rows,
-    tileWidth: m.tw,
-    tileHeight: m.th,
-    x: m.x,
-    y: m.y,
-    solid: m.solid,
-    layer: WALL,
-    ids: FIRST,
-  });
+  return new TileLayer(tree, { ...gridOf(m), layer: WALL, ids: FIRST });
 }
 
 function treeFor(m: MapModel): LooseQuadtree {

@@ -20,6 +20,7 @@ import {
   canonicalRects,
   changePerTile,
   Compare,
+  gridOf,
   layerRects,
   perTileTree,
   randomChanges,
@@ -36,17 +37,7 @@ function worldFor(m: MapModel): World {
 }
 
 function layerOf(world: World, m: MapModel): TileLayer {
-  return addTileLayer(world, {
-    data: m.values,
-    width: m.cols,
-    tileWidth: m.tw,
-    tileHeight: m.th,
-    x: m.x,
-    y: m.y,
-    solid: m.solid,
-    layer: WALL,
-    priority: 50,
-  });
+  return addTileLayer(world, { ...gridOf(m), layer: WALL, priority: 50 });
 }
 
 const frame = (w: World) => quadtreeCollisionSystem(quadtreeSyncSystem(w));
