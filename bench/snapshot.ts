@@ -1,6 +1,6 @@
 /**
- * Snapshots for rollback: the time to save and to restore the whole collision state, and the
- * bytes a snapshot holds, for the bouncing boxes (a tenth moving) and the storm, after the
+ * Snapshots for rollback: the time to save and to restore the whole collision state, the
+ * bytes a snapshot holds and the bytes a save copies (the parts of the buffers in use), for the bouncing boxes (a tenth moving) and the storm, after the
  * scene has run a while. Saves reuse one snapshot, as a rollback loop's ring of them does.
  *
  *   npx tsx --expose-gc bench/snapshot.ts [--n 10000,100000] [--repeats 200]
@@ -19,6 +19,7 @@ interface Row {
   save: number;
   restore: number;
   bytesPerItem: number;
+  copiedPerItem: number;
 }
 
 function measure(scene: Scene | StormScene, label: string, repeats: number): Row {
@@ -55,6 +56,7 @@ function measure(scene: Scene | StormScene, label: string, repeats: number): Row
     save: median(saves),
     restore: median(restores),
     bytesPerItem: snap.byteLength / scene.n,
+    copiedPerItem: snap.used.reduce((sum, n) => sum + n, 0) / scene.n,
   };
 }
 
@@ -68,10 +70,10 @@ function main(): void {
     rows.push(measure(new Scene(n, '10'), 'bounce, 10% moving', repeats));
     rows.push(measure(new StormScene(n), 'storm', repeats));
   }
-  console.log('scene                 items    pairs   save ms  restore ms  both ms  snapshot B/item');
+  console.log('scene                 items    pairs   save ms  restore ms  both ms  held B/item  copied B/item');
   for (const r of rows) {
     console.log(
-      `${r.scene.padEnd(20)} ${String(r.n).padStart(7)} ${String(r.pairs).padStart(8)} ${r.save.toFixed(3).padStart(9)} ${r.restore.toFixed(3).padStart(11)} ${(r.save + r.restore).toFixed(3).padStart(8)} ${r.bytesPerItem.toFixed(0).padStart(16)}`,
+      `${r.scene.padEnd(20)} ${String(r.n).padStart(7)} ${String(r.pairs).padStart(8)} ${r.save.toFixed(3).padStart(9)} ${r.restore.toFixed(3).padStart(11)} ${(r.save + r.restore).toFixed(3).padStart(8)} ${r.bytesPerItem.toFixed(0).padStart(12)} ${r.copiedPerItem.toFixed(0).padStart(14)}`,
     );
   }
 }

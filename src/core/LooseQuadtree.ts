@@ -606,8 +606,8 @@ export class LooseQuadtree {
    * did: what rollback netcode and replays need. Pass an older snapshot of this tree as `into`
    * to reuse its memory (no allocation while the tree keeps its size).
    *
-   * A snapshot copies every buffer the tree holds, scratch space included: about the tree's
-   * own memory (see docs/performance.md). It stays in memory and restores only this tree.
+   * A save copies the parts of the tree's buffers in use; a snapshot holds a copy the size of
+   * each (see docs/rollback.md). It stays in memory and restores only this tree.
    * @throws if `into` is given and is not a snapshot
    */
   save(into?: QuadtreeSnapshot): QuadtreeSnapshot {

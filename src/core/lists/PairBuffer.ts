@@ -1,4 +1,5 @@
 import { grow } from '../grow.js';
+import { declareExtent } from '../snapshot/StatePlan.js';
 import type { PairList } from '../options.js';
 
 /** A growable {@link PairList} with a parallel array of pair-pool indices. */
@@ -24,6 +25,9 @@ export class PairBuffer implements PairList {
     this.index = new Int32Array(capacity);
     this.born = new Int32Array(capacity);
     this.was = new Uint8Array(capacity);
+    // Entries past the count are written before they are read: snapshots skip them.
+    const inUse = (): number => this.count;
+    for (const key of ['a', 'b', 'priority', 'index', 'born', 'was']) declareExtent(this, key, inUse);
   }
 
   push(a: number, b: number, priority: number, index: number, born = 0): void {

@@ -24,6 +24,8 @@ export class QuadtreeSnapshot {
   refs: unknown[] = [];
   /** @internal One copy per buffer of the plan. */
   copies: Uint8Array[] = [];
+  /** @internal Per buffer, the bytes saved (its part in use, see declareExtent). */
+  used = new Int32Array(0);
   /** @internal Contents of the plan's lists of primitives. */
   lists: unknown[][] = [];
   /** @internal Entries of the plan's maps and sets. */
@@ -61,6 +63,7 @@ export function saveState(root: object, into: QuadtreeSnapshot | undefined, step
     snap.refs.length = plan.refs;
     const copies = snap.copies;
     copies.length = plan.buffers.length;
+    if (snap.used.length !== plan.buffers.length) snap.used = new Int32Array(plan.buffers.length);
     for (let b = 0; b < plan.buffers.length; b++) {
       const size = plan.buffers[b].length;
       // Past the old length the array holds holes (undefined), hence the optional chain.
@@ -71,7 +74,7 @@ export function saveState(root: object, into: QuadtreeSnapshot | undefined, step
     snap.plan = plan;
   }
   snap.owner = root;
-  plan.save(snap.numbers, snap.refs, snap.copies, snap.lists, snap.maps);
+  plan.save(snap.numbers, snap.refs, snap.copies, snap.used, snap.lists, snap.maps);
   snap.stepCount = stepCount;
   return snap;
 }
@@ -87,7 +90,7 @@ export function restoreState(root: object, snap: unknown, what: string): void {
   if (snap.owner !== root) fail(`restore of a snapshot saved from another ${what}; a snapshot restores only its own`);
   const damaged = damage(snap, plan);
   if (damaged !== null) fail(`restore of a damaged snapshot (${damaged}); nothing was changed`);
-  plan.restore(snap.numbers, snap.refs, snap.copies, snap.lists, snap.maps);
+  plan.restore(snap.numbers, snap.refs, snap.copies, snap.used, snap.lists, snap.maps);
   // The state now has the shape of the plan it was saved with.
   plans.set(root, plan);
 }
@@ -103,6 +106,12 @@ function damage(snap: QuadtreeSnapshot, plan: StatePlan): string | null {
     const c = snap.copies[b];
     if (!(c instanceof Uint8Array) || c.length !== plan.buffers[b].length)
       return `buffer ${b}: ${plan.buffers[b].length} bytes expected (got ${c instanceof Uint8Array ? c.length : show(c)})`;
+  }
+  if (!(snap.used instanceof Int32Array) || snap.used.length !== plan.buffers.length)
+    return `${plan.buffers.length} buffer sizes expected`;
+  for (let b = 0; b < plan.buffers.length; b++) {
+    if (!(snap.used[b] >= 0 && snap.used[b] <= snap.copies[b].length))
+      return `buffer ${b}: ${snap.used[b]} bytes in use of ${snap.copies[b].length}`;
   }
   if (snap.lists.length !== plan.lists.length || snap.maps.length !== plan.maps.length) return 'lists do not match';
   return null;

@@ -22,6 +22,20 @@ const LENGTH = 3;
 
 const outside = new WeakSet();
 
+/** Per holder, per typed-array field: how many of its elements are in use (see {@link declareExtent}). */
+const extents = new WeakMap<object, Record<string, () => number>>();
+
+/**
+ * Declares that only the first `inUse()` elements of the typed array in `holder[key]` are
+ * state: the rest is written before it is read (records not handed out yet, pairs past a
+ * list's count). Snapshots then copy only those, however large the array has grown.
+ */
+export function declareExtent(holder: object, key: string, inUse: () => number): void {
+  const own = extents.get(holder);
+  if (own === undefined) extents.set(holder, { [key]: inUse });
+  else own[key] = inUse;
+}
+
 /** Marks an object as not part of the state: snapshots keep a reference to it and never copy it. */
 export function markOutside(o: object): void {
   outside.add(o);
@@ -43,6 +57,8 @@ export class StatePlan {
   refs = 0;
   /** Distinct typed-array buffers, as byte views over the whole buffer. */
   readonly buffers: Uint8Array[] = [];
+  /** Index of each buffer in {@link buffers}. */
+  private readonly bufferIndex = new Map<ArrayBufferLike, number>();
   /** Plain arrays of primitives, whose contents are copied. */
   readonly lists: unknown[][] = [];
   /** Maps and sets, whose entries are copied. */
@@ -52,7 +68,7 @@ export class StatePlan {
     this.root = root;
     const seen = new Set<object>([root]);
     this.members = seen;
-    const buffers = new Set<ArrayBufferLike>();
+    const buffers = this.bufferIndex;
     const queue: object[] = [root];
     for (let q = 0; q < queue.length; q++) {
       const o = queue[q];
@@ -67,7 +83,7 @@ export class StatePlan {
           seen.add(v);
           if (ArrayBuffer.isView(v)) {
             if (!buffers.has(v.buffer)) {
-              buffers.add(v.buffer);
+              buffers.set(v.buffer, this.buffers.length);
               this.buffers.push(new Uint8Array(v.buffer));
             }
           } else if (v instanceof Map || v instanceof Set) {
@@ -129,7 +145,14 @@ export class StatePlan {
   }
 
   /** Copies the state into the given arrays (sized by the caller from this plan). */
-  save(numbers: Float64Array, refs: unknown[], copies: Uint8Array[], lists: unknown[][], maps: unknown[][]): void {
+  save(
+    numbers: Float64Array,
+    refs: unknown[],
+    copies: Uint8Array[],
+    used: Int32Array,
+    lists: unknown[][],
+    maps: unknown[][],
+  ): void {
     const { holders, keys, kinds, slots } = this;
     for (let f = 0; f < kinds.length; f++) {
       const v = (holders[f] as Record<string | number, unknown>)[keys[f]];
@@ -137,7 +160,13 @@ export class StatePlan {
       if (kind === REF) refs[slots[f]] = v;
       else numbers[slots[f]] = kind === BOOLEAN ? (v ? 1 : 0) : (v as number);
     }
-    for (let b = 0; b < this.buffers.length; b++) copies[b].set(this.buffers[b]);
+    this.measureUse(used);
+    for (let b = 0; b < this.buffers.length; b++) {
+      const buffer = this.buffers[b];
+      const n = used[b];
+      // A view per buffer saved in part (a few a save): the copy of a whole buffer needs none.
+      if (n > 0) copies[b].set(n === buffer.length ? buffer : buffer.subarray(0, n));
+    }
     for (let l = 0; l < this.lists.length; l++) copyList(this.lists[l], lists[l]);
     for (let m = 0; m < this.maps.length; m++) {
       const out = maps[m];
@@ -149,7 +178,14 @@ export class StatePlan {
   }
 
   /** Writes saved state back: fields first (references bring back the objects and arrays), then contents. */
-  restore(numbers: Float64Array, refs: unknown[], copies: Uint8Array[], lists: unknown[][], maps: unknown[][]): void {
+  restore(
+    numbers: Float64Array,
+    refs: unknown[],
+    copies: Uint8Array[],
+    used: Int32Array,
+    lists: unknown[][],
+    maps: unknown[][],
+  ): void {
     const { holders, keys, kinds, slots } = this;
     for (let f = 0; f < kinds.length; f++) {
       const holder = holders[f] as Record<string | number, unknown>;
@@ -160,7 +196,10 @@ export class StatePlan {
       // An array's length before its elements (LENGTH fields come first in each array).
       else holder[keys[f]] = numbers[s];
     }
-    for (let b = 0; b < this.buffers.length; b++) this.buffers[b].set(copies[b]);
+    for (let b = 0; b < this.buffers.length; b++) {
+      const n = used[b];
+      this.buffers[b].set(n === copies[b].length ? copies[b] : copies[b].subarray(0, n));
+    }
     for (let l = 0; l < this.lists.length; l++) copyList(lists[l], this.lists[l]);
     for (let m = 0; m < this.maps.length; m++) {
       const map = this.maps[m];
@@ -168,6 +207,30 @@ export class StatePlan {
       map.clear();
       if (map instanceof Map) for (let i = 0; i < from.length; i += 2) map.set(from[i], from[i + 1]);
       else for (let i = 0; i < from.length; i++) map.add(from[i]);
+    }
+  }
+
+  /**
+   * The bytes of each buffer that hold state, from the fields that hold a view over it now
+   * (buffers trade places between fields, as a compaction's two sets of arrays do): up to the
+   * furthest extent declared for those fields, all of it for a field without one, none for a
+   * buffer no field holds.
+   */
+  private measureUse(used: Int32Array): void {
+    used.fill(0);
+    const { holders, keys, kinds } = this;
+    for (let f = 0; f < kinds.length; f++) {
+      if (kinds[f] !== REF) continue;
+      const holder = holders[f] as Record<string | number, unknown>;
+      const v = holder[keys[f]];
+      if (!ArrayBuffer.isView(v)) continue;
+      const b = this.bufferIndex.get(v.buffer);
+      if (b === undefined) continue;
+      const size = this.buffers[b].length;
+      const inUse = extents.get(holder)?.[keys[f]];
+      const elementBytes = (v as unknown as Int8Array).BYTES_PER_ELEMENT;
+      const end = inUse === undefined ? size : Math.min(size, v.byteOffset + inUse() * elementBytes);
+      if (end > used[b]) used[b] = end;
     }
   }
 }

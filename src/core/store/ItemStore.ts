@@ -1,6 +1,7 @@
 import { NONE } from './NodePool.js';
 import { grow } from '../grow.js';
 import { fail } from '../errors.js';
+import { declareExtent } from '../snapshot/StatePlan.js';
 
 /** `node` value of an id that is not in the index. */
 export const ABSENT = -2;
@@ -128,6 +129,15 @@ export class ItemStore {
     this.listAt = new Int32Array(cap).fill(-1);
     this.free = new Int32Array(cap);
     this.departed = new Int32Array(64);
+    // Records past the high-water mark are written when handed out (add, then setBox), and
+    // the lists past their counts when pushed: snapshots skip them. listAt is not among them:
+    // a fresh record's -1 there is read.
+    declareExtent(this, 'f64', () => 8 * this.top);
+    declareExtent(this, 'i32', () => 16 * this.top);
+    declareExtent(this, 'idOf', () => this.top);
+    declareExtent(this, 'slot', () => this.top);
+    declareExtent(this, 'free', () => this.freeCount);
+    declareExtent(this, 'departed', () => this.departedCount);
   }
 
   /** Ids below this have a place in the map (the others are absent). */

@@ -1,4 +1,5 @@
 import { grow } from '../grow.js';
+import { declareExtent } from '../snapshot/StatePlan.js';
 
 /**
  * Contiguous per-node item storage. Each node owns a region of slots (a power-of-two run)
@@ -28,6 +29,12 @@ export class SlotPool {
     this.box = new Float64Array(capacity * 4);
     this.id = new Int32Array(capacity);
     this.meta = new Int32Array(capacity * 4);
+    // Slots past the high-water mark are written when handed out: snapshots skip them.
+    declareExtent(this, 'box', () => 4 * this.top);
+    declareExtent(this, 'id', () => this.top);
+    declareExtent(this, 'meta', () => 4 * this.top);
+    // The spare arrays are written whole by a compaction before it reads them.
+    for (const key of ['spareBox', 'spareId', 'spareMeta']) declareExtent(this, key, () => 0);
   }
 
   /** Slots handed out so far (the high-water mark). */
