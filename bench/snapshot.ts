@@ -1,11 +1,21 @@
 /**
  * Snapshots for rollback: the time to save and to restore the whole collision state, the
- * bytes a snapshot holds and the bytes a save copies (the parts of the buffers in use), for the bouncing boxes (a tenth moving) and the storm, after the
- * scene has run a while. Saves reuse one snapshot, as a rollback loop's ring of them does.
+ * bytes a snapshot holds and the bytes a save copies (the parts of the buffers in use), for the
+ * bouncing boxes (a tenth moving, in the core and through a bitECS world) and the storm, after
+ * the scene has run a while. Saves reuse one snapshot, as a rollback loop's ring of them does.
  *
  *   npx tsx --expose-gc bench/snapshot.ts [--n 10000,100000] [--repeats 200]
  */
 import { parseArgs } from 'node:util';
+import { addComponent, addEntity, createWorld } from 'bitecs';
+import {
+  addQuadtree,
+  getQuadtree,
+  quadtreeCollisionSystem,
+  quadtreeSyncSystem,
+  restoreQuadtree,
+  saveQuadtree,
+} from '../src/index.js';
 import { PairSum } from './contender.js';
 import { coreFrame, coreOver } from './ours.js';
 import { Scene } from './scene.js';
@@ -22,41 +32,100 @@ interface Row {
   copiedPerItem: number;
 }
 
-function measure(scene: Scene | StormScene, label: string, repeats: number): Row {
+/** What is measured: a frame of the scene, and a save and a restore of its collision state. */
+interface Subject {
+  frame(): void;
+  save(): void;
+  restore(): void;
+  pairs(): number;
+  /** Bytes the snapshot holds, and the bytes its last save copied. */
+  held(): number;
+  copied(): number;
+}
+
+/** The core tree over the scene. */
+function coreSubject(scene: Scene | StormScene): Subject {
   const tree = coreOver(scene);
   const sum = new PairSum();
-  for (let f = 0; f < 20; f++) {
-    scene.advance();
-    sum.reset();
-    coreFrame(tree, scene, sum);
-  }
   const snap = tree.save();
+  return {
+    frame: () => {
+      scene.advance();
+      sum.reset();
+      coreFrame(tree, scene, sum);
+    },
+    save: () => tree.save(snap),
+    restore: () => tree.restore(snap),
+    pairs: () => tree.current.count,
+    held: () => snap.byteLength,
+    copied: () => snap.used.reduce((sum, n) => sum + n, 0),
+  };
+}
+
+/**
+ * The bouncing boxes through a bitECS world (pair entities off): the plugin's state beside the
+ * tree is saved too. The world's own components are the game's to save (see
+ * examples/world-save.ts) and are not timed here.
+ */
+function worldSubject(scene: Scene): Subject {
+  const position = { x: [] as number[], y: [] as number[] };
+  const bounds = { width: [] as number[], height: [] as number[] };
+  const world = addQuadtree(createWorld(), { width: scene.side, height: scene.side, pairEntities: false, position, bounds });
+  for (let i = 0; i < scene.n; i++) {
+    const eid = addEntity(world);
+    addComponent(world, eid, position);
+    addComponent(world, eid, bounds);
+    bounds.width[eid] = scene.w[i];
+    bounds.height[eid] = scene.h[i];
+  }
+  const place = (): void => {
+    for (let i = 0; i < scene.n; i++) {
+      position.x[i + 1] = scene.minX[i] + scene.w[i] * 0.5;
+      position.y[i + 1] = scene.minY[i] + scene.h[i] * 0.5;
+    }
+  };
+  place();
+  quadtreeCollisionSystem(quadtreeSyncSystem(world));
+  const snap = saveQuadtree(world);
+  return {
+    frame: () => {
+      scene.advance();
+      place();
+      quadtreeCollisionSystem(quadtreeSyncSystem(world));
+    },
+    save: () => saveQuadtree(world, snap),
+    restore: () => restoreQuadtree(world, snap),
+    pairs: () => getQuadtree(world).current.count,
+    held: () => snap.byteLength,
+    copied: () => snap.state.used.reduce((sum, n) => sum + n, 0),
+  };
+}
+
+function measure(subject: Subject, label: string, n: number, repeats: number): Row {
+  for (let f = 0; f < 20; f++) subject.frame();
   const saves: number[] = [];
   const restores: number[] = [];
   for (let r = 0; r < repeats; r++) {
     // A frame between, as in a game: the restore then undoes a real step.
-    scene.advance();
-    coreFrame(tree, scene, sum);
+    subject.frame();
     const t0 = performance.now();
-    tree.save(snap);
+    subject.save();
     const t1 = performance.now();
-    scene.advance();
-    coreFrame(tree, scene, sum);
+    subject.frame();
     const t2 = performance.now();
-    tree.restore(snap);
+    subject.restore();
     const t3 = performance.now();
     saves.push(t1 - t0);
     restores.push(t3 - t2);
   }
-  tree.validate();
   return {
     scene: label,
-    n: scene.n,
-    pairs: tree.current.count,
+    n,
+    pairs: subject.pairs(),
     save: median(saves),
     restore: median(restores),
-    bytesPerItem: snap.byteLength / scene.n,
-    copiedPerItem: snap.used.reduce((sum, n) => sum + n, 0) / scene.n,
+    bytesPerItem: subject.held() / n,
+    copiedPerItem: subject.copied() / n,
   };
 }
 
@@ -67,8 +136,10 @@ function main(): void {
   const rows: Row[] = [];
   for (const n of values.n.split(',').map(Number)) {
     const repeats = Math.max(10, Math.round(Number(values.repeats) * Math.min(1, 10_000 / n)));
-    rows.push(measure(new Scene(n, '10'), 'bounce, 10% moving', repeats));
-    rows.push(measure(new StormScene(n), 'storm', repeats));
+    rows.push(measure(coreSubject(new Scene(n, '10')), 'bounce, 10% moving', n, repeats));
+    const storm = new StormScene(n);
+    rows.push(measure(coreSubject(storm), 'storm', storm.n, repeats));
+    rows.push(measure(worldSubject(new Scene(n, '10')), 'bounce, bitECS world', n, repeats));
   }
   console.log('scene                 items    pairs   save ms  restore ms  both ms  held B/item  copied B/item');
   for (const r of rows) {

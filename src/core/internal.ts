@@ -14,3 +14,5 @@ export { MIXED } from './store/CollisionClasses.js';
 export type { SpatialTree } from './placement/SpatialTree.js';
 export { tileLayerWith, type TileCollider } from './tilemap/TileLayer.js';
 export type { RectSink } from './tilemap/TileGrid.js';
+export { describe, QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
+export { markOutside } from './snapshot/StatePlan.js';

@@ -8,6 +8,15 @@
  * typed array. A game that wants typed arrays passes its own components to `addQuadtree`.
  */
 
+/**
+ * A plain array tagged as float64 for bitECS's serializers (`bitecs/serialization`, which
+ * refuse untagged arrays), so the plugin's components serialize as they are: the tag is the
+ * symbol bitECS's own `f64()` sets, from the global registry.
+ */
+function f64(): number[] {
+  return Object.defineProperty([] as number[], Symbol.for('bitecs-f64'), { value: true });
+}
+
 /** One field of an SoA component: a plain array or any typed array, indexed by entity id. */
 export type NumberStore = { [index: number]: number };
 
@@ -60,17 +69,17 @@ export interface CollisionStore {
  */
 export const Position = {
   /** Centre x, by entity id. */
-  x: [] as number[],
+  x: f64(),
   /** Centre y, by entity id. */
-  y: [] as number[],
+  y: f64(),
 };
 
 /** Full width and height of the entity's box (not half sizes). Zero is allowed, negative is not. */
 export const Bounds = {
   /** Full width, by entity id. */
-  width: [] as number[],
+  width: f64(),
   /** Full height, by entity id. */
-  height: [] as number[],
+  height: f64(),
 };
 
 /**
@@ -93,11 +102,11 @@ export const Bounds = {
  */
 export const Collider = {
   /** Category bits, by entity id. */
-  layer: [] as number[],
+  layer: f64(),
   /** Categories collided with, by entity id. */
-  mask: [] as number[],
+  mask: f64(),
   /** 0..255, by entity id. */
-  priority: [] as number[],
+  priority: f64(),
 };
 
 /** Tag for entities that do not move (walls): never scanned for changes, never paired with each other. */
@@ -130,17 +139,17 @@ export const Circle = {};
  */
 export const Collision = {
   /** The entity with the lower id, by pair entity. */
-  a: [] as number[],
+  a: f64(),
   /** The entity with the higher id, by pair entity. */
-  b: [] as number[],
+  b: f64(),
   /** The pair's priority, by pair entity. */
-  priority: [] as number[],
+  priority: f64(),
   /** One of {@link Phase}, by pair entity. */
-  phase: [] as number[],
+  phase: f64(),
   /** The collision step the pair began in, by pair entity. */
-  startedAt: [] as number[],
+  startedAt: f64(),
   /** When in its first frame the pair first touched (0..1), by pair entity. */
-  toi: [] as number[],
+  toi: f64(),
 };
 
 /**
@@ -180,13 +189,13 @@ const madeColliders = new WeakSet();
  * entities have them per world), so the exported ones serve every world.
  */
 export function createQuadtreeComponents(): QuadtreeComponents {
-  const collider = { layer: [] as number[], mask: [] as number[], priority: [] as number[] };
+  const collider = { layer: f64(), mask: f64(), priority: f64() };
   madeColliders.add(collider);
   return {
-    position: { x: [], y: [] },
-    bounds: { width: [], height: [] },
+    position: { x: f64(), y: f64() },
+    bounds: { width: f64(), height: f64() },
     collider,
-    collision: { a: [], b: [], priority: [], phase: [], startedAt: [], toi: [] },
+    collision: { a: f64(), b: f64(), priority: f64(), phase: f64(), startedAt: f64(), toi: f64() },
   };
 }
 

@@ -42,3 +42,4 @@ export {
   contact,
 } from './queries.js';
 export { addTileLayer } from './tilemap.js';
+export { saveQuadtree, restoreQuadtree, QuadtreeWorldSnapshot } from './snapshot.js';

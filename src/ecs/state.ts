@@ -1,5 +1,5 @@
 import { LooseQuadtree, type QuadtreeOptions } from '../core/index.js';
-import { fail, QUADTREE_KEYS } from '../core/internal.js';
+import { fail, markOutside, QUADTREE_KEYS } from '../core/internal.js';
 import { Bounds, Circle, Collider, Collision, Position, Static, Swept } from './components.js';
 import type { BoundsStore, ColliderStore, CollisionStore, PositionStore } from './components.js';
 import { EntityTable } from './entities.js';
@@ -75,6 +75,8 @@ export class QuadtreeState {
   minCalls = 16;
 
   readonly unsubscribe: (() => void)[] = [];
+  /** Tile layers made on this world: their state is part of the world's (saved by saveQuadtree). */
+  readonly attached: object[] = [];
 
   constructor(world: object, options: QuadtreeWorldOptions) {
     this.world = world;
@@ -103,6 +105,9 @@ export class QuadtreeState {
     this.idLimit = Math.min(Math.max(Math.floor(options.maxId ?? 2 ** 24), 1), 2 ** 31 - 1);
     this.stats = createStats(this.tree.stats);
     if (this.pairEntities) this.pairs = new PairMap();
+    // The game's world and components: snapshots of this state hold them by reference only.
+    for (const o of [world, this.position, this.bounds, this.collider, this.collision]) markOutside(o);
+    for (const o of [this.staticTag, this.sweptTag, this.circleTag]) markOutside(o);
   }
 }
 

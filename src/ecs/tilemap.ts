@@ -23,7 +23,9 @@ export function addTileLayer(world: object, options: TileGridOptions): TileLayer
   const s = stateOf(world);
   if (typeof options === 'object' && 'ids' in options)
     fail('tile layer option ids is not for a world: the rectangles are entities, their ids come from bitECS');
-  return tileLayerWith((collider) => new EntitySink(s, collider), options);
+  const layer = tileLayerWith((collider) => new EntitySink(s, collider), options);
+  s.attached.push(layer);
+  return layer;
 }
 
 /** Rectangles as entities: created and removed through bitECS, their values read by the sync. */

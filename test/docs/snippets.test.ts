@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { blocks, pages, root, where, type Block } from './markdown.js';
@@ -46,7 +46,10 @@ describe('code on the pages', () => {
     mkdirSync(dir, { recursive: true });
     const files = new Map<string, Block>();
     for (const b of all.filter((x) => x.lang === 'ts')) {
-      const file = join(dir, `${b.page.replace(/[/.]/g, '_')}_${b.line}.ts`);
+      // A block showing an example file keeps its name, so the examples' imports of each other resolve.
+      const file =
+        b.marker?.kind === 'example' ? join(dir, b.marker.file) : join(dir, `${b.page.replace(/[/.]/g, '_')}_${b.line}.ts`);
+      mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, `${b.code}\n`);
       files.set(file, b);
     }

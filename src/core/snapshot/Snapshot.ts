@@ -118,7 +118,7 @@ function damage(snap: QuadtreeSnapshot, plan: StatePlan): string | null {
 }
 
 /** A value as an error names it: objects by their kind, the rest as they print. */
-function describe(v: unknown): string {
+export function describe(v: unknown): string {
   if (typeof v !== 'object' || v === null) return show(v);
   const name = (v as { constructor?: { name?: string } }).constructor?.name ?? 'Object';
   return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;

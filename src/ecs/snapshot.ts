@@ -1,0 +1,188 @@
+import { $internal, entityExists, type InternalWorld, type World } from 'bitecs';
+import { describe, fail, fit, QuadtreeSnapshot, restoreState, saveState } from '../core/internal.js';
+import { HAS_BOUNDS, HAS_POSITION } from './entities.js';
+import type { HandlerRecord } from './handlers.js';
+import { stateOf, type QuadtreeState } from './state.js';
+
+/**
+ * A saved copy of a world's whole collision state: the tree's (items, pairs with their phases
+ * and start steps, the budget's waiting items, swept paths, tile layers) and the plugin's
+ * beside it (what the sync last read, the pairs' layers and pair entities, the handlers'
+ * deferred calls). Made by {@link saveQuadtree}, brought back by {@link restoreQuadtree}.
+ *
+ * It does not hold the world's entities or components: the game rolls those back itself, with
+ * the same entity ids (see docs/rollback.md). Pass it back to `saveQuadtree` to reuse its
+ * memory.
+ */
+export class QuadtreeWorldSnapshot {
+  /** @internal The plugin's state, tree included. */
+  readonly state = new QuadtreeSnapshot();
+  /** @internal Entities with Position or Bounds at the save, and which of the two (HAS_* bits). */
+  tracked = new Int32Array(64);
+  /** @internal */
+  trackedMarks = new Uint8Array(64);
+  /** @internal */
+  trackedCount = 0;
+  /** @internal The plugin's pair entities at the save, with the pair each stood for (pe, a, b). */
+  pairEntities = new Int32Array(96);
+  /** @internal */
+  pairEntityCount = 0;
+  /** @internal The handlers registered at the save: a restore keeps registrations as they are. */
+  handlers: readonly HandlerRecord[] = [];
+
+  /** The frame (collision steps run) when this was saved. */
+  get frame(): number {
+    return this.state.stepCount;
+  }
+
+  /** Bytes of typed-array state this snapshot holds. */
+  get byteLength(): number {
+    return (
+      this.state.byteLength + this.tracked.byteLength + this.trackedMarks.byteLength + this.pairEntities.byteLength
+    );
+  }
+}
+
+/**
+ * Saves the world's collision state, for rollback and replays. Call it between frames (after
+ * the dispatch system, before the next sync), beside the game's own save of its entities and
+ * components. Given an older snapshot of the same world, it reuses that one's memory.
+ *
+ * @throws if the world has no quadtree, or `into` is not a snapshot
+ */
+export function saveQuadtree(world: object, into?: QuadtreeWorldSnapshot): QuadtreeWorldSnapshot {
+  const s = stateOf(world);
+  if (into !== undefined && !(into instanceof QuadtreeWorldSnapshot))
+    fail(`saveQuadtree takes a snapshot to reuse, or nothing (got ${describe(into)})`);
+  const snap = into ?? new QuadtreeWorldSnapshot();
+  saveState(s, snap.state, s.tree.stepCount);
+  listTracked(s, snap);
+  listPairEntities(s, snap);
+  snap.handlers = s.handlers;
+  return snap;
+}
+
+/**
+ * Brings back the collision state a {@link saveQuadtree} of this world took. The world's
+ * entities and components must be back at the same frame first, with the same ids: then the
+ * frames after the restore give the same pairs, phases, events, handler calls, budget
+ * decisions and query answers, in the same order, as the frames after the save did.
+ *
+ * Everything is checked before anything is written; a refused snapshot changes nothing.
+ *
+ * @throws if `snapshot` was not saved from this world or is damaged; if an entity that had
+ * Position or Bounds at the save is not alive with the same components now, or a pair entity
+ * of the plugin's is gone (the world was not rolled back first); or if handlers were registered
+ * or removed since the save
+ */
+export function restoreQuadtree(world: object, snapshot: QuadtreeWorldSnapshot): void {
+  const s = stateOf(world);
+  if (!(snapshot instanceof QuadtreeWorldSnapshot))
+    fail(`restoreQuadtree takes a snapshot made by saveQuadtree (got ${describe(snapshot)})`);
+  if (snapshot.state.owner === null)
+    fail('restoreQuadtree of a snapshot that holds nothing yet: pass it to saveQuadtree first');
+  if (snapshot.state.owner !== s)
+    fail("restoreQuadtree of a snapshot saved from another world's quadtree; a snapshot restores only its own");
+  checkWorld(s, snapshot);
+  checkHandlers(s, snapshot);
+  restoreState(s, snapshot.state, "world's quadtree");
+}
+
+/** Entities whose Position or Bounds the plugin had seen at the save (its observers' marks). */
+function listTracked(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
+  const marks = s.entities.marks;
+  const either = HAS_POSITION | HAS_BOUNDS;
+  let n = 0;
+  for (let eid = 0; eid < marks.length; eid++) {
+    const m = marks[eid] & either;
+    if (m === 0) continue;
+    if (n === snap.tracked.length) {
+      snap.tracked = fit(snap.tracked, n + 1);
+      snap.trackedMarks = fit(snap.trackedMarks, n + 1);
+    }
+    snap.tracked[n] = eid;
+    snap.trackedMarks[n++] = m;
+  }
+  snap.trackedCount = n;
+}
+
+/** The plugin's pair entities: of live pairs, and of exits still to be removed. */
+function listPairEntities(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
+  snap.pairEntityCount = 0;
+  const map = s.pairs;
+  if (map !== null && s.pairEntities) {
+    map.forEach((r) => {
+      if (map.entity[r] !== 0) pushPairEntity(snap, map.entity[r], map.a[r], map.b[r]);
+    });
+  }
+  const C = s.collision;
+  const exits = s.exitedEntities;
+  for (let i = 0; i < exits.count; i++) {
+    const pe = exits.data[i];
+    pushPairEntity(snap, pe, C.a[pe], C.b[pe]);
+  }
+}
+
+function pushPairEntity(snap: QuadtreeWorldSnapshot, pe: number, a: number, b: number): void {
+  const at = 3 * snap.pairEntityCount++;
+  if (at + 3 > snap.pairEntities.length) snap.pairEntities = fit(snap.pairEntities, at + 3);
+  snap.pairEntities[at] = pe;
+  snap.pairEntities[at + 1] = a;
+  snap.pairEntities[at + 2] = b;
+}
+
+/**
+ * Refuses a world that was not rolled back with the snapshot. The plugin's observers have kept
+ * `marks` in step with the world's Position and Bounds through the game's own rollback, so the
+ * entities that have them now must be exactly those of the save; the pair entities must be
+ * alive with Collision for the same two entities.
+ */
+function checkWorld(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
+  const advice = 'roll the world back to the saved frame first, with the same entity ids (see docs/rollback.md); nothing was changed';
+  const marks = s.entities.marks;
+  const either = HAS_POSITION | HAS_BOUNDS;
+  let i = 0;
+  for (let eid = 0; eid < marks.length || i < snap.trackedCount; eid++) {
+    const now = eid < marks.length ? marks[eid] & either : 0;
+    const then = i < snap.trackedCount && snap.tracked[i] === eid ? snap.trackedMarks[i++] : 0;
+    if (now === then) continue;
+    const which = ((now ^ then) & HAS_POSITION) !== 0 ? 'Position' : 'Bounds';
+    const had = ((then & (which === 'Position' ? HAS_POSITION : HAS_BOUNDS)) !== 0) ? 'had' : 'had no';
+    fail(`restoreQuadtree: entity ${eid} ${had} ${which} at the save and not now; ${advice}`);
+  }
+  const w = s.world as World;
+  const C = s.collision;
+  const has = componentTest(w, C);
+  for (let p = 0; p < snap.pairEntityCount; p++) {
+    const pe = snap.pairEntities[3 * p];
+    const a = snap.pairEntities[3 * p + 1];
+    const b = snap.pairEntities[3 * p + 2];
+    if (!entityExists(w, pe) || !has(pe) || C.a[pe] !== a || C.b[pe] !== b)
+      fail(`restoreQuadtree: pair entity ${pe} (Collision of ${a} and ${b}) was alive at the save and is not now; ${advice}`);
+  }
+}
+
+/**
+ * `hasComponent` for many entities of one component: its bit in bitECS's entity masks, read
+ * once (a restore checks every pair entity; the call per entity cost a map lookup each).
+ */
+function componentTest(w: World, component: object): (eid: number) => boolean {
+  const ctx = (w as unknown as InternalWorld)[$internal];
+  const data = ctx.componentMap.get(component);
+  if (data === undefined) return () => false;
+  const masks = ctx.entityMasks[data.generationId];
+  const bit = data.bitflag;
+  return (eid) => ((masks[eid] ?? 0) & bit) !== 0;
+}
+
+/** Handlers are the game's code, not state: a restore does not register or remove any. */
+function checkHandlers(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
+  const now = s.handlers;
+  const then = snap.handlers;
+  const same = now.length === then.length && now.every((h, i) => h === then[i]);
+  if (!same)
+    fail(
+      `restoreQuadtree: handlers were registered or removed since the save (${then.length} then, ${now.length} now); ` +
+        'register handlers before saving; nothing was changed',
+    );
+}
