@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 
 /**
  * Long random runs of the core and ECS oracles: `npm run fuzz -- --minutes 10`. Each round
- * runs the oracles (core, swept items, churn, ECS, ECS churn, rollback) with `ORACLE_STEPS` steps per scenario (budgets switched on and off, items
+ * runs the oracles (core, swept items, churn, ECS, ECS churn, rollback of the core and of a world) with `ORACLE_STEPS` steps per scenario (budgets switched on and off, items
  * at up to ±1e300) and a new seed shift, until the time is up; then prints what was checked.
  * A failing round stops the run and prints the seed that reproduces it:
  * `ORACLE_STEPS=<steps> ORACLE_SEED=<seed> npx vitest run --project unit test/core/oracle.test.ts`.
@@ -54,6 +54,7 @@ do {
       'test/ecs/oracle.test.ts',
       'test/ecs/churn.test.ts',
       'test/core/rollback.test.ts',
+      'test/ecs/rollback.test.ts',
     ],
     {
       env: { ...process.env, ORACLE_STEPS: String(steps), ORACLE_SEED: String(seed) },
