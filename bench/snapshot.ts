@@ -70,7 +70,13 @@ function coreSubject(scene: Scene | StormScene): Subject {
 function worldSubject(scene: Scene): Subject {
   const position = { x: [] as number[], y: [] as number[] };
   const bounds = { width: [] as number[], height: [] as number[] };
-  const world = addQuadtree(createWorld(), { width: scene.side, height: scene.side, pairEntities: false, position, bounds });
+  const world = addQuadtree(createWorld(), {
+    width: scene.side,
+    height: scene.side,
+    pairEntities: false,
+    position,
+    bounds,
+  });
   for (let i = 0; i < scene.n; i++) {
     const eid = addEntity(world);
     addComponent(world, eid, position);

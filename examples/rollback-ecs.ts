@@ -13,7 +13,7 @@ import {
   quadtreeSyncSystem,
   restoreQuadtree,
   saveQuadtree,
-  QuadtreeWorldSnapshot,
+  type QuadtreeWorldSnapshot,
 } from 'bitecs-quadtree';
 import { worldSaver, type WorldSave } from './world-save.js';
 
@@ -83,24 +83,20 @@ for (let f = 0; f < FRAMES; f++) expected.push(frame(onTime.world, f, f === 40 ?
 // in a ring of 8.
 const { world, index, log } = game();
 const saver = worldSaver(world, index, components);
-const ring: { world: WorldSave | null; quadtree: QuadtreeWorldSnapshot }[] = [];
-for (let i = 0; i < 8; i++) ring.push({ world: null, quadtree: new QuadtreeWorldSnapshot() });
+const ring: { world: WorldSave; quadtree: QuadtreeWorldSnapshot }[] = [];
 const got: string[] = [];
 let input40 = 0; // not known yet
 for (let f = 0; f < FRAMES; f++) {
-  const slot = ring[f % 8];
-  slot.world = saver.save();
-  saveQuadtree(world, slot.quadtree);
+  ring[f % 8] = { world: saver.save(), quadtree: saveQuadtree(world, ring[f % 8]?.quadtree) };
   got[f] = frame(world, f, f === 40 ? input40 : 0, log);
   if (f === 44) {
     input40 = 30; // the late input arrives: back to before frame 40, and frames 40 to 44 again
     const back = ring[40 % 8];
-    saver.restore(back.world!); // the world first: the same entities, ids and components
+    saver.restore(back.world); // the world first: the same entities, ids and components
     restoreQuadtree(world, back.quadtree);
     console.log(`at frame 44, back to frame ${back.quadtree.frame}, saved before frame 40`);
     for (let g = 40; g <= 44; g++) {
-      ring[g % 8].world = saver.save();
-      saveQuadtree(world, ring[g % 8].quadtree);
+      ring[g % 8] = { world: saver.save(), quadtree: saveQuadtree(world, ring[g % 8].quadtree) };
       got[g] = frame(world, g, g === 40 ? input40 : 0, log);
     }
   }

@@ -175,6 +175,31 @@ export class LooseQuadtree {
   }
 
   /**
+   * @internal {@link queueInsert}, {@link setCollider} and {@link setStatic} in one, for a
+   * collider its caller checked by the same rules (a tile layer checks its own once for all
+   * its rectangles; the ECS sync checks each entity's): the new item is pending, so the
+   * collider and the flag are only written.
+   */
+  queueChecked(
+    id: number,
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    layer: number,
+    mask: number,
+    priority: number,
+    isStatic: boolean,
+  ): void {
+    this.admit(id, minX, minY, maxX, maxY);
+    const items = this.tree.items;
+    items.setFilter(id, layer | 0, mask | 0);
+    items.setPriority(id, priority);
+    if (isStatic) items.setFlag(id, STATIC, true);
+    this.tree.enqueue(id);
+  }
+
+  /**
    * Places every pending item. Returns how many were placed. Queries and steps do this by
    * themselves.
    */

@@ -138,7 +138,8 @@ function pushPairEntity(snap: QuadtreeWorldSnapshot, pe: number, a: number, b: n
  * alive with Collision for the same two entities.
  */
 function checkWorld(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
-  const advice = 'roll the world back to the saved frame first, with the same entity ids (see docs/rollback.md); nothing was changed';
+  const advice =
+    'roll the world back to the saved frame first, with the same entity ids (see docs/rollback.md); nothing was changed';
   const marks = s.entities.marks;
   const either = HAS_POSITION | HAS_BOUNDS;
   let i = 0;
@@ -147,7 +148,7 @@ function checkWorld(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
     const then = i < snap.trackedCount && snap.tracked[i] === eid ? snap.trackedMarks[i++] : 0;
     if (now === then) continue;
     const which = ((now ^ then) & HAS_POSITION) !== 0 ? 'Position' : 'Bounds';
-    const had = ((then & (which === 'Position' ? HAS_POSITION : HAS_BOUNDS)) !== 0) ? 'had' : 'had no';
+    const had = (then & (which === 'Position' ? HAS_POSITION : HAS_BOUNDS)) !== 0 ? 'had' : 'had no';
     fail(`restoreQuadtree: entity ${eid} ${had} ${which} at the save and not now; ${advice}`);
   }
   const w = s.world as World;
@@ -158,7 +159,9 @@ function checkWorld(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
     const a = snap.pairEntities[3 * p + 1];
     const b = snap.pairEntities[3 * p + 2];
     if (!entityExists(w, pe) || !has(pe) || C.a[pe] !== a || C.b[pe] !== b)
-      fail(`restoreQuadtree: pair entity ${pe} (Collision of ${a} and ${b}) was alive at the save and is not now; ${advice}`);
+      fail(
+        `restoreQuadtree: pair entity ${pe} (Collision of ${a} and ${b}) was alive at the save and is not now; ${advice}`,
+      );
   }
 }
 

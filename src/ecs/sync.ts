@@ -112,10 +112,9 @@ function admit(s: QuadtreeState, eid: number): void {
   const tree = s.tree;
   const hw = w * 0.5;
   const hh = h * 0.5;
-  tree.queueInsert(eid, x - hw, y - hh, x + hw, y + hh);
   const collider = s.colliderRead;
-  tree.setCollider(eid, collider.layer, collider.mask, collider.priority);
-  if (isStatic) tree.setStatic(eid, true);
+  // The collider was checked by readCollider, by the rules of the tree's setCollider.
+  tree.queueChecked(eid, x - hw, y - hh, x + hw, y + hh, collider.layer, collider.mask, collider.priority, isStatic);
   const isSwept = hasComponent(world, eid, s.sweptTag);
   if (isSwept) tree.setSwept(eid, true);
   if (isCircle) tree.setShape(eid, Shape.Circle);

@@ -1,4 +1,13 @@
-import { addComponent, addEntity, createEntityIndex, createWorld, query, removeComponent, removeEntity, type World } from 'bitecs';
+import {
+  addComponent,
+  addEntity,
+  createEntityIndex,
+  createWorld,
+  query,
+  removeComponent,
+  removeEntity,
+  type World,
+} from 'bitecs';
 import { f64 } from 'bitecs/serialization';
 import { describe, expect, it } from 'vitest';
 import {
@@ -167,7 +176,8 @@ class Game {
     });
     const C = this.parts.collision;
     out.push('entities');
-    for (const pe of sorted(query(w, [C]))) out.push(pe, C.a[pe], C.b[pe], C.phase[pe], C.priority[pe], C.startedAt[pe], C.toi[pe]);
+    for (const pe of sorted(query(w, [C])))
+      out.push(pe, C.a[pe], C.b[pe], C.phase[pe], C.priority[pe], C.startedAt[pe], C.toi[pe]);
     const s = getStats(w);
     out.push('stats', s.frame, s.pairs, s.entered, s.exited, s.deferred, s.pairTests, s.pairEntities, s.handlersCut);
     const x = rng.next() * SIDE;
@@ -200,7 +210,7 @@ function compare(config: Config): { restores: number; frames: number } {
   const rng = new Rng(config.seed ^ 0x9e3779b9);
   let restores = 0;
   let frames = 0;
-  for (let f = 0; f < FRAMES; ) {
+  for (let f = 0; f < FRAMES;) {
     ring.set(f, { world: saver.save(), quadtree: saveQuadtree(game.world, ring.get(f)?.quadtree) });
     expect(game.frame(f), `frame ${f} (seed ${config.seed})`).toBe(expected[f]);
     frames++;
@@ -245,26 +255,38 @@ describe('rollback of a bitECS world with its collision state', () => {
     const tree = getQuadtree(game.world);
     const state = JSON.stringify([tree.current.count, tree.stepCount, getStats(game.world)]);
     // The world was not rolled back: entities of the saved frame are gone.
-    expect(() => restoreQuadtree(game.world, snap)).toThrow(/restoreQuadtree: (pair )?entity \d+ .* at the save and (is )?not now; roll the world back/);
+    expect(() => restoreQuadtree(game.world, snap)).toThrow(
+      /restoreQuadtree: (pair )?entity \d+ .* at the save and (is )?not now; roll the world back/,
+    );
     const other = new Game(config);
     expect(() => restoreQuadtree(other.world, snap)).toThrow(/saved from another world's quadtree/);
-    expect(() => restoreQuadtree(game.world, {} as QuadtreeWorldSnapshot)).toThrow(/restoreQuadtree takes a snapshot made by saveQuadtree \(got an Object\)/);
-    expect(() => saveQuadtree(game.world, [] as unknown as QuadtreeWorldSnapshot)).toThrow(/saveQuadtree takes a snapshot to reuse, or nothing \(got an Array\)/);
+    expect(() => restoreQuadtree(game.world, JSON.parse('{}') as QuadtreeWorldSnapshot)).toThrow(
+      /restoreQuadtree takes a snapshot made by saveQuadtree \(got an Object\)/,
+    );
+    expect(() => saveQuadtree(game.world, [] as unknown as QuadtreeWorldSnapshot)).toThrow(
+      /saveQuadtree takes a snapshot to reuse, or nothing \(got an Array\)/,
+    );
     expect(() => restoreQuadtree(game.world, new QuadtreeWorldSnapshot())).toThrow(/holds nothing yet/);
     expect(JSON.stringify([tree.current.count, tree.stepCount, getStats(game.world)])).toBe(state);
     // Rolled back, but a handler was registered since the save.
     saver.restore(savedWorld);
     const off = onCollision(game.world, () => {});
-    expect(() => restoreQuadtree(game.world, snap)).toThrow(/handlers were registered or removed since the save \(2 then, 3 now\)/);
+    expect(() => restoreQuadtree(game.world, snap)).toThrow(
+      /handlers were registered or removed since the save \(2 then, 3 now\)/,
+    );
     off();
     // One pair entity of the save removed, then one entity's Bounds: each named.
     const pe = snap.pairEntities[0];
     removeEntity(game.world, pe);
-    expect(() => restoreQuadtree(game.world, snap)).toThrow(new RegExp(`pair entity ${pe} \\(Collision of \\d+ and \\d+\\) was alive at the save and is not now`));
+    expect(() => restoreQuadtree(game.world, snap)).toThrow(
+      new RegExp(`pair entity ${pe} \\(Collision of \\d+ and \\d+\\) was alive at the save and is not now`),
+    );
     saver.restore(savedWorld);
     const eid = snap.tracked[3];
     removeComponent(game.world, eid, game.parts.bounds);
-    expect(() => restoreQuadtree(game.world, snap)).toThrow(`restoreQuadtree: entity ${eid} had Bounds at the save and not now`);
+    expect(() => restoreQuadtree(game.world, snap)).toThrow(
+      `restoreQuadtree: entity ${eid} had Bounds at the save and not now`,
+    );
     saver.restore(savedWorld);
     restoreQuadtree(game.world, snap);
     tree.validate();

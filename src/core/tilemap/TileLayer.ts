@@ -413,10 +413,8 @@ class TreeSink implements RectSink {
   }
 
   add(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    const tree = this.tree;
-    tree.queueInsert(id, minX, minY, maxX, maxY);
-    this.recollide(id);
-    tree.setStatic(id, true);
+    const c = this.collider;
+    this.tree.queueChecked(id, minX, minY, maxX, maxY, c.layer, c.mask, c.priority, true);
   }
 
   recollide(id: number): void {

@@ -144,22 +144,24 @@ export function parseTileGrid(options: TileGridOptions, keys: object): ParsedTil
   const x = finite('x', options.x ?? 0);
   const y = finite('y', options.y ?? 0);
   const isSolid = solidTest(options.solid ?? 'nonzero');
-  const solid = new Uint8Array(data.length);
+  const n = data.length;
+  const solid = new Uint8Array(n);
   // One pass, kept lean: it runs over every tile, often before the engine has compiled it.
   const nonzero = options.solid === undefined || options.solid === 'nonzero';
   let lo = 0,
     hi = 0,
     whole = true;
-  for (let i = 0; i < data.length; i++) {
+  for (let i = 0; i < n; i++) {
     const v = data[i];
     // `v - v === 0` is false for NaN, ±Infinity and non-numbers: the message is built only then.
     if (!(v - v === 0)) checkValue(`tile layer data[${i}]`, v);
+    // A 32-bit integer (most tiles) is whole without the call to Math.floor.
+    if ((v | 0) !== v && whole && Math.floor(v) !== v) whole = false;
     if (v < lo) lo = v;
     else if (v > hi) hi = v;
-    if (whole && Math.floor(v) !== v) whole = false;
-    solid[i] = (nonzero ? v !== 0 : isSolid(v)) ? 1 : 0;
+    if (nonzero ? v !== 0 : isSolid(v)) solid[i] = 1;
   }
-  const values = valueArray(data.length, lo, hi, whole);
+  const values = valueArray(n, lo, hi, whole);
   values.set(data);
   const { layer, mask, priority } = parseCollider(options.layer ?? 1, options.mask ?? -1, options.priority ?? 128);
   return { values, solid, isSolid, columns: width, x, y, tileWidth, tileHeight, layer, mask, priority };
