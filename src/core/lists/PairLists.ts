@@ -107,7 +107,10 @@ export class PairLists {
    * order, so they need no sort. `pool` is the pair pool while it is kept in step with the
    * list (then its dead pairs are skipped and its start steps read), else null (the list's
    * `born` column is then the truth). `refreshed`: priorities were refreshed this step (see
-   * {@link refreshPriorities}), so ending pairs report the one they had in `was`.
+   * {@link refreshPriorities}), so ending pairs report the one they had in `was`. `touched`:
+   * the ids in `checked`, `covered` or `left`, whose listed pairs take the whole test; the
+   * others' pass with one look at two bits. The `index` column of the new list is not kept
+   * (the pool is out of sync after a merge; see Broadphase.syncPool).
    */
   mergeFound(
     found: PairBuffer,
@@ -116,6 +119,7 @@ export class PairLists {
     checked: Int32Array,
     covered: Int32Array,
     left: IdBits,
+    touched: Int32Array,
     items: ItemStore,
     pool: PairPool | null,
     refreshed: boolean,
@@ -147,10 +151,32 @@ export class PairLists {
       nborn = out.born;
     const on = old.count,
       fn = found.count;
+    // Every listed pair takes the whole test when all were checked, or while the pool's dead
+    // pairs must be skipped (the step after per-item checks); else most pass untouched.
+    const careful = all || alive !== null;
     let n = 0;
     let i = 0;
     let j = 0;
     while (i < on || j < fn) {
+      if (!careful) {
+        // The listed pairs before the next found one, neither of whose items a check covered
+        // (`touched`), stay as they are: most of a big list, so they take the shortest way.
+        const fpj = j < fn ? fp[j] : -1,
+          faj = j < fn ? fa[j] : 0,
+          fbj = j < fn ? fb[j] : 0;
+        while (i < on) {
+          const p = op[i],
+            a = oa[i],
+            b = ob[i];
+          if (p === fpj ? a > faj || (a === faj && b >= fbj) : p < fpj) break;
+          if ((((touched[a >> 5] >>> (a & 31)) | (touched[b >> 5] >>> (b & 31))) & 1) !== 0) break;
+          na[n] = a;
+          nb[n] = b;
+          np[n] = p;
+          nborn[n++] = oborn[i++];
+        }
+        if (i >= on && j >= fn) break;
+      }
       // With the pool kept, pairs ended by a removal since the last step are reported already.
       if (alive !== null && i < on && alive[oi[i]] === 0) {
         i++;

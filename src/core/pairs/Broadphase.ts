@@ -96,6 +96,8 @@ export class Broadphase {
   private newborn = new Int32Array(64);
   /** Items removed (and maybe inserted again) while the pool was out of sync: their listed pairs end. */
   private readonly left = new IdBits();
+  /** The ids of `checked`, `covered` and `left` together, for the merge (see touchedWords). */
+  private readonly touched = new IdBits();
   private tests = 0;
 
   constructor(tree: SpatialTree, touching: boolean, stats: QuadtreeStats) {
@@ -533,12 +535,24 @@ export class Broadphase {
       this.checked.words,
       this.covered.words,
       this.left,
+      this.touchedWords(),
       this.tree.items,
       this.poolOrNull(),
       this.priorityChanged,
     );
     this.poolInSync = false;
     this.left.clear();
+    this.touched.clear();
+  }
+
+  /** The ids in `checked`, `covered` or `left`, as words: whose listed pairs a merge tests. */
+  private touchedWords(): Int32Array {
+    const touched = this.touched;
+    touched.fit(this.tree.items.capacity);
+    touched.addAll(this.checked);
+    touched.addAll(this.covered);
+    touched.addAll(this.left);
+    return touched.words;
   }
 
   private poolOrNull(): PairPool | null {
