@@ -2,7 +2,17 @@ import { grow } from '../grow.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 import type { PairList } from '../options.js';
 
-/** A growable {@link PairList} with a parallel array of pair-pool indices. */
+/** Columns a buffer may have besides a, b and priority: a list holds only those it uses. */
+export const INDEX = 1;
+export const BORN = 2;
+export const WAS = 4;
+export const ALL_COLUMNS = INDEX | BORN | WAS;
+
+/**
+ * A growable {@link PairList} with optional parallel columns: pool indices, start steps and
+ * old priorities (those of the current list; a step's found pairs need none, its entries and
+ * exits only the pool index). A column the buffer does not have is an empty array.
+ */
 export class PairBuffer implements PairList {
   count = 0;
   a: Int32Array;
@@ -18,13 +28,17 @@ export class PairBuffer implements PairList {
    */
   was: Uint8Array;
 
-  constructor(capacity = 64) {
+  /** The optional columns it has (INDEX, BORN, WAS). */
+  readonly columns: number;
+
+  constructor(capacity = 64, columns = ALL_COLUMNS) {
+    this.columns = columns;
     this.a = new Int32Array(capacity);
     this.b = new Int32Array(capacity);
     this.priority = new Uint8Array(capacity);
-    this.index = new Int32Array(capacity);
-    this.born = new Int32Array(capacity);
-    this.was = new Uint8Array(capacity);
+    this.index = new Int32Array((columns & INDEX) !== 0 ? capacity : 0);
+    this.born = new Int32Array((columns & BORN) !== 0 ? capacity : 0);
+    this.was = new Uint8Array((columns & WAS) !== 0 ? capacity : 0);
     // Entries past the count are written before they are read: snapshots skip them.
     const inUse = (): number => this.count;
     for (const key of ['a', 'b', 'priority', 'index', 'born', 'was']) declareExtent(this, key, inUse);
@@ -36,8 +50,8 @@ export class PairBuffer implements PairList {
     this.a[i] = a;
     this.b[i] = b;
     this.priority[i] = priority;
-    this.index[i] = index;
-    this.born[i] = born;
+    if ((this.columns & INDEX) !== 0) this.index[i] = index;
+    if ((this.columns & BORN) !== 0) this.born[i] = born;
   }
 
   /** Makes room for `capacity` entries, at least doubling (so a list that creeps up grows rarely). */
@@ -47,8 +61,26 @@ export class PairBuffer implements PairList {
     this.a = grow(this.a, capacity);
     this.b = grow(this.b, capacity);
     this.priority = grow(this.priority, capacity);
-    this.index = grow(this.index, capacity);
-    this.born = grow(this.born, capacity);
-    this.was = grow(this.was, capacity);
+    if ((this.columns & INDEX) !== 0) this.index = grow(this.index, capacity);
+    if ((this.columns & BORN) !== 0) this.born = grow(this.born, capacity);
+    if ((this.columns & WAS) !== 0) this.was = grow(this.was, capacity);
+  }
+
+  /**
+   * Gives memory back after a burst (every pair entering at once, a clear): a buffer of more
+   * than 4,096 entries holding under a sixteenth of them shrinks to twice what it holds.
+   * Called between steps on the lists whose size follows the step, not the pairs.
+   */
+  trim(): void {
+    const capacity = this.a.length;
+    if (capacity <= 4096 || this.count * 16 >= capacity) return;
+    const size = Math.max(64, 2 * this.count);
+    const cut = <T extends Int32Array | Uint8Array>(a: T): T => (a.length === 0 ? a : (a.slice(0, size) as T));
+    this.a = cut(this.a);
+    this.b = cut(this.b);
+    this.priority = cut(this.priority);
+    this.index = cut(this.index);
+    this.born = cut(this.born);
+    this.was = cut(this.was);
   }
 }

@@ -2,7 +2,7 @@ import { TIERS, tierOf, type ItemStore } from '../store/ItemStore.js';
 import type { QuadtreeStats } from '../options.js';
 import type { PairPool } from '../pairs/PairPool.js';
 import type { IdBits } from '../pairs/IdBits.js';
-import { PairBuffer } from './PairBuffer.js';
+import { INDEX, PairBuffer } from './PairBuffer.js';
 import { ListPatcher, mergeEntries } from './merging.js';
 import { comparePairs, isSorted, runEnd } from './order.js';
 import { sortPairs } from './quicksort.js';
@@ -17,12 +17,12 @@ export class PairLists {
   /** Every pair after the last step; two buffers swapped by the merges. */
   current = new PairBuffer();
   private spare = new PairBuffer();
-  /** Pairs that began in the last step. */
-  readonly entered = new PairBuffer();
+  /** Pairs that began in the last step (with their pool index after per-item checks). */
+  readonly entered = new PairBuffer(64, INDEX);
   /** Pairs ended by the last step (or by removals before it). */
-  exited = new PairBuffer();
+  exited = new PairBuffer(64, INDEX);
   /** Pairs ending now, reported by the next step. */
-  private exiting = new PairBuffer();
+  private exiting = new PairBuffer(64, INDEX);
   /** Pairs whose priority changed in place: the current list needs a full sort. */
   reorder = false;
   private readonly patcher = new ListPatcher();
@@ -59,6 +59,9 @@ export class PairLists {
       }
     }
     this.count(stats);
+    entered.trim();
+    exits.trim();
+    this.exiting.trim();
   }
 
   private count(stats: QuadtreeStats): void {

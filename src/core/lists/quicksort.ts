@@ -1,4 +1,4 @@
-import type { PairBuffer } from './PairBuffer.js';
+import { BORN, INDEX, WAS, type PairBuffer } from './PairBuffer.js';
 import { before } from './order.js';
 
 /**
@@ -6,7 +6,7 @@ import { before } from './order.js';
  * pair lists by (priority descending, a, b), and hit lists by (distance, id).
  */
 
-/** Sorts a pair list's first `count` entries; every column moves along. */
+/** Sorts a pair list's first `count` entries; every column it has moves along. */
 export function sortPairs(list: PairBuffer): void {
   quickPairs(list, 0, list.count - 1);
 }
@@ -46,7 +46,7 @@ function quickPairs(list: PairBuffer, lo: number, hi: number): void {
 }
 
 function swapPair(list: PairBuffer, i: number, j: number): void {
-  const { a, b, priority, index, born, was } = list;
+  const { a, b, priority, index, born, was, columns } = list;
   let t = a[i];
   a[i] = a[j];
   a[j] = t;
@@ -56,15 +56,22 @@ function swapPair(list: PairBuffer, i: number, j: number): void {
   t = priority[i];
   priority[i] = priority[j];
   priority[j] = t;
-  t = index[i];
-  index[i] = index[j];
-  index[j] = t;
-  t = born[i];
-  born[i] = born[j];
-  born[j] = t;
-  t = was[i];
-  was[i] = was[j];
-  was[j] = t;
+  // Only the columns the list has: reads past an empty one would slow the sort.
+  if ((columns & INDEX) !== 0) {
+    t = index[i];
+    index[i] = index[j];
+    index[j] = t;
+  }
+  if ((columns & BORN) !== 0) {
+    t = born[i];
+    born[i] = born[j];
+    born[j] = t;
+  }
+  if ((columns & WAS) !== 0) {
+    t = was[i];
+    was[i] = was[j];
+    was[j] = t;
+  }
 }
 
 /** Sorts hits by distance, then id, in caller-owned arrays (plain arrays or typed). */

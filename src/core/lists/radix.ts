@@ -71,7 +71,8 @@ const PRIORITY = 2;
 export class PairRadix {
   private readonly digitCounts = new Int32Array(PAIR_BUCKETS);
   private idCounts = new Int32Array(1024);
-  private tmp = new PairBuffer();
+  /** Scratch list: the lists sorted here have no columns but a, b and priority (see swapArrays). */
+  private tmp = new PairBuffer(64, 0);
   /** Passes made so far in this sort: even ones read the list, odd ones the scratch list. */
   private passes = 0;
   /** False when every pair has the same priority: that column is refilled, not moved. */

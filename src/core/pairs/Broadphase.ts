@@ -74,7 +74,8 @@ export class Broadphase {
   private readonly sorter = new KeySorter();
   private readonly radix = new PairRadix();
   /** Every pair the last sweep found, sorted like the lists. */
-  private readonly found = new PairBuffer();
+  /** The pairs a movers' step or a sweep found: a, b and priority only (see PairBuffer). */
+  private readonly found = new PairBuffer(64, 0);
   /** Items of nodes checked by this step's movers sweep: their pairs with other items of nodes are re-found. */
   private readonly checked = new IdBits();
   /** Items of detached classes this step joined: all their pairs are re-found. */
@@ -232,6 +233,7 @@ export class Broadphase {
         ? this.checkMovers(unlimited, started)
         : this.checkInCellOrder(TIERS);
     this.lists.finish(sweeping, this.pairs, stats);
+    this.found.trim();
     this.pairs.release();
     stats.moved = checked;
     stats.pairTests = this.tests + this.few.tests;
