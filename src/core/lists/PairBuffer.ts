@@ -54,10 +54,15 @@ export class PairBuffer implements PairList {
     if ((this.columns & BORN) !== 0) this.born[i] = born;
   }
 
-  /** Makes room for `capacity` entries, at least doubling (so a list that creeps up grows rarely). */
+  /**
+   * Makes room for `capacity` entries, growing by half at least (so a list that creeps up
+   * grows rarely; a merge reserves room for its bound, the old list and the found pairs
+   * together, which doubling would round up to twice the pairs).
+   */
   reserve(capacity: number): void {
     if (capacity <= this.a.length) return;
-    if (capacity < 2 * this.a.length) capacity = 2 * this.a.length;
+    const least = this.a.length + (this.a.length >> 1);
+    if (capacity < least) capacity = least;
     this.a = grow(this.a, capacity);
     this.b = grow(this.b, capacity);
     this.priority = grow(this.priority, capacity);
