@@ -23,9 +23,7 @@ export function addTileLayer(world: object, options: TileGridOptions): TileLayer
   const s = stateOf(world);
   if (typeof options === 'object' && 'ids' in options)
     fail('tile layer option ids is not for a world: the rectangles are entities, their ids come from bitECS');
-  const layer = tileLayerWith((collider) => new EntitySink(s, collider), options);
-  s.attached.push(layer);
-  return layer;
+  return tileLayerWith((collider) => new EntitySink(s, collider), s, options);
 }
 
 /** Rectangles as entities: created and removed through bitECS, their values read by the sync. */

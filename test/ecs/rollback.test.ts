@@ -290,6 +290,13 @@ describe('rollback of a bitECS world with its collision state', () => {
     saver.restore(savedWorld);
     restoreQuadtree(game.world, snap);
     tree.validate();
+    // A tile layer made after a save is gone with the restore, and says so.
+    const late = addTileLayer(game.world, { data: [1, 1, 0, 1], width: 2, tileWidth: 8, tileHeight: 8 });
+    saver.restore(savedWorld);
+    restoreQuadtree(game.world, snap);
+    expect(() => late.setTile(0, 0, 0)).toThrow(
+      'tile layer setTile: the world was restored to a snapshot saved before this layer was made',
+    );
     expect(tree.stepCount).toBe(snap.frame);
     expect(before.frame).toBe(30);
   });

@@ -48,7 +48,19 @@ export interface TileCollider {
 /** Builds the sink of a layer made by another face (the ECS): see {@link tileLayerWith}. */
 export type SinkMaker = (collider: TileCollider) => RectSink;
 
+/**
+ * What saves a layer with its snapshots, and says whether a restore took it away: the tree,
+ * or another face's state (the ECS face's world). `name` is what errors call it.
+ */
+export interface LayerOwner {
+  readonly name: string;
+  attach(part: object): void;
+  detach(part: object): void;
+  holds(part: object): boolean;
+}
+
 let madeSink: SinkMaker | null = null;
+let madeOwner: LayerOwner | null = null;
 
 /**
  * Static colliders from a tile grid: the solid tiles merged into few rectangles, each an
@@ -84,8 +96,9 @@ export class TileLayer {
   private readonly collider: TileCollider;
   private destroyed = false;
   private readonly one = [0, 0, 0];
-  /** The core tree the layer's rectangles are items of (its snapshots save the layer), or null for another face's. */
-  private readonly owner: LooseQuadtree | null;
+  /** What saves the layer with its snapshots: the core tree its rectangles are items of, or another face's state. */
+  private readonly owner: Omit<LayerOwner, 'name'>;
+  private readonly ownerName: string;
 
   /**
    * Merges the solid tiles of `options.data` and adds the rectangles to `tree` as static
@@ -108,8 +121,9 @@ export class TileLayer {
     this.x = p.x;
     this.y = p.y;
     this.grid.load();
-    this.owner = sinkOf === null ? tree : null;
-    this.owner?.attach(this);
+    this.owner = madeOwner ?? tree;
+    this.ownerName = madeOwner?.name ?? 'tree';
+    this.owner.attach(this);
   }
 
   /** Rectangles (items) the solid tiles are merged into. */
@@ -286,7 +300,7 @@ export class TileLayer {
     this.checkLive('destroy');
     this.grid.removeAll();
     this.destroyed = true;
-    this.owner?.detach(this);
+    this.owner.detach(this);
   }
 
   private indexOf(verb: string, col: number, row: number): number {
@@ -310,22 +324,25 @@ export class TileLayer {
   private checkLive(verb: string): void {
     if (this.destroyed) fail(`tile layer ${verb}: the layer was destroyed`);
     // A restore of a snapshot saved before the layer was made takes the layer's items away.
-    if (this.owner !== null && !this.owner.holds(this))
-      fail(`tile layer ${verb}: the tree was restored to a snapshot saved before this layer was made`);
+    if (!this.owner.holds(this))
+      fail(`tile layer ${verb}: the ${this.ownerName} was restored to a snapshot saved before this layer was made`);
   }
 }
 
 /**
  * Makes a {@link TileLayer} whose rectangles go to `sinkOf`'s sink instead of a tree (the ECS
- * face makes entities). The options are those of the layer without `ids`.
+ * face makes entities), saved with `owner`'s snapshots. The options are those of the layer
+ * without `ids`.
  * @internal
  */
-export function tileLayerWith(sinkOf: SinkMaker, options: TileGridOptions): TileLayer {
+export function tileLayerWith(sinkOf: SinkMaker, owner: LayerOwner, options: TileGridOptions): TileLayer {
   madeSink = sinkOf;
+  madeOwner = owner;
   try {
     return new TileLayer(null as unknown as LooseQuadtree, options as TileLayerOptions);
   } finally {
     madeSink = null;
+    madeOwner = null;
   }
 }
 
