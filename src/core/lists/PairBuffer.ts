@@ -71,14 +71,23 @@ export class PairBuffer implements PairList {
     if ((this.columns & WAS) !== 0) this.was = grow(this.was, capacity);
   }
 
+  /** Steps in a row this buffer held under a sixteenth of its room (see {@link trim}). */
+  private idle = 0;
+
   /**
    * Gives memory back after a burst (every pair entering at once, a clear): a buffer of more
-   * than 4,096 entries holding under a sixteenth of them shrinks to twice what it holds.
-   * Called between steps on the lists whose size follows the step, not the pairs.
+   * than 4,096 entries that held under a sixteenth of them at 64 calls in a row shrinks to
+   * twice what it holds. Called once a step on the lists whose size follows the step, not the
+   * pairs; the wait keeps a step that alternates between few and many from reallocating.
    */
   trim(): void {
     const capacity = this.a.length;
-    if (capacity <= 4096 || this.count * 16 >= capacity) return;
+    if (capacity <= 4096 || this.count * 16 >= capacity) {
+      this.idle = 0;
+      return;
+    }
+    if (++this.idle < 64) return;
+    this.idle = 0;
     const size = Math.max(64, 2 * this.count);
     const cut = <T extends Int32Array | Uint8Array>(a: T): T => (a.length === 0 ? a : (a.slice(0, size) as T));
     this.a = cut(this.a);

@@ -59,9 +59,9 @@ export class PairLists {
       }
     }
     this.count(stats);
+    // Not `exiting`: it is empty now by design, and becomes the next step's exits.
     entered.trim();
     exits.trim();
-    this.exiting.trim();
   }
 
   private count(stats: QuadtreeStats): void {
