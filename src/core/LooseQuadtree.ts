@@ -191,12 +191,11 @@ export class LooseQuadtree {
     priority: number,
     isStatic: boolean,
   ): void {
-    this.admit(id, minX, minY, maxX, maxY);
+    this.queueInsert(id, minX, minY, maxX, maxY);
     const items = this.tree.items;
     items.setFilter(id, layer | 0, mask | 0);
     items.setPriority(id, priority);
     if (isStatic) items.setFlag(id, STATIC, true);
-    this.tree.enqueue(id);
   }
 
   /**

@@ -40,9 +40,15 @@ export class PairMap {
     return r;
   }
 
-  /** Removes a record. */
+  /** Records handed out so far: the live ones among them have `a[r] >= 0`. */
+  get records(): number {
+    return this.used;
+  }
+
+  /** Removes a record (its `a` becomes -1: see {@link records}). */
   remove(r: number): void {
     this.index.remove(this.a[r], this.b[r]);
+    this.a[r] = -1;
     this.free = fit(this.free, this.freeCount + 1);
     this.free[this.freeCount++] = r;
   }

@@ -111,9 +111,10 @@ function listPairEntities(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
   snap.pairEntityCount = 0;
   const map = s.pairs;
   if (map !== null && s.pairEntities) {
-    map.forEach((r) => {
-      if (map.entity[r] !== 0) pushPairEntity(snap, map.entity[r], map.a[r], map.b[r]);
-    });
+    // Over the records, not map.forEach: a save every frame allocates no closure.
+    for (let r = 0; r < map.records; r++) {
+      if (map.a[r] >= 0 && map.entity[r] !== 0) pushPairEntity(snap, map.entity[r], map.a[r], map.b[r]);
+    }
   }
   const C = s.collision;
   const exits = s.exitedEntities;

@@ -62,13 +62,17 @@ export class PairBuffer implements PairList {
   reserve(capacity: number): void {
     if (capacity <= this.a.length) return;
     const least = this.a.length + (this.a.length >> 1);
-    if (capacity < least) capacity = least;
-    this.a = grow(this.a, capacity);
-    this.b = grow(this.b, capacity);
-    this.priority = grow(this.priority, capacity);
-    if ((this.columns & INDEX) !== 0) this.index = grow(this.index, capacity);
-    if ((this.columns & BORN) !== 0) this.born = grow(this.born, capacity);
-    if ((this.columns & WAS) !== 0) this.was = grow(this.was, capacity);
+    this.resize(capacity < least ? least : capacity);
+  }
+
+  /** Gives every column `size` entries, the first ones kept; a column it does not have stays empty. */
+  private resize(size: number): void {
+    this.a = resized(this.a, size);
+    this.b = resized(this.b, size);
+    this.priority = resized(this.priority, size);
+    this.index = resized(this.index, size);
+    this.born = resized(this.born, size);
+    this.was = resized(this.was, size);
   }
 
   /** Steps in a row this buffer held under a sixteenth of its room (see {@link trim}). */
@@ -88,13 +92,12 @@ export class PairBuffer implements PairList {
     }
     if (++this.idle < 64) return;
     this.idle = 0;
-    const size = Math.max(64, 2 * this.count);
-    const cut = <T extends Int32Array | Uint8Array>(a: T): T => (a.length === 0 ? a : (a.slice(0, size) as T));
-    this.a = cut(this.a);
-    this.b = cut(this.b);
-    this.priority = cut(this.priority);
-    this.index = cut(this.index);
-    this.born = cut(this.born);
-    this.was = cut(this.was);
+    this.resize(Math.max(64, 2 * this.count));
   }
+}
+
+/** `a` with `size` entries (grown or cut), or `a` itself when it is an absent column (empty). */
+function resized<T extends Int32Array | Uint8Array>(a: T, size: number): T {
+  if (a.length === 0) return a;
+  return size > a.length ? grow(a, size) : (a.slice(0, size) as T);
 }

@@ -73,8 +73,7 @@ export class Broadphase {
   private readonly sweep: CellSweep;
   private readonly sorter = new KeySorter();
   private readonly radix = new PairRadix();
-  /** Every pair the last sweep found, sorted like the lists. */
-  /** The pairs a movers' step or a sweep found: a, b and priority only (see PairBuffer). */
+  /** The pairs the step's checks found, sorted like the lists once found: a, b and priority only. */
   private readonly found = new PairBuffer(64, 0);
   /** Items of nodes checked by this step's movers sweep: their pairs with other items of nodes are re-found. */
   private readonly checked = new IdBits();

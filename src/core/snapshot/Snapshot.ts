@@ -1,5 +1,5 @@
 import { fail, show } from '../errors.js';
-import { StatePlan } from './StatePlan.js';
+import { StatePlan, type SavedState } from './StatePlan.js';
 
 /** The plan that fits each saved structure's state as of its last save or restore (see StatePlan). */
 const plans = new WeakMap<object, StatePlan>();
@@ -13,7 +13,7 @@ const plans = new WeakMap<object, StatePlan>();
  * its memory: a rollback loop that keeps a ring of snapshots then allocates nothing while the
  * tree keeps its size.
  */
-export class QuadtreeSnapshot {
+export class QuadtreeSnapshot implements SavedState {
   /** @internal The structure saved, or null before the first save. */
   owner: object | null = null;
   /** @internal */
@@ -74,7 +74,7 @@ export function saveState(root: object, into: QuadtreeSnapshot | undefined, step
     snap.plan = plan;
   }
   snap.owner = root;
-  plan.save(snap.numbers, snap.refs, snap.copies, snap.used, snap.lists, snap.maps);
+  plan.save(snap);
   snap.stepCount = stepCount;
   return snap;
 }
@@ -90,7 +90,7 @@ export function restoreState(root: object, snap: unknown, what: string): void {
   if (snap.owner !== root) fail(`restore of a snapshot saved from another ${what}; a snapshot restores only its own`);
   const damaged = damage(snap, plan);
   if (damaged !== null) fail(`restore of a damaged snapshot (${damaged}); nothing was changed`);
-  plan.restore(snap.numbers, snap.refs, snap.copies, snap.used, snap.lists, snap.maps);
+  plan.restore(snap);
   // The state now has the shape of the plan it was saved with.
   plans.set(root, plan);
 }

@@ -41,6 +41,22 @@ export function markOutside(o: object): void {
   outside.add(o);
 }
 
+/** Where a snapshot keeps what a plan names (sized by the caller from the plan; see Snapshot.ts). */
+export interface SavedState {
+  /** Numbers and booleans, by the plan's slots. */
+  numbers: Float64Array;
+  /** References, by the plan's slots. */
+  refs: unknown[];
+  /** One copy per buffer of the plan. */
+  copies: Uint8Array[];
+  /** Per buffer, the bytes saved (its part in use, see declareExtent). */
+  used: Int32Array;
+  /** Contents of the plan's lists of primitives. */
+  lists: unknown[][];
+  /** Entries of the plan's maps and sets. */
+  maps: unknown[][];
+}
+
 /** One plan: fixed once built, shared by every snapshot saved while the state kept its shape. */
 export class StatePlan {
   readonly root: object;
@@ -144,15 +160,9 @@ export class StatePlan {
     return true;
   }
 
-  /** Copies the state into the given arrays (sized by the caller from this plan). */
-  save(
-    numbers: Float64Array,
-    refs: unknown[],
-    copies: Uint8Array[],
-    used: Int32Array,
-    lists: unknown[][],
-    maps: unknown[][],
-  ): void {
+  /** Copies the state into `into`. */
+  save(into: SavedState): void {
+    const { numbers, refs, copies, used, lists, maps } = into;
     const { holders, keys, kinds, slots } = this;
     for (let f = 0; f < kinds.length; f++) {
       const v = (holders[f] as Record<string | number, unknown>)[keys[f]];
@@ -178,14 +188,8 @@ export class StatePlan {
   }
 
   /** Writes saved state back: fields first (references bring back the objects and arrays), then contents. */
-  restore(
-    numbers: Float64Array,
-    refs: unknown[],
-    copies: Uint8Array[],
-    used: Int32Array,
-    lists: unknown[][],
-    maps: unknown[][],
-  ): void {
+  restore(from: SavedState): void {
+    const { numbers, refs, copies, used, lists, maps } = from;
     const { holders, keys, kinds, slots } = this;
     for (let f = 0; f < kinds.length; f++) {
       const holder = holders[f] as Record<string | number, unknown>;
