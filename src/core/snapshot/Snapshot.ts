@@ -1,5 +1,5 @@
 import { fail, show } from '../errors.js';
-import { StatePlan, type SavedState } from './StatePlan.js';
+import { StatePlan } from './StatePlan.js';
 
 /** The plan that fits each saved structure's state as of its last save or restore (see StatePlan). */
 const plans = new WeakMap<object, StatePlan>();
@@ -13,7 +13,7 @@ const plans = new WeakMap<object, StatePlan>();
  * its memory: a rollback loop that keeps a ring of snapshots then allocates nothing while the
  * tree keeps its size.
  */
-export class QuadtreeSnapshot implements SavedState {
+export class QuadtreeSnapshot {
   /** @internal The structure saved, or null before the first save. */
   owner: object | null = null;
   /** @internal */
