@@ -517,7 +517,7 @@ export class SpatialTree {
           const n = cells[c];
           if (n === NONE || own[n] === 0) continue;
           if (place) {
-            start[n] = slots.place(start[n], own[n], C.cap[k][n]);
+            start[n] = slots.place(start[n], C.cap[k][n]);
             if (byCell !== null) byCell[2 * c] = start[n];
           } else {
             for (let s = start[n], end = s + own[n]; s < end; s++) itemSlot[itemRec[slots.id[s]]] = s;

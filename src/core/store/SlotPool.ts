@@ -29,17 +29,22 @@ export class SlotPool {
     this.box = new Float64Array(capacity * 4);
     this.id = new Int32Array(capacity);
     this.meta = new Int32Array(capacity * 4);
-    // Slots past the high-water mark are written when handed out: snapshots skip them.
+    // Slots past the high-water mark are written when handed out: snapshots skip them. The
+    // compaction's destinations are written whole by a compaction before it reads them.
     declareExtent(this, 'box', () => 4 * this.top);
     declareExtent(this, 'id', () => this.top);
     declareExtent(this, 'meta', () => 4 * this.top);
-    // The spare arrays are written whole by a compaction before it reads them.
-    for (const key of ['spareBox', 'spareId', 'spareMeta']) declareExtent(this, key, () => 0);
+    declareExtent(this, 'dest', () => 0);
   }
 
   /** Slots handed out so far (the high-water mark). */
   get used(): number {
     return this.top;
+  }
+
+  /** Slots the arrays have room for. */
+  get capacity(): number {
+    return this.id.length;
   }
 
   /** A region of `size` slots (a power of two, at least MIN_REGION). Returns its start. */
@@ -51,7 +56,7 @@ export class SlotPool {
       this.freeSlots -= size;
       return head;
     }
-    if (this.top + size > this.id.length) this.growArrays(this.top + size);
+    if (this.top + size > this.id.length) this.resize(this.top + size);
     const start = this.top;
     this.top += size;
     return start;
@@ -71,53 +76,70 @@ export class SlotPool {
   }
 
   /**
+   * Per slot, where the compaction in progress moves it. The slots move in place, along the
+   * cycles of this permutation: 4 bytes a slot of scratch where a second set of arrays to
+   * copy into would cost 52.
+   */
+  private dest = new Int32Array(0);
+  /** Slots given out so far by the compaction in progress. */
+  private placed = 0;
+
+  /**
    * Starts a compaction: the caller re-places every region with {@link place} in scan
    * order, then calls {@link endCompact}. Regions end up back to back, so a scan over
    * neighbouring cells reads one run of memory.
    */
   beginCompact(): void {
-    if (this.spareBox.length !== this.box.length) {
-      this.spareBox = new Float64Array(this.box.length);
-      this.spareId = new Int32Array(this.id.length);
-      this.spareMeta = new Int32Array(this.meta.length);
-    }
-    this.top = 0;
-    this.freeHead.fill(-1);
-    this.freeSlots = 0;
+    if (this.dest.length < this.top) this.dest = new Int32Array(this.id.length);
+    this.dest.fill(-1, 0, this.top);
+    this.placed = 0;
   }
 
-  /** Copies `count` used slots of a region of `size` from the old layout; returns the new start. */
-  place(oldStart: number, count: number, size: number): number {
-    const start = this.top;
-    this.top += size;
-    const from = this.box;
-    const to = this.spareBox;
-    // Plain loops: subarray() would allocate a view per region.
-    const fromMeta = this.meta;
-    const toMeta = this.spareMeta;
-    for (let i = 4 * oldStart, j = 4 * start, end = 4 * (oldStart + count); i < end; i++, j++) {
-      to[j] = from[i];
-      toMeta[j] = fromMeta[i];
-    }
-    for (let i = 0; i < count; i++) this.spareId[start + i] = this.id[oldStart + i];
+  /** Gives a region of `size` at `oldStart` its place in the new layout; returns its new start. */
+  place(oldStart: number, size: number): number {
+    const start = this.placed;
+    this.placed += size;
+    const dest = this.dest;
+    for (let i = 0; i < size; i++) dest[oldStart + i] = start + i;
     return start;
   }
 
+  /**
+   * Moves every placed region to its new start, and drops the free regions (they go past the
+   * new high-water mark). Gives memory back when the slots in use fell under a third of the
+   * room: after a burst of removals, not in the steady state.
+   */
   endCompact(): void {
-    const box = this.box;
-    const id = this.id;
-    const meta = this.meta;
-    this.box = this.spareBox;
-    this.id = this.spareId;
-    this.meta = this.spareMeta;
-    this.spareBox = box;
-    this.spareId = id;
-    this.spareMeta = meta;
+    const { dest, box, meta, id } = this;
+    const top = this.top;
+    // Free slots take the places past the placed ones, so that every slot has one: a permutation.
+    let tail = this.placed;
+    for (let s = 0; s < top; s++) if (dest[s] === -1) dest[s] = tail++;
+    for (let s = 0; s < top; s++) {
+      for (let d = dest[s]; d !== s; d = dest[s]) {
+        for (let a = 4 * s, b = 4 * d, end = a + 4; a < end; a++, b++) {
+          const t = box[a];
+          box[a] = box[b];
+          box[b] = t;
+          const m = meta[a];
+          meta[a] = meta[b];
+          meta[b] = m;
+        }
+        const i = id[s];
+        id[s] = id[d];
+        id[d] = i;
+        dest[s] = dest[d];
+        dest[d] = d;
+      }
+    }
+    this.top = this.placed;
+    this.freeHead.fill(-1);
+    this.freeSlots = 0;
+    if (this.top * 3 < this.id.length && this.id.length > 4096) {
+      this.resize(Math.max(4096, this.top + (this.top >> 1)));
+      this.dest = new Int32Array(0);
+    }
   }
-
-  private spareBox: Float64Array = new Float64Array(0);
-  private spareId: Int32Array = new Int32Array(0);
-  private spareMeta: Int32Array = new Int32Array(0);
 
   /** Moves one slot's box and id to another slot. */
   copy(from: number, to: number): void {
@@ -134,13 +156,23 @@ export class SlotPool {
     this.id[to] = this.id[from];
   }
 
-  private growArrays(min: number): void {
-    let cap = this.id.length * 2;
-    while (cap < min) cap *= 2;
-    this.box = grow(this.box, cap * 4);
-    this.id = grow(this.id, cap);
-    this.meta = grow(this.meta, cap * 4);
+  /**
+   * Gives the arrays room for `min` slots at least, growing by half (by a half rather than
+   * double: slots are the biggest arrays per item), or exactly `min` to shrink; the slots in
+   * use are kept.
+   */
+  private resize(min: number): void {
+    let cap = this.id.length;
+    if (min < cap) cap = min;
+    else while (cap < min) cap += cap >> 1;
+    this.box = resized(this.box, cap * 4);
+    this.id = resized(this.id, cap);
+    this.meta = resized(this.meta, cap * 4);
   }
+}
+
+function resized<T extends Int32Array | Float64Array>(a: T, size: number): T {
+  return size > a.length ? grow(a, size) : (a.slice(0, size) as T);
 }
 
 function classOf(size: number): number {
