@@ -4,7 +4,6 @@ import { ABSENT, CIRCLE, DETACHED, FLAGS, NODE, PENDING, STATIC, SWEPT } from '.
 import { FROM, LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { ExactTest } from './pairs/ExactTest.js';
 import { B_CIRCLE, sweptShapes } from './geometry.js';
-import { NONE } from './store/NodePool.js';
 import { CIRCLE as CIRCLE_QUERY, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries/QueryEngine.js';
 import { SpatialTree } from './placement/SpatialTree.js';
 import {
@@ -698,15 +697,8 @@ export class LooseQuadtree {
   /** Writes into `out` the ids paired with `id` and returns how many. */
   pairsOf(id: number, out: IdArray): number {
     this.nodeOf(id, 'pairsOf');
-    // After one-pass steps the per-item pair lists are rebuilt first (once, O(pairs)).
-    this.broadphase.syncPool();
-    const pairs = this.broadphase.pairs;
-    let count = 0;
-    for (let e = this.tree.items.pairHead(id); e !== NONE; e = pairs.edgeNext(e)) {
-      out[count++] = (e & 1) === 0 ? pairs.b(e >> 1) : pairs.a(e >> 1);
-    }
-    out.length = count;
-    return count;
+    // The first call after a step groups the pairs by item (once, O(pairs)).
+    return this.broadphase.pairsOf(id, out);
   }
 
   /** Changes the budget; omitted fields return to their defaults. */

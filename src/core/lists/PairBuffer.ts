@@ -3,24 +3,21 @@ import { declareExtent } from '../snapshot/StatePlan.js';
 import type { PairList } from '../options.js';
 
 /** Columns a buffer may have besides a, b and priority: a list holds only those it uses. */
-export const INDEX = 1;
-export const BORN = 2;
-export const WAS = 4;
-export const ALL_COLUMNS = INDEX | BORN | WAS;
+export const BORN = 1;
+export const WAS = 2;
+export const ALL_COLUMNS = BORN | WAS;
 
 /**
- * A growable {@link PairList} with optional parallel columns: pool indices, start steps and
- * old priorities (those of the current list; a step's found pairs need none, its entries and
- * exits only the pool index). A column the buffer does not have is an empty array.
+ * A growable {@link PairList} with optional parallel columns: start steps and old priorities
+ * (those of the current list; a step's found pairs, entries and exits need neither). A column
+ * the buffer does not have is an empty array.
  */
 export class PairBuffer implements PairList {
   count = 0;
   a: Int32Array;
   b: Int32Array;
   priority: Uint8Array;
-  /** Pool index of each entry (unused for exits, whose pairs are gone), or -1 when the pool is not kept. */
-  index: Int32Array;
-  /** Step each pair began, kept in the current list while the pool is not kept. */
+  /** Step each pair began. */
   born: Int32Array;
   /**
    * The priority each listed pair had before a collider's priority changed it (set by
@@ -28,7 +25,7 @@ export class PairBuffer implements PairList {
    */
   was: Uint8Array;
 
-  /** The optional columns it has (INDEX, BORN, WAS). */
+  /** The optional columns it has (BORN, WAS). */
   readonly columns: number;
 
   constructor(capacity = 64, columns = ALL_COLUMNS) {
@@ -36,28 +33,26 @@ export class PairBuffer implements PairList {
     this.a = new Int32Array(capacity);
     this.b = new Int32Array(capacity);
     this.priority = new Uint8Array(capacity);
-    this.index = new Int32Array((columns & INDEX) !== 0 ? capacity : 0);
     this.born = new Int32Array((columns & BORN) !== 0 ? capacity : 0);
     this.was = new Uint8Array((columns & WAS) !== 0 ? capacity : 0);
     // Entries past the count are written before they are read: snapshots skip them.
     const inUse = (): number => this.count;
-    for (const key of ['a', 'b', 'priority', 'index', 'born', 'was']) declareExtent(this, key, inUse);
+    for (const key of ['a', 'b', 'priority', 'born', 'was']) declareExtent(this, key, inUse);
   }
 
-  push(a: number, b: number, priority: number, index: number, born = 0): void {
+  push(a: number, b: number, priority: number, born = 0): void {
     if (this.count === this.a.length) this.reserve(this.count * 2);
     const i = this.count++;
     this.a[i] = a;
     this.b[i] = b;
     this.priority[i] = priority;
-    if ((this.columns & INDEX) !== 0) this.index[i] = index;
     if ((this.columns & BORN) !== 0) this.born[i] = born;
   }
 
   /**
    * Makes room for `capacity` entries, growing by half at least (so a list that creeps up
-   * grows rarely; a merge reserves room for its bound, the old list and the found pairs
-   * together, which doubling would round up to twice the pairs).
+   * grows rarely; a merge reserves room for the old list and the found pairs together, which
+   * doubling would round up to twice the pairs).
    */
   reserve(capacity: number): void {
     if (capacity <= this.a.length) return;
@@ -70,7 +65,6 @@ export class PairBuffer implements PairList {
     this.a = resized(this.a, size);
     this.b = resized(this.b, size);
     this.priority = resized(this.priority, size);
-    this.index = resized(this.index, size);
     this.born = resized(this.born, size);
     this.was = resized(this.was, size);
   }

@@ -1,67 +1,70 @@
 import { TIERS, tierOf, type ItemStore } from '../store/ItemStore.js';
 import type { QuadtreeStats } from '../options.js';
-import type { PairPool } from '../pairs/PairPool.js';
 import type { IdBits } from '../pairs/IdBits.js';
-import { INDEX, PairBuffer } from './PairBuffer.js';
-import { ListPatcher, mergeEntries } from './merging.js';
+import { PairBuffer } from './PairBuffer.js';
 import { comparePairs, isSorted, runEnd } from './order.js';
 import { sortPairs } from './quicksort.js';
+import { grow } from '../grow.js';
+import { declareExtent } from '../snapshot/StatePlan.js';
+
+/** Runs of listed pairs at least this long move with copyWithin (a memmove); shorter ones entry by entry. */
+const MEMMOVE_RUN = 16;
 
 /**
  * The sorted pair lists a step leaves behind (current, entered, exited) and how a step brings
- * them up to date: patched or merged with the step's entries and exits after per-item checks
- * (see FewMovers), or merged with a sweep's sorted pairs after a sweeping step. All sorted by
- * (priority descending, a, b) (see order.ts).
+ * them up to date: one merge of the pairs its checks found with the current list, in place.
+ * All sorted by (priority descending, a, b) (see order.ts).
  */
 export class PairLists {
-  /** Every pair after the last step; two buffers swapped by the merges. */
-  current = new PairBuffer();
-  private spare = new PairBuffer();
-  /** Pairs that began in the last step (with their pool index after per-item checks). */
-  readonly entered = new PairBuffer(64, INDEX);
-  /** Pairs ended by the last step (or by removals before it). */
-  exited = new PairBuffer(64, INDEX);
-  /** Pairs ending now, reported by the next step. */
-  private exiting = new PairBuffer(64, INDEX);
-  /** Pairs whose priority changed in place: the current list needs a full sort. */
-  reorder = false;
-  private readonly patcher = new ListPatcher();
+  /** Every pair after the last step. */
+  readonly current = new PairBuffer();
 
-  /** Ends pool pair `p`: reported as exited by the next step, with the priority it has. */
-  endPair(p: number, pool: PairPool, items: ItemStore): void {
-    this.exiting.push(pool.a(p), pool.b(p), pool.priority[p], p);
-    pool.destroy(p, items);
+  constructor() {
+    declareExtent(this, 'exitAt', () => 0);
+    declareExtent(this, 'entryAt', () => 0);
   }
+  /** Pairs that began in the last step. */
+  readonly entered = new PairBuffer(64, 0);
+  /** Pairs ended by the last step (or by removals before it). */
+  exited = new PairBuffer(64, 0);
+  /** Pairs ending now, reported by the next step. */
+  private exiting = new PairBuffer(64, 0);
 
   /**
-   * Ends this step's per-item checks: sorts the entries and exits and merges the entries into
-   * the current list, dropping pairs that ended: O(pairs) only in steps where something changed.
-   * After a sweeping step (`swept`) the list and its entries are built in order already.
-   * Then counts them into `stats`.
+   * Ends the step: its exits become the exited list (sorted), and the lists are counted into
+   * `stats`.
    */
-  finish(swept: boolean, pool: PairPool, stats: QuadtreeStats): void {
-    const entered = this.entered;
+  finish(stats: QuadtreeStats): void {
     const exits = this.exiting;
     this.exiting = this.exited;
     this.exiting.count = 0;
     this.exited = exits;
+    // In list order already, unless priorities changed: exits report the ones they had.
     if (!isSorted(exits)) sortPairs(exits);
-    if (!swept) {
-      sortPairs(entered);
-      // Few changes: patch the list in place; many (or reordered priorities): merge it anew.
-      const changes = entered.count + exits.count;
-      if (
-        this.reorder ||
-        changes * 32 > this.current.count ||
-        (changes > 0 && !this.patcher.patch(this.current, entered, exits))
-      ) {
-        this.mergeEntries(pool);
-      }
-    }
     this.count(stats);
     // Not `exiting`: it is empty now by design, and becomes the next step's exits.
-    entered.trim();
+    this.entered.trim();
     exits.trim();
+    this.trimPositions(Math.max(this.entered.count, exits.count));
+  }
+
+  /** Steps in a row the change positions used under a sixteenth of their room (see {@link trimPositions}). */
+  private positionsIdle = 0;
+
+  /**
+   * Gives back the room of the change positions after a burst (the first step of a full
+   * world, a clear), the way PairBuffer.trim does for the lists.
+   */
+  private trimPositions(used: number): void {
+    const room = this.exitAt.length > this.entryAt.length ? this.exitAt.length : this.entryAt.length;
+    if (room <= 4096 || used * 16 >= room) {
+      this.positionsIdle = 0;
+      return;
+    }
+    if (++this.positionsIdle < 64) return;
+    this.positionsIdle = 0;
+    this.exitAt = new Int32Array(Math.max(64, 2 * used));
+    this.entryAt = new Int32Array(Math.max(64, 2 * used));
   }
 
   private count(stats: QuadtreeStats): void {
@@ -87,33 +90,26 @@ export class PairLists {
     stats.stayed = cur.count - entered.count;
   }
 
-  /** Merges this step's entries into the current list, dropping pairs that ended (and re-sorting after priority changes). */
-  private mergeEntries(pool: PairPool): void {
-    const out = this.spare;
-    mergeEntries(this.current, this.entered, out, pool);
-    if (this.reorder) {
-      sortPairs(out);
-      this.reorder = false;
-    }
-    this.spare = this.current;
-    this.current = out;
-  }
+  /** List positions of this merge's exits, ascending (scratch: written before read). */
+  private exitAt = new Int32Array(64);
+  /** Per entry of this merge, the list position it goes before, ascending (scratch). */
+  private entryAt = new Int32Array(64);
 
   /**
-   * Merges the sorted pairs a sweep found with the current list into the new current list,
-   * in one pass: a listed pair that this step's checks covered stays if it was found again and
-   * ends if not (every pair, with `all`; else one with a side in `covered`, an item of a
-   * detached class joined whole, or in `left`, an item removed; or with a side in `checked`,
-   * an item of a node whose probes reached the other side, unless that side is detached: only
-   * a join finds the pairs of a detached item); a found pair
-   * not listed begins; the other listed pairs are kept as they are. Entries come out in list
-   * order, so they need no sort. `pool` is the pair pool while it is kept in step with the
-   * list (then its dead pairs are skipped and its start steps read), else null (the list's
-   * `born` column is then the truth). `refreshed`: priorities were refreshed this step (see
-   * {@link refreshPriorities}), so ending pairs report the one they had in `was`. `touched`:
-   * the ids in `checked`, `covered` or `left`, whose listed pairs take the whole test; the
-   * others' pass with one look at two bits. The `index` column of the new list is not kept
-   * (the pool is out of sync after a merge; see Broadphase.syncPool).
+   * Merges the sorted pairs a sweep found with the current list: a listed pair that this
+   * step's checks covered stays if it was found again and ends if not (every pair, with `all`;
+   * else one with a side in `covered`, an item of a detached class joined whole, or in `left`,
+   * an item removed; or with a side in `checked`, an item of a node whose probes reached the
+   * other side, unless that side is detached: only a join finds the pairs of a detached item);
+   * a found pair not listed begins; the other listed pairs are kept as they are. Entries come
+   * out in list order, so they need no sort. `refreshed`: priorities were refreshed this step
+   * (see {@link refreshPriorities}), so ending pairs report the one they had in `was`.
+   * `touched`: the ids in `checked`, `covered` or `left`, whose listed pairs take the whole
+   * test; the others' pass with one look at two bits.
+   *
+   * Two passes: the first only reads the list and notes where pairs end and begin; the second
+   * applies those changes in place (see {@link apply}), so the pairs between two changes,
+   * however many, move at most twice, in one memmove each.
    */
   mergeFound(
     found: PairBuffer,
@@ -124,120 +120,155 @@ export class PairLists {
     left: IdBits,
     touched: Int32Array,
     items: ItemStore,
-    pool: PairPool | null,
     refreshed: boolean,
   ): void {
-    const old = this.current;
-    const out = this.spare;
-    out.reserve(found.count + old.count);
+    const list = this.current;
     const exiting = this.exiting;
     const entered = this.entered;
     const leftWords = left.words;
     const loose = items.detachedBits;
-    const anyLeft = pool === null && left.count > 0;
-    const alive = pool === null ? null : pool.alive;
-    const oa = old.a,
-      ob = old.b,
-      op = old.priority,
-      oi = old.index,
-      oborn = old.born,
-      owas = old.was;
+    const anyLeft = left.count > 0;
+    const la = list.a,
+      lb = list.b,
+      lp = list.priority,
+      lwas = list.was;
     const fa = found.a,
       fb = found.b,
       fp = found.priority;
-    // The new list is written through locals, not push: most of a big list is copied as it is,
-    // and a call per pair cost most of the merge.
-    const na = out.a,
-      nb = out.b,
-      np = out.priority,
-      ni = out.index,
-      nborn = out.born;
-    const on = old.count,
+    const on = list.count,
       fn = found.count;
-    // Every listed pair takes the whole test when all were checked, or while the pool's dead
-    // pairs must be skipped (the step after per-item checks); else most pass untouched.
-    const careful = all || alive !== null;
-    let n = 0;
+    const firstEntry = entered.count;
+    let exits = 0;
     let i = 0;
     let j = 0;
     while (i < on || j < fn) {
-      if (!careful) {
+      if (!all) {
         // The listed pairs before the next found one, neither of whose items a check covered
         // (`touched`), stay as they are: most of a big list, so they take the shortest way.
         const fpj = j < fn ? fp[j] : -1,
           faj = j < fn ? fa[j] : 0,
           fbj = j < fn ? fb[j] : 0;
-        while (i < on) {
-          const p = op[i],
-            a = oa[i],
-            b = ob[i];
+        for (; i < on; i++) {
+          const p = lp[i],
+            a = la[i],
+            b = lb[i];
           if (p === fpj ? a > faj || (a === faj && b >= fbj) : p < fpj) break;
           if ((((touched[a >> 5] >>> (a & 31)) | (touched[b >> 5] >>> (b & 31))) & 1) !== 0) break;
-          na[n] = a;
-          nb[n] = b;
-          np[n] = p;
-          nborn[n++] = oborn[i++];
         }
         if (i >= on && j >= fn) break;
       }
-      // With the pool kept, pairs ended by a removal since the last step are reported already.
-      if (alive !== null && i < on && alive[oi[i]] === 0) {
-        i++;
-        continue;
-      }
-      let order = i >= on ? 1 : j >= fn ? -1 : comparePairs(op[i], oa[i], ob[i], fp[j], fa[j], fb[j]);
+      let order = i >= on ? 1 : j >= fn ? -1 : comparePairs(lp[i], la[i], lb[i], fp[j], fa[j], fb[j]);
       // A listed pair of an id removed and inserted again is another pair: it ends, the new one begins.
-      if (order === 0 && anyLeft && (left.has(oa[i]) || left.has(ob[i]))) order = -1;
+      if (order === 0 && anyLeft && (left.has(la[i]) || left.has(lb[i]))) order = -1;
       if (order === 0) {
-        na[n] = oa[i];
-        nb[n] = ob[i];
-        np[n] = op[i];
-        ni[n] = -1;
-        nborn[n++] = pool !== null ? pool.born(oi[i]) : oborn[i];
         i++;
         j++;
       } else if (order < 0) {
-        const a = oa[i],
-          b = ob[i];
+        const a = la[i],
+          b = lb[i];
         const sure =
           (((covered[a >> 5] | leftWords[a >> 5]) >>> (a & 31)) & 1) !== 0 ||
           (((covered[b >> 5] | leftWords[b >> 5]) >>> (b & 31)) & 1) !== 0;
         const probed = (((checked[a >> 5] >>> (a & 31)) | (checked[b >> 5] >>> (b & 31))) & 1) !== 0;
         if (all || sure || (probed && (((loose[a >> 5] >>> (a & 31)) | (loose[b >> 5] >>> (b & 31))) & 1) === 0)) {
-          exiting.push(a, b, pool !== null ? pool.priority[oi[i]] : refreshed ? owas[i] : op[i], -1);
-        } else {
-          na[n] = a;
-          nb[n] = b;
-          np[n] = op[i];
-          ni[n] = -1;
-          nborn[n++] = pool !== null ? pool.born(oi[i]) : oborn[i];
+          exiting.push(a, b, refreshed ? lwas[i] : lp[i]);
+          if (exits === this.exitAt.length) this.exitAt = grow(this.exitAt, 2 * exits);
+          this.exitAt[exits++] = i;
         }
         i++;
       } else {
-        na[n] = fa[j];
-        nb[n] = fb[j];
-        np[n] = fp[j];
-        ni[n] = -1;
-        nborn[n++] = step;
-        entered.push(fa[j], fb[j], fp[j], -1);
+        const e = entered.count - firstEntry;
+        if (e === this.entryAt.length) this.entryAt = grow(this.entryAt, 2 * e);
+        this.entryAt[e] = i;
+        entered.push(fa[j], fb[j], fp[j]);
         j++;
       }
     }
-    out.count = n;
-    this.spare = old;
-    this.current = out;
+    if (exits > 0 || entered.count > firstEntry) this.apply(exits, firstEntry, step);
+  }
+
+  /**
+   * Drops the listed pairs at `exitAt[0..exits-1]` and puts the entries from `firstEntry` on
+   * before the positions in `entryAt`, in one pass from the front. Until the first entry the
+   * writes never pass the reads; that entry moves the pairs not read yet to the end of the
+   * room (the list's length plus the entries), where they stay ahead of the writes. The pairs
+   * between two changes move as one run: a memmove when long.
+   */
+  private apply(exits: number, firstEntry: number, step: number): void {
+    const list = this.current;
+    const entered = this.entered;
+    const entries = entered.count - firstEntry;
+    const on = list.count;
+    list.reserve(on + entries);
+    const la = list.a,
+      lb = list.b,
+      lp = list.priority,
+      lborn = list.born;
+    const exitAt = this.exitAt;
+    const entryAt = this.entryAt;
+    // Listed pair k (not read yet) sits at base + k; the new list is written at n.
+    let base = 0;
+    let n = 0;
+    let i = 0;
+    let x = 0;
+    let e = 0;
+    for (;;) {
+      const nextExit = x < exits ? exitAt[x] : on;
+      const nextEntry = e < entries ? entryAt[e] : on;
+      const stop = nextExit < nextEntry ? nextExit : nextEntry;
+      const run = stop - i;
+      if (run > 0) {
+        const from = base + i;
+        if (n !== from) {
+          if (run >= MEMMOVE_RUN) {
+            la.copyWithin(n, from, from + run);
+            lb.copyWithin(n, from, from + run);
+            lp.copyWithin(n, from, from + run);
+            lborn.copyWithin(n, from, from + run);
+          } else {
+            for (let k = from, end = from + run, to = n; k < end; k++, to++) {
+              la[to] = la[k];
+              lb[to] = lb[k];
+              lp[to] = lp[k];
+              lborn[to] = lborn[k];
+            }
+          }
+        }
+        n += run;
+        i = stop;
+      }
+      if (e < entries && entryAt[e] === i) {
+        if (n === base + i && i < on) {
+          base = la.length - on;
+          la.copyWithin(base + i, i, on);
+          lb.copyWithin(base + i, i, on);
+          lp.copyWithin(base + i, i, on);
+          lborn.copyWithin(base + i, i, on);
+        }
+        const k = firstEntry + e++;
+        la[n] = entered.a[k];
+        lb[n] = entered.b[k];
+        lp[n] = entered.priority[k];
+        lborn[n++] = step;
+      } else if (x < exits && exitAt[x] === i) {
+        x++;
+        i++;
+      } else {
+        break;
+      }
+    }
+    list.count = n;
   }
 
   /**
    * After a collider's priority changed: gives every listed pair the priority its items have
    * now and sorts the list again, so a merge with a sweep's pairs lines up. The old priority
-   * stays in `was` for pairs that end now. `pool` as in {@link mergeFound}.
+   * stays in `was` for pairs that end now.
    */
-  refreshPriorities(items: ItemStore, pool: PairPool | null): void {
+  refreshPriorities(items: ItemStore): void {
     const cur = this.current;
     let changed = false;
     for (let i = 0; i < cur.count; i++) {
-      if (pool !== null && pool.alive[cur.index[i]] === 0) continue;
       const pa = items.priorityOf(cur.a[i]);
       const pb = items.priorityOf(cur.b[i]);
       const p = pa < pb ? pa : pb;

@@ -1,4 +1,4 @@
-import { BORN, INDEX, WAS, type PairBuffer } from './PairBuffer.js';
+import { BORN, WAS, type PairBuffer } from './PairBuffer.js';
 import { before } from './order.js';
 
 /**
@@ -46,7 +46,7 @@ function quickPairs(list: PairBuffer, lo: number, hi: number): void {
 }
 
 function swapPair(list: PairBuffer, i: number, j: number): void {
-  const { a, b, priority, index, born, was, columns } = list;
+  const { a, b, priority, born, was, columns } = list;
   let t = a[i];
   a[i] = a[j];
   a[j] = t;
@@ -57,11 +57,6 @@ function swapPair(list: PairBuffer, i: number, j: number): void {
   priority[i] = priority[j];
   priority[j] = t;
   // Only the columns the list has: reads past an empty one would slow the sort.
-  if ((columns & INDEX) !== 0) {
-    t = index[i];
-    index[i] = index[j];
-    index[j] = t;
-  }
   if ((columns & BORN) !== 0) {
     t = born[i];
     born[i] = born[j];

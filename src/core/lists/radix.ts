@@ -183,19 +183,16 @@ function swapArrays(x: PairBuffer, y: PairBuffer): void {
   const a = x.a,
     b = x.b,
     p = x.priority,
-    i = x.index,
     born = x.born,
     was = x.was;
   x.a = y.a;
   x.b = y.b;
   x.priority = y.priority;
-  x.index = y.index;
   x.born = y.born;
   x.was = y.was;
   y.a = a;
   y.b = b;
   y.priority = p;
-  y.index = i;
   y.born = born;
   y.was = was;
 }

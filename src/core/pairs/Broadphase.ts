@@ -1,41 +1,36 @@
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
 import { CLASS_BITS, CLASS_SHIFT, DETACHED, FLAGS, NODE, SEEN, STATE, TIERS, tierOf } from '../store/ItemStore.js';
-import { NONE } from '../store/NodePool.js';
 import { PairBuffer } from '../lists/PairBuffer.js';
 import { PairLists } from '../lists/PairLists.js';
 import { KeySorter, PairRadix } from '../lists/radix.js';
 import { lowerBound } from '../lists/order.js';
-import { PairPool } from './PairPool.js';
 import { grow } from '../grow.js';
 import { IdQueue } from './IdQueue.js';
 import { IdBits } from './IdBits.js';
 import { CellSweep } from './CellSweep.js';
-import { FewMovers } from './FewMovers.js';
+import { PairIndex } from './PairIndex.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import type { QuadtreeStats } from '../options.js';
+import type { IdArray } from '../queries/QueryEngine.js';
 
 /** A class this big or bigger may be detached (see Broadphase.choose). */
 const DETACH_MIN = 1024;
 
-/**
- * A step checks the movers sweep-wise (no pair pool, see {@link Broadphase.checkMovers})
- * once at least 1 / MOVERS_SWEEP of the items moved, and without a budget.
- */
-const MOVERS_SWEEP = 16;
+/** A step in which 1 / MANY_MOVED of the items or more moved counts as one where many moved (see Broadphase.choose). */
+const MANY_MOVED = 16;
 
 /**
  * Incremental pair finding, in the manner of Box2D's move buffer: only items queued as
  * dirty (moved, resized, added, re-filtered) are checked; pairs of two items that did not
  * move are kept as they are: nothing about them can have changed. This class owns the queue
- * of moved items and picks, per step, one of three ways by how many moved:
+ * of moved items and picks, per step, one of two ways by how many moved:
  *
- * - few: each mover is checked on its own (see FewMovers); the sorted lists are patched.
- *   The only way under a budget.
- * - many (1/16 or more, or while a class is detached; no budget): the movers probe the cells
- *   around them for every pair they are in, from slot memory alone (see CellSweep.runMovers),
- *   and every detached class one of whose items or partners moved is joined whole; the pairs
- *   are radix-sorted and merged with the list (see PairLists.mergeFound).
- * - most (half or more, no budget): one sweep over every cell finds every pair (see CellSweep.run).
+ * - movers: the movers probe the cells around them for every pair they are in, from slot
+ *   memory alone (see CellSweep.runMovers), and every detached class one of whose items or
+ *   partners moved is joined whole; the pairs are radix-sorted and merged with the list (see
+ *   PairLists.mergeFound). The only way under a budget.
+ * - all (half or more moved, no budget): one sweep over every cell finds every pair (see
+ *   CellSweep.run), merged the same way.
  *
  * A big class most of which moves step after step is detached from the tree (see
  * SpatialTree.detach, {@link choose}): its moves only store the box, its births and deaths
@@ -47,7 +42,6 @@ const MOVERS_SWEEP = 16;
  * steps. New dirty items join the back, so deferred ones go first: round-robin.
  */
 export class Broadphase {
-  readonly pairs = new PairPool(256);
   readonly lists = new PairLists();
   readonly queues: IdQueue[] = [new IdQueue(), new IdQueue(), new IdQueue(), new IdQueue()];
   /** Set when a collider's priority changed, until every item waiting to be checked was. */
@@ -58,18 +52,12 @@ export class Broadphase {
   maxMs = Infinity;
   minChecksPerTier = 32;
 
-  /**
-   * Whether the pair pool (per-item pair lists and the hash) holds exactly the current list.
-   * The sweeping steps leave it behind: with many items moving, creating and destroying pool
-   * entries for every change costs more than finding the pairs. The current list (with each
-   * pair's start step) is then the truth, and {@link syncPool} rebuilds the pool from it when
-   * a per-item check or a per-item question needs it.
-   */
-  poolInSync = true;
-
   private readonly tree: SpatialTree;
   private readonly stats: QuadtreeStats;
-  private readonly few: FewMovers;
+  /** Each item's pairs, made from the current list when a per-item question first needs it after a step. */
+  private readonly index = new PairIndex();
+  /** The last token handed out for SEEN fields (see {@link nextToken}). */
+  private token = 0;
   private readonly sweep: CellSweep;
   private readonly sorter = new KeySorter();
   private readonly radix = new PairRadix();
@@ -94,7 +82,7 @@ export class Broadphase {
   private budgetedTests = 0;
   /** Newborn members of a detached class, checked at once under a budget. */
   private newborn = new Int32Array(64);
-  /** Items removed (and maybe inserted again) while the pool was out of sync: their listed pairs end. */
+  /** Items removed (and maybe inserted again) since the last step: their listed pairs end in the next. */
   private readonly left = new IdBits();
   /** The ids of `checked`, `covered` and `left` together, for the merge (see touchedWords). */
   private readonly touched = new IdBits();
@@ -104,7 +92,6 @@ export class Broadphase {
     this.tree = tree;
     this.stats = stats;
     this.sweep = new CellSweep(tree, touching);
-    this.few = new FewMovers(tree, this.pairs, this.lists, touching);
   }
 
   /** Every pair after the last step, sorted. */
@@ -173,18 +160,14 @@ export class Broadphase {
   }
 
   /**
-   * Ends every pair of an item leaving the index; the exits show in the next step. While the
-   * pool is out of sync, the item joins `left` and the next step (or {@link syncPool}) ends them.
+   * Ends every pair of an item leaving the index: the item joins `left`, and the next step's
+   * merge ends its listed pairs (the exits show in that step).
    */
   endPairsOf(id: number): void {
     const items = this.tree.items;
-    if (this.poolInSync) {
-      for (let e = items.pairHead(id); e !== NONE; e = items.pairHead(id))
-        this.lists.endPair(e >> 1, this.pairs, items);
-    } else {
-      this.left.fit(items.capacity);
-      this.left.add(id);
-    }
+    this.left.fit(items.capacity);
+    this.left.add(id);
+    this.index.stale = true;
     items.setState(id, 0);
   }
 
@@ -193,7 +176,7 @@ export class Broadphase {
    * last step, or left and came back as a new item.
    */
   endedByRemoval(a: number, b: number): boolean {
-    return !this.poolInSync && (this.left.has(a) || this.left.has(b));
+    return this.left.has(a) || this.left.has(b);
   }
 
   /** Checks the queued items and brings the pair lists up to date. */
@@ -208,34 +191,23 @@ export class Broadphase {
     let dirty = 0;
     for (let t = 0; t < TIERS; t++) dirty += this.queues[t].count;
     const C = tree.classes;
-    let anyDetached = false;
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0) continue;
-      anyDetached = true;
       dirty += Math.min(C.moved[k], C.size[k]);
     }
     const size = tree.size;
     // A budget always takes the movers' way: its lower tiers are served in shares.
     const onePass = unlimited && dirty * 2 >= size;
-    const sweeping = onePass || !unlimited || anyDetached || dirty * MOVERS_SWEEP >= size;
     this.stepId++;
     this.tests = 0;
-    this.few.tests = 0;
     this.sweep.beginStep();
     this.lists.entered.count = 0;
-    if (!sweeping && !this.poolInSync) this.syncPool();
-    // With no budget every queued item is checked, so order cannot change the result: check
-    // them in cell order for cache locality.
-    const checked = onePass
-      ? this.checkAll()
-      : sweeping
-        ? this.checkMovers(unlimited, started)
-        : this.checkInCellOrder(TIERS);
-    this.lists.finish(sweeping, this.pairs, stats);
+    const checked = onePass ? this.checkAll() : this.checkMovers(unlimited, started);
+    this.lists.finish(stats);
     this.found.trim();
-    this.pairs.release();
+    this.index.stale = true;
     stats.moved = checked;
-    stats.pairTests = this.tests + this.few.tests;
+    stats.pairTests = this.tests;
     stats.budgetedTests = this.budgetedTests;
     this.budgetedTests = 0;
     stats.deferred = this.carryDeferred() + this.waitingMembers;
@@ -243,7 +215,7 @@ export class Broadphase {
     // Every listed pair has its items' priorities now: refreshed before a merge, or re-tested
     // by the check of the item whose priority changed (see requeue).
     this.priorityChanged = false;
-    this.choose(unlimited, dirty * MOVERS_SWEEP >= size);
+    this.choose(unlimited, dirty * MANY_MOVED >= size);
     C.moved.fill(0);
     tree.born.clear();
     tree.tidy();
@@ -259,13 +231,13 @@ export class Broadphase {
   /**
    * Checks every item at once: the sweep finds every overlapping pair, a radix sort puts them
    * in list order, and one merge against the previous list tells the pairs that stayed from
-   * those that began or ended: no per-pair lookup, and no pair pool (see {@link poolInSync}).
+   * those that began or ended: no per-pair lookup.
    * Used when at least half the items moved and there is no budget.
    */
   private checkAll(): number {
     this.countMovers();
     for (let t = 0; t < TIERS; t++) this.queues[t].clear();
-    if (this.priorityChanged) this.lists.refreshPriorities(this.tree.items, this.poolOrNull());
+    if (this.priorityChanged) this.lists.refreshPriorities(this.tree.items);
     const found = this.found;
     found.count = 0;
     this.sweep.run(found);
@@ -293,7 +265,7 @@ export class Broadphase {
     const tree = this.tree;
     const C = tree.classes;
     const items = tree.items;
-    if (this.priorityChanged) this.lists.refreshPriorities(items, this.poolOrNull());
+    if (this.priorityChanged) this.lists.refreshPriorities(items);
     const found = this.found;
     found.count = 0;
     let checked = this.runMovers(this.collectMovers(unlimited ? TIERS : 1), this.sorter.count);
@@ -527,21 +499,23 @@ export class Broadphase {
     return members;
   }
 
-  /** Merges the sweep's pairs into the lists; the pool is then out of sync (see {@link poolInSync}). */
+  /** Merges the sweep's pairs into the lists. */
   private mergeFound(all: boolean): void {
-    this.lists.mergeFound(
-      this.found,
-      all,
-      this.stepId,
-      this.checked.words,
-      this.covered.words,
-      this.left,
-      this.touchedWords(),
-      this.tree.items,
-      this.poolOrNull(),
-      this.priorityChanged,
-    );
-    this.poolInSync = false;
+    const touched = this.touchedWords();
+    // Nothing found and no listed pair to test (no item moved): the list stays as it is.
+    if (all || this.found.count > 0 || this.touched.count > 0) {
+      this.lists.mergeFound(
+        this.found,
+        all,
+        this.stepId,
+        this.checked.words,
+        this.covered.words,
+        this.left,
+        touched,
+        this.tree.items,
+        this.priorityChanged,
+      );
+    }
     this.left.clear();
     this.touched.clear();
   }
@@ -556,16 +530,11 @@ export class Broadphase {
     return touched.words;
   }
 
-  private poolOrNull(): PairPool | null {
-    return this.poolInSync ? this.pairs : null;
-  }
-
   /**
    * After each step, picks the classes to keep out of the tree until further notice (see
    * SpatialTree.detach): big (DETACH_MIN items or more) and not static. Without a budget, or
    * for a class of tier 0: once half or more of it moved in two steps in a row where many items
-   * moved (`many`); back in the tree once under a quarter moved, or once few items moved anywhere,
-   * so that the next step can check its movers one by one. Under a budget, a lower-tier class
+   * moved (`many`); back in the tree once under a quarter moved, or once few items moved anywhere. Under a budget, a lower-tier class
    * that does not pair with itself is detached whatever moved: it is then checked in shares,
    * each joined through a grid of its partners. Of two classes that may pair with each other
    * only the larger stays detached: a join reads the other from its nodes.
@@ -604,28 +573,6 @@ export class Broadphase {
     }
   }
 
-  /**
-   * Rebuilds the pair pool from the current list after sweeping steps left it behind: O(pairs).
-   * A listed pair whose item left the index (or left and came back) is created and ended at
-   * once, exactly as if the pool had been kept when the item was removed.
-   */
-  syncPool(): void {
-    if (this.poolInSync) return;
-    const pairs = this.pairs;
-    const items = this.tree.items;
-    pairs.reset();
-    items.clearPairHeads();
-    const cur = this.lists.current;
-    for (let i = 0; i < cur.count; i++)
-      cur.index[i] = pairs.create(cur.a[i], cur.b[i], cur.priority[i], cur.born[i], items);
-    if (this.left.count > 0) {
-      for (let i = 0; i < cur.count; i++)
-        if (this.endedByRemoval(cur.a[i], cur.b[i])) this.lists.endPair(cur.index[i], pairs, items);
-    }
-    this.poolInSync = true;
-    this.left.clear();
-  }
-
   /** Where {@link isCurrent} found its last pair in the current list. */
   private lastFound = 0;
 
@@ -634,23 +581,17 @@ export class Broadphase {
    * (a game's contact for each pair) is answered from the entry after the last one found.
    */
   isCurrent(a: number, b: number): boolean {
-    if (!this.poolInSync) {
-      const cur = this.lists.current;
-      const at = this.lastFound + 1;
-      if (at < cur.count && cur.a[at] === a && cur.b[at] === b && !this.endedByRemoval(a, b)) {
-        this.lastFound = at;
-        return true;
-      }
+    const cur = this.lists.current;
+    const at = this.lastFound + 1;
+    if (at < cur.count && cur.a[at] === a && cur.b[at] === b && !this.endedByRemoval(a, b)) {
+      this.lastFound = at;
+      return true;
     }
     return this.startedAt(a, b) >= 0;
   }
 
   /** Step in which the pair (a < b) began, or -1 if there is no such pair. */
   startedAt(a: number, b: number): number {
-    if (this.poolInSync) {
-      const p = this.pairs.find(a, b);
-      return p < 0 ? -1 : this.pairs.born(p);
-    }
     if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b < this.tree.items.capacity)) return -1;
     if (this.endedByRemoval(a, b)) return -1;
     const cur = this.lists.current;
@@ -663,12 +604,45 @@ export class Broadphase {
       this.lastFound = at;
       return cur.born[at];
     }
-    for (let i = 0; i < cur.count; i++) {
-      if (cur.a[i] !== a || cur.b[i] !== b) continue;
-      this.lastFound = i;
-      return cur.born[i];
+    // Priorities changed since: the list is sorted by the old ones. Ask a's pairs.
+    const at = this.index.find(this.tree.items, cur, a, b);
+    if (at < 0) return -1;
+    this.lastFound = at;
+    return cur.born[at];
+  }
+
+  /**
+   * Writes into `out` the ids paired with `id` after the last step (none of an item removed
+   * since) and returns how many.
+   */
+  pairsOf(id: number, out: IdArray): number {
+    if (this.left.has(id)) {
+      out.length = 0;
+      return 0;
     }
-    return -1;
+    const index = this.index;
+    index.update(this.tree.items, this.lists.current);
+    const cur = this.lists.current;
+    let count = 0;
+    for (let e = index.first(this.tree.items, id), end = index.end(this.tree.items, id); e < end; e++) {
+      const i = index.entries[e];
+      const other = cur.a[i] === id ? cur.b[i] : cur.a[i];
+      if (!this.left.has(other)) out[count++] = other;
+    }
+    out.length = count;
+    return count;
+  }
+
+  /**
+   * A token no item's SEEN field holds yet: the movers' collection marks the ids it took with
+   * it. Restarts every SEEN field before the counter wraps.
+   */
+  private nextToken(): number {
+    if (this.token === 0x7fffffff) {
+      this.tree.items.clearSeen();
+      this.token = 0;
+    }
+    return ++this.token;
   }
 
   /**
@@ -683,7 +657,7 @@ export class Broadphase {
     const itemSlot = tree.items.slot;
     const sorter = this.sorter;
     const mark = 2 * this.stepId + 1;
-    const token = this.few.nextToken();
+    const token = this.nextToken();
     const moved = tree.classes.moved;
     sorter.count = 0;
     for (let t = 0; t < tiers; t++) {
@@ -703,15 +677,6 @@ export class Broadphase {
     }
     sorter.sort();
     return sorter.keys;
-  }
-
-  /** Empties the first `tiers` queues, checking their items in slot order. Returns the count. */
-  private checkInCellOrder(tiers: number): number {
-    const moverSlots = this.collectMovers(tiers);
-    const count = this.sorter.count;
-    const slotId = this.tree.slots.id;
-    for (let i = 0; i < count; i++) this.few.check(slotId[moverSlots[i]], this.stepId);
-    return count;
   }
 
   /**

@@ -1,4 +1,3 @@
-import { NONE } from './NodePool.js';
 import { grow } from '../grow.js';
 import { fail } from '../errors.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
@@ -44,7 +43,7 @@ export const DEFAULT_PRIORITY = 128;
 
 /**
  * Field offsets in an item's record. Each item owns one 64-byte record (a cache line):
- * its box as four float64 (`f64[r * 8 + 0..3]`) and eight int32 fields after it
+ * its box as four float64 (`f64[r * 8 + 0..3]`) and seven int32 fields after it (one spare)
  * (`i32[r * 16 + K]`), where `r` is the item's record (see {@link ItemStore.rec}). The
  * broadphase touches most of them for every candidate, so one record per item costs one
  * cache miss where separate arrays per field cost one each.
@@ -60,7 +59,7 @@ export const FLAGS = 8;
  * construction, so no pass ever clears them.
  */
 export const STATE = 9;
-/** Token of the last mover that found this item among its partners. */
+/** Token of the last collection of movers that took this item (see Broadphase.collectMovers). */
 export const SEEN = 10;
 export const LAYER = 11;
 export const MASK = 12;
@@ -69,8 +68,6 @@ export const MASK = 12;
  * loose bounds from the record it already holds, without reading the node.
  */
 export const CELL = 13;
-/** First pair edge of the item's pair list, or NONE. */
-export const PAIR_HEAD = 14;
 /** Node holding the item, or PENDING / DETACHED (ABSENT while it is being removed). */
 export const NODE = 15;
 
@@ -190,7 +187,6 @@ export class ItemStore {
     i32[o | MASK] = DEFAULT_MASK;
     i32[o | FLAGS] = DEFAULT_PRIORITY << PRIORITY_SHIFT;
     i32[o | CELL] = 0;
-    i32[o | PAIR_HEAD] = NONE;
     i32[o | NODE] = ABSENT;
     // listAt[r] stays: a hint that CollisionClasses.join checks against the list.
     return r;
@@ -388,20 +384,6 @@ export class ItemStore {
     this.i32[(this.rec[id] << 4) | STATE] = state;
   }
 
-  /** First edge of the item's pair list, or NONE. */
-  pairHead(id: number): number {
-    return this.i32[(this.rec[id] << 4) | PAIR_HEAD];
-  }
-
-  setPairHead(id: number, edge: number): void {
-    this.i32[(this.rec[id] << 4) | PAIR_HEAD] = edge;
-  }
-
-  /** Empties every item's pair list (the pool is rebuilt): over the records, not the ids. */
-  clearPairHeads(): void {
-    for (let r = 0; r < this.top; r++) this.i32[(r << 4) | PAIR_HEAD] = NONE;
-  }
-
   /** The packed depth and cell of the item's node (see CELL and packCell). */
   cellOf(id: number): number {
     return this.i32[(this.rec[id] << 4) | CELL];
@@ -463,7 +445,7 @@ export class ItemStore {
     this.listAt[this.rec[id]] = at;
   }
 
-  /** Restarts every item's partner token (see SEEN). */
+  /** Restarts every item's collection token (see SEEN). */
   clearSeen(): void {
     const i32 = this.i32;
     for (let r = SEEN, end = this.top << 4; r < end; r += 16) i32[r] = 0;

@@ -1,0 +1,86 @@
+import { fit } from '../grow.js';
+import { declareExtent } from '../snapshot/StatePlan.js';
+import type { ItemStore } from '../store/ItemStore.js';
+import type { PairBuffer } from '../lists/PairBuffer.js';
+
+/**
+ * Each item's pairs, as positions in the current list grouped by the item's record (counted,
+ * then filled: O(pairs + records)). Made when a per-item question (`pairsOf`, the start of a
+ * pair after a priority change) first needs it after a step, so steps never keep per-item
+ * pair lists up to date, and a game that never asks pays nothing.
+ */
+export class PairIndex {
+  /** Set by every step (and every removal): the index is made again before it is next read. */
+  stale = true;
+  /** Per record, where its pairs start in {@link entries}; one more entry for the end. */
+  private starts = new Int32Array(16);
+  /** List positions of each record's pairs, record after record. */
+  entries = new Int32Array(16);
+  /** Records the index covers: those handed out after it was made have no pairs in it. */
+  private records = 0;
+
+  constructor() {
+    // Only a fresh index is state: a stale one is made again from the list.
+    declareExtent(this, 'starts', () => (this.stale ? 0 : this.records + 1));
+    declareExtent(this, 'entries', () => (this.stale ? 0 : this.starts[this.records]));
+  }
+
+  /** Makes the index from `list` if a step or removal made it stale. */
+  update(items: ItemStore, list: PairBuffer): void {
+    if (!this.stale) return;
+    const records = items.handedOut;
+    const rec = items.rec;
+    const { a, b, count } = list;
+    this.starts = fit(this.starts, records + 1);
+    this.entries = fit(this.entries, 2 * count);
+    const starts = this.starts;
+    const entries = this.entries;
+    starts.fill(0, 0, records + 1);
+    // Counts into starts[r + 1], then running sums: starts[r] is where r's pairs begin.
+    // A pair with an item cleared away since (no record) is left out: it ends in the next step.
+    for (let i = 0; i < count; i++) {
+      const ra = rec[a[i]];
+      const rb = rec[b[i]];
+      if (ra < 0 || rb < 0) continue;
+      starts[ra + 1]++;
+      starts[rb + 1]++;
+    }
+    for (let r = 0; r < records; r++) starts[r + 1] += starts[r];
+    const filled = starts[records];
+    // Filled from the back of each run (so each run is in list order), counting its end down
+    // to where it begins; starts[r + 1] then holds r's start: shifted down by one.
+    for (let i = count - 1; i >= 0; i--) {
+      const ra = rec[a[i]];
+      const rb = rec[b[i]];
+      if (ra < 0 || rb < 0) continue;
+      entries[--starts[ra + 1]] = i;
+      entries[--starts[rb + 1]] = i;
+    }
+    for (let r = 0; r < records; r++) starts[r] = starts[r + 1];
+    starts[records] = filled;
+    this.records = records;
+    this.stale = false;
+  }
+
+  /** First entry of the pairs of `id` (an item the list may name). */
+  first(items: ItemStore, id: number): number {
+    const r = items.rec[id];
+    return r < 0 || r >= this.records ? 0 : this.starts[r];
+  }
+
+  /** End of the entries of the pairs of `id`. */
+  end(items: ItemStore, id: number): number {
+    const r = items.rec[id];
+    return r < 0 || r >= this.records ? 0 : this.starts[r + 1];
+  }
+
+  /** Position of the pair (a < b) in `list`, or -1. */
+  find(items: ItemStore, list: PairBuffer, a: number, b: number): number {
+    this.update(items, list);
+    for (let e = this.first(items, a), end = this.end(items, a); e < end; e++) {
+      const i = this.entries[e];
+      if (list.a[i] === a && list.b[i] === b) return i;
+    }
+    return -1;
+  }
+}
