@@ -339,8 +339,10 @@ export class ProbeGrid {
     const cells = side * side;
     if (this.start.length < cells + 1) this.start = new Int32Array(cells + 1);
     if (this.keys.length < count) {
-      this.keys = new Int32Array(count * 2);
-      this.span = new Int32Array(count * 8);
+      // An eighth more than the items: room to grow without a reallocation every step.
+      const room = count + (count >> 3);
+      this.keys = new Int32Array(room);
+      this.span = new Int32Array(4 * room);
     }
     const start = this.start;
     start.fill(0, 0, cells + 1);
@@ -377,7 +379,8 @@ export class ProbeGrid {
     // Inclusive prefix sums give each run's end; filling backwards moves them to its start.
     for (let c = 1; c < cells; c++) start[c] += start[c - 1];
     if (this.key.length < total) {
-      const size = Math.max(total, 2 * this.key.length);
+      // Grown by half: entries are the grid's biggest arrays, and their count moves little.
+      const size = Math.max(total + (total >> 3), this.key.length + (this.key.length >> 1));
       this.box = grow(this.box, 4 * size);
       this.key = grow(this.key, size);
       this.priority = grow(this.priority, size);

@@ -451,12 +451,14 @@ export class SpatialTree {
   /**
    * Lays the slot regions out again in class, level and row order when enough items changed
    * node since the last time (a quarter of them: more often costs more than the locality saves
-   * when every item moves): O(items), sequential copies.
+   * when every item moves), or when over half the slots handed out are free (a class detached,
+   * a burst of removals: the compaction gives their room back): O(slots).
    */
   compactIfScattered(): void {
-    if (this.moved * 4 < this.size || this.size === 0) return;
-    this.moved = 0;
     const slots = this.slots;
+    const sparse = slots.freeSlots * 2 > slots.used && slots.capacity > 4096;
+    if (!sparse && (this.moved * 4 < this.size || this.size === 0)) return;
+    this.moved = 0;
     slots.beginCompact();
     this.relayRegions(true);
     slots.endCompact();
