@@ -10,7 +10,7 @@ describe('pair buffers', () => {
     expect([list.born[0], list.born.length >= 100, list.was.length]).toEqual([99, true, 0]);
   });
 
-  it('give memory back after 64 steps in a row under a sixteenth of their room, not before', () => {
+  it('give memory back after 64 steps in a row under a quarter of their room, not before', () => {
     const list = new PairBuffer(16, BORN);
     list.reserve(10_000);
     const room = list.a.length;

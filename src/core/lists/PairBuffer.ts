@@ -69,18 +69,18 @@ export class PairBuffer implements PairList {
     this.was = resized(this.was, size);
   }
 
-  /** Steps in a row this buffer held under a sixteenth of its room (see {@link trim}). */
+  /** Steps in a row this buffer held under a quarter of its room (see {@link trim}). */
   private idle = 0;
 
   /**
    * Gives memory back after a burst (every pair entering at once, a clear): a buffer of more
-   * than 4,096 entries that held under a sixteenth of them at 64 calls in a row shrinks to
+   * than 4,096 entries that held under a quarter of them at 64 calls in a row shrinks to
    * twice what it holds. Called once a step on the lists whose size follows the step, not the
    * pairs; the wait keeps a step that alternates between few and many from reallocating.
    */
   trim(): void {
     const capacity = this.a.length;
-    if (capacity <= 4096 || this.count * 16 >= capacity) {
+    if (capacity <= 4096 || this.count * 4 >= capacity) {
       this.idle = 0;
       return;
     }

@@ -99,6 +99,9 @@ export class PairRadix {
     if (low !== high) this.pass(list, PRIORITY, 0, 255, 256, true);
     if ((this.passes & 1) !== 0) swapArrays(list, this.tmp);
     if (low === high) list.priority.fill(low, 0, n);
+    // The scratch list follows the sorts' sizes like the found list it mirrors.
+    this.tmp.count = n;
+    this.tmp.trim();
   }
 
   /**

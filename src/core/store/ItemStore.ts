@@ -331,17 +331,6 @@ export class ItemStore {
     else this.detachedBits[id >> 5] &= ~(1 << (id & 31));
   }
 
-  /** True when the id is placed in a node (neither absent, pending nor detached). */
-  isPlaced(id: number): boolean {
-    return this.nodeOf(id) >= 0;
-  }
-
-  /** True when the item is in the index and past the pending queue: in a node or detached. */
-  isIndexed(id: number): boolean {
-    const n = this.nodeOf(id);
-    return n >= 0 || n === DETACHED;
-  }
-
   layerOf(id: number): number {
     return this.i32[(this.rec[id] << 4) | LAYER];
   }
