@@ -1,9 +1,11 @@
 /**
- * Memory and scale of the core: bytes of typed-array storage per item (array buffers grown by
- * building the index and running it, over the items), per current pair, and the step's time
- * per item from 100k to a million boxes.
+ * Memory and scale of the core: bytes of typed-array storage (array buffers grown by building
+ * the index and running it) per item, split into the pair lists' part per current pair and the
+ * rest per item, and the step's time per item from 100k to a million boxes. The default 100
+ * frames let the steady state settle: lists that a full world's first step grew give their
+ * room back after 64 quiet steps, and slots compact once a quarter of the items changed node.
  *
- *   npx tsx --expose-gc bench/memory.ts [--n 100000,1000000] [--frames 30]
+ *   npx tsx --expose-gc bench/memory.ts [--n 100000,1000000] [--frames 100]
  */
 import { parseArgs } from 'node:util';
 import { PairSum } from './contender.js';
@@ -23,6 +25,10 @@ interface Row {
   scene: string;
   n: number;
   bytesPerItem: number;
+  /** The bytes that are not the pair lists', per item. */
+  itemBytes: number;
+  /** The pair lists' bytes (current, entries, exits, the step's found pairs and their sort's scratch), per current pair. */
+  pairBytes: number;
   pairs: number;
   msPerFrame: number;
   nsPerItem: number;
@@ -43,19 +49,43 @@ function measure(scene: Scene | StormScene, label: string, frames: number): Row 
   }
   const held = arrayBytes() - before;
   const ms = median(times);
+  const lists = pairListBytes(tree);
+  const pairs = tree.current.count;
   return {
     scene: label,
     n: scene.n,
     bytesPerItem: held / scene.n,
-    pairs: tree.current.count,
+    itemBytes: (held - lists) / scene.n,
+    pairBytes: pairs > 0 ? lists / pairs : 0,
+    pairs,
     msPerFrame: ms,
     nsPerItem: (ms * 1e6) / scene.n,
   };
 }
 
+/** Bytes of the buffers the pair lists hold: the broadphase's lists, its found pairs and the radix sort's scratch. */
+function pairListBytes(tree: ReturnType<typeof coreOver>): number {
+  const bp = (tree as unknown as { broadphase: { lists: object; found: object; radix: { tmp: object } } }).broadphase;
+  const seen = new Set<ArrayBufferLike>();
+  let bytes = 0;
+  const walk = (o: unknown, depth: number): void => {
+    if (o === null || typeof o !== 'object' || depth > 3) return;
+    if (ArrayBuffer.isView(o)) {
+      if (!seen.has(o.buffer)) bytes += o.buffer.byteLength;
+      seen.add(o.buffer);
+      return;
+    }
+    for (const v of Object.values(o)) walk(v, depth + 1);
+  };
+  walk(bp.lists, 0);
+  walk(bp.found, 0);
+  walk(bp.radix.tmp, 0);
+  return bytes;
+}
+
 function main(): void {
   const { values } = parseArgs({
-    options: { n: { type: 'string', default: '100000,1000000' }, frames: { type: 'string', default: '30' } },
+    options: { n: { type: 'string', default: '100000,1000000' }, frames: { type: 'string', default: '100' } },
   });
   if (gc === undefined) throw new Error('run with --expose-gc: npx tsx --expose-gc bench/memory.ts');
   const ns = values.n.split(',').map(Number);
@@ -66,10 +96,11 @@ function main(): void {
       rows.push(measure(new Scene(n, mode), `bounce, ${mode === 'all' ? 'all' : '10%'} moving`, frames));
     if (n <= 100_000) rows.push(measure(new StormScene(n), 'storm', frames));
   }
-  console.log('scene                 items    B/item   pairs     ms/frame  ns/item');
+  console.log('scene                 items    B/item  items B/item  pairs B/pair   pairs     ms/frame  ns/item');
   for (const r of rows) {
     console.log(
-      `${r.scene.padEnd(20)} ${String(r.n).padStart(8)} ${r.bytesPerItem.toFixed(0).padStart(8)} ${String(r.pairs).padStart(8)} ` +
+      `${r.scene.padEnd(20)} ${String(r.n).padStart(8)} ${r.bytesPerItem.toFixed(0).padStart(8)} ` +
+        `${r.itemBytes.toFixed(0).padStart(12)} ${r.pairBytes.toFixed(0).padStart(12)} ${String(r.pairs).padStart(8)} ` +
         `${r.msPerFrame.toFixed(2).padStart(10)} ${r.nsPerItem.toFixed(0).padStart(8)}`,
     );
   }
