@@ -18,17 +18,21 @@ const MEMMOVE_RUN = 16;
 export class PairLists {
   /** Every pair after the last step. */
   readonly current = new PairBuffer();
-
-  constructor() {
-    declareExtent(this, 'exitAt', () => 0);
-    declareExtent(this, 'entryAt', () => 0);
-  }
   /** Pairs that began in the last step. */
   readonly entered = new PairBuffer(64, 0);
   /** Pairs ended by the last step (or by removals before it). */
   exited = new PairBuffer(64, 0);
   /** Pairs ending now, reported by the next step. */
   private exiting = new PairBuffer(64, 0);
+  /** List positions of this merge's exits, ascending (scratch: written before read). */
+  private exitAt = new Int32Array(64);
+  /** Per entry of this merge, the list position it goes before, ascending (scratch). */
+  private entryAt = new Int32Array(64);
+
+  constructor() {
+    declareExtent(this, 'exitAt', () => 0);
+    declareExtent(this, 'entryAt', () => 0);
+  }
 
   /**
    * Ends the step: its exits become the exited list (sorted), and the lists are counted into
@@ -48,7 +52,7 @@ export class PairLists {
     this.trimPositions(Math.max(this.entered.count, exits.count));
   }
 
-  /** Steps in a row the change positions used under a sixteenth of their room (see {@link trimPositions}). */
+  /** Steps in a row the change positions used under a quarter of their room (see {@link trimPositions}). */
   private positionsIdle = 0;
 
   /**
@@ -57,7 +61,7 @@ export class PairLists {
    */
   private trimPositions(used: number): void {
     const room = this.exitAt.length > this.entryAt.length ? this.exitAt.length : this.entryAt.length;
-    if (room <= 4096 || used * 16 >= room) {
+    if (room <= 4096 || used * 4 >= room) {
       this.positionsIdle = 0;
       return;
     }
@@ -89,11 +93,6 @@ export class PairLists {
     stats.exited = exits.count;
     stats.stayed = cur.count - entered.count;
   }
-
-  /** List positions of this merge's exits, ascending (scratch: written before read). */
-  private exitAt = new Int32Array(64);
-  /** Per entry of this merge, the list position it goes before, ascending (scratch). */
-  private entryAt = new Int32Array(64);
 
   /**
    * Merges the sorted pairs a sweep found with the current list: a listed pair that this
