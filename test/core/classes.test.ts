@@ -30,7 +30,7 @@ class StormRun {
     detachedSteps: 0,
     mixed: 0,
     onePass: 0,
-    fewMovers: 0,
+    movers: 0,
     classChanges: 0,
     queries: 0,
     entered: 0,
@@ -108,7 +108,7 @@ class StormRun {
     const stats = this.tree.step();
     if (detachedBefore) this.seen.detachedSteps++;
     if (stats.moved === this.tree.size) this.seen.onePass++;
-    else this.seen.fewMovers++;
+    else this.seen.movers++;
     if (classesOf(this.tree).size[classesOf(this.tree).size.length - 1] > 0) this.seen.mixed++;
     this.check();
   }
@@ -197,7 +197,7 @@ describe('collision classes', () => {
       const run = new StormRun(touching ? 12 : 11, touching);
       for (let i = 0; i < 160; i++) run.step();
       expect(run.seen.detachedSteps).toBeGreaterThan(15);
-      expect(run.seen.fewMovers).toBeGreaterThan(10);
+      expect(run.seen.movers).toBeGreaterThan(10);
       expect(run.seen.mixed).toBeGreaterThan(0);
       expect(run.seen.classChanges).toBeGreaterThan(20);
       expect(run.seen.queries).toBeGreaterThan(5);
@@ -211,7 +211,7 @@ describe('collision classes', () => {
       const run = new StormRun(touching ? 14 : 13, touching, true);
       for (let i = 0; i < 120; i++) run.step();
       expect(run.seen.detachedSteps).toBeGreaterThan(15);
-      expect(run.seen.fewMovers).toBeGreaterThan(10);
+      expect(run.seen.movers).toBeGreaterThan(10);
       expect(run.seen.entered).toBeGreaterThan(1000);
       expect(run.seen.exited).toBeGreaterThan(1000);
     }, 120_000);

@@ -3,10 +3,10 @@ import { LooseQuadtree } from '../../src/core/index.js';
 import { readPairs } from './helpers.js';
 
 /**
- * The one-pass step (most items moved, no budget) keeps the current list itself and leaves the
- * per-item pair lists behind until something needs them. These cases walk the transitions the
- * random oracle reaches only by chance: removal, re-insertion under the same id, priority
- * changes and per-item questions between one-pass steps, and the switch back to per-item checks.
+ * The one-pass step (most items moved, no budget) finds every pair again and merges them with
+ * the current list, the only record of the pairs. These cases walk the transitions the random
+ * oracle reaches only by chance: removal, re-insertion under the same id, priority changes and
+ * per-item questions between one-pass steps, and the switch back to the movers' steps.
  */
 
 /** Ten boxes in a row, each overlapping its neighbours: pairs (i, i + 1). */
@@ -33,7 +33,7 @@ function onePassStep(tree: LooseQuadtree): void {
 
 const chain = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => [from + k, from + k + 1, 128]);
 
-describe('one-pass steps without the per-item pair lists', () => {
+describe('one-pass steps and the pair list', () => {
   it('a removal between one-pass steps ends its pairs in the next step, and at once for pairStartedAt', () => {
     const tree = row();
     nudgeAll(tree, 1);

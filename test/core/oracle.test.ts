@@ -543,7 +543,7 @@ class OracleRun {
     for (const [a, b] of exited) if (!listed.has(pairKey(a, b))) this.born.delete(pairKey(a, b));
   }
 
-  /** Boxes, membership and per-item pair lists. */
+  /** Boxes, membership and each item's pairs (`pairsOf`). */
   private checkContent(): void {
     const tree = this.tree;
     const box = { minX: 0, minY: 0, maxX: 0, maxY: 0 };

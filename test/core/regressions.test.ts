@@ -13,7 +13,7 @@ describe('a priority change on an item the budget deferred', () => {
   /**
    * Items 1 and 2 overlap from step 1 on. Item 3 sits alone in tier 2 and moves, so it heads
    * the tier-2 queue; item 2 then drops to priority 100 and waits behind it. `far` extra
-   * items that never move make the next steps few-movers steps instead of one-pass ones.
+   * items that never move make the next steps movers' steps instead of one-pass ones.
    */
   function scene(far: number): LooseQuadtree {
     const t = new LooseQuadtree();
@@ -43,8 +43,8 @@ describe('a priority change on an item the budget deferred', () => {
 
   const nextSteps: [string, number, (t: LooseQuadtree) => void][] = [
     ['budget lifted, one-pass step', 0, (t) => t.setBudget({})],
-    ['budget lifted, few-movers step', 20, (t) => t.setBudget({})],
-    ['budget kept, few-movers steps until it is checked', 20, () => {}],
+    ["budget lifted, movers' step", 20, (t) => t.setBudget({})],
+    ["budget kept, movers' steps until it is checked", 20, () => {}],
     ['budget kept, then lifted for a one-pass step', 0, () => {}],
   ];
 
@@ -73,7 +73,7 @@ describe('a priority change on an item the budget deferred', () => {
     });
   }
 
-  it('an item whose priority changed while deferred, checked by a one-pass step after a few-movers step', () => {
+  it("an item whose priority changed while deferred, checked by a one-pass step after a movers' step", () => {
     const t = scene(0);
     // A step with the budget that checks item 2 but not 1 keeps the pair too.
     t.step();
