@@ -20,3 +20,29 @@ export function fit<T extends Growable>(a: T, size: number, fill = 0): T {
   while (cap < size) cap *= 2;
   return grow(a, cap, fill);
 }
+
+/** A copy of `a` with `size` entries: grown (see {@link grow}) or cut to its first `size`. */
+export function resize<T extends Growable>(a: T, size: number): T {
+  return size > a.length ? grow(a, size) : (a.slice(0, size) as T);
+}
+
+/**
+ * When a buffer whose use follows the step gives its room back after a burst (every pair
+ * entering at once, a clear): it has more than 4,096 entries of room and used under a quarter
+ * of them at 64 steps in a row. The wait keeps a step that alternates between few and many
+ * from reallocating.
+ */
+export class Slack {
+  private idle = 0;
+
+  /** Called once a step with the entries used and the room; true when the room should shrink. */
+  due(used: number, room: number): boolean {
+    if (room <= 4096 || used * 4 >= room) {
+      this.idle = 0;
+      return false;
+    }
+    if (++this.idle < 64) return false;
+    this.idle = 0;
+    return true;
+  }
+}

@@ -1,4 +1,4 @@
-import { grow } from '../grow.js';
+import { resize, Slack } from '../grow.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 import type { PairList } from '../options.js';
 
@@ -69,29 +69,18 @@ export class PairBuffer implements PairList {
     this.was = resized(this.was, size);
   }
 
-  /** Steps in a row this buffer held under a quarter of its room (see {@link trim}). */
-  private idle = 0;
+  private readonly slack = new Slack();
 
   /**
-   * Gives memory back after a burst (every pair entering at once, a clear): a buffer of more
-   * than 4,096 entries that held under a quarter of them at 64 calls in a row shrinks to
-   * twice what it holds. Called once a step on the lists whose size follows the step, not the
-   * pairs; the wait keeps a step that alternates between few and many from reallocating.
+   * Gives memory back after a burst, shrinking to twice what it holds (see Slack). Called once
+   * a step on the lists whose size follows the step, not the pairs.
    */
   trim(): void {
-    const capacity = this.a.length;
-    if (capacity <= 4096 || this.count * 4 >= capacity) {
-      this.idle = 0;
-      return;
-    }
-    if (++this.idle < 64) return;
-    this.idle = 0;
-    this.resize(Math.max(64, 2 * this.count));
+    if (this.slack.due(this.count, this.a.length)) this.resize(Math.max(64, 2 * this.count));
   }
 }
 
 /** `a` with `size` entries (grown or cut), or `a` itself when it is an absent column (empty). */
 function resized<T extends Int32Array | Uint8Array>(a: T, size: number): T {
-  if (a.length === 0) return a;
-  return size > a.length ? grow(a, size) : (a.slice(0, size) as T);
+  return a.length === 0 ? a : resize(a, size);
 }

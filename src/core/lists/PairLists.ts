@@ -4,7 +4,7 @@ import type { IdBits } from '../pairs/IdBits.js';
 import { PairBuffer } from './PairBuffer.js';
 import { comparePairs, isSorted, runEnd } from './order.js';
 import { sortPairs } from './quicksort.js';
-import { grow } from '../grow.js';
+import { grow, Slack } from '../grow.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 
 /** Runs of listed pairs at least this long move with copyWithin (a memmove); shorter ones entry by entry. */
@@ -49,27 +49,15 @@ export class PairLists {
     // Not `exiting`: it is empty now by design, and becomes the next step's exits.
     this.entered.trim();
     exits.trim();
-    this.trimPositions(Math.max(this.entered.count, exits.count));
-  }
-
-  /** Steps in a row the change positions used under a quarter of their room (see {@link trimPositions}). */
-  private positionsIdle = 0;
-
-  /**
-   * Gives back the room of the change positions after a burst (the first step of a full
-   * world, a clear), the way PairBuffer.trim does for the lists.
-   */
-  private trimPositions(used: number): void {
-    const room = this.exitAt.length > this.entryAt.length ? this.exitAt.length : this.entryAt.length;
-    if (room <= 4096 || used * 4 >= room) {
-      this.positionsIdle = 0;
-      return;
+    // The change positions give back their room after a burst too, as the lists do.
+    const used = Math.max(this.entered.count, exits.count);
+    if (this.positionsSlack.due(used, Math.max(this.exitAt.length, this.entryAt.length))) {
+      this.exitAt = new Int32Array(Math.max(64, 2 * used));
+      this.entryAt = new Int32Array(Math.max(64, 2 * used));
     }
-    if (++this.positionsIdle < 64) return;
-    this.positionsIdle = 0;
-    this.exitAt = new Int32Array(Math.max(64, 2 * used));
-    this.entryAt = new Int32Array(Math.max(64, 2 * used));
   }
+
+  private readonly positionsSlack = new Slack();
 
   private count(stats: QuadtreeStats): void {
     const entered = this.entered;
@@ -136,7 +124,7 @@ export class PairLists {
       fp = found.priority;
     const on = list.count,
       fn = found.count;
-    const firstEntry = entered.count;
+    // The step emptied `entered` before its one merge: entry e is entered's entry e.
     let exits = 0;
     let i = 0;
     let j = 0;
@@ -176,27 +164,27 @@ export class PairLists {
         }
         i++;
       } else {
-        const e = entered.count - firstEntry;
+        const e = entered.count;
         if (e === this.entryAt.length) this.entryAt = grow(this.entryAt, 2 * e);
         this.entryAt[e] = i;
         entered.push(fa[j], fb[j], fp[j]);
         j++;
       }
     }
-    if (exits > 0 || entered.count > firstEntry) this.apply(exits, firstEntry, step);
+    if (exits > 0 || entered.count > 0) this.apply(exits, step);
   }
 
   /**
-   * Drops the listed pairs at `exitAt[0..exits-1]` and puts the entries from `firstEntry` on
-   * before the positions in `entryAt`, in one pass from the front. Until the first entry the
+   * Drops the listed pairs at `exitAt[0..exits-1]` and puts the entries (`entered`) in before
+   * the positions in `entryAt`, in one pass from the front. Until the first entry the
    * writes never pass the reads; that entry moves the pairs not read yet to the end of the
    * room (the list's length plus the entries), where they stay ahead of the writes. The pairs
    * between two changes move as one run: a memmove when long.
    */
-  private apply(exits: number, firstEntry: number, step: number): void {
+  private apply(exits: number, step: number): void {
     const list = this.current;
     const entered = this.entered;
-    const entries = entered.count - firstEntry;
+    const entries = entered.count;
     const on = list.count;
     list.reserve(on + entries);
     const la = list.a,
@@ -244,10 +232,9 @@ export class PairLists {
           lp.copyWithin(base + i, i, on);
           lborn.copyWithin(base + i, i, on);
         }
-        const k = firstEntry + e++;
-        la[n] = entered.a[k];
-        lb[n] = entered.b[k];
-        lp[n] = entered.priority[k];
+        la[n] = entered.a[e];
+        lb[n] = entered.b[e];
+        lp[n] = entered.priority[e++];
         lborn[n++] = step;
       } else if (x < exits && exitAt[x] === i) {
         x++;

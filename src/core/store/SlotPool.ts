@@ -1,4 +1,4 @@
-import { grow } from '../grow.js';
+import { resize } from '../grow.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 
 /**
@@ -165,14 +165,10 @@ export class SlotPool {
     let cap = this.id.length;
     if (min < cap) cap = min;
     else while (cap < min) cap += cap >> 1;
-    this.box = resized(this.box, cap * 4);
-    this.id = resized(this.id, cap);
-    this.meta = resized(this.meta, cap * 4);
+    this.box = resize(this.box, cap * 4);
+    this.id = resize(this.id, cap);
+    this.meta = resize(this.meta, cap * 4);
   }
-}
-
-function resized<T extends Int32Array | Float64Array>(a: T, size: number): T {
-  return size > a.length ? grow(a, size) : (a.slice(0, size) as T);
 }
 
 function classOf(size: number): number {
