@@ -25,7 +25,7 @@ import { grow } from '../grow.js';
 import { IdList } from '../lists/IdList.js';
 import { KeySorter } from '../lists/radix.js';
 import { SweptStore } from '../store/SweptStore.js';
-import { MIN_REGION, SlotPool } from '../store/SlotPool.js';
+import { MIN_REGION, SlotPool, roomFor } from '../store/SlotPool.js';
 import { isSquare } from '../errors.js';
 
 /** Numbers by id: a plain array, a typed array or any indexable store. */
@@ -519,7 +519,9 @@ export class SpatialTree {
           const n = cells[c];
           if (n === NONE || own[n] === 0) continue;
           if (place) {
-            start[n] = slots.place(start[n], C.cap[k][n]);
+            const room = Math.min(C.cap[k][n], roomFor(own[n]));
+            start[n] = slots.place(start[n], room);
+            C.cap[k][n] = room;
             if (byCell !== null) byCell[2 * c] = start[n];
           } else {
             for (let s = start[n], end = s + own[n]; s < end; s++) itemSlot[itemRec[slots.id[s]]] = s;
@@ -703,8 +705,8 @@ export class SpatialTree {
     const C = this.classes;
     const own = C.own[k][n];
     if (own === C.cap[k][n]) {
-      const size = own === 0 ? MIN_REGION : own * 2;
-      const start = slots.alloc(size);
+      const start = slots.alloc(own === 0 ? MIN_REGION : own + (own >> 1) + 1);
+      const size = slots.allocated;
       const old = C.start[k][n];
       for (let i = 0; i < own; i++) {
         slots.copy(old + i, start + i);

@@ -12,7 +12,6 @@ import {
   TOP_PRIORITY,
 } from '../store/ItemStore.js';
 import { FROM, TO } from '../store/SweptStore.js';
-import { MIN_REGION } from '../store/SlotPool.js';
 import { NONE } from '../store/NodePool.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
@@ -285,7 +284,7 @@ export class TreeCheck {
       fail(`validate: root counts ${tree.nodes.total[0]} items, ${this.placed} reachable`);
   }
 
-  /** Node n's class regions: in the slot pool, owned once, power-of-two sized; then each item in them. Returns the node's items. */
+  /** Node n's class regions: in the slot pool, owned once, big enough; then each item in them. Returns the node's items. */
   private checkRegions(n: number): number {
     const tree = this.tree;
     const nodes = tree.nodes;
@@ -300,8 +299,6 @@ export class TreeCheck {
         fail(`validate: node ${n} class bits disagree with class ${k}'s ${own} items`);
       if (own > cap) fail(`validate: node ${n} holds ${own} items of class ${k} in a region of ${cap} slots`);
       if (own === 0 && cap !== 0) fail(`validate: node ${n} keeps an empty region of class ${k}`);
-      if (cap !== 0 && (cap < MIN_REGION || (cap & (cap - 1)) !== 0))
-        fail(`validate: node ${n} has a region of ${cap} slots, not a power of two`);
       if (cap === 0) continue;
       const start = C.start[k][n];
       if (start + cap > slots.used) fail(`validate: node ${n} region runs past the slot pool`);
