@@ -396,11 +396,14 @@ export class CellSweep {
         x1 = box[4 * s + 2],
         y1 = box[4 * s + 3];
       for (let t = s + 1; t < end; t++) {
-        if (
-          touching
-            ? x0 <= box[4 * t + 2] && box[4 * t] <= x1 && y0 <= box[4 * t + 3] && box[4 * t + 1] <= y1
-            : x0 < box[4 * t + 2] && box[4 * t] < x1 && y0 < box[4 * t + 3] && box[4 * t + 1] < y1
-        ) {
+        // The comparisons are anded without branches (see boxesOverlap).
+        const x = touching
+          ? +(x0 <= box[4 * t + 2]) & +(box[4 * t] <= x1)
+          : +(x0 < box[4 * t + 2]) & +(box[4 * t] < x1);
+        const y = touching
+          ? +(y0 <= box[4 * t + 3]) & +(box[4 * t + 1] <= y1)
+          : +(y0 < box[4 * t + 3]) & +(box[4 * t + 1] < y1);
+        if ((x & y) !== 0) {
           this.emit(s, t);
         }
       }
@@ -510,11 +513,14 @@ export class CellSweep {
             continue;
           tests += count;
           for (let t = from; t < to; t++) {
-            if (
-              touching
-                ? sx0 <= box[4 * t + 2] && box[4 * t] <= sx1 && sy0 <= box[4 * t + 3] && box[4 * t + 1] <= sy1
-                : sx0 < box[4 * t + 2] && box[4 * t] < sx1 && sy0 < box[4 * t + 3] && box[4 * t + 1] < sy1
-            ) {
+            // The comparisons are anded without branches (see boxesOverlap).
+            const x = touching
+              ? +(sx0 <= box[4 * t + 2]) & +(box[4 * t] <= sx1)
+              : +(sx0 < box[4 * t + 2]) & +(box[4 * t] < sx1);
+            const y = touching
+              ? +(sy0 <= box[4 * t + 3]) & +(box[4 * t + 1] <= sy1)
+              : +(sy0 < box[4 * t + 3]) & +(box[4 * t + 1] < sy1);
+            if ((x & y) !== 0) {
               this.emit(s, t);
             }
           }

@@ -40,13 +40,13 @@ export class ProbeGrid {
   private inv = 1;
   /** Per cell: first entry of its run; `start[cells]` is the entry count. */
   private start: Int32Array = new Int32Array(2);
-  /** Per entry, in cell order: the item's box, key (slot or id), priority, first column and row. */
+  /**
+   * Per entry, in cell order: the item's box, and its tag: key (slot or id), first column,
+   * first row, and its priority with its swept and circle bits above (a pair with either takes
+   * the exact test). Two arrays, so that the build's scatter writes two cache lines an entry.
+   */
   private box: Float64Array = new Float64Array(0);
-  private key: Int32Array = new Int32Array(0);
-  private priority: Uint8Array = new Uint8Array(0);
-  /** Per entry: its swept and circle bits (a pair with either takes the exact test). */
-  private exact: Uint8Array = new Uint8Array(0);
-  private corner: Int32Array = new Int32Array(0);
+  private tag: Int32Array = new Int32Array(0);
   /** Per item while building: its key and covered cells (first/last column, row). */
   private keys: Int32Array = new Int32Array(0);
   private span: Int32Array = new Int32Array(0);
@@ -115,7 +115,7 @@ export class ProbeGrid {
     const tree = this.tree;
     const f64 = tree.items.f64;
     const rec = tree.items.rec;
-    const { start, box, key, corner, inv, side } = this;
+    const { start, box, tag, inv, side } = this;
     const last = side - 1;
     const ox = tree.originX;
     const oy = tree.originY;
@@ -145,12 +145,14 @@ export class ProbeGrid {
           to = start[cell + 1];
         tests += to - from;
         for (let e = from; e < to; e++) {
-          if (
-            touching
-              ? x0 <= box[4 * e + 2] && box[4 * e] <= x1 && y0 <= box[4 * e + 3] && box[4 * e + 1] <= y1
-              : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1
-          )
-            emit(id, key[e]);
+          // The comparisons are anded without branches (see boxesOverlap).
+          const x = touching
+            ? +(x0 <= box[4 * e + 2]) & +(box[4 * e] <= x1)
+            : +(x0 < box[4 * e + 2]) & +(box[4 * e] < x1);
+          const y = touching
+            ? +(y0 <= box[4 * e + 3]) & +(box[4 * e + 1] <= y1)
+            : +(y0 < box[4 * e + 3]) & +(box[4 * e + 1] < y1);
+          if ((x & y) !== 0) emit(id, tag[4 * e]);
         }
         continue;
       }
@@ -161,15 +163,18 @@ export class ProbeGrid {
             to = start[cell + 1];
           tests += to - from;
           for (let e = from; e < to; e++) {
-            if (
-              touching
-                ? x0 <= box[4 * e + 2] && box[4 * e] <= x1 && y0 <= box[4 * e + 3] && box[4 * e + 1] <= y1
-                : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1
-            ) {
+            // The comparisons are anded without branches (see boxesOverlap).
+            const x = touching
+              ? +(x0 <= box[4 * e + 2]) & +(box[4 * e] <= x1)
+              : +(x0 < box[4 * e + 2]) & +(box[4 * e] < x1);
+            const y = touching
+              ? +(y0 <= box[4 * e + 3]) & +(box[4 * e + 1] <= y1)
+              : +(y0 < box[4 * e + 3]) & +(box[4 * e + 1] < y1);
+            if ((x & y) !== 0) {
               // Only in the cell of the overlap's top-left corner.
-              const pc = corner[2 * e],
-                pr = corner[2 * e + 1];
-              if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(id, key[e]);
+              const pc = tag[4 * e + 1],
+                pr = tag[4 * e + 2];
+              if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(id, tag[4 * e]);
             }
           }
         }
@@ -215,7 +220,7 @@ export class ProbeGrid {
    * through a typed array so that no double crosses the call (it would be boxed on the heap).
    */
   private probeCells(probe: number, probeIsId: boolean, emit: (id: number, slot: number) => void): number {
-    const { start, box, key, corner, inv, side, query } = this;
+    const { start, box, tag, inv, side, query } = this;
     const last = side - 1;
     const x0 = query[0],
       y0 = query[1],
@@ -234,17 +239,20 @@ export class ProbeGrid {
           to = start[cell + 1];
         tests += to - from;
         for (let e = from; e < to; e++) {
-          if (
-            touching
-              ? x0 <= box[4 * e + 2] && box[4 * e] <= x1 && y0 <= box[4 * e + 3] && box[4 * e + 1] <= y1
-              : x0 < box[4 * e + 2] && box[4 * e] < x1 && y0 < box[4 * e + 3] && box[4 * e + 1] < y1
-          ) {
+          // The comparisons are anded without branches (see boxesOverlap).
+          const x = touching
+            ? +(x0 <= box[4 * e + 2]) & +(box[4 * e] <= x1)
+            : +(x0 < box[4 * e + 2]) & +(box[4 * e] < x1);
+          const y = touching
+            ? +(y0 <= box[4 * e + 3]) & +(box[4 * e + 1] <= y1)
+            : +(y0 < box[4 * e + 3]) & +(box[4 * e + 1] < y1);
+          if ((x & y) !== 0) {
             // Only in the cell of the overlap's top-left corner.
-            const pc = corner[2 * e],
-              pr = corner[2 * e + 1];
+            const pc = tag[4 * e + 1],
+              pr = tag[4 * e + 2];
             if ((pc > c0 ? pc : c0) !== c || (pr > r0 ? pr : r0) !== r) continue;
-            if (probeIsId) emit(probe, key[e]);
-            else emit(key[e], probe);
+            if (probeIsId) emit(probe, tag[4 * e]);
+            else emit(tag[4 * e], probe);
           }
         }
       }
@@ -260,7 +268,7 @@ export class ProbeGrid {
   selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, exactTest: ExactTest | null): number {
     this.built = -1;
     if (this.build(1 << s, true) === 0) return 0;
-    const { start, box, key, priority, exact, corner, side } = this;
+    const { start, box, tag, side } = this;
     const cells = side * side;
     const touching = this.touching;
     let tests = 0;
@@ -273,30 +281,35 @@ export class ProbeGrid {
           y0 = box[4 * p + 1],
           x1 = box[4 * p + 2],
           y1 = box[4 * p + 3];
-        const cp = corner[2 * p],
-          rp = corner[2 * p + 1];
+        const cp = tag[4 * p + 1],
+          rp = tag[4 * p + 2];
         for (let q = p + 1; q < to; q++) {
-          if (
-            touching
-              ? x0 <= box[4 * q + 2] && box[4 * q] <= x1 && y0 <= box[4 * q + 3] && box[4 * q + 1] <= y1
-              : x0 < box[4 * q + 2] && box[4 * q] < x1 && y0 < box[4 * q + 3] && box[4 * q + 1] < y1
-          ) {
-            const cq = corner[2 * q],
-              rq = corner[2 * q + 1];
+          // The comparisons are anded without branches (see boxesOverlap).
+          const x = touching
+            ? +(x0 <= box[4 * q + 2]) & +(box[4 * q] <= x1)
+            : +(x0 < box[4 * q + 2]) & +(box[4 * q] < x1);
+          const y = touching
+            ? +(y0 <= box[4 * q + 3]) & +(box[4 * q + 1] <= y1)
+            : +(y0 < box[4 * q + 3]) & +(box[4 * q + 1] < y1);
+          if ((x & y) !== 0) {
+            const cq = tag[4 * q + 1],
+              rq = tag[4 * q + 2];
             if ((cp > cq ? cp : cq) !== c || (rp > rq ? rp : rq) !== r) continue;
-            const a = key[p],
-              b = key[q];
-            const e = exact[p] | exact[q];
+            const a = tag[4 * p],
+              b = tag[4 * q];
+            const tp = tag[4 * p + 3],
+              tq = tag[4 * q + 3];
+            const e = (tp | tq) >> 8;
             if (
               exactTest !== null &&
               e !== 0 &&
               !((e & SWEPT) === 0
-                ? roundOverlap(box, 4 * p, (exact[p] & CIRCLE) !== 0, box, 4 * q, (exact[q] & CIRCLE) !== 0, touching)
+                ? roundOverlap(box, 4 * p, ((tp >> 8) & CIRCLE) !== 0, box, 4 * q, ((tq >> 8) & CIRCLE) !== 0, touching)
                 : exactTest.meets(a, b))
             )
               continue;
-            const pa = priority[p],
-              pb = priority[q];
+            const pa = tp & 0xff,
+              pb = tq & 0xff;
             emit(a < b ? a : b, a < b ? b : a, pa < pb ? pa : pb);
           }
         }
@@ -353,6 +366,8 @@ export class ProbeGrid {
     const inv = this.inv;
     const ox = tree.originX;
     const oy = tree.originY;
+    const keys = this.keys;
+    const span = this.span;
     let n = 0;
     let total = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
@@ -366,11 +381,11 @@ export class ProbeGrid {
           c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);
         const r0 = clamp(Math.floor((source[b + 1] - oy) * inv), last),
           r1 = clamp(Math.floor((source[b + 3] - oy) * inv), last);
-        this.keys[n] = at;
-        this.span[4 * n] = c0;
-        this.span[4 * n + 1] = c1;
-        this.span[4 * n + 2] = r0;
-        this.span[4 * n + 3] = r1;
+        keys[n] = at;
+        span[4 * n] = c0;
+        span[4 * n + 1] = c1;
+        span[4 * n + 2] = r0;
+        span[4 * n + 3] = r1;
         n++;
         for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) start[r * side + c]++;
         total += (c1 - c0 + 1) * (r1 - r0 + 1);
@@ -378,29 +393,27 @@ export class ProbeGrid {
     }
     // Inclusive prefix sums give each run's end; filling backwards moves them to its start.
     for (let c = 1; c < cells; c++) start[c] += start[c - 1];
-    if (this.key.length < total) {
+    if (this.tag.length < 4 * total) {
       // Grown by half: entries are the grid's biggest arrays, and their count moves little.
-      const size = Math.max(total + (total >> 3), this.key.length + (this.key.length >> 1));
+      const size = Math.max(total + (total >> 3), (this.tag.length >> 2) + (this.tag.length >> 3));
       this.box = grow(this.box, 4 * size);
-      this.key = grow(this.key, size);
-      this.priority = grow(this.priority, size);
-      this.exact = grow(this.exact, size);
-      this.corner = grow(this.corner, 2 * size);
+      this.tag = grow(this.tag, 4 * size);
     }
     const gbox = this.box;
+    const tag = this.tag;
     const meta = tree.slots.meta;
     for (let i = n - 1; i >= 0; i--) {
-      const at = this.keys[i];
+      const at = keys[i];
       // A record's flags hold its priority: one read of the id map per entry.
       const r = fromRecords ? items.rec[at] : at;
       const b = stride * r;
       const flags = fromRecords ? items.i32[(r << 4) | FLAGS] : meta[4 * at + 2];
       const priority = fromRecords ? (flags & PRIORITY_BITS) >>> PRIORITY_SHIFT : meta[4 * at + 3];
-      const exact = flags & EXACT;
-      const c0 = this.span[4 * i],
-        c1 = this.span[4 * i + 1],
-        r0 = this.span[4 * i + 2],
-        r1 = this.span[4 * i + 3];
+      const bits = priority | ((flags & EXACT) << 8);
+      const c0 = span[4 * i],
+        c1 = span[4 * i + 1],
+        r0 = span[4 * i + 2],
+        r1 = span[4 * i + 3];
       for (let r = r0; r <= r1; r++) {
         for (let c = c0; c <= c1; c++) {
           const e = --start[r * side + c];
@@ -408,11 +421,10 @@ export class ProbeGrid {
           gbox[4 * e + 1] = source[b + 1];
           gbox[4 * e + 2] = source[b + 2];
           gbox[4 * e + 3] = source[b + 3];
-          this.key[e] = at;
-          this.priority[e] = priority;
-          this.exact[e] = exact;
-          this.corner[2 * e] = c0;
-          this.corner[2 * e + 1] = r0;
+          tag[4 * e] = at;
+          tag[4 * e + 1] = c0;
+          tag[4 * e + 2] = r0;
+          tag[4 * e + 3] = bits;
         }
       }
     }
