@@ -57,15 +57,14 @@ const WHOLE_ID_LIMIT = 1 << 20;
 
 /** Which column a counting pass sorts by. */
 const A = 0;
-const B = 1;
 const PRIORITY = 2;
 
 /**
  * Sorts a pair list by (priority descending, a, b) with counting passes: a, then each run of
- * one a by b in place, then the priority unless every pair has the same one. Ids below 2^20 take one pass each (a
- * bucket per id) when the pairs are not much fewer than the ids; otherwise 11 bits per
- * pass. Linear in the pairs, unlike a comparison sort. Swaps the list's arrays with its own scratch list, so the caller's buffer ends up
- * holding the result. The `index`, `born` and `was` columns are not carried (the lists sorted here
+ * one a by b in place, then the priority unless every pair has the same one. Ids below 2^20
+ * take one pass (a bucket per id) when the pairs are not much fewer than the ids; otherwise
+ * 11 bits per pass. Linear in the pairs, unlike a comparison sort. Swaps the list's arrays
+ * with its own scratch list, so the caller's buffer ends up holding the result. The `index`, `born` and `was` columns are not carried (the lists sorted here
  * have none yet).
  */
 export class PairRadix {
@@ -96,7 +95,7 @@ export class PairRadix {
     this.movePriority = low !== high;
     // By a, then each run of one a by b in place: runs are short (an item's pairs with higher
     // ids: 3 on average in bouncing boxes), so this costs one pass less than sorting by b first.
-    this.byId(list, A, maxId, n);
+    this.byA(list, maxId, n);
     sortRuns((this.passes & 1) === 0 ? list : this.tmp, n, this.movePriority);
     if (low !== high) this.pass(list, PRIORITY, 0, 255, 256, true);
     if ((this.passes & 1) !== 0) swapArrays(list, this.tmp);
@@ -107,17 +106,16 @@ export class PairRadix {
   }
 
   /**
-   * Sorts by one id column: one pass with a bucket per id when ids are small enough and not
-   * many more than the pairs (the buckets are cleared and summed every pass), else 11 bits
-   * per pass.
+   * Sorts by `a`: one pass with a bucket per id when ids are small enough and not many more
+   * than the pairs (the buckets are cleared and summed every pass), else 11 bits per pass.
    */
-  private byId(list: PairBuffer, column: number, maxId: number, n: number): void {
+  private byA(list: PairBuffer, maxId: number, n: number): void {
     if (maxId < WHOLE_ID_LIMIT && maxId <= 8 * n) {
-      this.pass(list, column, 0, -1, maxId + 1, false);
+      this.pass(list, A, 0, -1, maxId + 1, false);
       return;
     }
     for (let shift = 0; maxId >>> shift !== 0; shift += PAIR_BITS)
-      this.pass(list, column, shift, PAIR_BUCKETS - 1, PAIR_BUCKETS, false);
+      this.pass(list, A, shift, PAIR_BUCKETS - 1, PAIR_BUCKETS, false);
   }
 
   /** One stable counting pass on `(column >> shift) & mask`, in `buckets` buckets, ascending or descending. */
@@ -135,7 +133,7 @@ export class PairRadix {
     if (buckets > PAIR_BUCKETS && this.idCounts.length < buckets)
       this.idCounts = new Int32Array(Math.max(buckets, 2 * this.idCounts.length));
     const counts = buckets > PAIR_BUCKETS ? this.idCounts : this.digitCounts;
-    const key = column === A ? from.a : column === B ? from.b : from.priority;
+    const key = column === A ? from.a : from.priority;
     const n = list.count;
     counts.fill(0, 0, buckets);
     for (let i = 0; i < n; i++) counts[(key[i] >> shift) & mask]++;
