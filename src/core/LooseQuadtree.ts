@@ -87,6 +87,8 @@ export class LooseQuadtree {
   private readonly rayIds: number[] = [0];
   private readonly rayDist: number[] = [0];
   private readonly nodeStack: Int32Array;
+  /** Loose bounds of the node {@link visitNodes} is at. */
+  private readonly nodeBox = new Float64Array(4);
   /** Objects whose state is part of the tree's (tile layers): saved with it (see {@link save}). */
   private readonly attached: object[] = [];
 
@@ -970,8 +972,9 @@ export class LooseQuadtree {
     stack[top++] = 0;
     while (top > 0) {
       const n = stack[--top];
-      const b = nodes.bounds;
-      visit(b[4 * n], b[4 * n + 1], b[4 * n + 2], b[4 * n + 3], nodes.depth[n], nodes.total[n]);
+      const b = this.nodeBox;
+      this.tree.looseBounds(n, b);
+      visit(b[0], b[1], b[2], b[3], nodes.depth[n], nodes.total[n]);
       const first = nodes.firstChild[n];
       if (first !== -1) for (let c = first + 3; c >= first; c--) stack[top++] = c;
     }

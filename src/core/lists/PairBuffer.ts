@@ -41,7 +41,7 @@ export class PairBuffer implements PairList {
   }
 
   push(a: number, b: number, priority: number, born = 0): void {
-    if (this.count === this.a.length) this.reserve(this.count * 2);
+    if (this.count === this.a.length) this.reserve(this.count + 1);
     const i = this.count++;
     this.a[i] = a;
     this.b[i] = b;

@@ -47,9 +47,9 @@ export class ProbeGrid {
    */
   private box: Float64Array = new Float64Array(0);
   private tag: Int32Array = new Int32Array(0);
-  /** Per item while building: its key and covered cells (first/last column, row). */
+  /** Per item while building: its key and covered cells (first/last column, row; under {@link MAX_SIDE}). */
   private keys: Int32Array = new Int32Array(0);
-  private span: Int32Array = new Int32Array(0);
+  private span: Uint16Array = new Uint16Array(0);
   /** The box being probed (see probeCells). */
   private readonly query = new Float64Array(4);
   /**
@@ -355,7 +355,7 @@ export class ProbeGrid {
       // An eighth more than the items: room to grow without a reallocation every step.
       const room = count + (count >> 3);
       this.keys = new Int32Array(room);
-      this.span = new Int32Array(4 * room);
+      this.span = new Uint16Array(4 * room);
     }
     const start = this.start;
     start.fill(0, 0, cells + 1);

@@ -126,7 +126,7 @@ export class SpatialTree {
     this.slots = new SlotPool(4096);
     this.classes = new CollisionClasses(this.nodes.capacity, maxDepth);
     this.levelCells = new Array<Int32Array | null>(maxDepth + 1).fill(null);
-    this.setNodeBounds(0, 0, 0, 0);
+    this.setNodeCell(0, 0, 0, 0);
     this.indexCell(0);
     this.pending = new Int32Array(256);
     this.expired = new Int32Array(64);
@@ -185,7 +185,7 @@ export class SpatialTree {
       maxX = f64[(rec << 3) | MAX_X],
       maxY = f64[(rec << 3) | MAX_Y];
     // Keep the node while the box fits its loose bounds (read from the cell packed in the
-    // record, same arithmetic as setNodeBounds) and is not small enough to belong deeper: it
+    // record, same arithmetic as looseBounds) and is not small enough to belong deeper: it
     // does not fit the loose bounds of the deeper cell holding its centre.
     const cell = items.i32[(rec << 4) | CELL];
     const depth = cellDepth(cell);
@@ -541,7 +541,7 @@ export class SpatialTree {
     this.slots.reset();
     this.classes.clear();
     for (const cells of this.levelCells) cells?.fill(NONE);
-    this.setNodeBounds(0, 0, 0, 0);
+    this.setNodeCell(0, 0, 0, 0);
     this.indexCell(0);
     this.size = 0;
     this.outside = 0;
@@ -570,7 +570,8 @@ export class SpatialTree {
   fitsRoot(id: number): boolean {
     const f64 = this.items.f64;
     const r = this.items.rec[id] << 3;
-    const nb = this.nodes.bounds;
+    const nb = this.rootBounds;
+    this.looseBounds(0, nb);
     return f64[r | MIN_X] >= nb[0] && f64[r | MIN_Y] >= nb[1] && f64[r | MAX_X] <= nb[2] && f64[r | MAX_Y] <= nb[3];
   }
 
@@ -611,7 +612,7 @@ export class SpatialTree {
     return packCell(d, ix, iy);
   }
 
-  /** True when the box at `r` fits the loose bounds of the packed cell (same arithmetic as setNodeBounds). */
+  /** True when the box at `r` fits the loose bounds of the packed cell (same arithmetic as looseBounds). */
   private fitsCell(r: number, cell: number): boolean {
     const f64 = this.items.f64;
     const s = this.cellSize[cellDepth(cell)];
@@ -665,7 +666,7 @@ export class SpatialTree {
       nodes.own[m] = 0;
       nodes.total[m] = 0;
       nodes.classBits[m] = 0;
-      this.setNodeBounds(m, d, x + (c & 1), y + (c >> 1));
+      this.setNodeCell(m, d, x + (c & 1), y + (c >> 1));
       this.indexCell(m);
     }
   }
@@ -682,20 +683,32 @@ export class SpatialTree {
     cells[(nodes.cellY[n] << d) + nodes.cellX[n]] = n;
   }
 
-  private setNodeBounds(n: number, d: number, ix: number, iy: number): void {
+  private setNodeCell(n: number, d: number, ix: number, iy: number): void {
     const nodes = this.nodes;
-    const s = this.cellSize[d];
     nodes.depth[n] = d;
     nodes.cellX[n] = ix;
     nodes.cellY[n] = iy;
-    // Same arithmetic as findTarget, so a box that fits there fits here.
-    const lx = this.originX + ix * s - s * 0.5;
-    const ly = this.originY + iy * s - s * 0.5;
-    nodes.bounds[4 * n] = lx;
-    nodes.bounds[4 * n + 1] = ly;
-    nodes.bounds[4 * n + 2] = lx + 2 * s;
-    nodes.bounds[4 * n + 3] = ly + 2 * s;
   }
+
+  /**
+   * Writes node n's loose bounds (minX, minY, maxX, maxY: its cell grown by half a cell on
+   * every side, looseness 2) into `out` from `at`. Worked out from the node's cell rather than
+   * kept (32 bytes a node), with the same arithmetic as findTarget, so a box that fits there
+   * fits here.
+   */
+  looseBounds(n: number, out: Float64Array, at = 0): void {
+    const nodes = this.nodes;
+    const s = this.cellSize[nodes.depth[n]];
+    const lx = this.originX + nodes.cellX[n] * s - s * 0.5;
+    const ly = this.originY + nodes.cellY[n] * s - s * 0.5;
+    out[at] = lx;
+    out[at + 1] = ly;
+    out[at + 2] = lx + 2 * s;
+    out[at + 3] = ly + 2 * s;
+  }
+
+  /** The root's loose bounds, for {@link fitsRoot}. */
+  private readonly rootBounds = new Float64Array(4);
 
   /** Appends the item to class k's region of node n, doubling the region when full. */
   private addToRegion(id: number, k: number, n: number): void {

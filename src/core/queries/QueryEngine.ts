@@ -74,6 +74,8 @@ export class QueryEngine {
    * passed to a call that is not inlined become heap objects, and queries must not allocate.
    */
   readonly args = new Float64Array(8);
+  /** The loose bounds of the node a traversal is looking at (see SpatialTree.looseBounds). */
+  private readonly nodeBox = new Float64Array(4);
 
   constructor(tree: SpatialTree) {
     this.tree = tree;
@@ -99,7 +101,7 @@ export class QueryEngine {
     const r2 = x1 * x1;
     const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
-    const nb = nodes.bounds;
+    const nb = this.nodeBox;
     let hits = this.shapeDetached(kind, touching, mask, wanted, out, visit);
     if (hits < 0) return ~hits;
     let top = 0;
@@ -125,12 +127,12 @@ export class QueryEngine {
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
         // Conservative (closed) tests: prune only what cannot hold a hit under either rule.
-        const b = 4 * c;
+        this.tree.looseBounds(c, nb);
         if (kind === RECT) {
-          if (nb[b] > x1 || nb[b + 2] < x0 || nb[b + 1] > y1 || nb[b + 3] < y0) continue;
+          if (nb[0] > x1 || nb[2] < x0 || nb[1] > y1 || nb[3] < y0) continue;
         } else if (kind === CIRCLE) {
-          if (pointBoxDistanceSq(x0, y0, nb[b], nb[b + 1], nb[b + 2], nb[b + 3]) > r2) continue;
-        } else if (nb[b] > x0 || nb[b + 2] < x0 || nb[b + 1] > y0 || nb[b + 3] < y0) {
+          if (pointBoxDistanceSq(x0, y0, nb[0], nb[1], nb[2], nb[3]) > r2) continue;
+        } else if (nb[0] > x0 || nb[2] < x0 || nb[1] > y0 || nb[3] < y0) {
           continue;
         }
         stack[top++] = c;
@@ -189,7 +191,7 @@ export class QueryEngine {
     const stack = this.stack;
     const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
-    const nb = nodes.bounds;
+    const nb = this.nodeBox;
     let limit = maxDistance;
     let bestId = -1;
     let bestDist = Infinity;
@@ -231,8 +233,8 @@ export class QueryEngine {
       if (first === NONE) continue;
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
-        if (rayBoxDistance(ox, oy, ux, uy, limit, nb[4 * c], nb[4 * c + 1], nb[4 * c + 2], nb[4 * c + 3], true) < 0)
-          continue;
+        this.tree.looseBounds(c, nb);
+        if (rayBoxDistance(ox, oy, ux, uy, limit, nb[0], nb[1], nb[2], nb[3], true) < 0) continue;
         stack[top++] = c;
       }
     }
@@ -305,7 +307,7 @@ export class QueryEngine {
     const wanted = this.classesFor(mask);
     const meta = this.tree.slots.meta;
     const slotId = this.tree.slots.id;
-    const nb = nodes.bounds;
+    const nb = this.nodeBox;
     if (k > this.tree.size) k = this.tree.size;
     if (k <= 0) return 0;
     const x = args[0],
@@ -341,23 +343,18 @@ export class QueryEngine {
       if (first === NONE) continue;
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
-        const b = 4 * c;
+        this.tree.looseBounds(c, nb);
         // The node's key must stay a lower bound of its items' keys after rounding, or a tie
         // (or a near miss) inside it is never opened: items far from the point report
         // distances rounded from other formulas (a circle's is hypot minus radius). Widening
         // the node by far more than that rounding keeps it below them.
         const pad =
-          (Math.abs(x) +
-            Math.abs(y) +
-            Math.abs(nb[b]) +
-            Math.abs(nb[b + 1]) +
-            Math.abs(nb[b + 2]) +
-            Math.abs(nb[b + 3])) *
+          (Math.abs(x) + Math.abs(y) + Math.abs(nb[0]) + Math.abs(nb[1]) + Math.abs(nb[2]) + Math.abs(nb[3])) *
           PRUNE_MARGIN;
-        const x0 = nb[b] - pad,
-          y0 = nb[b + 1] - pad,
-          x1 = nb[b + 2] + pad,
-          y1 = nb[b + 3] + pad;
+        const x0 = nb[0] - pad,
+          y0 = nb[1] - pad,
+          x1 = nb[2] + pad,
+          y1 = nb[3] + pad;
         const d2 = far ? pointBoxDistance(x, y, x0, y0, x1, y1) : pointBoxDistanceSq(x, y, x0, y0, x1, y1);
         if (d2 > limit2 || (best.count === k && d2 > best.topKey)) continue;
         open.push(d2, c);
@@ -603,9 +600,10 @@ export class QueryEngine {
    */
   private extent(x: number, y: number, maxDistance: number, wanted: number): number {
     const nodes = this.tree.nodes;
-    const nb = nodes.bounds;
+    const nb = this.nodeBox;
     const box = this.tree.slots.box;
     const C = this.tree.classes;
+    this.tree.looseBounds(0, nb);
     let m = Math.max(Math.abs(x), Math.abs(y), Math.abs(nb[0]), Math.abs(nb[1]), Math.abs(nb[2]), Math.abs(nb[3]));
     if (maxDistance < Infinity && maxDistance > m) m = maxDistance;
     for (let bits = nodes.classBits[0]; bits !== 0; bits &= bits - 1) {

@@ -15,11 +15,6 @@ export class NodePool {
   /** Cell coordinates at this node's depth (0..2^depth-1). */
   cellX: Int32Array;
   cellY: Int32Array;
-  /**
-   * Loose bounds, four per node (minX, minY, maxX, maxY): the cell grown by half a cell on
-   * every side (looseness 2). Interleaved so a group's bounds share two cache lines.
-   */
-  bounds: Float64Array;
   /** Items stored in this node itself (all classes). */
   own: Int32Array;
   /** Items in this node and all its descendants (lets traversals skip empty subtrees). */
@@ -50,7 +45,6 @@ export class NodePool {
     this.depth = new Uint8Array(cap);
     this.cellX = new Int32Array(cap);
     this.cellY = new Int32Array(cap);
-    this.bounds = new Float64Array(cap * 4);
     this.own = new Int32Array(cap);
     this.total = new Int32Array(cap);
     this.classBits = new Int32Array(cap);
@@ -139,7 +133,6 @@ export class NodePool {
     this.depth = grow(this.depth, cap);
     this.cellX = grow(this.cellX, cap);
     this.cellY = grow(this.cellY, cap);
-    this.bounds = grow(this.bounds, cap * 4);
     this.own = grow(this.own, cap);
     this.total = grow(this.total, cap);
     this.classBits = grow(this.classBits, cap);

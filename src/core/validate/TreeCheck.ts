@@ -22,6 +22,8 @@ import type { SpatialTree } from '../placement/SpatialTree.js';
  */
 export class TreeCheck {
   private readonly tree: SpatialTree;
+  /** Loose bounds of the node being checked. */
+  private readonly nodeBox = new Float64Array(4);
   /** Groups reached so far (live or free), to catch one reached twice. */
   private readonly seenGroup: Uint8Array;
   private liveGroups = 1;
@@ -166,13 +168,6 @@ export class TreeCheck {
       const cx = (nodes.cellX[n] << 1) + ((c - first) & 1);
       const cy = (nodes.cellY[n] << 1) + ((c - first) >> 1);
       if (nodes.cellX[c] !== cx || nodes.cellY[c] !== cy) fail(`validate: node ${c} has the wrong cell`);
-      const s = tree.cellSize[d + 1];
-      const lx = tree.originX + cx * s - s * 0.5;
-      const ly = tree.originY + cy * s - s * 0.5;
-      const nb = nodes.bounds;
-      if (nb[4 * c] !== lx || nb[4 * c + 1] !== ly || nb[4 * c + 2] !== lx + 2 * s || nb[4 * c + 3] !== ly + 2 * s) {
-        fail(`validate: node ${c} has loose bounds that do not match its cell`);
-      }
       groupTotal += nodes.total[c];
     }
     const counting = nodes.countingAt[g] !== NONE;
@@ -364,7 +359,8 @@ export class TreeCheck {
     const slots = tree.slots;
     const C = tree.classes;
     const nodes = tree.nodes;
-    const nb = nodes.bounds;
+    const nb = this.nodeBox;
+    tree.looseBounds(n, nb);
     const id = slots.id[s];
     if (id < 0 || id >= items.capacity) fail(`validate: slot ${s} of node ${n} holds a bad id ${id}`);
     if (items.nodeOf(id) !== n)
@@ -407,11 +403,11 @@ export class TreeCheck {
     ) {
       fail(`validate: item ${id} slot collider differs from its stored collider`);
     }
-    const inside = minX >= nb[4 * n] && minY >= nb[4 * n + 1] && maxX <= nb[4 * n + 2] && maxY <= nb[4 * n + 3];
+    const inside = minX >= nb[0] && minY >= nb[1] && maxX <= nb[2] && maxY <= nb[3];
     if (n !== 0 && !inside) {
       fail(
         `validate: item ${id} box [${minX}, ${minY}, ${maxX}, ${maxY}] ` +
-          `is outside the loose bounds of node ${n} [${nb[4 * n]}, ${nb[4 * n + 1]}, ${nb[4 * n + 2]}, ${nb[4 * n + 3]}]`,
+          `is outside the loose bounds of node ${n} [${nb[0]}, ${nb[1]}, ${nb[2]}, ${nb[3]}]`,
       );
     }
     if (n === 0 && !inside) {
