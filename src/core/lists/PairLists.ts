@@ -144,6 +144,14 @@ export class PairLists {
         }
         if (i >= on && j >= fn) break;
       }
+      // Pairs found again: most of the list when every box moved. Taken in a tight loop.
+      if (!anyLeft) {
+        while (i < on && j < fn && la[i] === fa[j] && lb[i] === fb[j] && lp[i] === fp[j]) {
+          i++;
+          j++;
+        }
+        if (i >= on && j >= fn) break;
+      }
       let order = i >= on ? 1 : j >= fn ? -1 : comparePairs(lp[i], la[i], lb[i], fp[j], fa[j], fb[j]);
       // A listed pair of an id removed and inserted again is another pair: it ends, the new one begins.
       if (order === 0 && anyLeft && (left.has(la[i]) || left.has(lb[i]))) order = -1;
