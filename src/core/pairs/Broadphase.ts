@@ -30,7 +30,9 @@ const MANY_MOVED = 16;
  *   partners moved is joined whole; the pairs are radix-sorted and merged with the list (see
  *   PairLists.mergeFound). The only way under a budget.
  * - all (half or more moved, no budget): one sweep over every cell finds every pair (see
- *   CellSweep.run), merged the same way.
+ *   CellSweep.run), merged the same way. It pays: with the movers' way every step instead,
+ *   the storm takes 1.45x the time at 10k and 1.37x at 100k, the effects 1.18x, and 1k
+ *   bouncing boxes all moving 2.1x.
  *
  * A big class most of which moves step after step is detached from the tree (see
  * SpatialTree.detach, {@link choose}): its moves only store the box, its births and deaths
