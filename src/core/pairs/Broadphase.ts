@@ -207,6 +207,7 @@ export class Broadphase {
     const checked = onePass ? this.checkAll() : this.checkMovers(unlimited, started);
     this.lists.finish(stats);
     this.found.trim();
+    for (let t = 0; t < TIERS; t++) this.queues[t].trim();
     this.index.stale = true;
     stats.moved = checked;
     stats.pairTests = this.tests;

@@ -1,13 +1,22 @@
-/** A FIFO of ids in a ring buffer that grows by doubling (no allocation once warm). */
+import { Slack } from '../grow.js';
+
+/**
+ * A FIFO of ids in a ring buffer that grows by doubling (no allocation once warm), and gives
+ * its room back after a burst (a world filled at once queues every item).
+ */
 export class IdQueue {
   private data = new Int32Array(64);
   private head = 0;
   count = 0;
+  /** Most ids held at once since the last {@link trim}. */
+  private peak = 0;
+  private readonly slack = new Slack();
 
   push(id: number): void {
-    if (this.count === this.data.length) this.grow();
+    if (this.count === this.data.length) this.relayout(this.data.length * 2);
     this.data[(this.head + this.count) & (this.data.length - 1)] = id;
     this.count++;
+    if (this.count > this.peak) this.peak = this.count;
   }
 
   shift(): number {
@@ -27,10 +36,25 @@ export class IdQueue {
     this.count = 0;
   }
 
-  private grow(): void {
-    const bigger = new Int32Array(this.data.length * 2);
-    for (let i = 0; i < this.count; i++) bigger[i] = this.at(i);
-    this.data = bigger;
+  /**
+   * Called once a step: shrinks the ring to twice the most it held at once when that stayed
+   * under a quarter of its room for a while (see Slack), as the movers of a step fill it and
+   * the step empties it.
+   */
+  trim(): void {
+    const peak = Math.max(this.peak, this.count);
+    this.peak = this.count;
+    if (!this.slack.due(peak, this.data.length)) return;
+    let size = 64;
+    while (size < 2 * peak) size *= 2;
+    this.relayout(size);
+  }
+
+  /** Moves the ids to a ring of `size` (a power of two, at least the count), front first. */
+  private relayout(size: number): void {
+    const next = new Int32Array(size);
+    for (let i = 0; i < this.count; i++) next[i] = this.at(i);
+    this.data = next;
     this.head = 0;
   }
 }
