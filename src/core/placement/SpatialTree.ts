@@ -710,7 +710,7 @@ export class SpatialTree {
   /** The root's loose bounds, for {@link fitsRoot}. */
   private readonly rootBounds = new Float64Array(4);
 
-  /** Appends the item to class k's region of node n, doubling the region when full. */
+  /** Appends the item to class k's region of node n, growing the region by half when full. */
   private addToRegion(id: number, k: number, n: number): void {
     const items = this.items;
     const nodes = this.nodes;

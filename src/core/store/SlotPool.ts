@@ -8,6 +8,7 @@ import { declareExtent } from '../snapshot/StatePlan.js';
  * allocator with one free list per power-of-two size class; a compaction lays them out again
  * back to back with little room to spare (see {@link roomFor}).
  */
+/** Slots in a class's first region in a node: most regions then grow before a relayout cuts them. */
 export const MIN_REGION = 2;
 const CLASSES = 31;
 
