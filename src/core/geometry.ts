@@ -6,10 +6,10 @@
 /**
  * True when the boxes overlap under the rule. The pair finders' inner loops (`pairs/`) write
  * this test out in place: a call with eight loose numbers that the engine declines to inline
- * (its inlining budget runs out in big loops) boxes every number, per candidate. There they
- * and the four comparisons as numbers (`+(a < b) & ...`) rather than chain them with `&&`:
- * most candidates fail one comparison or another at random, and the branches each `&&`
- * takes were mispredicted (6-7% of a step with a tenth of 100k boxes moving).
+ * (its inlining budget runs out in big loops) boxes every number, per candidate. There the
+ * four comparisons are combined with `&` as numbers (`+(a < b) & ...`) rather than chained
+ * with `&&`: most candidates fail one comparison or another at random, and the branches each
+ * `&&` takes were mispredicted (6-7% of a step with a tenth of 100k boxes moving).
  */
 export function boxesOverlap(
   aMinX: number,

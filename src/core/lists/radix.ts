@@ -64,8 +64,8 @@ const PRIORITY = 2;
  * one a by b in place, then the priority unless every pair has the same one. Ids below 2^20
  * take one pass (a bucket per id) when the pairs are not much fewer than the ids; otherwise
  * 11 bits per pass. Linear in the pairs, unlike a comparison sort. Swaps the list's arrays
- * with its own scratch list, so the caller's buffer ends up holding the result. The `index`, `born` and `was` columns are not carried (the lists sorted here
- * have none yet).
+ * with its own scratch list, so the caller's buffer ends up holding the result. The `born` and
+ * `was` columns are not carried (the lists sorted here have none yet).
  */
 export class PairRadix {
   private readonly digitCounts = new Int32Array(PAIR_BUCKETS);

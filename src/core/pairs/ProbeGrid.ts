@@ -395,7 +395,8 @@ export class ProbeGrid {
     for (let c = 1; c < cells; c++) start[c] += start[c - 1];
     if (this.tag.length < 4 * total) {
       // Grown by half: entries are the grid's biggest arrays, and their count moves little.
-      const size = Math.max(total + (total >> 3), (this.tag.length >> 2) + (this.tag.length >> 3));
+      const entries = this.tag.length >> 2;
+      const size = Math.max(total + (total >> 3), entries + (entries >> 1));
       this.box = grow(this.box, 4 * size);
       this.tag = grow(this.tag, 4 * size);
     }

@@ -1,6 +1,19 @@
 import { resize } from '../grow.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 
+/** Slots in a class's first region in a node: most regions then grow before a relayout cuts them. */
+export const MIN_REGION = 2;
+const CLASSES = 31;
+
+/**
+ * Slots a region of `own` items keeps after a compaction: a quarter more and one, so that a
+ * few arrivals do not move it. Power-of-two regions kept 1.7 slots an item where most nodes
+ * hold 4 to 10 items; this keeps about 1.4.
+ */
+export function roomFor(own: number): number {
+  return own + (own >> 2) + 1;
+}
+
 /**
  * Contiguous per-node item storage. Each node owns a region of slots holding copies of its
  * items' boxes and their ids, so scanning a node reads memory in order, as a uniform grid's
@@ -8,19 +21,6 @@ import { declareExtent } from '../snapshot/StatePlan.js';
  * allocator with one free list per power-of-two size class; a compaction lays them out again
  * back to back with little room to spare (see {@link roomFor}).
  */
-/** Slots in a class's first region in a node: most regions then grow before a relayout cuts them. */
-export const MIN_REGION = 2;
-const CLASSES = 31;
-
-/**
- * Slots a region of `own` items keeps after a compaction: a quarter more, so that a few
- * arrivals do not move it. Power-of-two regions kept 1.7 slots an item where most nodes hold
- * 4 to 10 items; this keeps about 1.2.
- */
-export function roomFor(own: number): number {
-  return own + (own >> 2) + 1;
-}
-
 export class SlotPool {
   /** minX, minY, maxX, maxY per slot. */
   box: Float64Array;

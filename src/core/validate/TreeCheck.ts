@@ -286,6 +286,7 @@ export class TreeCheck {
     const slots = tree.slots;
     const C = tree.classes;
     const d = nodes.depth[n];
+    tree.looseBounds(n, this.nodeBox);
     let total = 0;
     for (let k = 0; k < C.size.length; k++) {
       const own = C.used[k] === 1 ? C.own[k][n] : 0;
@@ -359,8 +360,8 @@ export class TreeCheck {
     const slots = tree.slots;
     const C = tree.classes;
     const nodes = tree.nodes;
+    // The node's loose bounds, worked out once per node by checkRegions.
     const nb = this.nodeBox;
-    tree.looseBounds(n, nb);
     const id = slots.id[s];
     if (id < 0 || id >= items.capacity) fail(`validate: slot ${s} of node ${n} holds a bad id ${id}`);
     if (items.nodeOf(id) !== n)
