@@ -242,11 +242,11 @@ export class LooseQuadtree {
         h < Infinity &&
         ((f & CIRCLE) === 0 || w === h)
       ) {
-        // The record is written in place here rather than through ItemStore.setBox, and at
+        // The slot is written in place here rather than through ItemStore.setBox, and at
         // offsets written out (MIN_X, MIN_Y, MAX_X, MAX_Y are 0 to 3): one call and eight
         // constant loads less keep this function under the engine's inlining budget.
-        const f64 = items.f64;
-        const r = rec << 3;
+        const f64 = items.slots.box;
+        const r = 4 * items.slot[rec];
         if (f64[r] === minX && f64[r + 1] === minY && f64[r + 2] === maxX && f64[r + 3] === maxY) return false;
         f64[r] = minX;
         f64[r + 1] = minY;
@@ -441,7 +441,7 @@ export class LooseQuadtree {
   /** Writes where an item is now (a swept one: the end of its path) into `s[o..o+3]`. */
   private boxInto(id: number, s: Float64Array, o: number): void {
     const items = this.tree.items;
-    let src = items.f64,
+    let src = items.slots.box,
       at = items.boxAt(id);
     if (items.hasFlag(id, SWEPT)) {
       // The record covers the path; the item is at the end of it.

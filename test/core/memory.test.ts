@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree } from '../../src/core/index.js';
 import { ItemStore } from '../../src/core/store/ItemStore.js';
+import { SlotPool } from '../../src/core/store/SlotPool.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -65,7 +66,7 @@ describe('memory follows the items (needs node --expose-gc)', () => {
   });
 
   it('keeps the id map right when records are laid out again while a freed record names an id that came back elsewhere', () => {
-    const store = new ItemStore(16);
+    const store = new ItemStore(16, new SlotPool(16));
     for (let id = 0; id < 3; id++) store.add(id); // records 0, 1, 2
     store.depart(2);
     store.releaseDeparted(); // record 2 free, still naming id 2

@@ -276,7 +276,7 @@ export class Broadphase {
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (((joined >>> k) & 1) === 0 || (!unlimited && C.waits(k))) continue;
       checked += this.markMembers(k, 0, C.end[k], true);
-      this.sweep.joinDetached(k, found, C.ids[k], 0, C.end[k]);
+      this.sweep.joinDetached(k, found, null, 0, C.end[k]);
       this.tests += this.sweep.tests;
     }
     this.waitingMembers = 0;
@@ -385,7 +385,7 @@ export class Broadphase {
         const id = born.data[i];
         if (items.nodeOf(id) !== DETACHED || items.classOf(id) !== k || this.covered.has(id)) continue;
         if (n === this.newborn.length) this.newborn = grow(this.newborn, 2 * n);
-        this.newborn[n++] = id;
+        this.newborn[n++] = items.listPlaceOf(id);
         this.covered.add(id);
       }
       if (n > 0) {
@@ -407,7 +407,7 @@ export class Broadphase {
   private serveRange(k: number, from: number, to: number): number {
     if (from >= to) return 0;
     const members = this.markMembers(k, from, to, true);
-    this.sweep.joinDetached(k, this.found, this.tree.classes.ids[k], from, to);
+    this.sweep.joinDetached(k, this.found, null, from, to);
     this.tests += this.sweep.tests;
     return members;
   }

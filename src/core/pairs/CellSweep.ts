@@ -84,7 +84,7 @@ export class CellSweep {
     for (let a = 0; a < MAX_CLASSES; a++) {
       if (C.size[a] === 0) continue;
       if (C.detached[a] === 1) {
-        this.recordJoin(a, C.ids[a], 0, C.end[a]);
+        this.recordJoin(a, null, 0, C.end[a]);
         continue;
       }
       for (let b = a; b < MAX_CLASSES; b++) {
@@ -100,15 +100,15 @@ export class CellSweep {
   }
 
   /**
-   * Appends to `out` every pair of the members of detached class k listed in `ids[from..to-1]`
-   * (its list, or a few of its members) with its partners, and (for its whole list only)
-   * within the class.
+   * Appends to `out` every pair of the members of detached class k at list places from..to-1,
+   * or with `places` at `places[from..to-1]` (a few of its members), with its partners, and
+   * (for its whole list only) within the class.
    */
-  joinDetached(k: number, out: PairBuffer, ids: Int32Array, from: number, to: number): void {
+  joinDetached(k: number, out: PairBuffer, places: Int32Array | null, from: number, to: number): void {
     this.out = out;
     this.skip = null;
     this.tests = 0;
-    this.recordJoin(k, ids, from, to);
+    this.recordJoin(k, places, from, to);
     this.out = null;
   }
 
@@ -202,12 +202,12 @@ export class CellSweep {
   }
 
   /**
-   * Pairs of the members `ids[from..to-1]` of detached class s (no other detached class among
-   * its partners) with every class it may pair with, and with each other when the class pairs
-   * with itself (then only for its whole list): its items are in no node, so the probe grid
-   * reads them from their records, in list order.
+   * Pairs of the members of detached class s at list places from..to-1 (or `places[from..to-1]`;
+   * no other detached class among its partners) with every class it may pair with, and with
+   * each other when the class pairs with itself (then only for its whole list): its items are
+   * in no node, so the probe grid reads them from the class's region, in list order.
    */
-  private recordJoin(s: number, ids: Int32Array, from: number, to: number): void {
+  private recordJoin(s: number, places: Int32Array | null, from: number, to: number): void {
     const C = this.tree.classes;
     this.careful = C.careful(s);
     const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;
@@ -229,7 +229,7 @@ export class CellSweep {
     if (partners === 0) return;
     // Probe from the smaller side: the partners through the class's own grid when it has one.
     if (selfJoined && partnerItems < C.size[s]) this.tests += this.grid.probe(partners, this.emitRecord);
-    else this.tests += this.grid.join(partners, this.emitRecord, ids, from, to);
+    else this.tests += this.grid.join(partners, this.emitRecord, s, places, from, to);
   }
 
   /**
@@ -259,8 +259,8 @@ export class CellSweep {
         ((fa | mt) & EXACT) !== 0 &&
         !(((fa | mt) & SWEPT) === 0
           ? roundOverlap(
-              this.tree.items.f64,
-              ra << 3,
+              slots.box,
+              this.tree.items.boxAt(a),
               (fa & CIRCLE) !== 0,
               slots.box,
               4 * t,

@@ -51,8 +51,17 @@ export class ExactTest {
 
   /** Two items that stand still, one of them at least a circle. */
   private shapesOverlap(a: number, fa: number, b: number, fb: number): boolean {
-    const { f64, rec } = this.tree.items;
-    return roundOverlap(f64, rec[a] << 3, (fa & CIRCLE) !== 0, f64, rec[b] << 3, (fb & CIRCLE) !== 0, this.touching);
+    const items = this.tree.items;
+    const box = this.tree.slots.box;
+    return roundOverlap(
+      box,
+      items.boxAt(a),
+      (fa & CIRCLE) !== 0,
+      box,
+      items.boxAt(b),
+      (fb & CIRCLE) !== 0,
+      this.touching,
+    );
   }
 
   /** Writes an item's start and end boxes at `to` (its record box twice when it is not swept). */
@@ -65,7 +74,7 @@ export class ExactTest {
       for (let i = 0; i < 8; i++) p[to + i] = b[o + i];
       return;
     }
-    const f64 = this.tree.items.f64;
+    const f64 = this.tree.slots.box;
     const r = this.tree.items.boxAt(id);
     p[to] = p[to + 4] = f64[r | MIN_X];
     p[to + 1] = p[to + 5] = f64[r | MIN_Y];

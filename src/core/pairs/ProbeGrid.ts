@@ -1,16 +1,5 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
-import {
-  CIRCLE,
-  EXACT,
-  FLAGS,
-  MAX_X,
-  MAX_Y,
-  MIN_X,
-  MIN_Y,
-  PRIORITY_BITS,
-  PRIORITY_SHIFT,
-  SWEPT,
-} from '../store/ItemStore.js';
+import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { grow } from '../grow.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
@@ -79,15 +68,14 @@ export class ProbeGrid {
   private sampleLevels(k: number): void {
     const tree = this.tree;
     const C = tree.classes;
-    const f64 = tree.items.f64;
+    const f64 = tree.slots.box;
     const cell = tree.cellSize;
     const ids = C.ids[k];
     const end = C.end[k];
     const stride = Math.max(1, Math.floor(end / 256));
     for (let i = 0; i < end; i += stride) {
-      const id = ids[i];
-      if (id < 0) continue;
-      const r = tree.items.rec[id] << 3;
+      if (ids[i] < 0) continue;
+      const r = 4 * (C.listStart[k] + i);
       const w = f64[r | MAX_X] - f64[r | MIN_X];
       const h = f64[r | MAX_Y] - f64[r | MIN_Y];
       // The deepest level whose cell holds the box's larger side (SpatialTree.depthFor, written
@@ -99,11 +87,19 @@ export class ProbeGrid {
   }
 
   /**
-   * Finds every overlapping pair of the detached items `ids[lo..hi-1]` (negative entries are
-   * holes) with the classes whose bit is set in `partners` (none detached), calling
-   * `emit(id, slotOfPartner)` for each.
+   * Finds every overlapping pair of members of detached class `s` with the classes whose bit
+   * is set in `partners` (none detached), calling `emit(id, slotOfPartner)` for each: the
+   * members at list places `lo..hi-1`, or with `places` those at `places[lo..hi-1]` (holes
+   * skipped).
    */
-  join(partners: number, emit: (id: number, slot: number) => void, ids: Int32Array, lo: number, hi: number): number {
+  join(
+    partners: number,
+    emit: (id: number, slot: number) => void,
+    s: number,
+    places: Int32Array | null,
+    lo: number,
+    hi: number,
+  ): number {
     // The cell loop of probeCells, written out: join runs it once per item of a big class
     // (every dust particle of a storm), and the call alone cost 12% of a 100k-dust step.
     // A step may join several shares of a class against the same partners: one grid serves them.
@@ -113,22 +109,24 @@ export class ProbeGrid {
     }
     if (this.entries === 0) return 0;
     const tree = this.tree;
-    const f64 = tree.items.f64;
-    const rec = tree.items.rec;
+    const f64 = tree.slots.box;
+    const ids = tree.classes.ids[s];
+    const base = 4 * tree.classes.listStart[s];
     const { start, box, tag, inv, side } = this;
     const last = side - 1;
     const ox = tree.originX;
     const oy = tree.originY;
     const touching = this.touching;
     let tests = 0;
-    for (let i = lo; i < hi; i++) {
+    for (let j = lo; j < hi; j++) {
+      const i = places === null ? j : places[j];
       const id = ids[i];
       if (id < 0) continue;
-      const r = rec[id] << 3;
-      const x0 = f64[r | MIN_X],
-        y0 = f64[r | MIN_Y],
-        x1 = f64[r | MAX_X],
-        y1 = f64[r | MAX_Y];
+      const b = base + 4 * i;
+      const x0 = f64[b | MIN_X],
+        y0 = f64[b | MIN_Y],
+        x1 = f64[b | MAX_X],
+        y1 = f64[b | MAX_Y];
       // Cells by truncation: negative and huge values are clamped first, so `| 0` is a floor.
       const fc0 = (x0 - ox) * inv,
         fc1 = (x1 - ox) * inv,
@@ -359,9 +357,7 @@ export class ProbeGrid {
     }
     const start = this.start;
     start.fill(0, 0, cells + 1);
-    // Boxes come from the records (f64, 8 per record) or the slots (4 per slot).
-    const source = fromRecords ? items.f64 : tree.slots.box;
-    const stride = fromRecords ? 8 : 4;
+    const source = tree.slots.box;
     const last = side - 1;
     const inv = this.inv;
     const ox = tree.originX;
@@ -373,15 +369,17 @@ export class ProbeGrid {
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (((classes >>> k) & 1) === 0) continue;
       const ids = C.ids[k];
+      const listStart = C.listStart[k];
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
-        const at = fromRecords ? ids[i] : items.slot[items.rec[ids[i]]];
-        const b = stride * (fromRecords ? items.rec[at] : at);
+        // A detached class's slots follow its list; a placed item's slot is found through its record.
+        const slot = fromRecords ? listStart + i : items.slot[items.rec[ids[i]]];
+        const b = 4 * slot;
         const c0 = clamp(Math.floor((source[b] - ox) * inv), last),
           c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);
         const r0 = clamp(Math.floor((source[b + 1] - oy) * inv), last),
           r1 = clamp(Math.floor((source[b + 3] - oy) * inv), last);
-        keys[n] = at;
+        keys[n] = slot;
         span[4 * n] = c0;
         span[4 * n + 1] = c1;
         span[4 * n + 2] = r0;
@@ -403,14 +401,12 @@ export class ProbeGrid {
     const gbox = this.box;
     const tag = this.tag;
     const meta = tree.slots.meta;
+    const slotIds = tree.slots.id;
     for (let i = n - 1; i >= 0; i--) {
-      const at = keys[i];
-      // A record's flags hold its priority: one read of the id map per entry.
-      const r = fromRecords ? items.rec[at] : at;
-      const b = stride * r;
-      const flags = fromRecords ? items.i32[(r << 4) | FLAGS] : meta[4 * at + 2];
-      const priority = fromRecords ? (flags & PRIORITY_BITS) >>> PRIORITY_SHIFT : meta[4 * at + 3];
-      const bits = priority | ((flags & EXACT) << 8);
+      const slot = keys[i];
+      const at = fromRecords ? slotIds[slot] : slot;
+      const b = 4 * slot;
+      const bits = meta[4 * slot + 3] | ((meta[4 * slot + 2] & EXACT) << 8);
       const c0 = span[4 * i],
         c1 = span[4 * i + 1],
         r0 = span[4 * i + 2],

@@ -1,4 +1,4 @@
-import { CollisionClasses } from '../store/CollisionClasses.js';
+import { CollisionClasses, UNTOUCHED } from '../store/CollisionClasses.js';
 import {
   ABSENT,
   CELL,
@@ -121,9 +121,9 @@ export class SpatialTree {
     this.cellSize = new Float64Array(maxDepth + 2);
     for (let d = 0; d <= maxDepth + 1; d++) this.cellSize[d] = rootSize / 2 ** d;
     this.invCellSize = this.cellSize.map((s) => 1 / s);
-    this.items = new ItemStore(1024);
-    this.nodes = new NodePool(256);
     this.slots = new SlotPool(4096);
+    this.items = new ItemStore(1024, this.slots);
+    this.nodes = new NodePool(256);
     this.classes = new CollisionClasses(this.nodes.capacity, maxDepth);
     this.levelCells = new Array<Int32Array | null>(maxDepth + 1).fill(null);
     this.setNodeCell(0, 0, 0, 0);
@@ -139,16 +139,57 @@ export class SpatialTree {
   place(id: number): boolean {
     const k = this.classFor(id);
     const items = this.items;
-    items.setListPlace(id, this.classes.join(k, id, items.flagsOf(id), items.listPlaceOf(id)));
+    const C = this.classes;
+    // Its own slot until now (see ItemStore.slot): the box moves to its home, the slot goes back.
+    const own = items.slotOf(id);
+    const at = C.join(k, id, items.flagsOf(id), items.listPlaceOf(id));
+    items.setListPlace(id, at);
     items.setClass(id, k);
-    if (this.classes.detached[k] === 1) {
+    if (C.detached[k] === 1) {
+      if (C.listRoom[k] < C.ids[k].length) this.rehomeList(k);
+      const to = C.listStart[k] + at;
+      this.slots.copy(own, to);
+      items.setSlot(id, to);
       items.setNode(id, DETACHED);
-      this.classes.moved[k]++;
+      this.writeSlotMeta(id);
+      this.slots.freeOne(own);
+      C.moved[k]++;
       this.born.push(id);
       return false;
     }
     this.placeInNode(id, k);
+    this.slots.freeOne(own);
     return true;
+  }
+
+  /**
+   * Gives detached class k a region as large as its list's array and moves its members'
+   * slots there, to their list places: after the list grew, or was tidied (see tidy).
+   */
+  private rehomeList(k: number): void {
+    const C = this.classes;
+    const slots = this.slots;
+    const items = this.items;
+    const start = slots.alloc(C.ids[k].length);
+    const room = slots.allocated;
+    const ids = C.ids[k];
+    for (let i = 0, end = C.end[k]; i < end; i++) {
+      const id = ids[i];
+      if (id < 0) continue;
+      slots.copy(items.slotOf(id), start + i);
+      items.setSlot(id, start + i);
+    }
+    if (C.listRoom[k] > 0) slots.free(C.listStart[k], C.listRoom[k]);
+    C.listStart[k] = start;
+    C.listRoom[k] = room;
+  }
+
+  /** Gives back the region of a class that stopped being detached (emptied or attached). */
+  private dropListRegion(k: number): void {
+    const C = this.classes;
+    if (C.detached[k] === 1 || C.listRoom[k] === 0) return;
+    this.slots.free(C.listStart[k], C.listRoom[k]);
+    C.listRoom[k] = 0;
   }
 
   /** Links an item of class k into the node its box belongs in. */
@@ -173,17 +214,19 @@ export class SpatialTree {
     // heap objects on every call).
     const items = this.items;
     const nodes = this.nodes;
-    const f64 = items.f64;
     const rec = items.rec[id];
     const n = items.i32[(rec << 4) | NODE];
     if (n === DETACHED) {
       this.classes.moved[items.classOf(id)]++;
       return true;
     }
-    const minX = f64[(rec << 3) | MIN_X],
-      minY = f64[(rec << 3) | MIN_Y],
-      maxX = f64[(rec << 3) | MAX_X],
-      maxY = f64[(rec << 3) | MAX_Y];
+    const f64 = this.slots.box;
+    const slot = items.slot[rec];
+    const b = 4 * slot;
+    const minX = f64[b | MIN_X],
+      minY = f64[b | MIN_Y],
+      maxX = f64[b | MAX_X],
+      maxY = f64[b | MAX_Y];
     // Keep the node while the box fits its loose bounds (read from the cell packed in the
     // record, same arithmetic as looseBounds) and is not small enough to belong deeper: it
     // does not fit the loose bounds of the deeper cell holding its centre.
@@ -199,16 +242,14 @@ export class SpatialTree {
       maxY <= ly + 2 * side &&
       (depth === this.maxDepth ||
         (maxX - minX > maxY - minY ? maxX - minX : maxY - minY) > this.cellSize[depth + 1] ||
-        !this.fitsCell(rec << 3, this.centreCell(rec << 3, depth + 1)))
+        !this.fitsCell(b, this.centreCell(b, depth + 1)))
     ) {
-      this.writeSlotBox(id);
       // A root item may have come back inside the world (or left it) without changing node.
       if (n === 0) this.markOutside(id);
       return false;
     }
-    const target = this.targetCell(rec << 3);
+    const target = this.targetCell(b);
     if (target === cell) {
-      this.writeSlotBox(id);
       this.markOutside(id);
       return false;
     }
@@ -226,8 +267,9 @@ export class SpatialTree {
     }
     const to = this.descend(m, d, tx, ty);
     const k = items.classOf(id);
-    this.removeFromRegion(id, k, n);
+    // The new slot takes the box before the old one is given up.
     this.addToRegion(id, k, to);
+    this.removeFromRegion(k, n, slot);
     // Only the nodes below the common ancestor m change counts: from m up, one item left and
     // one came. Count up the new path before counting down the old one.
     this.countUp(to, m);
@@ -247,13 +289,20 @@ export class SpatialTree {
   detach(k: number): void {
     const C = this.classes;
     const items = this.items;
+    const slots = this.slots;
     const ids = C.ids[k];
     C.detached[k] = 1;
+    const start = slots.alloc(ids.length);
+    C.listStart[k] = start;
+    C.listRoom[k] = slots.allocated;
     for (let i = 0, end = C.end[k]; i < end; i++) {
       const id = ids[i];
       if (id < 0) continue;
       const n = items.nodeOf(id);
-      this.removeFromRegion(id, k, n);
+      const slot = items.slotOf(id);
+      slots.copy(slot, start + i);
+      items.setSlot(id, start + i);
+      this.removeFromRegion(k, n, slot);
       this.countDown(n);
       items.setNode(id, DETACHED);
       this.markOutside(id);
@@ -269,6 +318,7 @@ export class SpatialTree {
       const id = ids[i];
       if (id >= 0) this.placeInNode(id, k);
     }
+    this.dropListRegion(k);
   }
 
   /** Boxes {@link storeCentres} changed in its last call. */
@@ -294,8 +344,8 @@ export class SpatialTree {
   storeCentres(k: number, from: number, to: number, px: Numbers, py: Numbers, bw: Numbers, bh: Numbers): number {
     const C = this.classes;
     const ids = C.ids[k];
-    const f64 = this.items.f64;
-    const rec = this.items.rec;
+    const box = this.slots.box;
+    const base = 4 * C.listStart[k];
     let changed = 0;
     const end = to < C.end[k] ? to : C.end[k];
     const round = C.round[k] > 0;
@@ -314,13 +364,12 @@ export class SpatialTree {
       // NaN fails every comparison; a corner past the float range makes the width infinite or NaN.
       if (!(hw >= 0 && hh >= 0 && maxX - minX < Infinity && maxY - minY < Infinity)) break;
       if (round && hw !== hh && this.items.hasFlag(id, CIRCLE) && !isSquare(minX, minY, maxX, maxY)) break;
-      const r = rec[id] << 3;
-      if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY)
-        continue;
-      f64[r | MIN_X] = minX;
-      f64[r | MIN_Y] = minY;
-      f64[r | MAX_X] = maxX;
-      f64[r | MAX_Y] = maxY;
+      const b = base + 4 * i;
+      if (box[b] === minX && box[b + 1] === minY && box[b + 2] === maxX && box[b + 3] === maxY) continue;
+      box[b] = minX;
+      box[b + 1] = minY;
+      box[b + 2] = maxX;
+      box[b + 3] = maxY;
       changed++;
     }
     C.moved[k] += changed;
@@ -332,19 +381,29 @@ export class SpatialTree {
   tidy(): void {
     const C = this.classes;
     for (let k = 0; k < C.size.length; k++) {
-      if (C.end[k] !== 0) C.tidy(k, this.items, this.sorter, this.budgeted && C.detached[k] === 1 && C.waits(k));
+      if (C.end[k] === 0) continue;
+      const done = C.tidy(k, this.items, this.sorter, this.budgeted && C.detached[k] === 1 && C.waits(k));
+      // A detached class's slots follow their members' new places.
+      if (done !== UNTOUCHED && C.detached[k] === 1) this.rehomeList(k);
     }
   }
 
-  /** Unlinks an item from its node (or its detached class), leaving its box in place. */
+  /** Unlinks an item from its node (or its detached class); its box moves to a slot of its own. */
   unplace(id: number): void {
     const items = this.items;
     const n = items.nodeOf(id);
     const k = items.classOf(id);
+    const slot = items.slotOf(id);
+    const own = this.slots.allocOne();
+    this.slots.copy(slot, own);
+    items.setSlot(id, own);
     this.leaveClass(id, k);
     items.setNode(id, ABSENT);
-    if (n === DETACHED) return;
-    this.removeFromRegion(id, k, n);
+    if (n === DETACHED) {
+      this.dropListRegion(k);
+      return;
+    }
+    this.removeFromRegion(k, n, slot);
     this.countDown(n);
     this.markOutside(id);
   }
@@ -362,14 +421,15 @@ export class SpatialTree {
     const n = items.nodeOf(id);
     if (to === k) {
       if (n === DETACHED) C.moved[k]++;
-      else this.writeSlotMeta(id);
+      this.writeSlotMeta(id);
       return;
     }
     if (n !== DETACHED && C.detached[to] === 0) {
-      this.removeFromRegion(id, k, n);
+      const slot = items.slotOf(id);
       this.leaveClass(id, k);
       items.setListPlace(id, C.join(to, id, items.flagsOf(id), items.listPlaceOf(id)));
       this.addToRegion(id, to, n);
+      this.removeFromRegion(k, n, slot);
       return;
     }
     this.unplace(id);
@@ -385,7 +445,7 @@ export class SpatialTree {
     const k = this.items.classOf(id);
     this.classes.count(k, before, -1);
     this.classes.count(k, this.items.flagsOf(id), 1);
-    if (this.items.nodeOf(id) !== DETACHED) this.writeSlotMeta(id);
+    this.writeSlotMeta(id);
   }
 
   /** Takes an item off class k's id list. */
@@ -503,8 +563,25 @@ export class SpatialTree {
   private relayRegions(place: boolean): void {
     const C = this.classes;
     const slots = this.slots;
-    const itemSlot = this.items.slot;
-    const itemRec = this.items.rec;
+    const items = this.items;
+    const itemSlot = items.slot;
+    const itemRec = items.rec;
+    if (place) {
+      // The slots outside the nodes keep their items' records up to date here: a detached
+      // class's region, and the own slot of each item between homes (see ItemStore.slot).
+      for (let k = 0; k < C.size.length; k++) {
+        if (C.listRoom[k] === 0) continue;
+        const start = (C.listStart[k] = slots.place(C.listStart[k], C.listRoom[k]));
+        const ids = C.ids[k];
+        for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) itemSlot[itemRec[ids[i]]] = start + i;
+      }
+      const node = items.i32;
+      for (let r = 0, top = items.handedOut; r < top; r++) {
+        const at = node[(r << 4) | NODE];
+        if (itemRec[items.idOf[r]] === r && (at === ABSENT || at === PENDING))
+          itemSlot[r] = slots.place(itemSlot[r], 1);
+      }
+    }
     for (let k = 0; k < C.size.length; k++) {
       if (C.size[k] === 0) continue;
       const start = C.start[k];
@@ -568,8 +645,8 @@ export class SpatialTree {
 
   /** True when the item's box fits the root's loose bounds. */
   fitsRoot(id: number): boolean {
-    const f64 = this.items.f64;
-    const r = this.items.rec[id] << 3;
+    const f64 = this.slots.box;
+    const r = this.items.boxAt(id);
     const nb = this.rootBounds;
     this.looseBounds(0, nb);
     return f64[r | MIN_X] >= nb[0] && f64[r | MIN_Y] >= nb[1] && f64[r | MAX_X] <= nb[2] && f64[r | MAX_Y] <= nb[3];
@@ -595,14 +672,14 @@ export class SpatialTree {
     this.outside += isOutside ? 1 : -1;
   }
 
-  // centreCell, fitsCell, targetCell and fitsRoot run inside moves and read the record's box
+  // centreCell, fitsCell, targetCell and fitsRoot run inside moves and read the slot's box
   // directly: through accessors that the engine did not inline, every coordinate would
   // become a heap number (measured: garbage on every deferred class's catch-up). The first
-  // three take the box's offset in the records (`r`, see ItemStore.boxAt), found once per move.
+  // three take the box's offset in the slots' boxes (`r`, see ItemStore.boxAt), found once per move.
 
   /** The depth-`d` cell holding the centre of the box at `r` (clamped to the grid), packed (see packCell). */
   private centreCell(r: number, d: number): number {
-    const f64 = this.items.f64;
+    const f64 = this.slots.box;
     const s = this.cellSize[d];
     const last = (1 << d) - 1;
     let ix = Math.floor(((f64[r | MIN_X] + f64[r | MAX_X]) * 0.5 - this.originX) / s);
@@ -614,7 +691,7 @@ export class SpatialTree {
 
   /** True when the box at `r` fits the loose bounds of the packed cell (same arithmetic as looseBounds). */
   private fitsCell(r: number, cell: number): boolean {
-    const f64 = this.items.f64;
+    const f64 = this.slots.box;
     const s = this.cellSize[cellDepth(cell)];
     const lx = this.originX + cellX(cell) * s - s * 0.5;
     const ly = this.originY + cellY(cell) * s - s * 0.5;
@@ -623,7 +700,7 @@ export class SpatialTree {
 
   /** The packed depth and cell of the node the box at `r` belongs in. */
   private targetCell(r: number): number {
-    const f64 = this.items.f64;
+    const f64 = this.slots.box;
     // A box up to twice a cell's side fits that cell's loose bounds when its centre sits near
     // the cell's centre: try one level deeper than the size alone promises first. Fewer
     // levels in use means fewer cells a sweep reaches across levels.
@@ -710,12 +787,16 @@ export class SpatialTree {
   /** The root's loose bounds, for {@link fitsRoot}. */
   private readonly rootBounds = new Float64Array(4);
 
-  /** Appends the item to class k's region of node n, growing the region by half when full. */
+  /**
+   * Appends the item to class k's region of node n, growing the region by half when full, and
+   * moves its box there from the slot it had.
+   */
   private addToRegion(id: number, k: number, n: number): void {
     const items = this.items;
     const nodes = this.nodes;
     const slots = this.slots;
     const C = this.classes;
+    const from = items.slotOf(id);
     const own = C.own[k][n];
     if (own === C.cap[k][n]) {
       const start = slots.alloc(own === 0 ? MIN_REGION : own + (own >> 1) + 1);
@@ -730,7 +811,7 @@ export class SpatialTree {
       C.cap[k][n] = size;
     }
     const slot = C.start[k][n] + own;
-    slots.id[slot] = id;
+    slots.copy(from, slot);
     items.setSlot(id, slot);
     C.own[k][n] = own + 1;
     if (own === 0) nodes.classBits[n] |= 1 << k;
@@ -741,18 +822,19 @@ export class SpatialTree {
     items.setNode(id, n);
     items.setCell(id, packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n]));
     this.writeSlotMeta(id);
-    this.writeSlotBox(id);
   }
 
-  /** Removes the item from class k's region of node n by moving the region's last slot into its place. */
-  private removeFromRegion(id: number, k: number, n: number): void {
+  /**
+   * Gives up `slot` of class k's region of node n (its item has moved on) by moving the
+   * region's last slot into its place.
+   */
+  private removeFromRegion(k: number, n: number, slot: number): void {
     const items = this.items;
     const nodes = this.nodes;
     const slots = this.slots;
     const C = this.classes;
     const own = C.own[k][n] - 1;
     const last = C.start[k][n] + own;
-    const slot = items.slotOf(id);
     if (slot !== last) {
       slots.copy(last, slot);
       items.setSlot(slots.id[slot], slot);
@@ -790,18 +872,6 @@ export class SpatialTree {
     // The static, swept and circle bits, and the class above them (a movers' sweep reads it with the box).
     meta[at + 2] = (items.flagsOf(id) & (STATIC | EXACT)) | (items.classOf(id) << 8);
     meta[at + 3] = items.priorityOf(id);
-  }
-
-  /** Copies the item's stored box into its slot (the copy pair finding and queries scan). */
-  writeSlotBox(id: number): void {
-    const f64 = this.items.f64;
-    const r = this.items.rec[id] << 3;
-    const box = this.slots.box;
-    const at = 4 * this.items.slot[r >> 3];
-    box[at] = f64[r | MIN_X];
-    box[at + 1] = f64[r | MIN_Y];
-    box[at + 2] = f64[r | MAX_X];
-    box[at + 3] = f64[r | MAX_Y];
   }
 
   /** Adds one to the subtree counts from n up to `stop` (exclusive; the root by default); a counting group that gains an item is reused. */

@@ -577,7 +577,7 @@ export class QueryEngine {
     const items = this.tree.items;
     if (!items.hasFlag(id, SWEPT)) {
       this.at = items.boxAt(id);
-      return items.f64;
+      return this.tree.slots.box;
     }
     const sweeps = this.tree.sweeps;
     this.at = sweeps.at(id) + TO;
@@ -613,15 +613,13 @@ export class QueryEngine {
         if (v > m) m = v;
       }
     }
-    const f64 = this.tree.items.f64;
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0 || ((wanted >>> k) & 1) === 0) continue;
       const ids = C.ids[k];
       for (let i = 0, end = C.end[k]; i < end; i++) {
-        const id = ids[i];
-        if (id < 0) continue;
-        for (let r = this.tree.items.boxAt(id), e = r + 4; r < e; r++) {
-          const v = Math.abs(f64[r]);
+        if (ids[i] < 0) continue;
+        for (let r = 4 * (C.listStart[k] + i), e = r + 4; r < e; r++) {
+          const v = Math.abs(box[r]);
           if (v > m) m = v;
         }
       }

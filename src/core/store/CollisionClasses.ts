@@ -3,6 +3,11 @@ import { CIRCLE, SWEPT } from './ItemStore.js';
 import type { KeySorter } from '../lists/radix.js';
 import type { ItemStore } from './ItemStore.js';
 
+/** What {@link CollisionClasses.tidy} did to a list. */
+export const UNTOUCHED = 0;
+export const CLOSED_UP = 1;
+export const SORTED = 2;
+
 /** Classes kept apart, the last of them being the shared one (see {@link MIXED}). */
 export const MAX_CLASSES = 16;
 /**
@@ -115,6 +120,13 @@ export class CollisionClasses {
    * touch its list.
    */
   readonly detached = new Uint8Array(MAX_CLASSES);
+  /**
+   * Per detached class: its region of slots, parallel to its list (member `ids[k][i]` has slot
+   * `listStart[k] + i`), and the region's size (0 for a class in the tree). A pass over the
+   * class reads the boxes in order, without the id map.
+   */
+  readonly listStart = new Int32Array(MAX_CLASSES);
+  readonly listRoom = new Int32Array(MAX_CLASSES);
   /** Members moved, added or re-filtered since the last step (see Broadphase.choose). */
   readonly moved = new Int32Array(MAX_CLASSES);
   private nodeCapacity: number;
@@ -228,12 +240,13 @@ export class CollisionClasses {
    * (ItemStore.listAt) is kept in step, and so is the class's {@link cursor}: dropping
    * holes keeps it (and the round's end) before the same member. With `keepOrder` (a class
    * checked in shares) it never sorts: a member moved further down the list would wait longer
-   * than a round; the sort comes once the budget is lifted.
+   * than a round; the sort comes once the budget is lifted. Returns {@link UNTOUCHED},
+   * {@link CLOSED_UP} (members only moved down the list, in order) or {@link SORTED}.
    */
-  tidy(k: number, items: ItemStore, sorter: KeySorter, keepOrder: boolean): void {
+  tidy(k: number, items: ItemStore, sorter: KeySorter, keepOrder: boolean): number {
     const end = this.end[k];
     const sort = this.disorder[k] * 16 > this.size[k] && !keepOrder;
-    if (!sort && this.holes[k] * 4 <= end) return;
+    if (!sort && this.holes[k] * 4 <= end) return UNTOUCHED;
     const ids = this.ids[k];
     let n = 0;
     if (sort) {
@@ -260,6 +273,7 @@ export class CollisionClasses {
     for (let i = 0; i < n; i++) items.setListPlace(ids[i], i);
     this.end[k] = n;
     this.holes[k] = 0;
+    return sort ? SORTED : CLOSED_UP;
   }
 
   /** Class k's cell array at depth d, made on first use (null past {@link DENSE_DEPTH}). */
@@ -279,6 +293,7 @@ export class CollisionClasses {
     this.swept.fill(0);
     this.round.fill(0);
     this.detached.fill(0);
+    this.listRoom.fill(0);
     this.cursor.fill(0);
     this.roundEnd.fill(0);
     for (let k = 0; k < MAX_CLASSES; k++) {

@@ -1,6 +1,7 @@
 import { grow } from '../grow.js';
 import { fail } from '../errors.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
+import type { SlotPool } from './SlotPool.js';
 
 /** `node` value of an id that is not in the index. */
 export const ABSENT = -2;
@@ -95,8 +96,14 @@ export class ItemStore {
    * thousands of pairs a step, and 4 KB per 32k ids stay in cache where the records do not.
    */
   detachedBits: Int32Array;
-  /** Per record: the item's slot in its class's region of its node (see SlotPool), which holds a copy of its box. */
+  /**
+   * Per record: the item's slot (see SlotPool), the only home of its box: in its class's region
+   * of its node; in its detached class's region, at its list place; or a slot of its own while
+   * it is between homes (admitted, pending, or removed until its record is freed).
+   */
   slot: Int32Array;
+  /** Where the boxes live. */
+  readonly slots: SlotPool;
   /**
    * Per record: the item's place in its class's list (see CollisionClasses.ids); kept when the
    * item leaves, so that the same id joining again with the same record takes its place back.
@@ -115,7 +122,8 @@ export class ItemStore {
   private departed: Int32Array;
   private departedCount = 0;
 
-  constructor(capacity: number) {
+  constructor(capacity: number, slots: SlotPool) {
+    this.slots = slots;
     const cap = Math.max(16, capacity);
     this.rec = new Int32Array(cap).fill(NO_RECORD);
     this.detachedBits = new Int32Array((cap + 31) >> 5);
@@ -164,18 +172,24 @@ export class ItemStore {
   }
 
   /**
-   * Gives an absent id (in the map's range) a record with the state of an item never inserted:
-   * its own again when it left since the last step ended.
+   * Gives an absent id (in the map's range) a record with the state of an item never inserted,
+   * and a slot of its own for its box: its own record and slot again when it left since the
+   * last step ended.
    */
   add(id: number): number {
-    // Departed and back (rec >= 0): the record is still its own.
+    // Departed and back (rec >= 0): the record and its slot are still its own.
     let r = this.rec[id];
-    if (r < 0 && this.freeCount > 0) {
-      r = this.free[--this.freeCount];
-      this.scattered++;
-    } else if (r < 0) {
-      r = this.top++;
-      if (r === this.idOf.length) this.growRecords(2 * r);
+    if (r < 0) {
+      if (this.freeCount > 0) {
+        r = this.free[--this.freeCount];
+        this.scattered++;
+      } else {
+        r = this.top++;
+        if (r === this.idOf.length) this.growRecords(2 * r);
+      }
+      const s = this.slots.allocOne();
+      this.slots.id[s] = id;
+      this.slot[r] = s;
     }
     this.rec[id] = r;
     this.idOf[r] = id;
@@ -210,6 +224,7 @@ export class ItemStore {
       // Freed already (listed twice), or back in the index.
       if (r < 0 || i32[(r << 4) | NODE] !== ABSENT) continue;
       this.rec[id] = NO_RECORD;
+      this.slots.freeOne(this.slot[r]);
       this.detachedBits[id >> 5] &= ~(1 << (id & 31));
       if (this.freeCount === this.free.length) this.free = grow(this.free, 2 * this.freeCount);
       this.free[this.freeCount++] = r;
@@ -382,31 +397,31 @@ export class ItemStore {
     this.i32[(this.rec[id] << 4) | CELL] = cell;
   }
 
-  /** Offset of the item's box in {@link f64}. */
+  /** Offset of the item's box in the slots' boxes (`slots.box`). */
   boxAt(id: number): number {
-    return this.rec[id] << 3;
+    return 4 * this.slot[this.rec[id]];
   }
 
   minX(id: number): number {
-    return this.f64[(this.rec[id] << 3) | MIN_X];
+    return this.slots.box[this.boxAt(id) | MIN_X];
   }
 
   minY(id: number): number {
-    return this.f64[(this.rec[id] << 3) | MIN_Y];
+    return this.slots.box[this.boxAt(id) | MIN_Y];
   }
 
   maxX(id: number): number {
-    return this.f64[(this.rec[id] << 3) | MAX_X];
+    return this.slots.box[this.boxAt(id) | MAX_X];
   }
 
   maxY(id: number): number {
-    return this.f64[(this.rec[id] << 3) | MAX_Y];
+    return this.slots.box[this.boxAt(id) | MAX_Y];
   }
 
-  /** Stores a box; returns false when it equals the stored one. */
+  /** Stores a box in the item's slot; returns false when it equals the stored one. */
   setBox(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
-    const f64 = this.f64;
-    const r = this.rec[id] << 3;
+    const f64 = this.slots.box;
+    const r = this.boxAt(id);
     if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY)
       return false;
     f64[r | MIN_X] = minX;

@@ -83,6 +83,23 @@ export class SlotPool {
     return head;
   }
 
+  /**
+   * One slot, for an item between homes (admitted, pending, or removed until its record is
+   * freed; see ItemStore): a freed single slot, else the pool's end. Never a bigger region, so
+   * that {@link freeOne} gives back exactly what it took.
+   */
+  allocOne(): number {
+    const head = this.freeHead[0];
+    if (head === -1) return this.bump(1);
+    this.freeHead[0] = this.id[head];
+    this.freeSlots--;
+    return head;
+  }
+
+  freeOne(slot: number): void {
+    this.free(slot, 1);
+  }
+
   private bump(size: number): number {
     if (this.top + size > this.id.length) this.resize(this.top + size);
     const start = this.top;

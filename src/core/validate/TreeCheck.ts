@@ -56,6 +56,7 @@ export class TreeCheck {
     this.checkLists();
     this.checkClasses();
     this.checkItems();
+    this.checkSlotCount();
   }
 
   /**
@@ -71,6 +72,7 @@ export class TreeCheck {
       const ids = C.ids[k];
       const end = C.end[k];
       if (end > ids.length) fail(`validate: class ${k} lists ${end} entries in an array of ${ids.length}`);
+      this.checkListRegion(k);
       let members = 0;
       let holes = 0;
       for (let i = 0; i < end; i++) {
@@ -89,6 +91,10 @@ export class TreeCheck {
         const n = items.nodeOf(id);
         if (C.detached[k] === 1) {
           if (n !== DETACHED) fail(`validate: item ${id} of detached class ${k} records node ${n}`);
+          const s = C.listStart[k] + i;
+          if (items.slotOf(id) !== s || tree.slots.id[s] !== id)
+            fail(`validate: item ${id} at place ${i} of detached class ${k} is not in slot ${s} of its region`);
+          this.checkMeta(id, k, s);
           if (items.hasFlag(id, OUTSIDE)) fail(`validate: detached item ${id} is flagged outside`);
           this.checkKey(id, k);
           if (items.hasFlag(id, SWEPT)) {
@@ -108,6 +114,29 @@ export class TreeCheck {
           if (C.levelItems[k][d] !== 0) fail(`validate: detached class ${k} has items at depth ${d}`);
       }
     }
+  }
+
+  /** A detached class owns one region as long as its list's array; a class in the tree owns none. */
+  private checkListRegion(k: number): void {
+    const C = this.tree.classes;
+    const room = C.listRoom[k];
+    if (C.detached[k] === 0) {
+      if (room !== 0) fail(`validate: class ${k} is in the tree but keeps a region of ${room} slots for its list`);
+      return;
+    }
+    if (room < C.ids[k].length)
+      fail(`validate: detached class ${k} has ${room} slots for a list of ${C.ids[k].length}`);
+    this.own(C.listStart[k], room, `the list region of class ${k}`);
+  }
+
+  /** Marks `count` slots from `start` owned by `owner`, failing on a slot owned twice or past the pool. */
+  private own(start: number, count: number, owner: string): void {
+    if (start < 0 || start + count > this.tree.slots.used) fail(`validate: ${owner} runs past the slot pool`);
+    for (let s = start; s < start + count; s++) {
+      if (this.slotOwner[s] !== 0) fail(`validate: slot ${s} of ${owner} belongs to another region too`);
+      this.slotOwner[s] = 1;
+    }
+    this.regionSlots += count;
   }
 
   /** Item id's collider fits the key of class k (the mixed class takes any). */
@@ -232,12 +261,23 @@ export class TreeCheck {
         }
       }
     }
-    const slots = tree.slots;
+  }
+
+  /** Every slot handed out is in a region, an item's own or free: none leaked. */
+  private checkSlotCount(): void {
+    const slots = this.tree.slots;
     if (this.regionSlots + slots.freeSlots !== slots.used) {
       fail(
         `validate: ${this.regionSlots} slots in regions + ${slots.freeSlots} free != ${slots.used} handed out (leak)`,
       );
     }
+  }
+
+  /** An item between homes (pending, or removed while its record waits) owns one slot of its own, holding its id. */
+  private checkOwnSlot(id: number): void {
+    const s = this.tree.items.slotOf(id);
+    this.own(s, 1, `item ${id}'s own slot`);
+    if (this.tree.slots.id[s] !== id) fail(`validate: item ${id}'s own slot ${s} names item ${this.tree.slots.id[s]}`);
   }
 
   /** Each placed item was reached by the walk; the rest are absent or pending; the counters agree. */
@@ -257,11 +297,15 @@ export class TreeCheck {
       if (n === ABSENT) {
         if (items.rec[id] >= 0 && !items.isDeparted(id))
           fail(`validate: absent item ${id} holds record ${items.rec[id]}`);
+        if (items.rec[id] >= 0) this.checkOwnSlot(id);
         if (tree.sweeps.has(id)) fail(`validate: absent item ${id} is still swept`);
         continue;
       }
       present++;
-      if (n === PENDING) pending++;
+      if (n === PENDING) {
+        pending++;
+        this.checkOwnSlot(id);
+      }
       if (n === DETACHED) detached++;
       if (items.hasFlag(id, SWEPT)) {
         swept++;
@@ -283,7 +327,6 @@ export class TreeCheck {
   private checkRegions(n: number): number {
     const tree = this.tree;
     const nodes = tree.nodes;
-    const slots = tree.slots;
     const C = tree.classes;
     const d = nodes.depth[n];
     tree.looseBounds(n, this.nodeBox);
@@ -297,12 +340,7 @@ export class TreeCheck {
       if (own === 0 && cap !== 0) fail(`validate: node ${n} keeps an empty region of class ${k}`);
       if (cap === 0) continue;
       const start = C.start[k][n];
-      if (start + cap > slots.used) fail(`validate: node ${n} region runs past the slot pool`);
-      for (let s = start; s < start + cap; s++) {
-        if (this.slotOwner[s] !== 0) fail(`validate: slot ${s} belongs to two regions`);
-        this.slotOwner[s] = 1;
-      }
-      this.regionSlots += cap;
+      this.own(start, cap, `node ${n}'s region of class ${k}`);
       total += own;
       this.classCounts[k * (tree.maxDepth + 1) + d] += own;
       for (let s = start; s < start + own; s++) this.checkSlot(n, k, s);
@@ -349,6 +387,21 @@ export class TreeCheck {
     }
   }
 
+  /** Slot s's copy of item id's collider (class k) equals its record's. */
+  private checkMeta(id: number, k: number, s: number): void {
+    const items = this.tree.items;
+    const meta = this.tree.slots.meta;
+    const flags = items.flagsOf(id) & (STATIC | SWEPT | CIRCLE);
+    if (
+      meta[4 * s] !== items.layerOf(id) ||
+      meta[4 * s + 1] !== items.maskOf(id) ||
+      meta[4 * s + 2] !== (flags | (k << 8)) ||
+      meta[4 * s + 3] !== items.priorityOf(id)
+    ) {
+      fail(`validate: item ${id} slot collider differs from its stored collider`);
+    }
+  }
+
   /**
    * The item in slot s of class k's region of node n: it points back at n, its class and its
    * slot; the slot's copies equal its record; a keyed class holds only its key; its box lies
@@ -371,39 +424,18 @@ export class TreeCheck {
       fail(`validate: item ${id} is stored in class ${k} but records class ${items.classOf(id)}`);
     if (items.cellOf(id) !== packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n]))
       fail(`validate: item ${id} records another cell than its node's`);
-    const layer = items.layerOf(id),
-      mask = items.maskOf(id),
-      isStatic = items.hasFlag(id, STATIC) ? STATIC : 0;
-    const swept = items.hasFlag(id, SWEPT) ? SWEPT : 0;
-    const circle = items.hasFlag(id, CIRCLE) ? CIRCLE : 0;
     this.checkCircle(id, k);
     if (C.detached[k] === 1) fail(`validate: item ${id} of detached class ${k} is in node ${n}`);
     this.checkKey(id, k);
-    if (swept !== 0) {
+    if (items.hasFlag(id, SWEPT)) {
       this.sweptCounts[k]++;
       this.checkPath(id);
     } else if (tree.sweeps.has(id)) fail(`validate: item ${id} has a path but is not swept`);
-    const minX = items.minX(id),
-      minY = items.minY(id),
-      maxX = items.maxX(id),
-      maxY = items.maxY(id);
-    if (
-      slots.box[4 * s] !== minX ||
-      slots.box[4 * s + 1] !== minY ||
-      slots.box[4 * s + 2] !== maxX ||
-      slots.box[4 * s + 3] !== maxY
-    ) {
-      fail(`validate: item ${id} slot box differs from its stored box`);
-    }
-    const meta = slots.meta;
-    if (
-      meta[4 * s] !== layer ||
-      meta[4 * s + 1] !== mask ||
-      meta[4 * s + 2] !== (isStatic | swept | circle | (k << 8)) ||
-      meta[4 * s + 3] !== items.priorityOf(id)
-    ) {
-      fail(`validate: item ${id} slot collider differs from its stored collider`);
-    }
+    const minX = slots.box[4 * s],
+      minY = slots.box[4 * s + 1],
+      maxX = slots.box[4 * s + 2],
+      maxY = slots.box[4 * s + 3];
+    this.checkMeta(id, k, s);
     const inside = minX >= nb[0] && minY >= nb[1] && maxX <= nb[2] && maxY <= nb[3];
     if (n !== 0 && !inside) {
       fail(
