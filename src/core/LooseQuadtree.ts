@@ -1,6 +1,6 @@
 import { Broadphase } from './pairs/Broadphase.js';
 import { checkBox, checkId, checkNumber, fail, isBits32, isSquare, refuseCircleBox, show } from './errors.js';
-import { ABSENT, CIRCLE, DETACHED, FLAGS, NODE, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
+import { ABSENT, CIRCLE, DETACHED, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
 import { FROM, LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { ExactTest } from './pairs/ExactTest.js';
 import { B_CIRCLE, sweptShapes } from './geometry.js';
@@ -229,12 +229,15 @@ export class LooseQuadtree {
     // -1 written out (NO_RECORD): an imported constant costs bytecode here.
     const rec = id >>> 0 === id && id < recs.length ? recs[id] : -1;
     if (rec >= 0) {
-      const f = items.i32[(rec << 4) | FLAGS];
+      // The record's FLAGS, SLOT and NODE written out (0, 6, 7): each imported constant costs bytecode.
+      const i32 = items.i32;
+      const o = rec << 3;
+      const f = i32[o];
       // Sizes neither negative nor NaN, and finite (so are the corners): one test for each.
       const w = maxX - minX;
       const h = maxY - minY;
       if (
-        items.i32[(rec << 4) | NODE] >= DETACHED &&
+        i32[o + 7] >= DETACHED &&
         (f & SWEPT) === 0 &&
         w >= 0 &&
         h >= 0 &&
@@ -246,7 +249,7 @@ export class LooseQuadtree {
         // offsets written out (MIN_X, MIN_Y, MAX_X, MAX_Y are 0 to 3): one call and eight
         // constant loads less keep this function under the engine's inlining budget.
         const f64 = items.slots.box;
-        const r = 4 * items.slot[rec];
+        const r = 4 * i32[o + 6];
         if (f64[r] === minX && f64[r + 1] === minY && f64[r + 2] === maxX && f64[r + 3] === maxY) return false;
         f64[r] = minX;
         f64[r + 1] = minY;

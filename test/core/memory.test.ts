@@ -125,11 +125,11 @@ describe('memory follows the items (needs node --expose-gc)', () => {
 
 interface Inside {
   tree: {
-    items: { f64: Float64Array; rec: Int32Array };
+    items: { i32: Int32Array; rec: Int32Array };
     classes: { ids: Int32Array[]; end: Int32Array };
   };
 }
 
 function recordsOf(tree: LooseQuadtree): number {
-  return (tree as unknown as Inside).tree.items.f64.length / 8;
+  return (tree as unknown as Inside).tree.items.i32.length / 8;
 }

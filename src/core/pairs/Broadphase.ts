@@ -1,5 +1,16 @@
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
-import { CLASS_BITS, CLASS_SHIFT, DETACHED, FLAGS, NODE, SEEN, STATE, TIERS, tierOf } from '../store/ItemStore.js';
+import {
+  CLASS_BITS,
+  CLASS_SHIFT,
+  DETACHED,
+  FLAGS,
+  NODE,
+  SEEN,
+  SLOT,
+  STATE,
+  TIERS,
+  tierOf,
+} from '../store/ItemStore.js';
 import { PairBuffer } from '../lists/PairBuffer.js';
 import { PairLists } from '../lists/PairLists.js';
 import { KeySorter, PairRadix } from '../lists/radix.js';
@@ -111,7 +122,7 @@ export class Broadphase {
   /** Queues an item of a node for the next step unless it is queued already. Kept small: moves inline it. */
   markDirty(id: number): void {
     const items = this.tree.items;
-    const r = items.rec[id] << 4;
+    const r = items.rec[id] << 3;
     const mark = 2 * this.stepId + 3;
     if (items.i32[r | STATE] === mark) return;
     items.i32[r | STATE] = mark;
@@ -320,7 +331,6 @@ export class Broadphase {
    */
   private serveQueues(started: number): number {
     const items = this.tree.items;
-    const itemSlot = items.slot;
     const mark = 2 * this.stepId + 1;
     const batch = this.batch;
     const moved = this.tree.classes.moved;
@@ -348,7 +358,7 @@ export class Broadphase {
           if (items.stateOf(id) !== mark || items.nodeOf(id) === DETACHED) continue;
           items.setState(id, mark - 1);
           moved[items.classOf(id)]++;
-          batch[n++] = itemSlot[items.rec[id]];
+          batch[n++] = items.slotOf(id);
         }
         served += n;
         checked += this.runMovers(batch, n);
@@ -657,7 +667,6 @@ export class Broadphase {
     const tree = this.tree;
     const i32 = tree.items.i32;
     const rec = tree.items.rec;
-    const itemSlot = tree.items.slot;
     const sorter = this.sorter;
     const mark = 2 * this.stepId + 1;
     const token = this.nextToken();
@@ -671,11 +680,11 @@ export class Broadphase {
         // Stale (removed, checked already, or detached since: its class's join covers it) or
         // listed twice: taken once.
         if (r < 0) continue;
-        const o = r << 4;
+        const o = r << 3;
         if (i32[o | STATE] !== mark || i32[o | SEEN] === token || i32[o | NODE] === DETACHED) continue;
         i32[o | SEEN] = token;
         moved[(i32[o | FLAGS] & CLASS_BITS) >> CLASS_SHIFT]++;
-        sorter.push(itemSlot[r]);
+        sorter.push(i32[o | SLOT]);
       }
     }
     sorter.sort();

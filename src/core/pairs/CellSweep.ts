@@ -243,9 +243,9 @@ export class CellSweep {
     const ra = this.tree.items.rec[a];
     if (
       this.filter &&
-      ((i32[(ra << 4) | LAYER] & meta[4 * t + 1]) === 0 ||
-        (meta[4 * t] & i32[(ra << 4) | MASK]) === 0 ||
-        (i32[(ra << 4) | FLAGS] & meta[4 * t + 2] & STATIC) !== 0)
+      ((i32[(ra << 3) | LAYER] & meta[4 * t + 1]) === 0 ||
+        (meta[4 * t] & i32[(ra << 3) | MASK]) === 0 ||
+        (i32[(ra << 3) | FLAGS] & meta[4 * t + 2] & STATIC) !== 0)
     )
       return;
     const b = slots.id[t];
@@ -253,7 +253,7 @@ export class CellSweep {
     const pt = meta[4 * t + 3];
     // A swept item's candidates were found by the box covering its path; a circle's by its box.
     if (this.careful) {
-      const fa = i32[(ra << 4) | FLAGS],
+      const fa = i32[(ra << 3) | FLAGS],
         mt = meta[4 * t + 2];
       if (
         ((fa | mt) & EXACT) !== 0 &&

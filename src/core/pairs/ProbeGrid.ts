@@ -1,5 +1,5 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
-import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
+import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SLOT, SWEPT } from '../store/ItemStore.js';
 import { grow } from '../grow.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
@@ -190,7 +190,7 @@ export class ProbeGrid {
   probe(partners: number, emit: (id: number, slot: number) => void): number {
     const tree = this.tree;
     const C = tree.classes;
-    const itemSlot = tree.items.slot;
+    const i32 = tree.items.i32;
     const itemRec = tree.items.rec;
     const slotBox = tree.slots.box;
     const q = this.query;
@@ -200,7 +200,7 @@ export class ProbeGrid {
       const ids = C.ids[k];
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
-        const slot = itemSlot[itemRec[ids[i]]];
+        const slot = i32[(itemRec[ids[i]] << 3) | SLOT];
         q[0] = slotBox[4 * slot];
         q[1] = slotBox[4 * slot + 1];
         q[2] = slotBox[4 * slot + 2];
@@ -373,7 +373,7 @@ export class ProbeGrid {
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
         // A detached class's slots follow its list; a placed item's slot is found through its record.
-        const slot = fromRecords ? listStart + i : items.slot[items.rec[ids[i]]];
+        const slot = fromRecords ? listStart + i : items.i32[(items.rec[ids[i]] << 3) | SLOT];
         const b = 4 * slot;
         const c0 = clamp(Math.floor((source[b] - ox) * inv), last),
           c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);

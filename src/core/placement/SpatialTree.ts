@@ -15,6 +15,7 @@ import {
   MIN_X,
   MIN_Y,
   NODE,
+  SLOT,
   OUTSIDE,
   packCell,
   PENDING,
@@ -215,13 +216,13 @@ export class SpatialTree {
     const items = this.items;
     const nodes = this.nodes;
     const rec = items.rec[id];
-    const n = items.i32[(rec << 4) | NODE];
+    const n = items.i32[(rec << 3) | NODE];
     if (n === DETACHED) {
       this.classes.moved[items.classOf(id)]++;
       return true;
     }
     const f64 = this.slots.box;
-    const slot = items.slot[rec];
+    const slot = items.i32[(rec << 3) | SLOT];
     const b = 4 * slot;
     const minX = f64[b | MIN_X],
       minY = f64[b | MIN_Y],
@@ -230,7 +231,7 @@ export class SpatialTree {
     // Keep the node while the box fits its loose bounds (read from the cell packed in the
     // record, same arithmetic as looseBounds) and is not small enough to belong deeper: it
     // does not fit the loose bounds of the deeper cell holding its centre.
-    const cell = items.i32[(rec << 4) | CELL];
+    const cell = items.i32[(rec << 3) | CELL];
     const depth = cellDepth(cell);
     const side = this.cellSize[depth];
     const lx = this.originX + cellX(cell) * side - side * 0.5;
@@ -564,22 +565,21 @@ export class SpatialTree {
     const C = this.classes;
     const slots = this.slots;
     const items = this.items;
-    const itemSlot = items.slot;
+    const i32 = items.i32;
     const itemRec = items.rec;
     if (place) {
       // The slots outside the nodes keep their items' records up to date here: a detached
-      // class's region, and the own slot of each item between homes (see ItemStore.slot).
+      // class's region, and the own slot of each item between homes (see SLOT).
       for (let k = 0; k < C.size.length; k++) {
         if (C.listRoom[k] === 0) continue;
         const start = (C.listStart[k] = slots.place(C.listStart[k], C.listRoom[k]));
         const ids = C.ids[k];
-        for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) itemSlot[itemRec[ids[i]]] = start + i;
+        for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) i32[(itemRec[ids[i]] << 3) | SLOT] = start + i;
       }
-      const node = items.i32;
       for (let r = 0, top = items.handedOut; r < top; r++) {
-        const at = node[(r << 4) | NODE];
-        if (itemRec[items.idOf[r]] === r && (at === ABSENT || at === PENDING))
-          itemSlot[r] = slots.place(itemSlot[r], 1);
+        const at = i32[(r << 3) | NODE];
+        const o = (r << 3) | SLOT;
+        if (itemRec[items.idOf[r]] === r && (at === ABSENT || at === PENDING)) i32[o] = slots.place(i32[o], 1);
       }
     }
     for (let k = 0; k < C.size.length; k++) {
@@ -601,7 +601,7 @@ export class SpatialTree {
             C.cap[k][n] = room;
             if (byCell !== null) byCell[2 * c] = start[n];
           } else {
-            for (let s = start[n], end = s + own[n]; s < end; s++) itemSlot[itemRec[slots.id[s]]] = s;
+            for (let s = start[n], end = s + own[n]; s < end; s++) i32[(itemRec[slots.id[s]] << 3) | SLOT] = s;
           }
         }
       }

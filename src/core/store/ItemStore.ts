@@ -42,35 +42,42 @@ export const DEFAULT_LAYER = 1;
 export const DEFAULT_MASK = -1;
 export const DEFAULT_PRIORITY = 128;
 
-/**
- * Field offsets in an item's record. Each item owns one 64-byte record (a cache line):
- * its box as four float64 (`f64[r * 8 + 0..3]`) and seven int32 fields after it (one spare)
- * (`i32[r * 16 + K]`), where `r` is the item's record (see {@link ItemStore.rec}). The
- * broadphase touches most of them for every candidate, so one record per item costs one
- * cache miss where separate arrays per field cost one each.
- */
+/** Offsets of a box's numbers in its slot (see SlotPool.box and ItemStore.boxAt). */
 export const MIN_X = 0;
 export const MIN_Y = 1;
 export const MAX_X = 2;
 export const MAX_Y = 3;
-export const FLAGS = 8;
+
+/**
+ * Field offsets in an item's record: eight int32 (`i32[r * 8 + K]`, 32 bytes), where `r` is
+ * the item's record (see {@link ItemStore.rec}). A move reads its node, flags, cell and slot
+ * from one cache line. The box is not here: it lives in the item's slot alone.
+ */
+// LooseQuadtree.move writes FLAGS, SLOT and NODE out as numbers: keep them 0, 6 and 7.
+export const FLAGS = 0;
 /**
  * Where the item stands with the broadphase, as a step number s: `2s + 1` while it waits to
  * be checked by step s, `2s` once step s checked it. Marks from older steps are stale by
  * construction, so no pass ever clears them.
  */
-export const STATE = 9;
+export const STATE = 1;
 /** Token of the last collection of movers that took this item (see Broadphase.collectMovers). */
-export const SEEN = 10;
-export const LAYER = 11;
-export const MASK = 12;
+export const SEEN = 2;
+export const LAYER = 3;
+export const MASK = 4;
 /**
  * The node's depth and cell, packed (`depth << 28 | cellY << 14 | cellX`): a move tests the
  * loose bounds from the record it already holds, without reading the node.
  */
-export const CELL = 13;
+export const CELL = 5;
+/**
+ * The item's slot (see SlotPool), the only home of its box: in its class's region of its
+ * node; in its detached class's region, at its list place; or a slot of its own while it is
+ * between homes (admitted, pending, or removed until its record is freed).
+ */
+export const SLOT = 6;
 /** Node holding the item, or PENDING / DETACHED (ABSENT while it is being removed). */
-export const NODE = 15;
+export const NODE = 7;
 
 /** `rec` value of an id that is not in the index. */
 export const NO_RECORD = -1;
@@ -86,8 +93,7 @@ export const NO_RECORD = -1;
 export class ItemStore {
   /** Record of each id, or NO_RECORD; grown by doubling up to the id limit. */
   rec: Int32Array;
-  /** Records: the box as float64 and the fields as int32, over one buffer. */
-  f64: Float64Array;
+  /** Records: eight int32 fields each. */
   i32: Int32Array;
   /** Id of each record in use. */
   idOf: Int32Array;
@@ -96,13 +102,7 @@ export class ItemStore {
    * thousands of pairs a step, and 4 KB per 32k ids stay in cache where the records do not.
    */
   detachedBits: Int32Array;
-  /**
-   * Per record: the item's slot (see SlotPool), the only home of its box: in its class's region
-   * of its node; in its detached class's region, at its list place; or a slot of its own while
-   * it is between homes (admitted, pending, or removed until its record is freed).
-   */
-  slot: Int32Array;
-  /** Where the boxes live. */
+  /** Where the boxes live (see SLOT). */
   readonly slots: SlotPool;
   /**
    * Per record: the item's place in its class's list (see CollisionClasses.ids); kept when the
@@ -127,20 +127,16 @@ export class ItemStore {
     const cap = Math.max(16, capacity);
     this.rec = new Int32Array(cap).fill(NO_RECORD);
     this.detachedBits = new Int32Array((cap + 31) >> 5);
-    this.f64 = new Float64Array(cap * 8);
-    this.i32 = new Int32Array(this.f64.buffer);
+    this.i32 = new Int32Array(cap * 8);
     this.idOf = new Int32Array(cap);
-    this.slot = new Int32Array(cap);
     this.listAt = new Int32Array(cap).fill(-1);
     this.free = new Int32Array(cap);
     this.departed = new Int32Array(64);
     // Records past the high-water mark are written when handed out (add, then setBox), and
     // the lists past their counts when pushed: snapshots skip them. listAt is not among them:
     // a fresh record's -1 there is read.
-    declareExtent(this, 'f64', () => 8 * this.top);
-    declareExtent(this, 'i32', () => 16 * this.top);
+    declareExtent(this, 'i32', () => 8 * this.top);
     declareExtent(this, 'idOf', () => this.top);
-    declareExtent(this, 'slot', () => this.top);
     declareExtent(this, 'free', () => this.freeCount);
     declareExtent(this, 'departed', () => this.departedCount);
   }
@@ -189,12 +185,12 @@ export class ItemStore {
       }
       const s = this.slots.allocOne();
       this.slots.id[s] = id;
-      this.slot[r] = s;
+      this.i32[(r << 3) | SLOT] = s;
     }
     this.rec[id] = r;
     this.idOf[r] = id;
     const i32 = this.i32;
-    const o = r << 4;
+    const o = r << 3;
     i32[o | STATE] = 0;
     i32[o | SEEN] = 0;
     i32[o | LAYER] = DEFAULT_LAYER;
@@ -222,9 +218,9 @@ export class ItemStore {
       const id = this.departed[i];
       const r = this.rec[id];
       // Freed already (listed twice), or back in the index.
-      if (r < 0 || i32[(r << 4) | NODE] !== ABSENT) continue;
+      if (r < 0 || i32[(r << 3) | NODE] !== ABSENT) continue;
       this.rec[id] = NO_RECORD;
-      this.slots.freeOne(this.slot[r]);
+      this.slots.freeOne(i32[(r << 3) | SLOT]);
       this.detachedBits[id >> 5] &= ~(1 << (id & 31));
       if (this.freeCount === this.free.length) this.free = grow(this.free, 2 * this.freeCount);
       this.free[this.freeCount++] = r;
@@ -235,7 +231,7 @@ export class ItemStore {
   /** True when the id left since the last step and keeps its record until the step ends. */
   isDeparted(id: number): boolean {
     const r = id < this.rec.length ? this.rec[id] : NO_RECORD;
-    return r >= 0 && this.i32[(r << 4) | NODE] === ABSENT;
+    return r >= 0 && this.i32[(r << 3) | NODE] === ABSENT;
   }
 
   /**
@@ -244,7 +240,7 @@ export class ItemStore {
    * go along, in the order it hands them out.
    */
   permute(dest: Int32Array): void {
-    const { f64, rec, idOf, slot, listAt } = this;
+    const { i32, rec, idOf, listAt } = this;
     // The map first. A live record is the one its id maps to; a free record keeps the id that
     // held it last, which may map to another record by now (possibly one moved already), so
     // every record is told live or free before any entry changes: live ones are marked ~dest.
@@ -258,12 +254,11 @@ export class ItemStore {
     for (let r = 0; r < this.top; r++) {
       for (let d = dest[r]; d !== r; d = dest[r]) {
         for (let a = r << 3, b = d << 3, end = a + 8; a < end; a++, b++) {
-          const t = f64[a];
-          f64[a] = f64[b];
-          f64[b] = t;
+          const t = i32[a];
+          i32[a] = i32[b];
+          i32[b] = t;
         }
         swap(idOf, r, d);
-        swap(slot, r, d);
         swap(listAt, r, d);
         dest[r] = dest[d];
         dest[d] = d;
@@ -323,10 +318,8 @@ export class ItemStore {
   }
 
   private growRecords(cap: number): void {
-    this.f64 = grow(this.f64, cap * 8);
-    this.i32 = new Int32Array(this.f64.buffer);
+    this.i32 = grow(this.i32, cap * 8);
     this.idOf = grow(this.idOf, cap);
-    this.slot = grow(this.slot, cap);
     this.listAt = grow(this.listAt, cap, -1);
   }
 
@@ -337,26 +330,26 @@ export class ItemStore {
   /** The node holding the item, or ABSENT / PENDING / DETACHED. */
   nodeOf(id: number): number {
     const r = id < this.rec.length ? this.rec[id] : NO_RECORD;
-    return r < 0 ? ABSENT : this.i32[(r << 4) | NODE];
+    return r < 0 ? ABSENT : this.i32[(r << 3) | NODE];
   }
 
   setNode(id: number, node: number): void {
-    this.i32[(this.rec[id] << 4) | NODE] = node;
+    this.i32[(this.rec[id] << 3) | NODE] = node;
     if (node === DETACHED) this.detachedBits[id >> 5] |= 1 << (id & 31);
     else this.detachedBits[id >> 5] &= ~(1 << (id & 31));
   }
 
   layerOf(id: number): number {
-    return this.i32[(this.rec[id] << 4) | LAYER];
+    return this.i32[(this.rec[id] << 3) | LAYER];
   }
 
   maskOf(id: number): number {
-    return this.i32[(this.rec[id] << 4) | MASK];
+    return this.i32[(this.rec[id] << 3) | MASK];
   }
 
   /** Sets layer and mask; returns false when both were set so already. */
   setFilter(id: number, layer: number, mask: number): boolean {
-    const r = this.rec[id] << 4;
+    const r = this.rec[id] << 3;
     if (this.i32[r | LAYER] === layer && this.i32[r | MASK] === mask) return false;
     this.i32[r | LAYER] = layer;
     this.i32[r | MASK] = mask;
@@ -365,41 +358,41 @@ export class ItemStore {
 
   /** The low byte of the item's flags (STATIC, CIRCLE, OUTSIDE, SWEPT). */
   flagsOf(id: number): number {
-    return this.i32[(this.rec[id] << 4) | FLAGS] & 0xff;
+    return this.i32[(this.rec[id] << 3) | FLAGS] & 0xff;
   }
 
   /** True when the flag bit (STATIC, CIRCLE, OUTSIDE, SWEPT) is set. */
   hasFlag(id: number, flag: number): boolean {
-    return (this.i32[(this.rec[id] << 4) | FLAGS] & flag) !== 0;
+    return (this.i32[(this.rec[id] << 3) | FLAGS] & flag) !== 0;
   }
 
   setFlag(id: number, flag: number, on: boolean): void {
-    const r = (this.rec[id] << 4) | FLAGS;
+    const r = (this.rec[id] << 3) | FLAGS;
     this.i32[r] = on ? this.i32[r] | flag : this.i32[r] & ~flag;
   }
 
   /** The item's broadphase mark (see STATE); 0 for an absent id. */
   stateOf(id: number): number {
     const r = id < this.rec.length ? this.rec[id] : NO_RECORD;
-    return r < 0 ? 0 : this.i32[(r << 4) | STATE];
+    return r < 0 ? 0 : this.i32[(r << 3) | STATE];
   }
 
   setState(id: number, state: number): void {
-    this.i32[(this.rec[id] << 4) | STATE] = state;
+    this.i32[(this.rec[id] << 3) | STATE] = state;
   }
 
   /** The packed depth and cell of the item's node (see CELL and packCell). */
   cellOf(id: number): number {
-    return this.i32[(this.rec[id] << 4) | CELL];
+    return this.i32[(this.rec[id] << 3) | CELL];
   }
 
   setCell(id: number, cell: number): void {
-    this.i32[(this.rec[id] << 4) | CELL] = cell;
+    this.i32[(this.rec[id] << 3) | CELL] = cell;
   }
 
   /** Offset of the item's box in the slots' boxes (`slots.box`). */
   boxAt(id: number): number {
-    return 4 * this.slot[this.rec[id]];
+    return 4 * this.i32[(this.rec[id] << 3) | SLOT];
   }
 
   minX(id: number): number {
@@ -433,11 +426,11 @@ export class ItemStore {
 
   /** The item's slot in its node (see SlotPool). */
   slotOf(id: number): number {
-    return this.slot[this.rec[id]];
+    return this.i32[(this.rec[id] << 3) | SLOT];
   }
 
   setSlot(id: number, slot: number): void {
-    this.slot[this.rec[id]] = slot;
+    this.i32[(this.rec[id] << 3) | SLOT] = slot;
   }
 
   /** The item's place in its class's list, or -1 (see listAt). */
@@ -452,25 +445,25 @@ export class ItemStore {
   /** Restarts every item's collection token (see SEEN). */
   clearSeen(): void {
     const i32 = this.i32;
-    for (let r = SEEN, end = this.top << 4; r < end; r += 16) i32[r] = 0;
+    for (let r = SEEN, end = this.top << 3; r < end; r += 8) i32[r] = 0;
   }
 
   /** The item's collision class. */
   classOf(id: number): number {
-    return (this.i32[(this.rec[id] << 4) | FLAGS] & CLASS_BITS) >> CLASS_SHIFT;
+    return (this.i32[(this.rec[id] << 3) | FLAGS] & CLASS_BITS) >> CLASS_SHIFT;
   }
 
   setClass(id: number, cls: number): void {
-    const r = (this.rec[id] << 4) | FLAGS;
+    const r = (this.rec[id] << 3) | FLAGS;
     this.i32[r] = (this.i32[r] & ~CLASS_BITS) | (cls << CLASS_SHIFT);
   }
 
   priorityOf(id: number): number {
-    return (this.i32[(this.rec[id] << 4) | FLAGS] & PRIORITY_BITS) >>> PRIORITY_SHIFT;
+    return (this.i32[(this.rec[id] << 3) | FLAGS] & PRIORITY_BITS) >>> PRIORITY_SHIFT;
   }
 
   setPriority(id: number, priority: number): void {
-    const r = (this.rec[id] << 4) | FLAGS;
+    const r = (this.rec[id] << 3) | FLAGS;
     this.i32[r] = (this.i32[r] & ~PRIORITY_BITS) | (priority << PRIORITY_SHIFT);
   }
 }
