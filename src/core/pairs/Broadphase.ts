@@ -47,7 +47,7 @@ const MANY_MOVED = 16;
  *
  * A big class most of which moves step after step is detached from the tree (see
  * SpatialTree.detach, {@link choose}): its moves only store the box, its births and deaths
- * only touch its list, and its pairs come from a grid join over its records.
+ * only touch its list, and its pairs come from a grid join over its region of slots.
  *
  * Dirty items wait in one FIFO per tier. Tier 0 is emptied every step. Tiers 1-3 are
  * served in order while the budget lasts, and at least `minChecksPerTier` from each one

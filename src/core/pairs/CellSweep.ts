@@ -1,5 +1,5 @@
 import { DENSE_DEPTH, MAX_CLASSES } from '../store/CollisionClasses.js';
-import { CIRCLE, EXACT, FLAGS, LAYER, MASK, STATIC, SWEPT } from '../store/ItemStore.js';
+import { CIRCLE, EXACT, STATIC, SWEPT } from '../store/ItemStore.js';
 import { NONE } from '../store/NodePool.js';
 import type { PairBuffer } from '../lists/PairBuffer.js';
 import { ProbeGrid } from './ProbeGrid.js';
@@ -53,7 +53,7 @@ export class CellSweep {
   /** Whether the tight bounds are current (a movers' run does without them). */
   private useBounds = false;
   private readonly grid: ProbeGrid;
-  private readonly emitRecord = (a: number, t: number): void => this.recordPair(a, t);
+  private readonly emitSlots = (s: number, t: number): void => this.emit(s, t);
   /** Pairs within a detached class; the grid asks {@link exactTest} itself when either is swept or a circle. */
   private readonly emitWithin = (a: number, b: number, priority: number): void => this.push(a, b, priority);
   /** Box of the items being paired (a cell's union, or one item's box): numbers stay unboxed. */
@@ -228,50 +228,8 @@ export class CellSweep {
     }
     if (partners === 0) return;
     // Probe from the smaller side: the partners through the class's own grid when it has one.
-    if (selfJoined && partnerItems < C.size[s]) this.tests += this.grid.probe(partners, this.emitRecord);
-    else this.tests += this.grid.join(partners, this.emitRecord, s, places, from, to);
-  }
-
-  /**
-   * Records the overlapping item `a` of a detached class (its collider read from its record:
-   * it has no slot) and slot t as a pair unless their colliders filter it out.
-   */
-  private recordPair(a: number, t: number): void {
-    const slots = this.tree.slots;
-    const meta = slots.meta;
-    const i32 = this.tree.items.i32;
-    const ra = this.tree.items.rec[a];
-    if (
-      this.filter &&
-      ((i32[(ra << 3) | LAYER] & meta[4 * t + 1]) === 0 ||
-        (meta[4 * t] & i32[(ra << 3) | MASK]) === 0 ||
-        (i32[(ra << 3) | FLAGS] & meta[4 * t + 2] & STATIC) !== 0)
-    )
-      return;
-    const b = slots.id[t];
-    const pa = this.tree.items.priorityOf(a);
-    const pt = meta[4 * t + 3];
-    // A swept item's candidates were found by the box covering its path; a circle's by its box.
-    if (this.careful) {
-      const fa = i32[(ra << 3) | FLAGS],
-        mt = meta[4 * t + 2];
-      if (
-        ((fa | mt) & EXACT) !== 0 &&
-        !(((fa | mt) & SWEPT) === 0
-          ? roundOverlap(
-              slots.box,
-              this.tree.items.boxAt(a),
-              (fa & CIRCLE) !== 0,
-              slots.box,
-              4 * t,
-              (mt & CIRCLE) !== 0,
-              this.touching,
-            )
-          : this.exactTest.meets(a, b))
-      )
-        return;
-    }
-    this.push(a < b ? a : b, a < b ? b : a, pa < pt ? pa : pt);
+    if (selfJoined && partnerItems < C.size[s]) this.tests += this.grid.probe(partners, this.emitSlots);
+    else this.tests += this.grid.join(partners, this.emitSlots, s, places, from, to);
   }
 
   /** Appends a pair found by the sweep. Kept small: it is inlined into the joins' loops. */

@@ -12,9 +12,9 @@ const MAX_SIDE = 512;
  * the way a hand-written uniform grid does them:
  *
  * - {@link join}: the partners' items are counting-sorted into one grid, with a copy of their
- *   boxes in cell order; then each item of the detached class, in id order with its box read
- *   from its record, tests the items of the cells its box covers.
- * - {@link selfJoin}: the detached class's own items, read from their records in id order,
+ *   boxes in cell order; then each item of the detached class, in list (id) order with its
+ *   box read from the class's region, tests the items of the cells its box covers.
+ * - {@link selfJoin}: the detached class's own items, read from its region in list order,
  *   are counting-sorted into the grid, and each cell pairs its items among themselves.
  *   {@link probe} then joins the class with fewer partners from that same grid.
  *
@@ -88,13 +88,13 @@ export class ProbeGrid {
 
   /**
    * Finds every overlapping pair of members of detached class `s` with the classes whose bit
-   * is set in `partners` (none detached), calling `emit(id, slotOfPartner)` for each: the
+   * is set in `partners` (none detached), calling `emit(memberSlot, partnerSlot)` for each: the
    * members at list places `lo..hi-1`, or with `places` those at `places[lo..hi-1]` (holes
    * skipped).
    */
   join(
     partners: number,
-    emit: (id: number, slot: number) => void,
+    emit: (slot: number, partner: number) => void,
     s: number,
     places: Int32Array | null,
     lo: number,
@@ -111,7 +111,8 @@ export class ProbeGrid {
     const tree = this.tree;
     const f64 = tree.slots.box;
     const ids = tree.classes.ids[s];
-    const base = 4 * tree.classes.listStart[s];
+    const first = tree.classes.listStart[s];
+    const base = 4 * first;
     const { start, box, tag, inv, side } = this;
     const last = side - 1;
     const ox = tree.originX;
@@ -150,7 +151,7 @@ export class ProbeGrid {
           const y = touching
             ? +(y0 <= box[4 * e + 3]) & +(box[4 * e + 1] <= y1)
             : +(y0 < box[4 * e + 3]) & +(box[4 * e + 1] < y1);
-          if ((x & y) !== 0) emit(id, tag[4 * e]);
+          if ((x & y) !== 0) emit(first + i, tag[4 * e]);
         }
         continue;
       }
@@ -172,7 +173,7 @@ export class ProbeGrid {
               // Only in the cell of the overlap's top-left corner.
               const pc = tag[4 * e + 1],
                 pr = tag[4 * e + 2];
-              if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(id, tag[4 * e]);
+              if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(first + i, tag[4 * e]);
             }
           }
         }
@@ -182,12 +183,13 @@ export class ProbeGrid {
   }
 
   /**
-   * Right after {@link selfJoin} of a detached class (the grid then holds its items, keyed by
-   * id): the pairs of that class with the classes whose bit is set in `partners`, found the
-   * other way round from {@link join}: each partner item, its box read from its slot, tests
-   * the cells its box covers. The same pairs, for when the partners are the fewer.
+   * Right after {@link selfJoin} of a detached class (the grid then holds its items): the
+   * pairs of that class with the classes whose bit is set in `partners`, found the other way
+   * round from {@link join}: each partner item, its box read from its slot, tests the cells
+   * its box covers, calling `emit(memberSlot, partnerSlot)`. The same pairs, for when the
+   * partners are the fewer.
    */
-  probe(partners: number, emit: (id: number, slot: number) => void): number {
+  probe(partners: number, emit: (slot: number, partner: number) => void): number {
     const tree = this.tree;
     const C = tree.classes;
     const i32 = tree.items.i32;
@@ -205,19 +207,19 @@ export class ProbeGrid {
         q[1] = slotBox[4 * slot + 1];
         q[2] = slotBox[4 * slot + 2];
         q[3] = slotBox[4 * slot + 3];
-        tests += this.probeCells(slot, false, emit);
+        tests += this.probeCells(slot, emit);
       }
     }
     return tests;
   }
 
   /**
-   * Tests the box in {@link query} against the grid entries of the cells it covers, emitting
-   * each overlap once, in the cell of its top-left corner: `emit(probe, entry's key)` when the
-   * probe is the detached item (`probeIsId`), else `emit(entry's key, probe)`. The box comes
-   * through a typed array so that no double crosses the call (it would be boxed on the heap).
+   * Tests the box in {@link query} (slot `probe`'s) against the grid entries of the cells it
+   * covers, calling `emit(entry's slot, probe)` for each overlap once, in the cell of its
+   * top-left corner. The box comes through a typed array so that no double crosses the call
+   * (it would be boxed on the heap).
    */
-  private probeCells(probe: number, probeIsId: boolean, emit: (id: number, slot: number) => void): number {
+  private probeCells(probe: number, emit: (slot: number, partner: number) => void): number {
     const { start, box, tag, inv, side, query } = this;
     const last = side - 1;
     const x0 = query[0],
@@ -249,8 +251,7 @@ export class ProbeGrid {
             const pc = tag[4 * e + 1],
               pr = tag[4 * e + 2];
             if ((pc > c0 ? pc : c0) !== c || (pr > r0 ? pr : r0) !== r) continue;
-            if (probeIsId) emit(probe, tag[4 * e]);
-            else emit(tag[4 * e], probe);
+            emit(tag[4 * e], probe);
           }
         }
       }
@@ -267,6 +268,7 @@ export class ProbeGrid {
     this.built = -1;
     if (this.build(1 << s, true) === 0) return 0;
     const { start, box, tag, side } = this;
+    const slotIds = this.tree.slots.id;
     const cells = side * side;
     const touching = this.touching;
     let tests = 0;
@@ -293,8 +295,8 @@ export class ProbeGrid {
             const cq = tag[4 * q + 1],
               rq = tag[4 * q + 2];
             if ((cp > cq ? cp : cq) !== c || (rp > rq ? rp : rq) !== r) continue;
-            const a = tag[4 * p],
-              b = tag[4 * q];
+            const a = slotIds[tag[4 * p]],
+              b = slotIds[tag[4 * q]];
             const tp = tag[4 * p + 3],
               tq = tag[4 * q + 3];
             const e = (tp | tq) >> 8;
@@ -321,11 +323,11 @@ export class ProbeGrid {
   }
 
   /**
-   * Counting-sorts the items of the classes whose bit is set in `classes` into the grid,
-   * their boxes read from their slots, or with `fromRecords` from their records (keys are
-   * then ids, else slots). Returns the entries.
+   * Counting-sorts the items of the classes whose bit is set in `classes` into the grid, keyed
+   * by slot: placed items found through their records, or with `detached` (one detached
+   * class) straight from the class's region in list order. Returns the entries.
    */
-  private build(classes: number, fromRecords: boolean): number {
+  private build(classes: number, detached: boolean): number {
     const tree = this.tree;
     const C = tree.classes;
     const items = tree.items;
@@ -373,7 +375,7 @@ export class ProbeGrid {
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
         // A detached class's slots follow its list; a placed item's slot is found through its record.
-        const slot = fromRecords ? listStart + i : items.i32[(items.rec[ids[i]] << 3) | SLOT];
+        const slot = detached ? listStart + i : items.i32[(items.rec[ids[i]] << 3) | SLOT];
         const b = 4 * slot;
         const c0 = clamp(Math.floor((source[b] - ox) * inv), last),
           c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);
@@ -401,10 +403,8 @@ export class ProbeGrid {
     const gbox = this.box;
     const tag = this.tag;
     const meta = tree.slots.meta;
-    const slotIds = tree.slots.id;
     for (let i = n - 1; i >= 0; i--) {
       const slot = keys[i];
-      const at = fromRecords ? slotIds[slot] : slot;
       const b = 4 * slot;
       const bits = meta[4 * slot + 3] | ((meta[4 * slot + 2] & EXACT) << 8);
       const c0 = span[4 * i],
@@ -418,7 +418,7 @@ export class ProbeGrid {
           gbox[4 * e + 1] = source[b + 1];
           gbox[4 * e + 2] = source[b + 2];
           gbox[4 * e + 3] = source[b + 3];
-          tag[4 * e] = at;
+          tag[4 * e] = slot;
           tag[4 * e + 1] = c0;
           tag[4 * e + 2] = r0;
           tag[4 * e + 3] = bits;

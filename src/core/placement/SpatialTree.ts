@@ -1,4 +1,4 @@
-import { CollisionClasses, UNTOUCHED } from '../store/CollisionClasses.js';
+import { CollisionClasses, SORTED, UNTOUCHED } from '../store/CollisionClasses.js';
 import {
   ABSENT,
   CELL,
@@ -165,7 +165,7 @@ export class SpatialTree {
 
   /**
    * Gives detached class k a region as large as its list's array and moves its members'
-   * slots there, to their list places: after the list grew, or was tidied (see tidy).
+   * slots there, to their list places: after the list grew.
    */
   private rehomeList(k: number): void {
     const C = this.classes;
@@ -183,6 +183,40 @@ export class SpatialTree {
     if (C.listRoom[k] > 0) slots.free(C.listStart[k], C.listRoom[k]);
     C.listStart[k] = start;
     C.listRoom[k] = room;
+  }
+
+  /**
+   * Moves detached class k's slots to their members' new list places after a tidy, in place:
+   * a second region as large as the list would leave its room free behind it, and free room
+   * brings a compaction of every slot. Members that only closed up (moved down the list, in
+   * order) are copied down in one pass; a sorted list goes along the cycles of its permutation.
+   */
+  private relayList(k: number, sorted: boolean): void {
+    const C = this.classes;
+    const items = this.items;
+    const ids = C.ids[k];
+    const base = C.listStart[k];
+    const end = C.end[k];
+    const room = C.listRoom[k];
+    if (!sorted) {
+      // Each member's old place is at or after its new one, and after every earlier member's.
+      for (let i = 0; i < end; i++) {
+        const from = items.slotOf(ids[i]);
+        if (from === base + i) continue;
+        this.slots.copy(from, base + i);
+        items.setSlot(ids[i], base + i);
+      }
+      return;
+    }
+    if (this.dest.length < room) this.dest = new Int32Array(room);
+    // dest[old place] = new place; the places nobody moves to take the rest, in order.
+    const dest = this.dest;
+    dest.fill(-1, 0, room);
+    for (let i = 0; i < end; i++) dest[items.slotOf(ids[i]) - base] = i;
+    let free = end;
+    for (let p = 0; p < room; p++) if (dest[p] === -1) dest[p] = free++;
+    this.slots.permute(base, dest, room);
+    for (let i = 0; i < end; i++) items.setSlot(ids[i], base + i);
   }
 
   /** Gives back the region of a class that stopped being detached (emptied or attached). */
@@ -282,10 +316,10 @@ export class SpatialTree {
   }
 
   /**
-   * Takes class k out of the tree: its items leave their nodes and live in its list alone,
-   * found by their records (see CollisionClasses.detached). O(class), when most of a big class
-   * moves step after step: then keeping its nodes current costs more than a grid built from
-   * the records each step.
+   * Takes class k out of the tree: its items leave their nodes for one region of slots in
+   * list order (see CollisionClasses.detached). O(class), when most of a big class moves step
+   * after step: then keeping its nodes current costs more than a grid built from the region
+   * each step.
    */
   detach(k: number): void {
     const C = this.classes;
@@ -385,7 +419,7 @@ export class SpatialTree {
       if (C.end[k] === 0) continue;
       const done = C.tidy(k, this.items, this.sorter, this.budgeted && C.detached[k] === 1 && C.waits(k));
       // A detached class's slots follow their members' new places.
-      if (done !== UNTOUCHED && C.detached[k] === 1) this.rehomeList(k);
+      if (done !== UNTOUCHED && C.detached[k] === 1) this.relayList(k, done === SORTED);
     }
   }
 

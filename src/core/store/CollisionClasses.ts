@@ -115,9 +115,9 @@ export class CollisionClasses {
   readonly disorder = new Int32Array(MAX_CLASSES);
   /**
    * 1 for a detached class: a big class most of which moves every step, kept out of the tree
-   * (see SpatialTree.detach). Its items are found by their records, in list order: pair finding
-   * joins it through a uniform grid (see ProbeGrid), queries scan it. Births and deaths only
-   * touch its list.
+   * (see SpatialTree.detach). Its items' slots are one region in list order ({@link listStart}):
+   * pair finding joins it through a uniform grid (see ProbeGrid), queries scan it. Births and
+   * deaths only touch its list and region.
    */
   readonly detached = new Uint8Array(MAX_CLASSES);
   /**

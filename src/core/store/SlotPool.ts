@@ -160,34 +160,85 @@ export class SlotPool {
    * room: after a burst of removals, not in the steady state.
    */
   endCompact(): void {
-    const { dest, box, meta, id } = this;
+    const dest = this.dest;
     const top = this.top;
     // Free slots take the places past the placed ones, so that every slot has one: a permutation.
     let tail = this.placed;
     for (let s = 0; s < top; s++) if (dest[s] === -1) dest[s] = tail++;
-    for (let s = 0; s < top; s++) {
-      for (let d = dest[s]; d !== s; d = dest[s]) {
-        for (let a = 4 * s, b = 4 * d, end = a + 4; a < end; a++, b++) {
-          const t = box[a];
-          box[a] = box[b];
-          box[b] = t;
-          const m = meta[a];
-          meta[a] = meta[b];
-          meta[b] = m;
-        }
-        const i = id[s];
-        id[s] = id[d];
-        id[d] = i;
-        dest[s] = dest[d];
-        dest[d] = d;
-      }
-    }
+    this.permute(0, dest, top);
     this.top = this.placed;
     this.freeHead.fill(-1);
     this.freeSlots = 0;
     if (this.top * 3 < this.id.length * 2 && this.id.length > 4096) {
       this.resize(Math.max(4096, this.top + (this.top >> 2)));
       this.dest = new Int32Array(0);
+    }
+  }
+
+  /**
+   * Moves slot `start + p` to `start + dest[p]` for p in 0..count-1 (`dest` a permutation of
+   * 0..count-1, left as the identity), in place, along each cycle: the slot in hand goes to
+   * its place and picks up the one there, so each slot is read and written once.
+   */
+  permute(start: number, dest: Int32Array, count: number): void {
+    const { box, meta, id } = this;
+    for (let p = 0; p < count; p++) {
+      if (dest[p] === p) continue;
+      let at = 4 * (start + p);
+      let x0 = box[at],
+        y0 = box[at + 1],
+        x1 = box[at + 2],
+        y1 = box[at + 3];
+      let m0 = meta[at],
+        m1 = meta[at + 1],
+        m2 = meta[at + 2],
+        m3 = meta[at + 3];
+      let held = id[start + p];
+      for (let d = dest[p]; d !== p;) {
+        at = 4 * (start + d);
+        const bx0 = box[at],
+          by0 = box[at + 1],
+          bx1 = box[at + 2],
+          by1 = box[at + 3];
+        const n0 = meta[at],
+          n1 = meta[at + 1],
+          n2 = meta[at + 2],
+          n3 = meta[at + 3];
+        const next = id[start + d];
+        box[at] = x0;
+        box[at + 1] = y0;
+        box[at + 2] = x1;
+        box[at + 3] = y1;
+        meta[at] = m0;
+        meta[at + 1] = m1;
+        meta[at + 2] = m2;
+        meta[at + 3] = m3;
+        id[start + d] = held;
+        x0 = bx0;
+        y0 = by0;
+        x1 = bx1;
+        y1 = by1;
+        m0 = n0;
+        m1 = n1;
+        m2 = n2;
+        m3 = n3;
+        held = next;
+        const after = dest[d];
+        dest[d] = d;
+        d = after;
+      }
+      // The cycle closes at p: the last slot picked up belongs there.
+      at = 4 * (start + p);
+      box[at] = x0;
+      box[at + 1] = y0;
+      box[at + 2] = x1;
+      box[at + 3] = y1;
+      meta[at] = m0;
+      meta[at + 1] = m1;
+      meta[at + 2] = m2;
+      meta[at + 3] = m3;
+      id[start + p] = held;
+      dest[p] = p;
     }
   }
 
