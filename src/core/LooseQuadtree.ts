@@ -620,6 +620,7 @@ export class LooseQuadtree {
     this.broadphase.run();
     this.tree.items.releaseDeparted();
     this.tree.reorderIfScattered();
+    this.tree.items.trim();
     if (this.tree.sweeps.count !== 0) this.advancePaths();
     this.fillStats();
     this.tree.relocated = 0;

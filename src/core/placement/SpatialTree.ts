@@ -147,7 +147,7 @@ export class SpatialTree {
     items.setListPlace(id, at);
     items.setClass(id, k);
     if (C.detached[k] === 1) {
-      if (C.listRoom[k] < C.ids[k].length) this.rehomeList(k);
+      if (at >= C.listRoom[k]) this.rehomeList(k, Math.max(at + 1, C.listRoom[k] + (C.listRoom[k] >> 1)));
       const to = C.listStart[k] + at;
       this.slots.copy(own, to);
       items.setSlot(id, to);
@@ -164,15 +164,15 @@ export class SpatialTree {
   }
 
   /**
-   * Gives detached class k a region as large as its list's array and moves its members'
-   * slots there, to their list places: after the list grew.
+   * Gives detached class k a region of `room` slots or more and moves its members' slots
+   * there, to their list places: after the list outgrew its region.
    */
-  private rehomeList(k: number): void {
+  private rehomeList(k: number, room: number): void {
     const C = this.classes;
     const slots = this.slots;
     const items = this.items;
-    const start = slots.alloc(C.ids[k].length);
-    const room = slots.allocated;
+    const start = slots.alloc(room);
+    const size = slots.allocated;
     const ids = C.ids[k];
     for (let i = 0, end = C.end[k]; i < end; i++) {
       const id = ids[i];
@@ -182,7 +182,7 @@ export class SpatialTree {
     }
     if (C.listRoom[k] > 0) slots.free(C.listStart[k], C.listRoom[k]);
     C.listStart[k] = start;
-    C.listRoom[k] = room;
+    C.listRoom[k] = size;
   }
 
   /**
@@ -327,7 +327,7 @@ export class SpatialTree {
     const slots = this.slots;
     const ids = C.ids[k];
     C.detached[k] = 1;
-    const start = slots.alloc(ids.length);
+    const start = slots.alloc(roomFor(C.end[k]));
     C.listStart[k] = start;
     C.listRoom[k] = slots.allocated;
     for (let i = 0, end = C.end[k]; i < end; i++) {
@@ -606,7 +606,10 @@ export class SpatialTree {
       // class's region, and the own slot of each item between homes (see SLOT).
       for (let k = 0; k < C.size.length; k++) {
         if (C.listRoom[k] === 0) continue;
-        const start = (C.listStart[k] = slots.place(C.listStart[k], C.listRoom[k]));
+        // Cut to the list and a quarter more, as a node's region is.
+        const room = Math.min(C.listRoom[k], roomFor(C.end[k]));
+        const start = (C.listStart[k] = slots.place(C.listStart[k], room));
+        C.listRoom[k] = room;
         const ids = C.ids[k];
         for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) i32[(itemRec[ids[i]] << 3) | SLOT] = start + i;
       }

@@ -170,7 +170,7 @@ export class SlotPool {
     this.freeHead.fill(-1);
     this.freeSlots = 0;
     if (this.top * 3 < this.id.length * 2 && this.id.length > 4096) {
-      this.resize(Math.max(4096, this.top + (this.top >> 2)));
+      this.resize(Math.max(4096, this.top + (this.top >> 3)));
       this.dest = new Int32Array(0);
     }
   }

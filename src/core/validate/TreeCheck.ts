@@ -124,8 +124,7 @@ export class TreeCheck {
       if (room !== 0) fail(`validate: class ${k} is in the tree but keeps a region of ${room} slots for its list`);
       return;
     }
-    if (room < C.ids[k].length)
-      fail(`validate: detached class ${k} has ${room} slots for a list of ${C.ids[k].length}`);
+    if (room < C.end[k]) fail(`validate: detached class ${k} has ${room} slots for a list of ${C.end[k]}`);
     this.own(C.listStart[k], room, `the list region of class ${k}`);
   }
 
