@@ -170,7 +170,7 @@ export class SlotPool {
     this.freeHead.fill(-1);
     this.freeSlots = 0;
     if (this.top * 3 < this.id.length * 2 && this.id.length > 4096) {
-      this.resize(Math.max(4096, this.top + (this.top >> 3)));
+      this.resize(Math.max(4096, this.top + (this.top >> 2)));
       this.dest = new Int32Array(0);
     }
   }
@@ -181,65 +181,40 @@ export class SlotPool {
    * its place and picks up the one there, so each slot is read and written once.
    */
   permute(start: number, dest: Int32Array, count: number): void {
-    const { box, meta, id } = this;
     for (let p = 0; p < count; p++) {
       if (dest[p] === p) continue;
-      let at = 4 * (start + p);
-      let x0 = box[at],
-        y0 = box[at + 1],
-        x1 = box[at + 2],
-        y1 = box[at + 3];
-      let m0 = meta[at],
-        m1 = meta[at + 1],
-        m2 = meta[at + 2],
-        m3 = meta[at + 3];
-      let held = id[start + p];
+      this.tradeHand(start + p);
       for (let d = dest[p]; d !== p;) {
-        at = 4 * (start + d);
-        const bx0 = box[at],
-          by0 = box[at + 1],
-          bx1 = box[at + 2],
-          by1 = box[at + 3];
-        const n0 = meta[at],
-          n1 = meta[at + 1],
-          n2 = meta[at + 2],
-          n3 = meta[at + 3];
-        const next = id[start + d];
-        box[at] = x0;
-        box[at + 1] = y0;
-        box[at + 2] = x1;
-        box[at + 3] = y1;
-        meta[at] = m0;
-        meta[at + 1] = m1;
-        meta[at + 2] = m2;
-        meta[at + 3] = m3;
-        id[start + d] = held;
-        x0 = bx0;
-        y0 = by0;
-        x1 = bx1;
-        y1 = by1;
-        m0 = n0;
-        m1 = n1;
-        m2 = n2;
-        m3 = n3;
-        held = next;
-        const after = dest[d];
+        this.tradeHand(start + d);
+        const next = dest[d];
         dest[d] = d;
-        d = after;
+        d = next;
       }
-      // The cycle closes at p: the last slot picked up belongs there.
-      at = 4 * (start + p);
-      box[at] = x0;
-      box[at + 1] = y0;
-      box[at + 2] = x1;
-      box[at + 3] = y1;
-      meta[at] = m0;
-      meta[at + 1] = m1;
-      meta[at + 2] = m2;
-      meta[at + 3] = m3;
-      id[start + p] = held;
+      // The cycle closes at p, now empty: the last slot picked up belongs there.
+      this.tradeHand(start + p);
       dest[p] = p;
     }
+  }
+
+  /** The slot {@link permute} carries along a cycle. */
+  private readonly handBox = new Float64Array(4);
+  private readonly handMeta = new Int32Array(4);
+  private handId = 0;
+
+  /** Swaps slot s with the slot in hand. */
+  private tradeHand(s: number): void {
+    const { box, meta, handBox, handMeta } = this;
+    for (let i = 0, a = 4 * s; i < 4; i++, a++) {
+      const b = box[a];
+      box[a] = handBox[i];
+      handBox[i] = b;
+      const m = meta[a];
+      meta[a] = handMeta[i];
+      handMeta[i] = m;
+    }
+    const id = this.id[s];
+    this.id[s] = this.handId;
+    this.handId = id;
   }
 
   /** Moves one slot's box and id to another slot. */
