@@ -84,7 +84,7 @@ export class CellSweep {
     for (let a = 0; a < MAX_CLASSES; a++) {
       if (C.size[a] === 0) continue;
       if (C.detached[a] === 1) {
-        this.recordJoin(a, null, 0, C.end[a]);
+        this.runJoin(a, null, 0, C.end[a]);
         continue;
       }
       for (let b = a; b < MAX_CLASSES; b++) {
@@ -108,7 +108,7 @@ export class CellSweep {
     this.out = out;
     this.skip = null;
     this.tests = 0;
-    this.recordJoin(k, places, from, to);
+    this.runJoin(k, places, from, to);
     this.out = null;
   }
 
@@ -207,7 +207,7 @@ export class CellSweep {
    * each other when the class pairs with itself (then only for its whole list): its items are
    * in no node, so the probe grid reads them from the class's region, in list order.
    */
-  private recordJoin(s: number, places: Int32Array | null, from: number, to: number): void {
+  private runJoin(s: number, places: Int32Array | null, from: number, to: number): void {
     const C = this.tree.classes;
     this.careful = C.careful(s);
     const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;

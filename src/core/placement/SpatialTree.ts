@@ -89,7 +89,7 @@ export class SpatialTree {
    */
   readonly born = new IdList();
 
-  /** Where each record goes in {@link reorderIfScattered}. */
+  /** Scratch: where each record goes in {@link reorderIfScattered}, each slot in {@link relayList}. */
   private dest: Int32Array = new Int32Array(0);
 
   /** Sorts class lists for {@link tidy}. */
@@ -141,7 +141,7 @@ export class SpatialTree {
     const k = this.classFor(id);
     const items = this.items;
     const C = this.classes;
-    // Its own slot until now (see ItemStore.slot): the box moves to its home, the slot goes back.
+    // Its own slot until now (see SLOT): the box moves to its home, the slot goes back.
     const own = items.slotOf(id);
     const at = C.join(k, id, items.flagsOf(id), items.listPlaceOf(id));
     items.setListPlace(id, at);

@@ -40,8 +40,8 @@ const PRUNE_MARGIN = 1e-9;
 
 /**
  * Non-recursive queries over the tree with reused scratch arrays, and a scan of the detached
- * classes (see SpatialTree.detach), whose items are in no node: their records are read in
- * list order, O(class), only for the classes the mask accepts. One instance per index; not
+ * classes (see SpatialTree.detach), whose items are in no node: their run of slots is read
+ * in list order, O(class), only for the classes the mask accepts. One instance per index; not
  * re-entrant (a visitor must not start another query on the same index).
  *
  * The per-item tests (shapeHit, rayHit, nearHit) take the box as an array and an offset, and
@@ -431,7 +431,7 @@ export class QueryEngine {
    */
   private nextDetached(): number {
     const C = this.tree.classes;
-    const items = this.tree.items;
+    const meta = this.tree.slots.meta;
     const reach = this.reach;
     const x0 = reach[0],
       y0 = reach[1],
@@ -440,9 +440,11 @@ export class QueryEngine {
     const mask = this.scanMask;
     for (;;) {
       while (this.scanAt < this.scanEnd) {
+        // Member i of a detached class is in slot listStart + i, its layer first in the slot's collider.
+        const s = C.listStart[this.scanClass] + this.scanAt;
         const id = C.ids[this.scanClass][this.scanAt++];
-        if (id < 0 || (items.layerOf(id) & mask) === 0) continue;
-        const src = this.recordNow(id),
+        if (id < 0 || (meta[4 * s] & mask) === 0) continue;
+        const src = this.boxNow(s),
           at = this.at;
         if (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0) continue;
         this.scanSrc = src;
@@ -569,18 +571,6 @@ export class QueryEngine {
     }
     const sweeps = this.tree.sweeps;
     this.at = sweeps.at(slots.id[s]) + TO;
-    return sweeps.boxes;
-  }
-
-  /** The same as {@link boxNow} for an item read from its record (a detached class's). */
-  private recordNow(id: number): Float64Array {
-    const items = this.tree.items;
-    if (!items.hasFlag(id, SWEPT)) {
-      this.at = items.boxAt(id);
-      return this.tree.slots.box;
-    }
-    const sweeps = this.tree.sweeps;
-    this.at = sweeps.at(id) + TO;
     return sweeps.boxes;
   }
 

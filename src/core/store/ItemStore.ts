@@ -439,7 +439,7 @@ export class ItemStore {
     return true;
   }
 
-  /** The item's slot in its node (see SlotPool). */
+  /** The item's slot, the home of its box (see SLOT). */
   slotOf(id: number): number {
     return this.i32[(this.rec[id] << 3) | SLOT];
   }
