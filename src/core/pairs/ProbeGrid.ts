@@ -104,7 +104,7 @@ export class ProbeGrid {
     // (every dust particle of a storm), and the call alone cost 12% of a 100k-dust step.
     // A step may join several shares of a class against the same partners: one grid serves them.
     if (this.built !== partners) {
-      this.entries = this.build(partners, false);
+      this.entries = this.build(partners);
       this.built = partners;
     }
     if (this.entries === 0) return 0;
@@ -266,7 +266,7 @@ export class ProbeGrid {
    */
   selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, exactTest: ExactTest | null): number {
     this.built = -1;
-    if (this.build(1 << s, true) === 0) return 0;
+    if (this.build(1 << s) === 0) return 0;
     const { start, box, tag, side } = this;
     const slotIds = this.tree.slots.id;
     const cells = side * side;
@@ -324,10 +324,10 @@ export class ProbeGrid {
 
   /**
    * Counting-sorts the items of the classes whose bit is set in `classes` into the grid, keyed
-   * by slot: placed items found through their records, or with `detached` (one detached
-   * class) straight from the class's region in list order. Returns the entries.
+   * by slot: placed items found through their records, a detached class's straight from its
+   * run in list order. Returns the entries.
    */
-  private build(classes: number, detached: boolean): number {
+  private build(classes: number): number {
     const tree = this.tree;
     const C = tree.classes;
     const items = tree.items;
@@ -372,6 +372,7 @@ export class ProbeGrid {
       if (((classes >>> k) & 1) === 0) continue;
       const ids = C.ids[k];
       const listStart = C.listStart[k];
+      const detached = C.detached[k] === 1;
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
         // A detached class's slots follow its list; a placed item's slot is found through its record.

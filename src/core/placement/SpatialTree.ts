@@ -1,4 +1,4 @@
-import { CollisionClasses, SORTED, UNTOUCHED } from '../store/CollisionClasses.js';
+import { CollisionClasses } from '../store/CollisionClasses.js';
 import {
   ABSENT,
   CELL,
@@ -186,28 +186,17 @@ export class SpatialTree {
   }
 
   /**
-   * Moves detached class k's slots to their members' new list places after a tidy, in place:
-   * a second region as large as the list would leave its room free behind it, and free room
-   * brings a compaction of every slot. Members that only closed up (moved down the list, in
-   * order) are copied down in one pass; a sorted list goes along the cycles of its permutation.
+   * Moves detached class k's slots to their members' new list places after a tidy, in place,
+   * along the cycles of the permutation: a second region as large as the list would leave its
+   * room free behind it, and free room brings a compaction of every slot.
    */
-  private relayList(k: number, sorted: boolean): void {
+  private relayList(k: number): void {
     const C = this.classes;
     const items = this.items;
     const ids = C.ids[k];
     const base = C.listStart[k];
     const end = C.end[k];
     const room = C.listRoom[k];
-    if (!sorted) {
-      // Each member's old place is at or after its new one, and after every earlier member's.
-      for (let i = 0; i < end; i++) {
-        const from = items.slotOf(ids[i]);
-        if (from === base + i) continue;
-        this.slots.copy(from, base + i);
-        items.setSlot(ids[i], base + i);
-      }
-      return;
-    }
     if (this.dest.length < room) this.dest = new Int32Array(room);
     // dest[old place] = new place; the places nobody moves to take the rest, in order.
     const dest = this.dest;
@@ -417,9 +406,9 @@ export class SpatialTree {
     const C = this.classes;
     for (let k = 0; k < C.size.length; k++) {
       if (C.end[k] === 0) continue;
-      const done = C.tidy(k, this.items, this.sorter, this.budgeted && C.detached[k] === 1 && C.waits(k));
+      const changed = C.tidy(k, this.items, this.sorter, this.budgeted && C.detached[k] === 1 && C.waits(k));
       // A detached class's slots follow their members' new places.
-      if (done !== UNTOUCHED && C.detached[k] === 1) this.relayList(k, done === SORTED);
+      if (changed && C.detached[k] === 1) this.relayList(k);
     }
   }
 

@@ -3,11 +3,6 @@ import { CIRCLE, SWEPT } from './ItemStore.js';
 import type { KeySorter } from '../lists/radix.js';
 import type { ItemStore } from './ItemStore.js';
 
-/** What {@link CollisionClasses.tidy} did to a list. */
-export const UNTOUCHED = 0;
-export const CLOSED_UP = 1;
-export const SORTED = 2;
-
 /** Classes kept apart, the last of them being the shared one (see {@link MIXED}). */
 export const MAX_CLASSES = 16;
 /**
@@ -240,13 +235,12 @@ export class CollisionClasses {
    * (ItemStore.listAt) is kept in step, and so is the class's {@link cursor}: dropping
    * holes keeps it (and the round's end) before the same member. With `keepOrder` (a class
    * checked in shares) it never sorts: a member moved further down the list would wait longer
-   * than a round; the sort comes once the budget is lifted. Returns {@link UNTOUCHED},
-   * {@link CLOSED_UP} (members only moved down the list, in order) or {@link SORTED}.
+   * than a round; the sort comes once the budget is lifted. Returns whether the list changed.
    */
-  tidy(k: number, items: ItemStore, sorter: KeySorter, keepOrder: boolean): number {
+  tidy(k: number, items: ItemStore, sorter: KeySorter, keepOrder: boolean): boolean {
     const end = this.end[k];
     const sort = this.disorder[k] * 16 > this.size[k] && !keepOrder;
-    if (!sort && this.holes[k] * 4 <= end) return UNTOUCHED;
+    if (!sort && this.holes[k] * 4 <= end) return false;
     const ids = this.ids[k];
     let n = 0;
     if (sort) {
@@ -273,7 +267,7 @@ export class CollisionClasses {
     for (let i = 0; i < n; i++) items.setListPlace(ids[i], i);
     this.end[k] = n;
     this.holes[k] = 0;
-    return sort ? SORTED : CLOSED_UP;
+    return true;
   }
 
   /** Class k's cell array at depth d, made on first use (null past {@link DENSE_DEPTH}). */
