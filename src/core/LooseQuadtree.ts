@@ -229,15 +229,15 @@ export class LooseQuadtree {
     // -1 written out (NO_RECORD): an imported constant costs bytecode here.
     const rec = id >>> 0 === id && id < recs.length ? recs[id] : -1;
     if (rec >= 0) {
-      // The record's FLAGS, SLOT and NODE written out (0, 6, 7): each imported constant costs bytecode.
+      // The record's FLAGS, SLOT and NODE written out (0, 2, 3): each imported constant costs bytecode.
       const i32 = items.i32;
-      const o = rec << 3;
+      const o = rec << 2;
       const f = i32[o];
       // Sizes neither negative nor NaN, and finite (so are the corners): one test for each.
       const w = maxX - minX;
       const h = maxY - minY;
       if (
-        i32[o + 7] >= DETACHED &&
+        i32[o + 3] >= DETACHED &&
         (f & SWEPT) === 0 &&
         w >= 0 &&
         h >= 0 &&
@@ -249,7 +249,7 @@ export class LooseQuadtree {
         // offsets written out (MIN_X, MIN_Y, MAX_X, MAX_Y are 0 to 3): one call and eight
         // constant loads less keep this function under the engine's inlining budget.
         const f64 = items.slots.box;
-        const r = 4 * i32[o + 6];
+        const r = 4 * i32[o + 2];
         if (f64[r] === minX && f64[r + 1] === minY && f64[r + 2] === maxX && f64[r + 3] === maxY) return false;
         f64[r] = minX;
         f64[r + 1] = minY;

@@ -1,16 +1,5 @@
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
-import {
-  CLASS_BITS,
-  CLASS_SHIFT,
-  DETACHED,
-  FLAGS,
-  NODE,
-  SEEN,
-  SLOT,
-  STATE,
-  TIERS,
-  tierOf,
-} from '../store/ItemStore.js';
+import { CLASS_BITS, CLASS_SHIFT, DETACHED, FLAGS, NODE, SLOT, STATE, TIERS, tierOf } from '../store/ItemStore.js';
 import { PairBuffer } from '../lists/PairBuffer.js';
 import { PairLists } from '../lists/PairLists.js';
 import { KeySorter, PairRadix } from '../lists/radix.js';
@@ -69,8 +58,6 @@ export class Broadphase {
   private readonly stats: QuadtreeStats;
   /** Each item's pairs, made from the current list when a per-item question first needs it after a step. */
   private readonly index = new PairIndex();
-  /** The last token handed out for SEEN fields (see {@link nextToken}). */
-  private token = 0;
   private readonly sweep: CellSweep;
   private readonly sorter = new KeySorter();
   private readonly radix = new PairRadix();
@@ -122,7 +109,7 @@ export class Broadphase {
   /** Queues an item of a node for the next step unless it is queued already. Kept small: moves inline it. */
   markDirty(id: number): void {
     const items = this.tree.items;
-    const r = items.rec[id] << 3;
+    const r = items.rec[id] << 2;
     const mark = 2 * this.stepId + 3;
     if (items.i32[r | STATE] === mark) return;
     items.i32[r | STATE] = mark;
@@ -647,18 +634,6 @@ export class Broadphase {
   }
 
   /**
-   * A token no item's SEEN field holds yet: the movers' collection marks the ids it took with
-   * it. Restarts every SEEN field before the counter wraps.
-   */
-  private nextToken(): number {
-    if (this.token === 0x7fffffff) {
-      this.tree.items.clearSeen();
-      this.token = 0;
-    }
-    return ++this.token;
-  }
-
-  /**
    * Takes the first `tiers` queues' waiting items into the sorter and returns their slots,
    * sorted (`sorter.count` of them): slots lie in class and cell order, so neighbouring movers
    * then read the memory their predecessors just brought into cache.
@@ -669,7 +644,6 @@ export class Broadphase {
     const rec = tree.items.rec;
     const sorter = this.sorter;
     const mark = 2 * this.stepId + 1;
-    const token = this.nextToken();
     const moved = tree.classes.moved;
     sorter.count = 0;
     for (let t = 0; t < tiers; t++) {
@@ -680,9 +654,10 @@ export class Broadphase {
         // Stale (removed, checked already, or detached since: its class's join covers it) or
         // listed twice: taken once.
         if (r < 0) continue;
-        const o = r << 3;
-        if (i32[o | STATE] !== mark || i32[o | SEEN] === token || i32[o | NODE] === DETACHED) continue;
-        i32[o | SEEN] = token;
+        const o = r << 2;
+        if (i32[o | STATE] !== mark || i32[o | NODE] === DETACHED) continue;
+        // Taken: a second entry of the same id is now stale.
+        i32[o | STATE] = mark - 1;
         moved[(i32[o | FLAGS] & CLASS_BITS) >> CLASS_SHIFT]++;
         sorter.push(i32[o | SLOT]);
       }

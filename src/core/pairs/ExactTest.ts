@@ -23,8 +23,8 @@ export class ExactTest {
   /** True when a and b meet: their shapes overlap, along the paths of the step being run for a swept one. */
   meets(a: number, b: number): boolean {
     const { i32, rec } = this.tree.items;
-    const fa = i32[(rec[a] << 3) | FLAGS],
-      fb = i32[(rec[b] << 3) | FLAGS];
+    const fa = i32[(rec[a] << 2) | FLAGS],
+      fb = i32[(rec[b] << 2) | FLAGS];
     if (((fa | fb) & EXACT) === 0) return true;
     if (((fa | fb) & SWEPT) !== 0) {
       this.load(a, 0, FROM);
@@ -41,8 +41,8 @@ export class ExactTest {
    */
   timeOfImpact(a: number, b: number): number {
     const { i32, rec } = this.tree.items;
-    const fa = i32[(rec[a] << 3) | FLAGS],
-      fb = i32[(rec[b] << 3) | FLAGS];
+    const fa = i32[(rec[a] << 2) | FLAGS],
+      fb = i32[(rec[b] << 2) | FLAGS];
     if (((fa | fb) & SWEPT) === 0) return 0;
     this.load(a, 0, LAST_FROM);
     this.load(b, 8, LAST_FROM);

@@ -202,7 +202,7 @@ export class ProbeGrid {
       const ids = C.ids[k];
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
-        const slot = i32[(itemRec[ids[i]] << 3) | SLOT];
+        const slot = i32[(itemRec[ids[i]] << 2) | SLOT];
         q[0] = slotBox[4 * slot];
         q[1] = slotBox[4 * slot + 1];
         q[2] = slotBox[4 * slot + 2];
@@ -376,7 +376,7 @@ export class ProbeGrid {
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
         // A detached class's slots follow its list; a placed item's slot is found through its record.
-        const slot = detached ? listStart + i : items.i32[(items.rec[ids[i]] << 3) | SLOT];
+        const slot = detached ? listStart + i : items.i32[(items.rec[ids[i]] << 2) | SLOT];
         const b = 4 * slot;
         const c0 = clamp(Math.floor((source[b] - ox) * inv), last),
           c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);

@@ -1,7 +1,6 @@
 import { CollisionClasses } from '../store/CollisionClasses.js';
 import {
   ABSENT,
-  CELL,
   CIRCLE,
   EXACT,
   TOP_PRIORITY,
@@ -239,22 +238,22 @@ export class SpatialTree {
     const items = this.items;
     const nodes = this.nodes;
     const rec = items.rec[id];
-    const n = items.i32[(rec << 3) | NODE];
+    const n = items.i32[(rec << 2) | NODE];
     if (n === DETACHED) {
       this.classes.moved[items.classOf(id)]++;
       return true;
     }
     const f64 = this.slots.box;
-    const slot = items.i32[(rec << 3) | SLOT];
+    const slot = items.i32[(rec << 2) | SLOT];
     const b = 4 * slot;
     const minX = f64[b | MIN_X],
       minY = f64[b | MIN_Y],
       maxX = f64[b | MAX_X],
       maxY = f64[b | MAX_Y];
-    // Keep the node while the box fits its loose bounds (read from the cell packed in the
-    // record, same arithmetic as looseBounds) and is not small enough to belong deeper: it
+    // Keep the node while the box fits its loose bounds (read from the node's packed cell,
+    // same arithmetic as looseBounds) and is not small enough to belong deeper: it
     // does not fit the loose bounds of the deeper cell holding its centre.
-    const cell = items.i32[(rec << 3) | CELL];
+    const cell = nodes.cell[n];
     const depth = cellDepth(cell);
     const side = this.cellSize[depth];
     const lx = this.originX + cellX(cell) * side - side * 0.5;
@@ -600,11 +599,11 @@ export class SpatialTree {
         const start = (C.listStart[k] = slots.place(C.listStart[k], room));
         C.listRoom[k] = room;
         const ids = C.ids[k];
-        for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) i32[(itemRec[ids[i]] << 3) | SLOT] = start + i;
+        for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) i32[(itemRec[ids[i]] << 2) | SLOT] = start + i;
       }
       for (let r = 0, top = items.handedOut; r < top; r++) {
-        const at = i32[(r << 3) | NODE];
-        const o = (r << 3) | SLOT;
+        const at = i32[(r << 2) | NODE];
+        const o = (r << 2) | SLOT;
         if (itemRec[items.idOf[r]] === r && (at === ABSENT || at === PENDING)) i32[o] = slots.place(i32[o], 1);
       }
     }
@@ -627,7 +626,7 @@ export class SpatialTree {
             C.cap[k][n] = room;
             if (byCell !== null) byCell[2 * c] = start[n];
           } else {
-            for (let s = start[n], end = s + own[n]; s < end; s++) i32[(itemRec[slots.id[s]] << 3) | SLOT] = s;
+            for (let s = start[n], end = s + own[n]; s < end; s++) i32[(itemRec[slots.id[s]] << 2) | SLOT] = s;
           }
         }
       }
@@ -791,6 +790,7 @@ export class SpatialTree {
     nodes.depth[n] = d;
     nodes.cellX[n] = ix;
     nodes.cellY[n] = iy;
+    nodes.cell[n] = packCell(d, ix, iy);
   }
 
   /**
@@ -846,7 +846,6 @@ export class SpatialTree {
     this.indexRegion(k, n);
     items.setClass(id, k);
     items.setNode(id, n);
-    items.setCell(id, packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n]));
     this.writeSlotMeta(id);
   }
 
@@ -888,13 +887,14 @@ export class SpatialTree {
     cells[2 * c + 1] = this.classes.own[k][n];
   }
 
-  /** Copies the item's collider into its slot, for the filters of pair finding. */
+  /**
+   * Copies the item's flags and priority into its slot, for the filters of pair finding (its
+   * layer and mask live there already).
+   */
   private writeSlotMeta(id: number): void {
     const items = this.items;
     const meta = this.slots.meta;
     const at = 4 * items.slotOf(id);
-    meta[at] = items.layerOf(id);
-    meta[at + 1] = items.maskOf(id);
     // The static, swept and circle bits, and the class above them (a movers' sweep reads it with the box).
     meta[at + 2] = (items.flagsOf(id) & (STATIC | EXACT)) | (items.classOf(id) << 8);
     meta[at + 3] = items.priorityOf(id);

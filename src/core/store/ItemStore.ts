@@ -49,35 +49,28 @@ export const MAX_X = 2;
 export const MAX_Y = 3;
 
 /**
- * Field offsets in an item's record: eight int32 (`i32[r * 8 + K]`, 32 bytes), where `r` is
- * the item's record (see {@link ItemStore.rec}). A move reads its node, flags, cell and slot
- * from one cache line. The box is not here: it lives in the item's slot alone.
+ * Field offsets in an item's record: four int32 (`i32[r * 4 + K]`, 16 bytes), where `r` is
+ * the item's record (see {@link ItemStore.rec}). A move reads its flags, slot and node from
+ * them. The box and the layer and mask are not here: they live in the item's slot alone.
  */
-// LooseQuadtree.move writes FLAGS, SLOT and NODE out as numbers: keep them 0, 6 and 7.
+// LooseQuadtree.move writes FLAGS, SLOT and NODE out as numbers: keep them 0, 2 and 3.
 export const FLAGS = 0;
 /**
  * Where the item stands with the broadphase, as a step number s: `2s + 1` while it waits to
- * be checked by step s, `2s` once step s checked it. Marks from older steps are stale by
+ * be checked by step s, `2s` once step s took it. Marks from older steps are stale by
  * construction, so no pass ever clears them.
  */
 export const STATE = 1;
-/** Token of the last collection of movers that took this item (see Broadphase.collectMovers). */
-export const SEEN = 2;
-export const LAYER = 3;
-export const MASK = 4;
 /**
- * The node's depth and cell, packed (`depth << 28 | cellY << 14 | cellX`): a move tests the
- * loose bounds from the record it already holds, without reading the node.
+ * The item's slot (see SlotPool), the only home of its box and of its layer and mask: in its
+ * class's region of its node; in its detached class's region, at its list place; or a slot of
+ * its own while it is between homes (admitted, pending, or removed until its record is freed).
  */
-export const CELL = 5;
-/**
- * The item's slot (see SlotPool), the only home of its box: in its class's region of its
- * node; in its detached class's region, at its list place; or a slot of its own while it is
- * between homes (admitted, pending, or removed until its record is freed).
- */
-export const SLOT = 6;
+export const SLOT = 2;
 /** Node holding the item, or PENDING / DETACHED (ABSENT while it is being removed). */
-export const NODE = 7;
+export const NODE = 3;
+/** Records are `1 << RECORD_SHIFT` int32 apart. */
+export const RECORD_SHIFT = 2;
 
 /** `rec` value of an id that is not in the index. */
 export const NO_RECORD = -1;
@@ -93,7 +86,7 @@ export const NO_RECORD = -1;
 export class ItemStore {
   /** Record of each id, or NO_RECORD; grown by doubling up to the id limit. */
   rec: Int32Array;
-  /** Records: eight int32 fields each. */
+  /** Records: four int32 fields each. */
   i32: Int32Array;
   /** Id of each record in use. */
   idOf: Int32Array;
@@ -127,7 +120,7 @@ export class ItemStore {
     const cap = Math.max(16, capacity);
     this.rec = new Int32Array(cap).fill(NO_RECORD);
     this.detachedBits = new Int32Array((cap + 31) >> 5);
-    this.i32 = new Int32Array(cap * 8);
+    this.i32 = new Int32Array(cap * 4);
     this.idOf = new Int32Array(cap);
     this.listAt = new Int32Array(cap).fill(-1);
     this.free = new Int32Array(cap);
@@ -135,7 +128,7 @@ export class ItemStore {
     // Records past the high-water mark are written when handed out (add, then setBox), and
     // the lists past their counts when pushed: snapshots skip them. listAt is not among them:
     // a fresh record's -1 there is read.
-    declareExtent(this, 'i32', () => 8 * this.top);
+    declareExtent(this, 'i32', () => 4 * this.top);
     declareExtent(this, 'idOf', () => this.top);
     declareExtent(this, 'free', () => this.freeCount);
     declareExtent(this, 'departed', () => this.departedCount);
@@ -185,18 +178,19 @@ export class ItemStore {
       }
       const s = this.slots.allocOne();
       this.slots.id[s] = id;
-      this.i32[(r << 3) | SLOT] = s;
+      this.i32[(r << 2) | SLOT] = s;
     }
+    // Layer and mask are the slot's first two collider numbers (see SlotPool.meta).
+    const meta = this.slots.meta;
+    const m = 4 * this.i32[(r << 2) | SLOT];
+    meta[m] = DEFAULT_LAYER;
+    meta[m + 1] = DEFAULT_MASK;
     this.rec[id] = r;
     this.idOf[r] = id;
     const i32 = this.i32;
-    const o = r << 3;
+    const o = r << 2;
     i32[o | STATE] = 0;
-    i32[o | SEEN] = 0;
-    i32[o | LAYER] = DEFAULT_LAYER;
-    i32[o | MASK] = DEFAULT_MASK;
     i32[o | FLAGS] = DEFAULT_PRIORITY << PRIORITY_SHIFT;
-    i32[o | CELL] = 0;
     i32[o | NODE] = ABSENT;
     // listAt[r] stays: a hint that CollisionClasses.join checks against the list.
     return r;
@@ -218,9 +212,9 @@ export class ItemStore {
       const id = this.departed[i];
       const r = this.rec[id];
       // Freed already (listed twice), or back in the index.
-      if (r < 0 || i32[(r << 3) | NODE] !== ABSENT) continue;
+      if (r < 0 || i32[(r << 2) | NODE] !== ABSENT) continue;
       this.rec[id] = NO_RECORD;
-      this.slots.freeOne(i32[(r << 3) | SLOT]);
+      this.slots.freeOne(i32[(r << 2) | SLOT]);
       this.detachedBits[id >> 5] &= ~(1 << (id & 31));
       if (this.freeCount === this.free.length) this.free = grow(this.free, 2 * this.freeCount);
       this.free[this.freeCount++] = r;
@@ -231,7 +225,7 @@ export class ItemStore {
   /** True when the id left since the last step and keeps its record until the step ends. */
   isDeparted(id: number): boolean {
     const r = id < this.rec.length ? this.rec[id] : NO_RECORD;
-    return r >= 0 && this.i32[(r << 3) | NODE] === ABSENT;
+    return r >= 0 && this.i32[(r << 2) | NODE] === ABSENT;
   }
 
   /**
@@ -253,7 +247,7 @@ export class ItemStore {
     for (let j = 0; j < this.freeCount; j++) this.free[j] = dest[this.free[j]];
     for (let r = 0; r < this.top; r++) {
       for (let d = dest[r]; d !== r; d = dest[r]) {
-        for (let a = r << 3, b = d << 3, end = a + 8; a < end; a++, b++) {
+        for (let a = r << 2, b = d << 2, end = a + 4; a < end; a++, b++) {
           const t = i32[a];
           i32[a] = i32[b];
           i32[b] = t;
@@ -327,13 +321,13 @@ export class ItemStore {
     const cap = this.idOf.length;
     if (cap <= 1024 || cap * 4 <= top * 5) return;
     const size = Math.max(1024, top + (top >> 3));
-    this.i32 = resize(this.i32, size * 8);
+    this.i32 = resize(this.i32, size * 4);
     this.idOf = resize(this.idOf, size);
     this.listAt = resize(this.listAt, size);
   }
 
   private growRecords(cap: number): void {
-    this.i32 = grow(this.i32, cap * 8);
+    this.i32 = grow(this.i32, cap * 4);
     this.idOf = grow(this.idOf, cap);
     this.listAt = grow(this.listAt, cap, -1);
   }
@@ -345,69 +339,68 @@ export class ItemStore {
   /** The node holding the item, or ABSENT / PENDING / DETACHED. */
   nodeOf(id: number): number {
     const r = id < this.rec.length ? this.rec[id] : NO_RECORD;
-    return r < 0 ? ABSENT : this.i32[(r << 3) | NODE];
+    return r < 0 ? ABSENT : this.i32[(r << 2) | NODE];
   }
 
   setNode(id: number, node: number): void {
-    this.i32[(this.rec[id] << 3) | NODE] = node;
+    this.i32[(this.rec[id] << 2) | NODE] = node;
     if (node === DETACHED) this.detachedBits[id >> 5] |= 1 << (id & 31);
     else this.detachedBits[id >> 5] &= ~(1 << (id & 31));
   }
 
+  // Layer and mask live in the item's slot alone (the first two of SlotPool.meta), where the
+  // pair finders read them.
   layerOf(id: number): number {
-    return this.i32[(this.rec[id] << 3) | LAYER];
+    return this.slots.meta[this.metaAt(id)];
   }
 
   maskOf(id: number): number {
-    return this.i32[(this.rec[id] << 3) | MASK];
+    return this.slots.meta[this.metaAt(id) + 1];
   }
 
   /** Sets layer and mask; returns false when both were set so already. */
   setFilter(id: number, layer: number, mask: number): boolean {
-    const r = this.rec[id] << 3;
-    if (this.i32[r | LAYER] === layer && this.i32[r | MASK] === mask) return false;
-    this.i32[r | LAYER] = layer;
-    this.i32[r | MASK] = mask;
+    const meta = this.slots.meta;
+    const m = this.metaAt(id);
+    if (meta[m] === layer && meta[m + 1] === mask) return false;
+    meta[m] = layer;
+    meta[m + 1] = mask;
     return true;
   }
 
   /** The low byte of the item's flags (STATIC, CIRCLE, OUTSIDE, SWEPT). */
   flagsOf(id: number): number {
-    return this.i32[(this.rec[id] << 3) | FLAGS] & 0xff;
+    return this.i32[(this.rec[id] << 2) | FLAGS] & 0xff;
   }
 
   /** True when the flag bit (STATIC, CIRCLE, OUTSIDE, SWEPT) is set. */
   hasFlag(id: number, flag: number): boolean {
-    return (this.i32[(this.rec[id] << 3) | FLAGS] & flag) !== 0;
+    return (this.i32[(this.rec[id] << 2) | FLAGS] & flag) !== 0;
   }
 
   setFlag(id: number, flag: number, on: boolean): void {
-    const r = (this.rec[id] << 3) | FLAGS;
+    const r = (this.rec[id] << 2) | FLAGS;
     this.i32[r] = on ? this.i32[r] | flag : this.i32[r] & ~flag;
   }
 
   /** The item's broadphase mark (see STATE); 0 for an absent id. */
   stateOf(id: number): number {
     const r = id < this.rec.length ? this.rec[id] : NO_RECORD;
-    return r < 0 ? 0 : this.i32[(r << 3) | STATE];
+    return r < 0 ? 0 : this.i32[(r << 2) | STATE];
   }
 
   setState(id: number, state: number): void {
-    this.i32[(this.rec[id] << 3) | STATE] = state;
-  }
-
-  /** The packed depth and cell of the item's node (see CELL and packCell). */
-  cellOf(id: number): number {
-    return this.i32[(this.rec[id] << 3) | CELL];
-  }
-
-  setCell(id: number, cell: number): void {
-    this.i32[(this.rec[id] << 3) | CELL] = cell;
+    this.i32[(this.rec[id] << 2) | STATE] = state;
   }
 
   /** Offset of the item's box in the slots' boxes (`slots.box`). */
   boxAt(id: number): number {
-    return 4 * this.i32[(this.rec[id] << 3) | SLOT];
+    return 4 * this.i32[(this.rec[id] << 2) | SLOT];
+  }
+
+  /** Offset of the item's collider in the slots' collider copies (`slots.meta`). */
+  private metaAt(id: number): number {
+    return 4 * this.i32[(this.rec[id] << 2) | SLOT];
   }
 
   minX(id: number): number {
@@ -441,11 +434,11 @@ export class ItemStore {
 
   /** The item's slot, the home of its box (see SLOT). */
   slotOf(id: number): number {
-    return this.i32[(this.rec[id] << 3) | SLOT];
+    return this.i32[(this.rec[id] << 2) | SLOT];
   }
 
   setSlot(id: number, slot: number): void {
-    this.i32[(this.rec[id] << 3) | SLOT] = slot;
+    this.i32[(this.rec[id] << 2) | SLOT] = slot;
   }
 
   /** The item's place in its class's list, or -1 (see listAt). */
@@ -457,33 +450,27 @@ export class ItemStore {
     this.listAt[this.rec[id]] = at;
   }
 
-  /** Restarts every item's collection token (see SEEN). */
-  clearSeen(): void {
-    const i32 = this.i32;
-    for (let r = SEEN, end = this.top << 3; r < end; r += 8) i32[r] = 0;
-  }
-
   /** The item's collision class. */
   classOf(id: number): number {
-    return (this.i32[(this.rec[id] << 3) | FLAGS] & CLASS_BITS) >> CLASS_SHIFT;
+    return (this.i32[(this.rec[id] << 2) | FLAGS] & CLASS_BITS) >> CLASS_SHIFT;
   }
 
   setClass(id: number, cls: number): void {
-    const r = (this.rec[id] << 3) | FLAGS;
+    const r = (this.rec[id] << 2) | FLAGS;
     this.i32[r] = (this.i32[r] & ~CLASS_BITS) | (cls << CLASS_SHIFT);
   }
 
   priorityOf(id: number): number {
-    return (this.i32[(this.rec[id] << 3) | FLAGS] & PRIORITY_BITS) >>> PRIORITY_SHIFT;
+    return (this.i32[(this.rec[id] << 2) | FLAGS] & PRIORITY_BITS) >>> PRIORITY_SHIFT;
   }
 
   setPriority(id: number, priority: number): void {
-    const r = (this.rec[id] << 3) | FLAGS;
+    const r = (this.rec[id] << 2) | FLAGS;
     this.i32[r] = (this.i32[r] & ~PRIORITY_BITS) | (priority << PRIORITY_SHIFT);
   }
 }
 
-/** Packs a node's depth and cell the way the CELL field holds them. */
+/** Packs a node's depth and cell the way NodePool.cell holds them. */
 export function packCell(depth: number, cellX: number, cellY: number): number {
   return (depth << 28) | (cellY << 14) | cellX;
 }

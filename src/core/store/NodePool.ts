@@ -15,6 +15,11 @@ export class NodePool {
   /** Cell coordinates at this node's depth (0..2^depth-1). */
   cellX: Int32Array;
   cellY: Int32Array;
+  /**
+   * Depth and cell packed (see packCell): a move tests the loose bounds of its item's node
+   * from this one number.
+   */
+  cell: Int32Array;
   /** Items stored in this node itself (all classes). */
   own: Int32Array;
   /** Items in this node and all its descendants (lets traversals skip empty subtrees). */
@@ -45,6 +50,7 @@ export class NodePool {
     this.depth = new Uint8Array(cap);
     this.cellX = new Int32Array(cap);
     this.cellY = new Int32Array(cap);
+    this.cell = new Int32Array(cap);
     this.own = new Int32Array(cap);
     this.total = new Int32Array(cap);
     this.classBits = new Int32Array(cap);
@@ -72,6 +78,7 @@ export class NodePool {
     this.depth[0] = 0;
     this.cellX[0] = 0;
     this.cellY[0] = 0;
+    this.cell[0] = 0;
     this.own[0] = 0;
     this.total[0] = 0;
     this.classBits[0] = 0;
@@ -133,6 +140,7 @@ export class NodePool {
     this.depth = grow(this.depth, cap);
     this.cellX = grow(this.cellX, cap);
     this.cellY = grow(this.cellY, cap);
+    this.cell = grow(this.cell, cap);
     this.own = grow(this.own, cap);
     this.total = grow(this.total, cap);
     this.classBits = grow(this.classBits, cap);

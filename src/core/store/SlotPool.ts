@@ -26,8 +26,9 @@ export class SlotPool {
   box: Float64Array;
   id: Int32Array;
   /**
-   * Collider copy per slot: layer, mask, flags (static bit), priority. A pass over every item
-   * then filters candidates without touching their records.
+   * Collider per slot: layer, mask, flags (static, swept and circle bits, the class above
+   * them), priority. Layer and mask live here alone; the flags and priority are copies of the
+   * record's, so that a pass over every item filters candidates without touching records.
    */
   meta: Int32Array;
   private top = 0;

@@ -163,7 +163,8 @@ export class TreeCheck {
   /** Every node from the root down: links, cells, loose bounds, subtree counts, lifespans, regions. */
   private walkNodes(): void {
     const nodes = this.tree.nodes;
-    if (nodes.parent[0] !== NONE || nodes.depth[0] !== 0) fail('validate: root has a parent or a depth');
+    if (nodes.parent[0] !== NONE || nodes.depth[0] !== 0 || nodes.cell[0] !== 0)
+      fail('validate: root has a parent, a depth or a cell');
     const stack = [0];
     for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
       const own = this.checkRegions(n);
@@ -195,7 +196,8 @@ export class TreeCheck {
       if (nodes.depth[c] !== d + 1) fail(`validate: node ${c} has depth ${nodes.depth[c]}, expected ${d + 1}`);
       const cx = (nodes.cellX[n] << 1) + ((c - first) & 1);
       const cy = (nodes.cellY[n] << 1) + ((c - first) >> 1);
-      if (nodes.cellX[c] !== cx || nodes.cellY[c] !== cy) fail(`validate: node ${c} has the wrong cell`);
+      if (nodes.cellX[c] !== cx || nodes.cellY[c] !== cy || nodes.cell[c] !== packCell(d + 1, cx, cy))
+        fail(`validate: node ${c} has the wrong cell`);
       groupTotal += nodes.total[c];
     }
     const counting = nodes.countingAt[g] !== NONE;
@@ -386,17 +388,12 @@ export class TreeCheck {
     }
   }
 
-  /** Slot s's copy of item id's collider (class k) equals its record's. */
+  /** Slot s's copy of item id's flags and priority (class k) equals its record's. */
   private checkMeta(id: number, k: number, s: number): void {
     const items = this.tree.items;
     const meta = this.tree.slots.meta;
     const flags = items.flagsOf(id) & (STATIC | SWEPT | CIRCLE);
-    if (
-      meta[4 * s] !== items.layerOf(id) ||
-      meta[4 * s + 1] !== items.maskOf(id) ||
-      meta[4 * s + 2] !== (flags | (k << 8)) ||
-      meta[4 * s + 3] !== items.priorityOf(id)
-    ) {
+    if (meta[4 * s + 2] !== (flags | (k << 8)) || meta[4 * s + 3] !== items.priorityOf(id)) {
       fail(`validate: item ${id} slot collider differs from its stored collider`);
     }
   }
@@ -411,7 +408,6 @@ export class TreeCheck {
     const items = tree.items;
     const slots = tree.slots;
     const C = tree.classes;
-    const nodes = tree.nodes;
     // The node's loose bounds, worked out once per node by checkRegions.
     const nb = this.nodeBox;
     const id = slots.id[s];
@@ -421,8 +417,6 @@ export class TreeCheck {
     if (items.slotOf(id) !== s) fail(`validate: item ${id} is in slot ${s} but records slot ${items.slotOf(id)}`);
     if (items.classOf(id) !== k)
       fail(`validate: item ${id} is stored in class ${k} but records class ${items.classOf(id)}`);
-    if (items.cellOf(id) !== packCell(nodes.depth[n], nodes.cellX[n], nodes.cellY[n]))
-      fail(`validate: item ${id} records another cell than its node's`);
     this.checkCircle(id, k);
     if (C.detached[k] === 1) fail(`validate: item ${id} of detached class ${k} is in node ${n}`);
     this.checkKey(id, k);
