@@ -1,5 +1,5 @@
 import { DENSE_DEPTH, MAX_CLASSES } from '../store/CollisionClasses.js';
-import { CIRCLE, EXACT, STATIC, SWEPT } from '../store/ItemStore.js';
+import { CIRCLE, CLASS_BITS, CLASS_SHIFT, EXACT, PRIORITY_SHIFT, STATIC, SWEPT } from '../store/ItemStore.js';
 import { NONE } from '../store/NodePool.js';
 import type { PairBuffer } from '../lists/PairBuffer.js';
 import { ProbeGrid } from './ProbeGrid.js';
@@ -131,7 +131,7 @@ export class CellSweep {
     this.useBounds = false;
     for (let i = 0; i < count; i++) {
       const s = moverSlots[i];
-      const k = meta[4 * s + 2] >> 8;
+      const k = (meta[3 * s + 2] & CLASS_BITS) >> CLASS_SHIFT;
       u[0] = box[4 * s];
       u[1] = box[4 * s + 1];
       u[2] = box[4 * s + 2];
@@ -495,20 +495,20 @@ export class CellSweep {
     if (
       s === t ||
       (this.filter &&
-        ((meta[4 * s] & meta[4 * t + 1]) === 0 ||
-          (meta[4 * t] & meta[4 * s + 1]) === 0 ||
-          (meta[4 * s + 2] & meta[4 * t + 2] & STATIC) !== 0))
+        ((meta[3 * s] & meta[3 * t + 1]) === 0 ||
+          (meta[3 * t] & meta[3 * s + 1]) === 0 ||
+          (meta[3 * s + 2] & meta[3 * t + 2] & STATIC) !== 0))
     )
       return;
     const a = slots.id[s];
     const b = slots.id[t];
     if (this.skip !== null && ((this.skip[b >> 5] >>> (b & 31)) & 1) !== 0) return;
-    const ps = meta[4 * s + 3];
-    const pt = meta[4 * t + 3];
+    const ms = meta[3 * s + 2],
+      mt = meta[3 * t + 2];
+    const ps = ms >>> PRIORITY_SHIFT;
+    const pt = mt >>> PRIORITY_SHIFT;
     // Only the three columns a sort and merge read; the list's index and born stay unused.
     if (this.careful) {
-      const ms = meta[4 * s + 2],
-        mt = meta[4 * t + 2];
       if (
         ((ms | mt) & EXACT) !== 0 &&
         !(((ms | mt) & SWEPT) === 0

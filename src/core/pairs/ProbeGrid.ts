@@ -1,5 +1,5 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
-import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SLOT, SWEPT } from '../store/ItemStore.js';
+import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, PRIORITY_SHIFT, SLOT, SWEPT } from '../store/ItemStore.js';
 import { grow } from '../grow.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
@@ -407,7 +407,8 @@ export class ProbeGrid {
     for (let i = n - 1; i >= 0; i--) {
       const slot = keys[i];
       const b = 4 * slot;
-      const bits = meta[4 * slot + 3] | ((meta[4 * slot + 2] & EXACT) << 8);
+      const word = meta[3 * slot + 2];
+      const bits = (word >>> PRIORITY_SHIFT) | ((word & EXACT) << 8);
       const c0 = span[4 * i],
         c1 = span[4 * i + 1],
         r0 = span[4 * i + 2],

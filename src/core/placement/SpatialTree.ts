@@ -2,7 +2,6 @@ import { CollisionClasses } from '../store/CollisionClasses.js';
 import {
   ABSENT,
   CIRCLE,
-  EXACT,
   TOP_PRIORITY,
   cellDepth,
   cellX,
@@ -888,16 +887,12 @@ export class SpatialTree {
   }
 
   /**
-   * Copies the item's flags and priority into its slot, for the filters of pair finding (its
-   * layer and mask live there already).
+   * Copies the item's flags word into its slot, for the filters of pair finding (its layer
+   * and mask live there already): the static, swept and circle bits, the class a movers'
+   * sweep reads with the box, the priority a pair takes. OUTSIDE stays with the record.
    */
   private writeSlotMeta(id: number): void {
-    const items = this.items;
-    const meta = this.slots.meta;
-    const at = 4 * items.slotOf(id);
-    // The static, swept and circle bits, and the class above them (a movers' sweep reads it with the box).
-    meta[at + 2] = (items.flagsOf(id) & (STATIC | EXACT)) | (items.classOf(id) << 8);
-    meta[at + 3] = items.priorityOf(id);
+    this.slots.meta[3 * this.items.slotOf(id) + 2] = this.items.flagsWord(id) & ~OUTSIDE;
   }
 
   /** Adds one to the subtree counts from n up to `stop` (exclusive; the root by default); a counting group that gains an item is reused. */

@@ -112,8 +112,8 @@ export class QueryEngine {
         const k = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
           if (
-            (meta[4 * s] & mask) === 0 ||
-            !this.shapeHit(kind, this.boxNow(s), this.at, (meta[4 * s + 2] & CIRCLE_ITEM) !== 0, touching)
+            (meta[3 * s] & mask) === 0 ||
+            !this.shapeHit(kind, this.boxNow(s), this.at, (meta[3 * s + 2] & CIRCLE_ITEM) !== 0, touching)
           )
             continue;
           const id = slotId[s];
@@ -211,8 +211,8 @@ export class QueryEngine {
         for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
           // Items are tested against the full length: a hit at exactly the best distance with a
           // lower id must still win the tie. `limit` only prunes nodes (closed test).
-          if ((meta[4 * s] & mask) === 0) continue;
-          this.rayHit(this.boxNow(s), this.at, (meta[4 * s + 2] & CIRCLE_ITEM) !== 0, touching);
+          if ((meta[3 * s] & mask) === 0) continue;
+          this.rayHit(this.boxNow(s), this.at, (meta[3 * s + 2] & CIRCLE_ITEM) !== 0, touching);
           const t = this.near[0];
           if (t < 0) continue;
           const id = slotId[s];
@@ -331,8 +331,8 @@ export class QueryEngine {
       for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const cls = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[cls][n], end = s + C.own[cls][n]; s < end; s++) {
-          if ((meta[4 * s] & mask) === 0) continue;
-          if (!this.nearHit(this.boxNow(s), this.at, (meta[4 * s + 2] & CIRCLE_ITEM) !== 0, far, touching)) continue;
+          if ((meta[3 * s] & mask) === 0) continue;
+          if (!this.nearHit(this.boxNow(s), this.at, (meta[3 * s + 2] & CIRCLE_ITEM) !== 0, far, touching)) continue;
           const d2 = this.near[0];
           const id = slotId[s];
           if (best.count < k) best.push(d2, id);
@@ -443,7 +443,7 @@ export class QueryEngine {
         // Member i of a detached class is in slot listStart + i, its layer first in the slot's collider.
         const s = C.listStart[this.scanClass] + this.scanAt;
         const id = C.ids[this.scanClass][this.scanAt++];
-        if (id < 0 || (meta[4 * s] & mask) === 0) continue;
+        if (id < 0 || (meta[3 * s] & mask) === 0) continue;
         const src = this.boxNow(s),
           at = this.at;
         if (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0) continue;
@@ -565,7 +565,7 @@ export class QueryEngine {
    */
   private boxNow(s: number): Float64Array {
     const slots = this.tree.slots;
-    if ((slots.meta[4 * s + 2] & SWEPT) === 0) {
+    if ((slots.meta[3 * s + 2] & SWEPT) === 0) {
       this.at = 4 * s;
       return slots.box;
     }

@@ -182,7 +182,7 @@ export class ItemStore {
     }
     // Layer and mask are the slot's first two collider numbers (see SlotPool.meta).
     const meta = this.slots.meta;
-    const m = 4 * this.i32[(r << 2) | SLOT];
+    const m = 3 * this.i32[(r << 2) | SLOT];
     meta[m] = DEFAULT_LAYER;
     meta[m + 1] = DEFAULT_MASK;
     this.rec[id] = r;
@@ -373,6 +373,11 @@ export class ItemStore {
     return this.i32[(this.rec[id] << 2) | FLAGS] & 0xff;
   }
 
+  /** The whole flags field: the flag bits, the class (CLASS_BITS) and the priority (PRIORITY_BITS). */
+  flagsWord(id: number): number {
+    return this.i32[(this.rec[id] << 2) | FLAGS];
+  }
+
   /** True when the flag bit (STATIC, CIRCLE, OUTSIDE, SWEPT) is set. */
   hasFlag(id: number, flag: number): boolean {
     return (this.i32[(this.rec[id] << 2) | FLAGS] & flag) !== 0;
@@ -400,7 +405,7 @@ export class ItemStore {
 
   /** Offset of the item's collider in the slots' collider copies (`slots.meta`). */
   private metaAt(id: number): number {
-    return 4 * this.i32[(this.rec[id] << 2) | SLOT];
+    return 3 * this.i32[(this.rec[id] << 2) | SLOT];
   }
 
   minX(id: number): number {

@@ -26,9 +26,10 @@ export class SlotPool {
   box: Float64Array;
   id: Int32Array;
   /**
-   * Collider per slot: layer, mask, flags (static, swept and circle bits, the class above
-   * them), priority. Layer and mask live here alone; the flags and priority are copies of the
-   * record's, so that a pass over every item filters candidates without touching records.
+   * Collider per slot, three int32: layer, mask, and the record's flags word without its
+   * OUTSIDE bit (static, swept and circle bits, the class in the second byte, the priority in
+   * the third). Layer and mask live here alone; the flags word is a copy of the record's, so
+   * that a pass over every item filters candidates without touching records.
    */
   meta: Int32Array;
   private top = 0;
@@ -45,12 +46,12 @@ export class SlotPool {
   constructor(capacity: number) {
     this.box = new Float64Array(capacity * 4);
     this.id = new Int32Array(capacity);
-    this.meta = new Int32Array(capacity * 4);
+    this.meta = new Int32Array(capacity * 3);
     // Slots past the high-water mark are written when handed out: snapshots skip them. The
     // compaction's destinations are written whole by a compaction before it reads them.
     declareExtent(this, 'box', () => 4 * this.top);
     declareExtent(this, 'id', () => this.top);
-    declareExtent(this, 'meta', () => 4 * this.top);
+    declareExtent(this, 'meta', () => 3 * this.top);
     declareExtent(this, 'dest', () => 0);
   }
 
@@ -72,14 +73,14 @@ export class SlotPool {
   alloc(size: number): number {
     const c = classOf(size);
     let head = this.freeHead[c];
-    if (head === -1 || this.meta[4 * head] < size) {
+    if (head === -1 || this.meta[3 * head] < size) {
       head = c + 1 < CLASSES ? this.freeHead[c + 1] : -1;
       if (head === -1) return this.bump(size);
       this.freeHead[c + 1] = this.id[head];
     } else {
       this.freeHead[c] = this.id[head];
     }
-    this.allocated = this.meta[4 * head];
+    this.allocated = this.meta[3 * head];
     this.freeSlots -= this.allocated;
     return head;
   }
@@ -112,7 +113,7 @@ export class SlotPool {
   free(start: number, size: number): void {
     const c = classOf(size);
     this.id[start] = this.freeHead[c];
-    this.meta[4 * start] = size;
+    this.meta[3 * start] = size;
     this.freeHead[c] = start;
     this.freeSlots += size;
   }
@@ -199,7 +200,7 @@ export class SlotPool {
 
   /** The slot {@link permute} carries along a cycle. */
   private readonly handBox = new Float64Array(4);
-  private readonly handMeta = new Int32Array(4);
+  private readonly handMeta = new Int32Array(3);
   private handId = 0;
 
   /** Swaps slot s with the slot in hand. */
@@ -209,6 +210,8 @@ export class SlotPool {
       const b = box[a];
       box[a] = handBox[i];
       handBox[i] = b;
+    }
+    for (let i = 0, a = 3 * s; i < 3; i++, a++) {
       const m = meta[a];
       meta[a] = handMeta[i];
       handMeta[i] = m;
@@ -226,10 +229,9 @@ export class SlotPool {
     box[4 * to + 2] = box[4 * from + 2];
     box[4 * to + 3] = box[4 * from + 3];
     const meta = this.meta;
-    meta[4 * to] = meta[4 * from];
-    meta[4 * to + 1] = meta[4 * from + 1];
-    meta[4 * to + 2] = meta[4 * from + 2];
-    meta[4 * to + 3] = meta[4 * from + 3];
+    meta[3 * to] = meta[3 * from];
+    meta[3 * to + 1] = meta[3 * from + 1];
+    meta[3 * to + 2] = meta[3 * from + 2];
     this.id[to] = this.id[from];
   }
 
@@ -244,7 +246,7 @@ export class SlotPool {
     else while (cap < min) cap += cap >> 1;
     this.box = resize(this.box, cap * 4);
     this.id = resize(this.id, cap);
-    this.meta = resize(this.meta, cap * 4);
+    this.meta = resize(this.meta, cap * 3);
   }
 }
 

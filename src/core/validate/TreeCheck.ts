@@ -3,6 +3,8 @@ import { MIXED } from '../store/CollisionClasses.js';
 import {
   ABSENT,
   CIRCLE,
+  CLASS_SHIFT,
+  PRIORITY_SHIFT,
   DETACHED,
   OUTSIDE,
   packCell,
@@ -393,7 +395,7 @@ export class TreeCheck {
     const items = this.tree.items;
     const meta = this.tree.slots.meta;
     const flags = items.flagsOf(id) & (STATIC | SWEPT | CIRCLE);
-    if (meta[4 * s + 2] !== (flags | (k << 8)) || meta[4 * s + 3] !== items.priorityOf(id)) {
+    if (meta[3 * s + 2] !== (flags | (k << CLASS_SHIFT) | (items.priorityOf(id) << PRIORITY_SHIFT))) {
       fail(`validate: item ${id} slot collider differs from its stored collider`);
     }
   }
