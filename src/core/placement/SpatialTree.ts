@@ -24,7 +24,7 @@ import { grow } from '../grow.js';
 import { IdList } from '../lists/IdList.js';
 import { KeySorter } from '../lists/radix.js';
 import { SweptStore } from '../store/SweptStore.js';
-import { MIN_REGION, SlotPool, roomFor } from '../store/SlotPool.js';
+import { MIN_REGION, SlotPool, roomFor, runRoomFor } from '../store/SlotPool.js';
 import { isSquare } from '../errors.js';
 
 /** Numbers by id: a plain array, a typed array or any indexable store. */
@@ -314,7 +314,7 @@ export class SpatialTree {
     const slots = this.slots;
     const ids = C.ids[k];
     C.detached[k] = 1;
-    const start = slots.alloc(roomFor(C.end[k]));
+    const start = slots.alloc(runRoomFor(C.end[k]));
     C.listStart[k] = start;
     C.listRoom[k] = slots.allocated;
     for (let i = 0, end = C.end[k]; i < end; i++) {
@@ -593,8 +593,7 @@ export class SpatialTree {
       // class's region, and the own slot of each item between homes (see SLOT).
       for (let k = 0; k < C.size.length; k++) {
         if (C.listRoom[k] === 0) continue;
-        // Cut to the list and a quarter more, as a node's region is.
-        const room = Math.min(C.listRoom[k], roomFor(C.end[k]));
+        const room = Math.min(C.listRoom[k], runRoomFor(C.end[k]));
         const start = (C.listStart[k] = slots.place(C.listStart[k], room));
         C.listRoom[k] = room;
         const ids = C.ids[k];

@@ -1,6 +1,15 @@
 import { resize } from '../grow.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 
+/**
+ * Slots a detached class's run keeps for `members` list places: an eighth more and one. A run
+ * is big and its list changes slowly (births past its end), so less room than a node's region
+ * keeps does; an outgrown run moves to one half as big again.
+ */
+export function runRoomFor(members: number): number {
+  return members + (members >> 3) + 1;
+}
+
 /** Slots in a class's first region in a node: most regions then grow before a relayout cuts them. */
 export const MIN_REGION = 2;
 const CLASSES = 31;
@@ -120,6 +129,7 @@ export class SlotPool {
 
   reset(): void {
     this.top = 0;
+    this.compactedTop = 0;
     this.freeHead.fill(-1);
     this.freeSlots = 0;
   }
@@ -132,6 +142,8 @@ export class SlotPool {
   private dest = new Int32Array(0);
   /** Slots given out so far by the compaction in progress. */
   private placed = 0;
+  /** The high-water mark the last compaction left (see {@link endCompact}). */
+  private compactedTop = 0;
 
   /**
    * Starts a compaction: the caller re-places every region with {@link place} in scan
@@ -158,8 +170,10 @@ export class SlotPool {
 
   /**
    * Moves every placed region to its new start, and drops the free regions (they go past the
-   * new high-water mark). Gives memory back when the slots in use fell under a third of the
-   * room: after a burst of removals, not in the steady state.
+   * new high-water mark). Then keeps room for as many slots as were handed out between the
+   * last compaction and this one (regions that grew, items that changed node), capped at an
+   * eighth, and a sixteenth more: the arrays give back the rest when that is a sixteenth of
+   * them or more. A steady scene then neither grows nor shrinks them from one compaction to the next.
    */
   endCompact(): void {
     const dest = this.dest;
@@ -168,11 +182,14 @@ export class SlotPool {
     let tail = this.placed;
     for (let s = 0; s < top; s++) if (dest[s] === -1) dest[s] = tail++;
     this.permute(0, dest, top);
-    this.top = this.placed;
+    const placed = this.placed;
+    const handedOut = Math.max(0, top - this.compactedTop);
+    this.top = this.compactedTop = placed;
     this.freeHead.fill(-1);
     this.freeSlots = 0;
-    if (this.top * 3 < this.id.length * 2 && this.id.length > 4096) {
-      this.resize(Math.max(4096, this.top + (this.top >> 2)));
+    const keep = Math.max(4096, placed + (placed >> 4) + Math.min(handedOut, placed >> 3));
+    if (keep + (keep >> 4) <= this.id.length) {
+      this.resize(keep);
       this.dest = new Int32Array(0);
     }
   }
@@ -236,14 +253,14 @@ export class SlotPool {
   }
 
   /**
-   * Gives the arrays room for `min` slots at least, growing by half (by a half rather than
-   * double: slots are the biggest arrays per item), or exactly `min` to shrink; the slots in
-   * use are kept.
+   * Gives the arrays room for `min` slots at least, growing by a quarter (slots are the
+   * biggest arrays per item, and the compaction gives back what a burst leaves unused), or
+   * exactly `min` to shrink; the slots in use are kept.
    */
   private resize(min: number): void {
     let cap = this.id.length;
     if (min < cap) cap = min;
-    else while (cap < min) cap += cap >> 1;
+    else while (cap < min) cap += cap >> 2;
     this.box = resize(this.box, cap * 4);
     this.id = resize(this.id, cap);
     this.meta = resize(this.meta, cap * 3);
