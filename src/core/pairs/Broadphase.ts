@@ -196,7 +196,9 @@ export class Broadphase {
       dirty += Math.min(C.moved[k], C.size[k]);
     }
     const size = tree.size;
-    // A budget always takes the movers' way: its lower tiers are served in shares.
+    // A budget always takes the movers' way: its lower tiers are served in shares. The one-pass
+    // sweep is a second way to find pairs, kept because it pays: with the movers' probes alone
+    // the storm scene's step took 1.35-1.42x as long at 100k, and every box moving at 1k 2x.
     const onePass = unlimited && dirty * 2 >= size;
     this.stepId++;
     this.tests = 0;
@@ -538,6 +540,9 @@ export class Broadphase {
    * that does not pair with itself is detached whatever moved: it is then checked in shares,
    * each joined through a grid of its partners. Of two classes that may pair with each other
    * only the larger stays detached: a join reads the other from its nodes.
+   * The grid join of a detached class is the third way to find pairs, kept because it pays:
+   * with no class detached, the storm's step took 2.5x (core) to 3.4x (ECS) as long at 100k,
+   * the effects scene's 1.3x (core) to 1.8x (ECS), every box moving 1.3x.
    */
   private choose(unlimited: boolean, many: boolean): void {
     const tree = this.tree;

@@ -1,5 +1,5 @@
 import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, FAR, MIN_SQUARE, sweptShapes } from '../geometry.js';
-import { CIRCLE, EXACT, FLAGS, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
+import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { FROM, LAST_FROM } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
@@ -22,9 +22,9 @@ export class ExactTest {
 
   /** True when a and b meet: their shapes overlap, along the paths of the step being run for a swept one. */
   meets(a: number, b: number): boolean {
-    const { i32, rec } = this.tree.items;
-    const fa = i32[(rec[a] << 2) | FLAGS],
-      fb = i32[(rec[b] << 2) | FLAGS];
+    const items = this.tree.items;
+    const fa = items.flagsWord(a),
+      fb = items.flagsWord(b);
     if (((fa | fb) & EXACT) === 0) return true;
     if (((fa | fb) & SWEPT) !== 0) {
       this.load(a, 0, FROM);
@@ -40,9 +40,9 @@ export class ExactTest {
    * they did not meet.
    */
   timeOfImpact(a: number, b: number): number {
-    const { i32, rec } = this.tree.items;
-    const fa = i32[(rec[a] << 2) | FLAGS],
-      fb = i32[(rec[b] << 2) | FLAGS];
+    const items = this.tree.items;
+    const fa = items.flagsWord(a),
+      fb = items.flagsWord(b);
     if (((fa | fb) & SWEPT) === 0) return 0;
     this.load(a, 0, LAST_FROM);
     this.load(b, 8, LAST_FROM);

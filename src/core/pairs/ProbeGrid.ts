@@ -1,5 +1,5 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
-import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, PRIORITY_SHIFT, SLOT, SWEPT } from '../store/ItemStore.js';
+import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, PRIORITY_SHIFT, SWEPT } from '../store/ItemStore.js';
 import { grow } from '../grow.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
@@ -192,8 +192,7 @@ export class ProbeGrid {
   probe(partners: number, emit: (slot: number, partner: number) => void): number {
     const tree = this.tree;
     const C = tree.classes;
-    const i32 = tree.items.i32;
-    const itemRec = tree.items.rec;
+    const items = tree.items;
     const slotBox = tree.slots.box;
     const q = this.query;
     let tests = 0;
@@ -202,7 +201,7 @@ export class ProbeGrid {
       const ids = C.ids[k];
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
-        const slot = i32[(itemRec[ids[i]] << 2) | SLOT];
+        const slot = items.slotOf(ids[i]);
         q[0] = slotBox[4 * slot];
         q[1] = slotBox[4 * slot + 1];
         q[2] = slotBox[4 * slot + 2];
@@ -376,7 +375,7 @@ export class ProbeGrid {
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
         // A detached class's slots follow its list; a placed item's slot is found through its record.
-        const slot = detached ? listStart + i : items.i32[(items.rec[ids[i]] << 2) | SLOT];
+        const slot = detached ? listStart + i : items.slotOf(ids[i]);
         const b = 4 * slot;
         const c0 = clamp(Math.floor((source[b] - ox) * inv), last),
           c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);

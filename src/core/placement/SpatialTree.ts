@@ -586,8 +586,6 @@ export class SpatialTree {
     const C = this.classes;
     const slots = this.slots;
     const items = this.items;
-    const i32 = items.i32;
-    const itemRec = items.rec;
     if (place) {
       // The slots outside the nodes keep their items' records up to date here: a detached
       // class's region, and the own slot of each item between homes (see SLOT).
@@ -597,13 +595,9 @@ export class SpatialTree {
         const start = (C.listStart[k] = slots.place(C.listStart[k], room));
         C.listRoom[k] = room;
         const ids = C.ids[k];
-        for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) i32[(itemRec[ids[i]] << 2) | SLOT] = start + i;
+        for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) items.setSlot(ids[i], start + i);
       }
-      for (let r = 0, top = items.handedOut; r < top; r++) {
-        const at = i32[(r << 2) | NODE];
-        const o = (r << 2) | SLOT;
-        if (itemRec[items.idOf[r]] === r && (at === ABSENT || at === PENDING)) i32[o] = slots.place(i32[o], 1);
-      }
+      items.placeOwnSlots();
     }
     for (let k = 0; k < C.size.length; k++) {
       if (C.size[k] === 0) continue;
@@ -624,7 +618,7 @@ export class SpatialTree {
             C.cap[k][n] = room;
             if (byCell !== null) byCell[2 * c] = start[n];
           } else {
-            for (let s = start[n], end = s + own[n]; s < end; s++) i32[(itemRec[slots.id[s]] << 2) | SLOT] = s;
+            for (let s = start[n], end = s + own[n]; s < end; s++) items.setSlot(slots.id[s], s);
           }
         }
       }

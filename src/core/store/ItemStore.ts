@@ -261,6 +261,19 @@ export class ItemStore {
     this.scattered = 0;
   }
 
+  /**
+   * Gives the own slot of every item between homes (queued for insertion, or removed until its
+   * record is freed) its place in the compaction in progress (see SlotPool.place).
+   */
+  placeOwnSlots(): void {
+    const i32 = this.i32;
+    for (let r = 0; r < this.top; r++) {
+      const at = i32[(r << 2) | NODE];
+      const o = (r << 2) | SLOT;
+      if (this.rec[this.idOf[r]] === r && (at === ABSENT || at === PENDING)) i32[o] = this.slots.place(i32[o], 1);
+    }
+  }
+
   /** Records handed out so far, free ones included (see {@link permute}). */
   get handedOut(): number {
     return this.top;
