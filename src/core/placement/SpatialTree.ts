@@ -221,6 +221,9 @@ export class SpatialTree {
     this.addToRegion(id, k, n);
     this.countUp(n);
     this.markOutside(id);
+    // A placement scatters slots as a relocation does: a burst of insertions is laid out in
+    // cell order (and its outgrown regions given back) at the end of its step.
+    this.moved++;
   }
 
   /**
