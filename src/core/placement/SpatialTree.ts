@@ -285,8 +285,8 @@ export class SpatialTree {
     let m = n;
     while (
       nodes.depth[m] > d ||
-      tx >> (d - nodes.depth[m]) !== nodes.cellX[m] ||
-      ty >> (d - nodes.depth[m]) !== nodes.cellY[m]
+      tx >> (d - nodes.depth[m]) !== cellX(nodes.cell[m]) ||
+      ty >> (d - nodes.depth[m]) !== cellY(nodes.cell[m])
     ) {
       m = nodes.parent[m];
     }
@@ -754,8 +754,8 @@ export class SpatialTree {
     const first = g << 2;
     nodes.firstChild[n] = first;
     const d = nodes.depth[n] + 1;
-    const x = nodes.cellX[n] << 1;
-    const y = nodes.cellY[n] << 1;
+    const x = cellX(nodes.cell[n]) << 1;
+    const y = cellY(nodes.cell[n]) << 1;
     for (let c = 0; c < 4; c++) {
       const m = first + c;
       nodes.parent[m] = n;
@@ -777,14 +777,12 @@ export class SpatialTree {
       cells = new Int32Array(4 ** d).fill(NONE);
       this.levelCells[d] = cells;
     }
-    cells[(nodes.cellY[n] << d) + nodes.cellX[n]] = n;
+    cells[(cellY(nodes.cell[n]) << d) + cellX(nodes.cell[n])] = n;
   }
 
   private setNodeCell(n: number, d: number, ix: number, iy: number): void {
     const nodes = this.nodes;
     nodes.depth[n] = d;
-    nodes.cellX[n] = ix;
-    nodes.cellY[n] = iy;
     nodes.cell[n] = packCell(d, ix, iy);
   }
 
@@ -797,8 +795,8 @@ export class SpatialTree {
   looseBounds(n: number, out: Float64Array, at = 0): void {
     const nodes = this.nodes;
     const s = this.cellSize[nodes.depth[n]];
-    const lx = this.originX + nodes.cellX[n] * s - s * 0.5;
-    const ly = this.originY + nodes.cellY[n] * s - s * 0.5;
+    const lx = this.originX + cellX(nodes.cell[n]) * s - s * 0.5;
+    const ly = this.originY + cellY(nodes.cell[n]) * s - s * 0.5;
     out[at] = lx;
     out[at + 1] = ly;
     out[at + 2] = lx + 2 * s;
@@ -877,7 +875,7 @@ export class SpatialTree {
     const d = nodes.depth[n];
     const cells = this.classes.regionsByCellAt(k, d);
     if (cells === null) return;
-    const c = (nodes.cellY[n] << d) + nodes.cellX[n];
+    const c = (cellY(nodes.cell[n]) << d) + cellX(nodes.cell[n]);
     cells[2 * c] = this.classes.start[k][n];
     cells[2 * c + 1] = this.classes.own[k][n];
   }
@@ -929,7 +927,7 @@ export class SpatialTree {
     const d = nodes.depth[first];
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a child group was indexed when it was made (see indexCell)
     const cells = this.levelCells[d]!;
-    for (let c = first; c < first + 4; c++) cells[(nodes.cellY[c] << d) + nodes.cellX[c]] = NONE;
+    for (let c = first; c < first + 4; c++) cells[(cellY(nodes.cell[c]) << d) + cellX(nodes.cell[c])] = NONE;
     nodes.stopCounting(g);
     nodes.freeGroup(g);
   }

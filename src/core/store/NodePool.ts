@@ -12,12 +12,9 @@ export class NodePool {
   /** First node of the child group, or NONE for a leaf. */
   firstChild: Int32Array;
   depth: Uint8Array;
-  /** Cell coordinates at this node's depth (0..2^depth-1). */
-  cellX: Int32Array;
-  cellY: Int32Array;
   /**
-   * Depth and cell packed (see packCell): a move tests the loose bounds of its item's node
-   * from this one number.
+   * Depth and cell coordinates at that depth (0..2^depth-1), packed (see packCell): a move
+   * tests the loose bounds of its item's node from this one number.
    */
   cell: Int32Array;
   /** Items stored in this node itself (all classes). */
@@ -48,8 +45,6 @@ export class NodePool {
     this.parent = new Int32Array(cap);
     this.firstChild = new Int32Array(cap);
     this.depth = new Uint8Array(cap);
-    this.cellX = new Int32Array(cap);
-    this.cellY = new Int32Array(cap);
     this.cell = new Int32Array(cap);
     this.own = new Int32Array(cap);
     this.total = new Int32Array(cap);
@@ -76,8 +71,6 @@ export class NodePool {
     this.parent[0] = NONE;
     this.firstChild[0] = NONE;
     this.depth[0] = 0;
-    this.cellX[0] = 0;
-    this.cellY[0] = 0;
     this.cell[0] = 0;
     this.own[0] = 0;
     this.total[0] = 0;
@@ -138,8 +131,6 @@ export class NodePool {
     this.parent = grow(this.parent, cap);
     this.firstChild = grow(this.firstChild, cap);
     this.depth = grow(this.depth, cap);
-    this.cellX = grow(this.cellX, cap);
-    this.cellY = grow(this.cellY, cap);
     this.cell = grow(this.cell, cap);
     this.own = grow(this.own, cap);
     this.total = grow(this.total, cap);

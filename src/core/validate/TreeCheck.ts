@@ -3,6 +3,8 @@ import { MIXED } from '../store/CollisionClasses.js';
 import {
   ABSENT,
   CIRCLE,
+  cellX,
+  cellY,
   CLASS_SHIFT,
   PRIORITY_SHIFT,
   DETACHED,
@@ -196,10 +198,9 @@ export class TreeCheck {
     for (let c = first; c < first + 4; c++) {
       if (nodes.parent[c] !== n) fail(`validate: node ${c} has parent ${nodes.parent[c]}, expected ${n}`);
       if (nodes.depth[c] !== d + 1) fail(`validate: node ${c} has depth ${nodes.depth[c]}, expected ${d + 1}`);
-      const cx = (nodes.cellX[n] << 1) + ((c - first) & 1);
-      const cy = (nodes.cellY[n] << 1) + ((c - first) >> 1);
-      if (nodes.cellX[c] !== cx || nodes.cellY[c] !== cy || nodes.cell[c] !== packCell(d + 1, cx, cy))
-        fail(`validate: node ${c} has the wrong cell`);
+      const cx = (cellX(nodes.cell[n]) << 1) + ((c - first) & 1);
+      const cy = (cellY(nodes.cell[n]) << 1) + ((c - first) >> 1);
+      if (nodes.cell[c] !== packCell(d + 1, cx, cy)) fail(`validate: node ${c} has the wrong cell`);
       groupTotal += nodes.total[c];
     }
     const counting = nodes.countingAt[g] !== NONE;
