@@ -1,4 +1,5 @@
 import { DENSE_DEPTH, MAX_CLASSES } from '../store/CollisionClasses.js';
+import { floatBelow } from '../geometry.js';
 import { CIRCLE, CLASS_BITS, CLASS_SHIFT, EXACT, PRIORITY_SHIFT, STATIC, SWEPT } from '../store/ItemStore.js';
 import { NONE } from '../store/NodePool.js';
 import type { PairBuffer } from '../lists/PairBuffer.js';
@@ -38,8 +39,12 @@ export class CellSweep {
   tests = 0;
   private readonly tree: SpatialTree;
   private readonly touching: boolean;
-  /** Per class and depth up to DENSE_DEPTH: minX, minY, maxX, maxY of the class's items per cell. */
-  private readonly bounds: (Float64Array | null)[][] = [];
+  /**
+   * Per class and depth up to DENSE_DEPTH: minX, minY, maxX, maxY of the class's items per
+   * cell, rounded outward to 32-bit floats. They only ever skip what cannot pair, so a bound a
+   * little wider than the items is as good, at half the bytes.
+   */
+  private readonly bounds: (Float32Array | null)[][] = [];
   private out: PairBuffer | null = null;
   /** Bit set of the items not to pair with (movers already checked), or null. */
   private skip: Int32Array | null = null;
@@ -65,7 +70,7 @@ export class CellSweep {
     this.grid = new ProbeGrid(tree, touching);
     this.exactTest = new ExactTest(tree, touching);
     for (let k = 0; k < MAX_CLASSES; k++)
-      this.bounds.push(new Array<Float64Array | null>(tree.maxDepth + 1).fill(null));
+      this.bounds.push(new Array<Float32Array | null>(tree.maxDepth + 1).fill(null));
   }
 
   /** Forgets anything built for an earlier step (see ProbeGrid.invalidate). */
@@ -280,7 +285,7 @@ export class CellSweep {
       // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a class with items at a dense level has its cell array there (see regionsByCellAt)
       const byCell = C.regionsByCell[k][d]!;
       let b = this.bounds[k][d];
-      if (b === null) b = this.bounds[k][d] = new Float64Array(2 * byCell.length);
+      if (b === null) b = this.bounds[k][d] = new Float32Array(2 * byCell.length);
       for (let c = 0, count = byCell.length >> 1; c < count; c++) {
         const own = byCell[2 * c + 1];
         if (own === 0) continue;
@@ -294,10 +299,10 @@ export class CellSweep {
           if (box[4 * s + 2] > x1) x1 = box[4 * s + 2];
           if (box[4 * s + 3] > y1) y1 = box[4 * s + 3];
         }
-        b[4 * c] = x0;
-        b[4 * c + 1] = y0;
-        b[4 * c + 2] = x1;
-        b[4 * c + 3] = y1;
+        b[4 * c] = floatBelow(x0);
+        b[4 * c + 1] = floatBelow(y0);
+        b[4 * c + 2] = -floatBelow(-x1);
+        b[4 * c + 3] = -floatBelow(-y1);
       }
     }
   }
