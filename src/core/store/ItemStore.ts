@@ -69,8 +69,6 @@ export const STATE = 1;
 export const SLOT = 2;
 /** Node holding the item, or PENDING / DETACHED (ABSENT while it is being removed). */
 export const NODE = 3;
-/** Records are `1 << RECORD_SHIFT` int32 apart. */
-export const RECORD_SHIFT = 2;
 
 /** `rec` value of an id that is not in the index. */
 export const NO_RECORD = -1;
