@@ -300,14 +300,12 @@ export class Broadphase {
 
   /** Checks movers (their slots in `slots[0..count-1]`) by probing from slot memory; returns how many. */
   private runMovers(slots: Int32Array, count: number): number {
-    const items = this.tree.items;
     const slotId = this.tree.slots.id;
+    // Their marks say checked already: the callers set them as they took the movers.
     for (let i = 0; i < count; i++) {
-      const id = slotId[slots[i]];
-      items.setState(id, 2 * this.stepId);
       // The probes skip partners checked already, so a pair of two movers is found once:
       // runMovers sets each mover's bit as it goes.
-      this.checked.note(id);
+      this.checked.note(slotId[slots[i]]);
     }
     this.sweep.runMovers(slots, count, this.checked.words, this.found);
     this.tests += this.sweep.tests;
