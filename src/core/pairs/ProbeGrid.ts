@@ -30,7 +30,7 @@ export class ProbeGrid {
   /** Per cell: first entry of its run; `start[cells]` is the entry count. */
   private start: Int32Array = new Int32Array(2);
   /**
-   * Per entry, in cell order: the item's box, and its tag: key (slot or id), first column,
+   * Per entry, in cell order: the item's box, and its tag: key (slot, or id for a self join), first column,
    * first row, and its priority with its swept and circle bits above (a pair with either takes
    * the exact test). Two arrays, so that the build's scatter writes two cache lines an entry.
    */
@@ -104,7 +104,7 @@ export class ProbeGrid {
     // (every dust particle of a storm), and the call alone cost 12% of a 100k-dust step.
     // A step may join several shares of a class against the same partners: one grid serves them.
     if (this.built !== partners) {
-      this.entries = this.build(partners);
+      this.entries = this.build(partners, false);
       this.built = partners;
     }
     if (this.entries === 0) return 0;
@@ -250,7 +250,8 @@ export class ProbeGrid {
             const pc = tag[4 * e + 1],
               pr = tag[4 * e + 2];
             if ((pc > c0 ? pc : c0) !== c || (pr > r0 ? pr : r0) !== r) continue;
-            emit(tag[4 * e], probe);
+            // The grid was built by selfJoin, keyed by id.
+            emit(this.tree.items.slotOf(tag[4 * e]), probe);
           }
         }
       }
@@ -265,9 +266,8 @@ export class ProbeGrid {
    */
   selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, exactTest: ExactTest | null): number {
     this.built = -1;
-    if (this.build(1 << s) === 0) return 0;
+    if (this.build(1 << s, true) === 0) return 0;
     const { start, box, tag, side } = this;
-    const slotIds = this.tree.slots.id;
     const cells = side * side;
     const touching = this.touching;
     let tests = 0;
@@ -294,8 +294,8 @@ export class ProbeGrid {
             const cq = tag[4 * q + 1],
               rq = tag[4 * q + 2];
             if ((cp > cq ? cp : cq) !== c || (rp > rq ? rp : rq) !== r) continue;
-            const a = slotIds[tag[4 * p]],
-              b = slotIds[tag[4 * q]];
+            const a = tag[4 * p],
+              b = tag[4 * q];
             const tp = tag[4 * p + 3],
               tq = tag[4 * q + 3];
             const e = (tp | tq) >> 8;
@@ -323,10 +323,11 @@ export class ProbeGrid {
 
   /**
    * Counting-sorts the items of the classes whose bit is set in `classes` into the grid, keyed
-   * by slot: placed items found through their records, a detached class's straight from its
-   * run in list order. Returns the entries.
+   * by slot, or `byId` by id: placed items found through their records, a detached class's
+   * straight from its run in list order. Returns the entries. A self join keys by id: it reports
+   * ids, and a slot's id read per pair found was a cache miss in cell order.
    */
-  private build(classes: number): number {
+  private build(classes: number, byId: boolean): number {
     const tree = this.tree;
     const C = tree.classes;
     const items = tree.items;
@@ -403,8 +404,10 @@ export class ProbeGrid {
     const gbox = this.box;
     const tag = this.tag;
     const meta = tree.slots.meta;
+    const slotIds = tree.slots.id;
     for (let i = n - 1; i >= 0; i--) {
       const slot = keys[i];
+      const key = byId ? slotIds[slot] : slot;
       const b = 4 * slot;
       const word = meta[3 * slot + 2];
       const bits = (word >>> PRIORITY_SHIFT) | ((word & EXACT) << 8);
@@ -419,7 +422,7 @@ export class ProbeGrid {
           gbox[4 * e + 1] = source[b + 1];
           gbox[4 * e + 2] = source[b + 2];
           gbox[4 * e + 3] = source[b + 3];
-          tag[4 * e] = slot;
+          tag[4 * e] = key;
           tag[4 * e + 1] = c0;
           tag[4 * e + 2] = r0;
           tag[4 * e + 3] = bits;
