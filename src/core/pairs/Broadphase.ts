@@ -1,5 +1,5 @@
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
-import { CLASS_BITS, CLASS_SHIFT, DETACHED, FLAGS, NODE, SLOT, STATE, TIERS, tierOf } from '../store/ItemStore.js';
+import { DETACHED, TIERS, tierOf } from '../store/ItemStore.js';
 import { PairBuffer } from '../lists/PairBuffer.js';
 import { PairLists } from '../lists/PairLists.js';
 import { KeySorter, PairRadix } from '../lists/radix.js';
@@ -109,11 +109,7 @@ export class Broadphase {
   /** Queues an item of a node for the next step unless it is queued already. Kept small: moves inline it. */
   markDirty(id: number): void {
     const items = this.tree.items;
-    const r = items.rec[id] << 2;
-    const mark = 2 * this.stepId + 3;
-    if (items.i32[r | STATE] === mark) return;
-    items.i32[r | STATE] = mark;
-    this.queues[tierOf(this.tree.items.priorityOf(id))].push(id);
+    if (items.markOnce(id, 2 * this.stepId + 3)) this.queues[tierOf(items.priorityOf(id))].push(id);
   }
 
   /**
@@ -643,8 +639,7 @@ export class Broadphase {
    */
   private collectMovers(tiers: number): Int32Array {
     const tree = this.tree;
-    const i32 = tree.items.i32;
-    const rec = tree.items.rec;
+    const items = tree.items;
     const sorter = this.sorter;
     const mark = 2 * this.stepId + 1;
     const moved = tree.classes.moved;
@@ -653,16 +648,12 @@ export class Broadphase {
       const queue = this.queues[t];
       while (queue.count > 0) {
         const id = queue.shift();
-        const r = rec[id];
         // Stale (removed, checked already, or detached since: its class's join covers it) or
-        // listed twice: taken once.
-        if (r < 0) continue;
-        const o = r << 2;
-        if (i32[o | STATE] !== mark || i32[o | NODE] === DETACHED) continue;
-        // Taken: a second entry of the same id is now stale.
-        i32[o | STATE] = mark - 1;
-        moved[(i32[o | FLAGS] & CLASS_BITS) >> CLASS_SHIFT]++;
-        sorter.push(i32[o | SLOT]);
+        // listed twice: taken once (its mark becomes mark - 1, so a second entry is stale).
+        const slot = items.takeMarked(id, mark, mark - 1);
+        if (slot < 0) continue;
+        moved[items.classOf(id)]++;
+        sorter.push(slot);
       }
     }
     sorter.sort();

@@ -29,7 +29,6 @@ export class PairIndex {
   update(items: ItemStore, list: PairBuffer): void {
     if (!this.stale) return;
     const records = items.handedOut;
-    const rec = items.rec;
     const { a, b, count } = list;
     this.starts = fit(this.starts, records + 1);
     this.entries = fit(this.entries, 2 * count);
@@ -39,8 +38,8 @@ export class PairIndex {
     // Counts into starts[r + 1], then running sums: starts[r] is where r's pairs begin.
     // A pair with an item cleared away since (no record) is left out: it ends in the next step.
     for (let i = 0; i < count; i++) {
-      const ra = rec[a[i]];
-      const rb = rec[b[i]];
+      const ra = items.recordOf(a[i]);
+      const rb = items.recordOf(b[i]);
       if (ra < 0 || rb < 0) continue;
       starts[ra + 1]++;
       starts[rb + 1]++;
@@ -50,8 +49,8 @@ export class PairIndex {
     // Filled from the back of each run (so each run is in list order), counting its end down
     // to where it begins; starts[r + 1] then holds r's start: shifted down by one.
     for (let i = count - 1; i >= 0; i--) {
-      const ra = rec[a[i]];
-      const rb = rec[b[i]];
+      const ra = items.recordOf(a[i]);
+      const rb = items.recordOf(b[i]);
       if (ra < 0 || rb < 0) continue;
       entries[--starts[ra + 1]] = i;
       entries[--starts[rb + 1]] = i;
@@ -64,13 +63,13 @@ export class PairIndex {
 
   /** First entry of the pairs of `id` (an item the list may name). */
   first(items: ItemStore, id: number): number {
-    const r = items.rec[id];
+    const r = items.recordOf(id);
     return r < 0 || r >= this.records ? 0 : this.starts[r];
   }
 
   /** End of the entries of the pairs of `id`. */
   end(items: ItemStore, id: number): number {
-    const r = items.rec[id];
+    const r = items.recordOf(id);
     return r < 0 || r >= this.records ? 0 : this.starts[r + 1];
   }
 

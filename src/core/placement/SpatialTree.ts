@@ -12,8 +12,6 @@ import {
   MAX_Y,
   MIN_X,
   MIN_Y,
-  NODE,
-  SLOT,
   OUTSIDE,
   packCell,
   PENDING,
@@ -239,14 +237,13 @@ export class SpatialTree {
     // heap objects on every call).
     const items = this.items;
     const nodes = this.nodes;
-    const rec = items.rec[id];
-    const n = items.i32[(rec << 2) | NODE];
+    const n = items.nodeOf(id);
     if (n === DETACHED) {
       this.classes.moved[items.classOf(id)]++;
       return true;
     }
     const f64 = this.slots.box;
-    const slot = items.i32[(rec << 2) | SLOT];
+    const slot = items.slotOf(id);
     const b = 4 * slot;
     const minX = f64[b | MIN_X],
       minY = f64[b | MIN_Y],
@@ -564,17 +561,16 @@ export class SpatialTree {
     if (this.dest.length < top) this.dest = new Int32Array(items.idOf.length);
     const dest = this.dest;
     dest.fill(-1, 0, top);
-    const rec = items.rec;
     const C = this.classes;
     let n = 0;
     for (let k = 0; k < C.end.length; k++) {
       const ids = C.ids[k];
-      for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) dest[rec[ids[i]]] = n++;
+      for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) dest[items.recordOf(ids[i])] = n++;
     }
     // Pending items are in no list yet; a queued id may be listed twice (stale entries).
     for (let i = 0; i < this.pendingCount; i++) {
       const id = this.pending[i];
-      if (items.nodeOf(id) === PENDING && dest[rec[id]] === -1) dest[rec[id]] = n++;
+      if (items.nodeOf(id) === PENDING && dest[items.recordOf(id)] === -1) dest[items.recordOf(id)] = n++;
     }
     for (let j = 0; j < items.freeRecords; j++) dest[items.freeRecord(j)] = n++;
     // Every record once (no departed one: they were freed when the step ended), else leave it.

@@ -343,9 +343,38 @@ export class ItemStore {
     this.listAt = grow(this.listAt, cap, -1);
   }
 
-  // Accessors: code outside the hot loops reads and writes records only through these, so
-  // the record layout above stays this file's business. The hot loops (move, update, the
-  // pair finders) index the record directly, with the offsets exported above.
+  // Accessors: code outside this file reads and writes records only through these, so the
+  // record layout above stays this file's business. One hot path indexes the record directly
+  // (LooseQuadtree.move, which must stay small enough to be inlined into a game's loop).
+
+  /** The item's record number (dense, below {@link handedOut}), or -1 for an absent id. */
+  recordOf(id: number): number {
+    return id < this.rec.length ? this.rec[id] : NO_RECORD;
+  }
+
+  /**
+   * Gives an indexed item the broadphase mark `mark` (see STATE); false when it had it
+   * already. Kept small: moves inline it through Broadphase.markDirty.
+   */
+  markOnce(id: number, mark: number): boolean {
+    const r = (this.rec[id] << 2) | STATE;
+    if (this.i32[r] === mark) return false;
+    this.i32[r] = mark;
+    return true;
+  }
+
+  /**
+   * Takes a queued mover: when the item is present, of a node (not detached) and holds
+   * `mark`, sets its mark to `taken` and returns its slot; else -1 (a stale queue entry).
+   */
+  takeMarked(id: number, mark: number, taken: number): number {
+    const r = this.rec[id];
+    if (r < 0) return -1;
+    const o = r << 2;
+    if (this.i32[o | STATE] !== mark || this.i32[o | NODE] === DETACHED) return -1;
+    this.i32[o | STATE] = taken;
+    return this.i32[o | SLOT];
+  }
 
   /** The node holding the item, or ABSENT / PENDING / DETACHED. */
   nodeOf(id: number): number {

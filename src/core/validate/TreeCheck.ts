@@ -87,7 +87,7 @@ export class TreeCheck {
         }
         members++;
         if (id >= items.capacity) fail(`validate: class ${k} lists a bad id ${id}`);
-        if (items.rec[id] < 0) fail(`validate: class ${k} lists absent item ${id}`);
+        if (items.recordOf(id) < 0) fail(`validate: class ${k} lists absent item ${id}`);
         if (items.listPlaceOf(id) !== i)
           fail(`validate: item ${id} is at place ${i} of class ${k} but records place ${items.listPlaceOf(id)}`);
         if (items.classOf(id) !== k)
@@ -299,9 +299,9 @@ export class TreeCheck {
         fail(`validate: item ${id} has a detached bit that disagrees with its node ${n}`);
       }
       if (n === ABSENT) {
-        if (items.rec[id] >= 0 && !items.isDeparted(id))
-          fail(`validate: absent item ${id} holds record ${items.rec[id]}`);
-        if (items.rec[id] >= 0) this.checkOwnSlot(id);
+        if (items.recordOf(id) >= 0 && !items.isDeparted(id))
+          fail(`validate: absent item ${id} holds record ${items.recordOf(id)}`);
+        if (items.recordOf(id) >= 0) this.checkOwnSlot(id);
         if (tree.sweeps.has(id)) fail(`validate: absent item ${id} is still swept`);
         continue;
       }
