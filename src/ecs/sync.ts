@@ -14,7 +14,7 @@ import {
 import { HAS_BOTH, HAS_BOUNDS, HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
 import { Shape } from '../core/index.js';
-import { MIXED, spatialTreeOf, type SpatialTree } from '../core/internal.js';
+import { SCAN_FIELDS, spatialTreeOf, STORE_CENTRES, type SpatialTree } from '../core/internal.js';
 
 /**
  * The sync system: brings the tree up to date with the components. Inserts the entities that
@@ -359,29 +359,19 @@ function scan(s: QuadtreeState): void {
   const tree = s.tree;
   tree.flush();
   const index = spatialTreeOf(tree);
-  const C = index.classes;
+  const plan = index.scanPlan;
   let scanned = 0;
   let dirty = 0;
-  for (let k = 0; k < C.size.length; k++) {
-    if (C.size[k] === 0 || (C.isStatic[k] === 1 && k !== MIXED)) continue;
-    if (C.detached[k] === 1 && C.swept[k] === 0) {
-      // A detached class stores its boxes in one loop in the core. Under a budget a lower-tier
-      // one is checked in shares: only the next share is read (the rest waits its turn; its
-      // newborns were read when they were admitted).
-      const end = C.end[k];
-      if (!index.budgeted || !C.waits(k)) {
-        scanned += C.size[k];
-        dirty += storeRange(s, index, k, 0, end);
-        continue;
-      }
-      scanned += C.planTo[k] - C.planFrom[k] + C.planWrap[k];
-      dirty += storeRange(s, index, k, C.planFrom[k], C.planTo[k]);
-      dirty += storeRange(s, index, k, 0, C.planWrap[k]);
+  for (let r = 0, ranges = index.planScan(); r < ranges; r++) {
+    const k = plan[SCAN_FIELDS * r];
+    if (plan[SCAN_FIELDS * r + 3] === STORE_CENTRES) {
+      scanned += plan[SCAN_FIELDS * r + 4];
+      dirty += storeRange(s, index, k, plan[SCAN_FIELDS * r + 1], plan[SCAN_FIELDS * r + 2]);
       continue;
     }
-    const ids = C.ids[k];
-    // A held entity leaves a hole behind (and an emptied list ends): the bound is re-read.
-    for (let i = 0; i < C.end[k]; i++) {
+    const ids = index.listIds(k);
+    // A held entity leaves a hole behind (and an emptied list ends): the end is re-read.
+    for (let i = 0; i < index.listEnd(k); i++) {
       const eid = ids[i];
       if (eid < 0 || ent.isStatic[eid] === 1) continue;
       scanned++;
@@ -418,7 +408,7 @@ function storeRange(s: QuadtreeState, index: SpatialTree, k: number, from: numbe
     at = index.storeCentres(k, at + 1, to, x, y, width, height)
   ) {
     changed += index.stored;
-    hold(s, index.classes.ids[k][at], BAD_BOX);
+    hold(s, index.listIds(k)[at], BAD_BOX);
   }
   return changed + index.stored;
 }

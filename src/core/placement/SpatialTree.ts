@@ -1,4 +1,4 @@
-import { CollisionClasses } from '../store/CollisionClasses.js';
+import { CollisionClasses, MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
 import {
   ABSENT,
   CIRCLE,
@@ -24,6 +24,13 @@ import { KeySorter } from '../lists/radix.js';
 import { SweptStore } from '../store/SweptStore.js';
 import { MIN_REGION, SlotPool, roomFor, runRoomFor } from '../store/SlotPool.js';
 import { isSquare } from '../errors.js';
+
+/** Fields of a {@link SpatialTree.scanPlan} range. */
+export const SCAN_FIELDS = 5;
+/** A range of a detached class, whose boxes {@link SpatialTree.storeCentres} stores in one loop. */
+export const STORE_CENTRES = 0;
+/** A range of items to move one by one (`LooseQuadtree.move`). */
+export const MOVE_EACH = 1;
 
 /** Numbers by id: a plain array, a typed array or any indexable store. */
 export type Numbers = { readonly [id: number]: number };
@@ -345,6 +352,61 @@ export class SpatialTree {
 
   /** Boxes {@link storeCentres} changed in its last call. */
   stored = 0;
+
+  /**
+   * What {@link planScan} wrote: per range, the class, first and end list place, how its boxes
+   * are read ({@link STORE_CENTRES} or {@link MOVE_EACH}) and the items it counts as scanned.
+   */
+  readonly scanPlan = new Int32Array(2 * MAX_CLASSES * SCAN_FIELDS);
+
+  /**
+   * Plans a sync's read of a game's boxes for the coming step, so that it needs nothing of
+   * the class lists but their ids: the classes whose items may move, in class order.
+   * - A detached class without swept items: its list range (or the next share of it under a
+   *   budget: only that share is checked this step, and its newborns were read when they were
+   *   admitted) goes to {@link storeCentres}, one loop for the whole class.
+   * - Any other class: each listed item is moved one by one up to {@link listEnd}, read anew
+   *   each time (a held item leaves a hole behind, and an emptied list ends).
+   *
+   * Static classes are left out, but the mixed one (statics with movers). Returns the ranges.
+   */
+  planScan(): number {
+    const C = this.classes;
+    let n = 0;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.size[k] === 0 || (C.isStatic[k] === 1 && k !== MIXED)) continue;
+      if (C.detached[k] === 0 || C.swept[k] === 1) n = this.planRange(n, k, 0, C.end[k], MOVE_EACH, 0);
+      else if (!this.budgeted || !C.waits(k)) n = this.planRange(n, k, 0, C.end[k], STORE_CENTRES, C.size[k]);
+      else {
+        const share = C.planTo[k] - C.planFrom[k] + C.planWrap[k];
+        n = this.planRange(n, k, C.planFrom[k], C.planTo[k], STORE_CENTRES, share);
+        n = this.planRange(n, k, 0, C.planWrap[k], STORE_CENTRES, 0);
+      }
+    }
+    return n;
+  }
+
+  /** Writes range n of {@link scanPlan}; returns n + 1. */
+  private planRange(n: number, k: number, from: number, to: number, how: number, counted: number): number {
+    const o = SCAN_FIELDS * n;
+    const plan = this.scanPlan;
+    plan[o] = k;
+    plan[o + 1] = from;
+    plan[o + 2] = to;
+    plan[o + 3] = how;
+    plan[o + 4] = counted;
+    return n + 1;
+  }
+
+  /** Class k's list: ids by place, -1 in holes (see CollisionClasses.ids). */
+  listIds(k: number): Int32Array {
+    return this.classes.ids[k];
+  }
+
+  /** Class k's list end: places from here on are unused. */
+  listEnd(k: number): number {
+    return this.classes.end[k];
+  }
 
   /**
    * Whether a budget is set, and its least share per class and step (see Broadphase): a
