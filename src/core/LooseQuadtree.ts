@@ -514,10 +514,9 @@ export class LooseQuadtree {
   clear(): void {
     const items = this.tree.items;
     // Over the records, not the id map: a far id would make that a pass over millions of ids.
-    const { idOf, rec } = items;
     for (let r = 0, top = items.handedOut; r < top; r++) {
-      const id = idOf[r];
-      if (rec[id] === r && items.nodeOf(id) !== ABSENT) this.remove(id);
+      const id = items.idAtRecord(r);
+      if (id >= 0 && items.nodeOf(id) !== ABSENT) this.remove(id);
     }
     this.tree.clear();
   }

@@ -69,15 +69,16 @@ describe('memory follows the items (needs node --expose-gc)', () => {
     const store = new ItemStore(16, new SlotPool(16));
     for (let id = 0; id < 3; id++) store.add(id); // records 0, 1, 2
     store.depart(2);
-    store.releaseDeparted(); // record 2 free, still naming id 2
+    store.releaseDeparted(); // record 2 free, its stale slot still naming id 2
     store.depart(1);
     store.releaseDeparted();
     store.add(2); // takes record 1: id 2 lives at 1, the free record 2 names it still
     expect(store.rec[2]).toBe(1);
-    // Id 2's record goes to 2, id 0's stays, the free record goes to 1.
-    store.permute(Int32Array.of(0, 2, 1));
-    expect([store.rec[0], store.rec[1], store.rec[2]]).toEqual([0, -1, 2]);
-    expect(store.idOf[2]).toBe(2);
+    expect([store.idAtRecord(0), store.idAtRecord(1), store.idAtRecord(2)]).toEqual([0, 2, -1]);
+    // Records in use first: id 2's record goes to 0, id 0's to 1, the free record stays at 2.
+    store.permute(Int32Array.of(1, 0, 2));
+    expect([store.rec[0], store.rec[1], store.rec[2]]).toEqual([1, -1, 0]);
+    expect([store.idAtRecord(0), store.idAtRecord(1), store.idAtRecord(2)]).toEqual([2, 0, -1]);
     store.check();
   });
 

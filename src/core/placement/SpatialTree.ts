@@ -620,7 +620,7 @@ export class SpatialTree {
     const live = items.records;
     if (items.scattered * 8 < live || live < 256) return;
     const top = items.handedOut;
-    if (this.dest.length < top) this.dest = new Int32Array(items.idOf.length);
+    if (this.dest.length < top) this.dest = new Int32Array(top + (top >> 3));
     const dest = this.dest;
     dest.fill(-1, 0, top);
     const C = this.classes;

@@ -86,8 +86,6 @@ export class ItemStore {
   rec: Int32Array;
   /** Records: four int32 fields each. */
   i32: Int32Array;
-  /** Id of each record in use. */
-  idOf: Int32Array;
   /**
    * One bit per id, set while the item's node is DETACHED: a merge of pair lists asks it for
    * thousands of pairs a step, and 4 KB per 32k ids stay in cache where the records do not.
@@ -119,7 +117,6 @@ export class ItemStore {
     this.rec = new Int32Array(cap).fill(NO_RECORD);
     this.detachedBits = new Int32Array((cap + 31) >> 5);
     this.i32 = new Int32Array(cap * 4);
-    this.idOf = new Int32Array(cap);
     this.listAt = new Int32Array(cap).fill(-1);
     this.free = new Int32Array(cap);
     this.departed = new Int32Array(64);
@@ -127,7 +124,6 @@ export class ItemStore {
     // the lists past their counts when pushed: snapshots skip them. listAt is not among them:
     // a fresh record's -1 there is read.
     declareExtent(this, 'i32', () => 4 * this.top);
-    declareExtent(this, 'idOf', () => this.top);
     declareExtent(this, 'free', () => this.freeCount);
     declareExtent(this, 'departed', () => this.departedCount);
   }
@@ -172,7 +168,7 @@ export class ItemStore {
         this.scattered++;
       } else {
         r = this.top++;
-        if (r === this.idOf.length) this.growRecords(r + (r >> 1));
+        if (r === this.listAt.length) this.growRecords(r + (r >> 1));
       }
       const s = this.slots.allocOne();
       this.slots.id[s] = id;
@@ -184,7 +180,6 @@ export class ItemStore {
     meta[m] = DEFAULT_LAYER;
     meta[m + 1] = DEFAULT_MASK;
     this.rec[id] = r;
-    this.idOf[r] = id;
     const i32 = this.i32;
     const o = r << 2;
     i32[o | STATE] = 0;
@@ -227,21 +222,16 @@ export class ItemStore {
   }
 
   /**
-   * Moves every record r to `dest[r]` (a permutation of the records handed out, 0..top-1),
-   * in place: each swap puts one record where it belongs. O(records). The free list's records
-   * go along, in the order it hands them out.
+   * Moves every record r to `dest[r]` (a permutation of the records handed out, 0..top-1, that
+   * puts the records in use first and the free ones after them), in place: each swap puts one
+   * record where it belongs. O(records). The free list's records go along, in the order it
+   * hands them out.
    */
   permute(dest: Int32Array): void {
-    const { i32, rec, idOf, listAt } = this;
-    // The map first. A live record is the one its id maps to; a free record keeps the id that
-    // held it last, which may map to another record by now (possibly one moved already), so
-    // every record is told live or free before any entry changes: live ones are marked ~dest.
-    for (let r = 0; r < this.top; r++) if (rec[idOf[r]] === r) dest[r] = ~dest[r];
-    for (let r = 0; r < this.top; r++) {
-      if (dest[r] >= 0) continue;
-      dest[r] = ~dest[r];
-      rec[idOf[r]] = dest[r];
-    }
+    const { i32, rec, listAt } = this;
+    // The map first, from each record in use to its id through its slot (a record keeps no id).
+    const live = this.top - this.freeCount;
+    for (let r = 0; r < this.top; r++) if (dest[r] < live) rec[this.slots.id[i32[(r << 2) | SLOT]]] = dest[r];
     for (let j = 0; j < this.freeCount; j++) this.free[j] = dest[this.free[j]];
     for (let r = 0; r < this.top; r++) {
       for (let d = dest[r]; d !== r; d = dest[r]) {
@@ -250,7 +240,6 @@ export class ItemStore {
           i32[a] = i32[b];
           i32[b] = t;
         }
-        swap(idOf, r, d);
         swap(listAt, r, d);
         dest[r] = dest[d];
         dest[d] = d;
@@ -268,8 +257,20 @@ export class ItemStore {
     for (let r = 0; r < this.top; r++) {
       const at = i32[(r << 2) | NODE];
       const o = (r << 2) | SLOT;
-      if (this.rec[this.idOf[r]] === r && (at === ABSENT || at === PENDING)) i32[o] = this.slots.place(i32[o], 1);
+      if ((at === ABSENT || at === PENDING) && this.idAtRecord(r) >= 0) i32[o] = this.slots.place(i32[o], 1);
     }
+  }
+
+  /**
+   * The id holding record r, or -1 when r is free. A record keeps no id of its own: its slot
+   * holds it (every item's slot names its id). A free record's slot field is stale, and the
+   * slot it names belongs to no one or to an item that maps to another record.
+   */
+  idAtRecord(r: number): number {
+    const s = this.i32[(r << 2) | SLOT];
+    if (s < 0 || s >= this.slots.id.length) return -1;
+    const id = this.slots.id[s];
+    return id >= 0 && id < this.rec.length && this.rec[id] === r ? id : -1;
   }
 
   /** Records handed out so far, free ones included (see {@link permute}). */
@@ -298,7 +299,10 @@ export class ItemStore {
       const r = this.rec[id];
       if (r === NO_RECORD) continue;
       if (r < 0 || r >= this.top) fail(`validate: item ${id} maps to record ${r}, outside 0..${this.top - 1}`);
-      if (this.idOf[r] !== id) fail(`validate: item ${id} maps to record ${r}, which belongs to item ${this.idOf[r]}`);
+      if (this.idAtRecord(r) !== id)
+        fail(
+          `validate: item ${id} maps to record ${r}, whose slot ${this.slotOf(id)} names item ${this.slots.id[this.slotOf(id)]}`,
+        );
       used[r] = 1;
       mapped++;
     }
@@ -329,17 +333,15 @@ export class ItemStore {
    */
   trim(): void {
     const top = this.top;
-    const cap = this.idOf.length;
+    const cap = this.listAt.length;
     if (cap <= 1024 || cap * 4 <= top * 5) return;
     const size = Math.max(1024, top + (top >> 3));
     this.i32 = resize(this.i32, size * 4);
-    this.idOf = resize(this.idOf, size);
     this.listAt = resize(this.listAt, size);
   }
 
   private growRecords(cap: number): void {
     this.i32 = grow(this.i32, cap * 4);
-    this.idOf = grow(this.idOf, cap);
     this.listAt = grow(this.listAt, cap, -1);
   }
 
