@@ -30,9 +30,10 @@ export class ProbeGrid {
   /** Per cell: first entry of its run; `start[cells]` is the entry count. */
   private start: Int32Array = new Int32Array(2);
   /**
-   * Per entry, in cell order: the item's box, and its tag: key (slot, or id for a self join), first column,
-   * first row, and its priority with its swept and circle bits above (a pair with either takes
-   * the exact test). Two arrays, so that the build's scatter writes two cache lines an entry.
+   * Per entry, in cell order: the item's box, and its tag: key (slot, or id for a self join),
+   * first column, first row, and its priority with its swept and circle bits above (a pair with
+   * either takes the exact test). Two arrays, so that the build's scatter writes two cache lines
+   * an entry.
    */
   private box: Float64Array = new Float64Array(0);
   private tag: Int32Array = new Int32Array(0);
