@@ -24,9 +24,9 @@ export function isSorted(list: PairList, count = list.count): boolean {
   return true;
 }
 
-/** First index of the sorted list whose pair does not come before (priority, a, b). */
-export function lowerBound(list: PairList, count: number, priority: number, a: number, b: number): number {
-  let lo = 0;
+/** First index of the sorted list (from `from` on) whose pair does not come before (priority, a, b). */
+export function lowerBound(list: PairList, count: number, priority: number, a: number, b: number, from = 0): number {
+  let lo = from;
   let hi = count;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;

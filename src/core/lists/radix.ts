@@ -106,6 +106,14 @@ export class PairRadix {
   }
 
   /**
+   * Scratch of at least as many entries as the last sort's pairs, free until the next sort
+   * (the merge of a step that checked every item writes the start steps there).
+   */
+  scratch(): Int32Array {
+    return this.tmp.a;
+  }
+
+  /**
    * Sorts by `a`: one pass with a bucket per id when ids are small enough and not many more
    * than the pairs (the buckets are cleared and summed every pass), else 11 bits per pass.
    */

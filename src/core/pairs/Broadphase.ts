@@ -30,9 +30,9 @@ const MANY_MOVED = 16;
  *   partners moved is joined whole; the pairs are radix-sorted and merged with the list (see
  *   PairLists.mergeFound). The only way under a budget.
  * - all (half or more moved, no budget): one sweep over every cell finds every pair (see
- *   CellSweep.run), merged the same way. It pays: with the movers' way every step instead,
- *   the storm takes 1.45x the time at 10k and 1.37x at 100k, the effects 1.18x, and 1k
- *   bouncing boxes all moving 2.1x.
+ *   CellSweep.run), sorted the same way, and replaces the list (see PairLists.replaceWithFound).
+ *   It pays: with the movers' way every step instead, the storm takes 1.45x the time at 10k
+ *   and 1.37x at 100k, the effects 1.18x, and 1k bouncing boxes all moving 2.1x.
  *
  * A big class most of which moves step after step is detached from the tree (see
  * SpatialTree.detach, {@link choose}): its moves only store the box, its births and deaths
@@ -229,8 +229,8 @@ export class Broadphase {
 
   /**
    * Checks every item at once: the sweep finds every overlapping pair, a radix sort puts them
-   * in list order, and one merge against the previous list tells the pairs that stayed from
-   * those that began or ended: no per-pair lookup.
+   * in list order, and one pass against the previous list tells the pairs that stayed from
+   * those that began or ended (no per-pair lookup); the found pairs are then the list.
    * Used when at least half the items moved and there is no budget.
    */
   private checkAll(): number {
@@ -242,7 +242,8 @@ export class Broadphase {
     this.sweep.run(found);
     this.tests += this.sweep.tests;
     this.radix.sort(found);
-    this.mergeFound(true);
+    this.lists.replaceWithFound(found, this.stepId, this.left, this.priorityChanged, this.radix.scratch());
+    this.left.clear();
     this.waitingMembers = 0;
     this.waitingClasses = 0;
     return this.tree.size - this.tree.waiting;
@@ -288,7 +289,7 @@ export class Broadphase {
       this.budgetedTests = this.tests - unrationed;
     }
     this.radix.sort(found);
-    this.mergeFound(false);
+    this.mergeFound();
     this.checked.clear();
     this.covered.clear();
     return checked;
@@ -495,14 +496,13 @@ export class Broadphase {
     return members;
   }
 
-  /** Merges the sweep's pairs into the lists. */
-  private mergeFound(all: boolean): void {
+  /** Merges the pairs the movers' checks found into the lists. */
+  private mergeFound(): void {
     const touched = this.touchedWords();
     // Nothing found and no listed pair to test (no item moved): the list stays as it is.
-    if (all || this.found.count > 0 || this.touched.count > 0) {
+    if (this.found.count > 0 || this.touched.count > 0) {
       this.lists.mergeFound(
         this.found,
-        all,
         this.stepId,
         this.checked.words,
         this.covered.words,
