@@ -213,20 +213,10 @@ export class PairLists {
    * `refreshed` as in {@link mergeFound}.
    */
   replaceWithFound(found: PairBuffer, step: number, left: IdBits, refreshed: boolean, born: Int32Array): void {
-    const list = this.current;
-    const exiting = this.exiting;
-    const entered = this.entered;
+    const { current: list, exiting, entered } = this;
     const anyLeft = left.count > 0;
-    const la = list.a,
-      lb = list.b,
-      lp = list.priority,
-      lborn = list.born,
-      lwas = list.was;
-    const fa = found.a,
-      fb = found.b,
-      fp = found.priority;
-    const on = list.count,
-      fn = found.count;
+    const { a: la, b: lb, priority: lp, born: lborn, was: lwas, count: on } = list;
+    const { a: fa, b: fb, priority: fp, count: fn } = found;
     let i = 0;
     let j = 0;
     while (i < on || j < fn) {
