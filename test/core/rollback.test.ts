@@ -43,9 +43,18 @@ interface Item {
   swept: boolean;
 }
 
-/** Writes a frame script from a model of which ids are in the tree; the tree never steers it. */
-function script(seed: number, frames: number, withTiles: boolean): Op[][] {
+/** Ids of the swarm: dust that all moves every frame, so that its class is joined whole on a grid. */
+const SWARM_IDS = 60_000;
+const SWARM = 1500;
+
+/**
+ * Writes a frame script from a model of which ids are in the tree; the tree never steers it.
+ * With `swarm`, a class of dust (more than the items a class needs to be joined whole) moves
+ * every frame, and some of it dies and is born again.
+ */
+function script(seed: number, frames: number, withTiles: boolean, swarm = false): Op[][] {
   const rng = new Rng(seed);
+  const dust = new Map<number, [number, number]>();
   const items = new Map<number, Item>();
   const removed: number[] = [];
   const out: Op[][] = [];
@@ -64,6 +73,31 @@ function script(seed: number, frames: number, withTiles: boolean): Op[][] {
   };
   for (let f = 0; f < frames; f++) {
     const ops: Op[] = [];
+    if (swarm) {
+      // In waves: all of it moving for 30 frames, then a few for 20, so that the class is joined
+      // whole, then placed in nodes again, between saves and restores.
+      const stir = f % 50 < 30 ? 1 : 0.02;
+      for (let i = 0; i < SWARM; i++) {
+        const id = SWARM_IDS + i;
+        let at = dust.get(id);
+        if (at !== undefined && rng.chance(0.01)) {
+          dust.delete(id);
+          ops.push([REMOVE, id]);
+          continue;
+        }
+        if (at === undefined) {
+          if (f > 0 && !rng.chance(0.05)) continue;
+          at = [q(rng.range(0, WORLD)), q(rng.range(0, WORLD))];
+          dust.set(id, at);
+          ops.push([INSERT, id, at[0], at[1], at[0] + 3, at[1] + 3], [COLLIDER, id, 8, 9, rng.pick([0, 128])]);
+          continue;
+        }
+        if (!rng.chance(stir)) continue;
+        at[0] = Math.min(WORLD, Math.max(0, at[0] + q(rng.range(-3, 3))));
+        at[1] = Math.min(WORLD, Math.max(0, at[1] + q(rng.range(-3, 3))));
+        ops.push([MOVE, id, at[0], at[1], at[0] + 3, at[1] + 3]);
+      }
+    }
     // Bursts while the population is small enough that long runs stay quick.
     const burst = items.size < 1500 && rng.chance(0.03) ? 150 + rng.int(300) : 0;
     const count = burst + rng.int(24);
@@ -131,6 +165,7 @@ function script(seed: number, frames: number, withTiles: boolean): Op[][] {
     if (!withTiles && rng.chance(0.01)) {
       for (const id of items.keys()) removed.push(id);
       items.clear();
+      dust.clear();
       ops.push([CLEAR]);
     }
     if (rng.chance(0.03)) ops.push([TICK]);
@@ -270,10 +305,18 @@ function rollbackRun(
   seed: number,
   frames: number,
   withTiles: boolean,
-): { restores: number; replayed: number; grown: number } {
-  const ops = script(seed, frames, withTiles);
+  swarm = false,
+): { restores: number; replayed: number; grown: number; joinedWhole: number; placedAgain: number } {
+  const ops = script(seed, frames, withTiles, swarm);
   const straight = new Run(seed, withTiles);
-  const expected = ops.map((frameOps) => straight.frame(frameOps));
+  let joinedWhole = 0,
+    placedAgain = 0;
+  const expected = ops.map((frameOps) => {
+    const out = straight.frame(frameOps);
+    if (anyDetached(straight.tree)) joinedWhole++;
+    else if (joinedWhole > 0) placedAgain++;
+    return out;
+  });
   const run = new Run(seed, withTiles);
   const rng = new Rng(seed ^ 0x5eed);
   const ring: { snap: QuadtreeSnapshot; frame: number }[] = [];
@@ -313,7 +356,13 @@ function rollbackRun(
       restores++;
     }
   }
-  return { restores, replayed, grown };
+  return { restores, replayed, grown, joinedWhole, placedAgain };
+}
+
+/** Whether some class of the tree is joined whole on a grid each step (its items in no node). */
+function anyDetached(tree: LooseQuadtree): boolean {
+  const classes = (tree as unknown as { tree: { classes: { detached: Uint8Array } } }).tree.classes;
+  return classes.detached.includes(1);
 }
 
 describe('rollback: save, run on, restore, replay', () => {
@@ -329,6 +378,28 @@ describe('rollback: save, run on, restore, replay', () => {
         expect(grown).toBeGreaterThan(1);
       },
       60_000 + FRAMES * 200,
+    );
+  }
+  // The grid a swarm's class is joined on, the found pairs and their sort are rebuilt each step
+  // and kept out of snapshots: a restore must not need them.
+  for (const seed of [5, 6]) {
+    const withTiles = seed === 5;
+    it(
+      `replays a swarm joined whole on a grid (seed ${seed + SEED_SHIFT}, ${withTiles ? 'a tile layer' : 'clears'})`,
+      () => {
+        const frames = FRAMES;
+        const { restores, replayed, joinedWhole, placedAgain } = rollbackRun(
+          seed + SEED_SHIFT,
+          frames,
+          withTiles,
+          true,
+        );
+        expect(restores).toBeGreaterThan(frames / 20);
+        expect(replayed).toBeGreaterThan(frames / 4);
+        expect(joinedWhole).toBeGreaterThan(frames / 4);
+        expect(placedAgain).toBeGreaterThan(frames / 10);
+      },
+      60_000 + FRAMES * 400,
     );
   }
 });

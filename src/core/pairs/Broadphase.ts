@@ -9,6 +9,7 @@ import { IdQueue } from './IdQueue.js';
 import { IdBits } from './IdBits.js';
 import { CellSweep } from './CellSweep.js';
 import { PairIndex } from './PairIndex.js';
+import { markOutside } from '../snapshot/StatePlan.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import type { QuadtreeStats } from '../options.js';
 import type { IdArray } from '../queries/QueryEngine.js';
@@ -92,6 +93,10 @@ export class Broadphase {
     this.tree = tree;
     this.stats = stats;
     this.sweep = new CellSweep(tree, touching);
+    // Scratch of a step's checks, written whole before it is read: not state (see markOutside).
+    // The found pairs and the sort's buffers held a third of a snapshot with every box moving.
+    markOutside(this.found);
+    markOutside(this.radix);
   }
 
   /** Every pair after the last step, sorted. */

@@ -5,6 +5,7 @@ import { NONE } from '../store/NodePool.js';
 import type { PairBuffer } from '../lists/PairBuffer.js';
 import { ProbeGrid } from './ProbeGrid.js';
 import { ExactTest, roundOverlap } from './ExactTest.js';
+import { markOutside } from '../snapshot/StatePlan.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /**
@@ -71,6 +72,9 @@ export class CellSweep {
     this.exactTest = new ExactTest(tree, touching);
     for (let k = 0; k < MAX_CLASSES; k++)
       this.bounds.push(new Array<Float32Array | null>(tree.maxDepth + 1).fill(null));
+    // Rebuilt by each step before they are read (see run, ProbeGrid.invalidate): not state.
+    markOutside(this.bounds);
+    markOutside(this.grid);
   }
 
   /** Forgets anything built for an earlier step (see ProbeGrid.invalidate). */
