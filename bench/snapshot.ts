@@ -1,7 +1,8 @@
 /**
  * Snapshots for rollback: the time to save and to restore the whole collision state, the
  * bytes a snapshot holds and the bytes a save copies (the parts of the buffers in use), for the
- * bouncing boxes (a tenth moving, in the core and through a bitECS world) and the storm, after
+ * bouncing boxes (a tenth moving, in the core and through a bitECS world; all moving, joined
+ * whole on a grid each step, in the core) and the storm, after
  * the scene has run a while. Saves reuse one snapshot, as a rollback loop's ring of them does.
  *
  *   npx tsx --expose-gc bench/snapshot.ts [--n 10000,100000] [--repeats 200]
@@ -143,6 +144,7 @@ function main(): void {
   for (const n of values.n.split(',').map(Number)) {
     const repeats = Math.max(10, Math.round(Number(values.repeats) * Math.min(1, 10_000 / n)));
     rows.push(measure(coreSubject(new Scene(n, '10')), 'bounce, 10% moving', n, repeats));
+    rows.push(measure(coreSubject(new Scene(n, 'all')), 'bounce, all moving', n, repeats));
     const storm = new StormScene(n);
     rows.push(measure(coreSubject(storm), 'storm', storm.n, repeats));
     rows.push(measure(worldSubject(new Scene(n, '10')), 'bounce, bitECS world', n, repeats));
