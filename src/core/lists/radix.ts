@@ -1,5 +1,6 @@
 import { grow } from '../grow.js';
 import { PairBuffer } from './PairBuffer.js';
+import { markOutside } from '../snapshot/StatePlan.js';
 
 const BITS = 12;
 const BUCKETS = 1 << BITS;
@@ -15,6 +16,11 @@ export class KeySorter {
   count = 0;
   private tmp: Int32Array = new Int32Array(256);
   private readonly counts = new Int32Array(BUCKETS);
+
+  constructor() {
+    // Scratch of one sort, filled before it is read: not state (see markOutside).
+    markOutside(this);
+  }
 
   push(key: number): void {
     if (this.count === this.keys.length) {
@@ -76,6 +82,11 @@ export class PairRadix {
   private passes = 0;
   /** False when every pair has the same priority: that column is refilled, not moved. */
   private movePriority = true;
+
+  constructor() {
+    // Scratch of one step's sort and merge: not state (see markOutside).
+    markOutside(this);
+  }
 
   sort(list: PairBuffer): void {
     const n = list.count;

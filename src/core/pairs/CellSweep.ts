@@ -72,9 +72,8 @@ export class CellSweep {
     this.exactTest = new ExactTest(tree, touching);
     for (let k = 0; k < MAX_CLASSES; k++)
       this.bounds.push(new Array<Float32Array | null>(tree.maxDepth + 1).fill(null));
-    // Rebuilt by each step before they are read (see run, ProbeGrid.invalidate): not state.
+    // Computed by each run before they are read: not state.
     markOutside(this.bounds);
-    markOutside(this.grid);
   }
 
   /** Forgets anything built for an earlier step (see ProbeGrid.invalidate). */

@@ -1,6 +1,7 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
 import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, PRIORITY_SHIFT, SWEPT } from '../store/ItemStore.js';
 import { grow } from '../grow.js';
+import { markOutside } from '../snapshot/StatePlan.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
 
@@ -55,6 +56,8 @@ export class ProbeGrid {
     this.tree = tree;
     this.touching = touching;
     this.levels = new Int32Array(tree.maxDepth + 1);
+    // Built anew for each join, and forgotten before each step (see invalidate): not state.
+    markOutside(this);
   }
 
   /** Forgets the grid built for the last join: boxes may have moved since. Called before each step's joins. */
