@@ -94,7 +94,8 @@ export class Broadphase {
     this.stats = stats;
     this.sweep = new CellSweep(tree, touching);
     // Scratch of a step's checks, written whole before it is read: not state (see markOutside).
-    // With the sort's buffers and the join's grid, it held 44% of a snapshot of 100k boxes all moving.
+    // With the sort's buffers and the join's grid it held nearly half of a snapshot of 100k
+    // boxes all moving.
     markOutside(this.found);
   }
 
