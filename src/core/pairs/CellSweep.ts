@@ -5,7 +5,7 @@ import { NONE } from '../store/NodePool.js';
 import type { PairBuffer } from '../lists/PairBuffer.js';
 import { ProbeGrid } from './ProbeGrid.js';
 import { ExactTest, roundOverlap } from './ExactTest.js';
-import { markOutside } from '../snapshot/StatePlan.js';
+import { declareScratch } from '../snapshot/StatePlan.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /**
@@ -73,7 +73,7 @@ export class CellSweep {
     for (let k = 0; k < MAX_CLASSES; k++)
       this.bounds.push(new Array<Float32Array | null>(tree.maxDepth + 1).fill(null));
     // Computed by each run before they are read: not state.
-    markOutside(this.bounds);
+    declareScratch(this, 'bounds');
   }
 
   /** Forgets anything built for an earlier step (see ProbeGrid.invalidate). */

@@ -24,6 +24,7 @@ import { KeySorter } from '../lists/radix.js';
 import { SweptStore } from '../store/SweptStore.js';
 import { MIN_REGION, SlotPool, roomFor, runRoomFor } from '../store/SlotPool.js';
 import { isSquare } from '../errors.js';
+import { declareScratch } from '../snapshot/StatePlan.js';
 
 /** Fields of a {@link SpatialTree.scanPlan} range. */
 export const SCAN_FIELDS = 5;
@@ -134,6 +135,8 @@ export class SpatialTree {
     this.indexCell(0);
     this.pending = new Int32Array(256);
     this.expired = new Int32Array(64);
+    // Written before they are read, in each relayout and tick: not state.
+    declareScratch(this, 'dest', 'expired');
   }
 
   /**

@@ -9,7 +9,8 @@
  * The walk follows fields (own enumerable properties), array elements and map values. It does
  * not enter functions, typed arrays (their bytes are copied per buffer, so views that share a
  * buffer stay shared) or objects marked with {@link markOutside} (a caller's allocator, a
- * game's world): those are saved as references only.
+ * game's world, a step's scratch): those are saved as references only. Fields declared with
+ * {@link declareScratch} are left out altogether.
  */
 
 /** Field kinds. */
@@ -39,6 +40,20 @@ export function declareExtent(holder: object, key: string, inUse: () => number):
 /** Marks an object as not part of the state: snapshots keep a reference to it and never copy it. */
 export function markOutside(o: object): void {
   outside.add(o);
+}
+
+/** Per holder, the fields that hold scratch (see {@link declareScratch}). */
+const scratch = new WeakMap<object, Set<string>>();
+
+/**
+ * Declares that `holder[key]` is scratch for each key: written before it is read, whatever
+ * array it holds (one grown since a save included). The plan leaves these fields out: a save
+ * neither copies nor holds them, and a restore leaves them as they are.
+ */
+export function declareScratch(holder: object, ...keys: string[]): void {
+  const own = scratch.get(holder);
+  if (own === undefined) scratch.set(holder, new Set(keys));
+  else for (const key of keys) own.add(key);
 }
 
 /** Where a snapshot keeps what a plan names (sized by the caller from the plan; see Snapshot.ts). */
@@ -89,7 +104,9 @@ export class StatePlan {
     for (let q = 0; q < queue.length; q++) {
       const o = queue[q];
       if (Array.isArray(o)) this.addLength(o);
+      const skipped = scratch.get(o);
       for (const key of Array.isArray(o) ? o.keys() : Object.keys(o)) {
+        if (skipped?.has(key as string) === true) continue;
         const v = (o as Record<string | number, unknown>)[key];
         if (typeof v === 'number') this.add(o, key, NUMBER, this.numbers++, undefined);
         else if (typeof v === 'boolean') this.add(o, key, BOOLEAN, this.numbers++, undefined);

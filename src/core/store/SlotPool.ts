@@ -1,5 +1,5 @@
 import { resize } from '../grow.js';
-import { declareExtent } from '../snapshot/StatePlan.js';
+import { declareExtent, declareScratch } from '../snapshot/StatePlan.js';
 
 /**
  * Slots a detached class's run keeps for `members` list places: an eighth more and one. A run
@@ -61,7 +61,7 @@ export class SlotPool {
     declareExtent(this, 'box', () => 4 * this.top);
     declareExtent(this, 'id', () => this.top);
     declareExtent(this, 'meta', () => 3 * this.top);
-    declareExtent(this, 'dest', () => 0);
+    declareScratch(this, 'dest');
   }
 
   /** Slots handed out so far (the high-water mark). */
