@@ -85,10 +85,11 @@ export const Bounds = {
 /**
  * Collision filter and importance. An entity without Collider gets the defaults: layer 1,
  * mask all bits, priority 128. A field left unwritten (`undefined`) also takes its default.
- * When this Collider leaves an entity (removeComponent or removeEntity), its fields are set
- * back to the defaults, so a recycled id starts from them (so are those of
- * {@link createQuadtreeComponents}); a game's own collider store (the `collider` option) is
- * left as it is.
+ * When this Collider leaves an entity that has Position and Bounds (removeComponent or
+ * removeEntity), its fields are set back to the defaults, so a recycled id starts from them
+ * (so are those of {@link createQuadtreeComponents}); a game's own collider store (the
+ * `collider` option) is left as it is. The Collider of an entity without both is not watched:
+ * write all three fields when adding it to such an entity.
  * - `layer`: the entity's category bits (usually one bit of 32; not 0)
  * - `mask`: the categories it collides with; a pair exists only if each side's mask has a
  *   bit of the other's layer

@@ -10,15 +10,9 @@ export const IN_TREE = 2;
 /** Held out of the tree because of bad values; re-checked every sync. */
 export const HELD = 3;
 
-/**
- * `marks` bits: queued for a re-read by markMoved; listed in `held`; has Position; has Bounds
- * (the last two kept by the plugin's observers, so that the sync needs no `hasComponent`).
- */
+/** `marks` bits: queued for a re-read by markMoved; listed in `held`. */
 export const MARK_MOVED = 1;
 export const IN_HELD_LIST = 2;
-export const HAS_POSITION = 4;
-export const HAS_BOUNDS = 8;
-export const HAS_BOTH = HAS_POSITION | HAS_BOUNDS;
 
 /**
  * What the plugin knows about each entity, in parallel typed arrays indexed by entity id

@@ -1,6 +1,5 @@
 import { $internal, entityExists, type InternalWorld, type World } from 'bitecs';
 import { describe, fail, fit, QuadtreeSnapshot, restoreState, saveState } from '../core/internal.js';
-import { HAS_BOUNDS, HAS_POSITION } from './entities.js';
 import type { HandlerRecord } from './handlers.js';
 import { stateOf, type QuadtreeState } from './state.js';
 
@@ -17,7 +16,7 @@ import { stateOf, type QuadtreeState } from './state.js';
 export class QuadtreeWorldSnapshot {
   /** @internal The plugin's state, tree included. */
   readonly state = new QuadtreeSnapshot();
-  /** @internal Entities with Position or Bounds at the save, and which of the two (HAS_* bits). */
+  /** @internal Entities with Position or Bounds at the save, and which of the two (POSITION, BOUNDS bits). */
   tracked = new Int32Array(64);
   /** @internal */
   trackedMarks = new Uint8Array(64);
@@ -88,13 +87,19 @@ export function restoreQuadtree(world: object, snapshot: QuadtreeWorldSnapshot):
   restoreState(s, snapshot.state, "world's quadtree");
 }
 
-/** Entities whose Position or Bounds the plugin had seen at the save (its observers' marks). */
+/** Bits of {@link QuadtreeWorldSnapshot.trackedMarks}. */
+const POSITION = 1;
+const BOUNDS = 2;
+
+/** Entities with Position or Bounds at the save, read from bitECS's entity masks. */
 function listTracked(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
-  const marks = s.entities.marks;
-  const either = HAS_POSITION | HAS_BOUNDS;
+  const w = s.world as World;
+  const position = componentTest(w, s.position);
+  const bounds = componentTest(w, s.bounds);
+  const end = Math.max(position.end, bounds.end);
   let n = 0;
-  for (let eid = 0; eid < marks.length; eid++) {
-    const m = marks[eid] & either;
+  for (let eid = 0; eid < end; eid++) {
+    const m = (position.has(eid) ? POSITION : 0) | (bounds.has(eid) ? BOUNDS : 0);
     if (m === 0) continue;
     if (n === snap.tracked.length) {
       snap.tracked = fit(snap.tracked, n + 1);
@@ -133,28 +138,28 @@ function pushPairEntity(snap: QuadtreeWorldSnapshot, pe: number, a: number, b: n
 }
 
 /**
- * Refuses a world that was not rolled back with the snapshot. The plugin's observers have kept
- * `marks` in step with the world's Position and Bounds through the game's own rollback, so the
- * entities that have them now must be exactly those of the save; the pair entities must be
- * alive with Collision for the same two entities.
+ * Refuses a world that was not rolled back with the snapshot: the entities that have Position
+ * or Bounds now must be exactly those of the save; the pair entities must be alive with
+ * Collision for the same two entities.
  */
 function checkWorld(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
   const advice =
     'roll the world back to the saved frame first, with the same entity ids (see docs/rollback.md); nothing was changed';
-  const marks = s.entities.marks;
-  const either = HAS_POSITION | HAS_BOUNDS;
+  const w = s.world as World;
+  const position = componentTest(w, s.position);
+  const bounds = componentTest(w, s.bounds);
+  const end = Math.max(position.end, bounds.end);
   let i = 0;
-  for (let eid = 0; eid < marks.length || i < snap.trackedCount; eid++) {
-    const now = eid < marks.length ? marks[eid] & either : 0;
+  for (let eid = 0; eid < end || i < snap.trackedCount; eid++) {
+    const now = (position.has(eid) ? POSITION : 0) | (bounds.has(eid) ? BOUNDS : 0);
     const then = i < snap.trackedCount && snap.tracked[i] === eid ? snap.trackedMarks[i++] : 0;
     if (now === then) continue;
-    const which = ((now ^ then) & HAS_POSITION) !== 0 ? 'Position' : 'Bounds';
-    const had = (then & (which === 'Position' ? HAS_POSITION : HAS_BOUNDS)) !== 0 ? 'had' : 'had no';
+    const which = ((now ^ then) & POSITION) !== 0 ? 'Position' : 'Bounds';
+    const had = (then & (which === 'Position' ? POSITION : BOUNDS)) !== 0 ? 'had' : 'had no';
     fail(`restoreQuadtree: entity ${eid} ${had} ${which} at the save and not now; ${advice}`);
   }
-  const w = s.world as World;
   const C = s.collision;
-  const has = componentTest(w, C);
+  const has = componentTest(w, C).has;
   for (let p = 0; p < snap.pairEntityCount; p++) {
     const pe = snap.pairEntities[3 * p];
     const a = snap.pairEntities[3 * p + 1];
@@ -168,15 +173,16 @@ function checkWorld(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
 
 /**
  * `hasComponent` for many entities of one component: its bit in bitECS's entity masks, read
- * once (a restore checks every pair entity; the call per entity cost a map lookup each).
+ * once (a save and a restore check every entity; the call per entity cost a map lookup each),
+ * and the end of the masks (no entity at or past it has the component).
  */
-function componentTest(w: World, component: object): (eid: number) => boolean {
+function componentTest(w: World, component: object): { has: (eid: number) => boolean; end: number } {
   const ctx = (w as unknown as InternalWorld)[$internal];
   const data = ctx.componentMap.get(component);
-  if (data === undefined) return () => false;
+  if (data === undefined) return { has: () => false, end: 0 };
   const masks = ctx.entityMasks[data.generationId];
   const bit = data.bitflag;
-  return (eid) => ((masks[eid] ?? 0) & bit) !== 0;
+  return { has: (eid) => ((masks[eid] ?? 0) & bit) !== 0, end: masks.length };
 }
 
 /** Handlers are the game's code, not state: a restore does not register or remove any. */

@@ -11,7 +11,7 @@ import {
   VALID,
   validBox,
 } from './check.js';
-import { HAS_BOTH, HAS_BOUNDS, HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
+import { HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
 import { Shape } from '../core/index.js';
 import { SCAN_FIELDS, spatialTreeOf, STORE_CENTRES, type SpatialTree } from '../core/internal.js';
@@ -226,7 +226,7 @@ function insertAdded(s: QuadtreeState): void {
       continue;
     }
     // Skips entities removed since they were queued, and repeats of a recycled id.
-    if (ent.status[eid] === QUEUED && (ent.marks[eid] & HAS_BOTH) === HAS_BOTH) admit(s, eid);
+    if (ent.status[eid] === QUEUED) admit(s, eid);
   }
   list.clear();
 }
@@ -242,7 +242,9 @@ function checkPositions(s: QuadtreeState): void {
       if (hasComponent(world, eid, s.bounds) && !hasComponent(world, eid, s.position)) beyondLimit(s, eid);
       continue;
     }
-    if ((ent.marks[eid] & HAS_BOTH) === HAS_BOUNDS && ent.status[eid] === UNTRACKED) hold(s, eid, NO_POSITION);
+    if (!hasComponent(world, eid, s.bounds) || hasComponent(world, eid, s.position)) continue;
+    ent.ensure(eid);
+    if (ent.status[eid] === UNTRACKED) hold(s, eid, NO_POSITION);
   }
   list.clear();
 }

@@ -1,4 +1,4 @@
-import { addEntity, removeEntity } from 'bitecs';
+import { addComponent, addEntity, removeComponent, removeEntity } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
   Bounds,
@@ -45,6 +45,45 @@ describe('Collider of a recycled id', () => {
       out.push(x, y, priority);
     });
     expect(out).toEqual([b, c, 128]);
+  });
+
+  it('sees a Collider added and removed again between two frames, and resets it', () => {
+    const scene = new Scene();
+    const a = scene.spawn(10, 10);
+    const b = scene.spawn(12, 12);
+    scene.frame();
+    expect(pairKeys(scene.world)).toEqual([`${a}-${b}:${Phase.Enter}`]);
+    // Added and removed twice: bitECS leaves a removed entity in a query until a commit, and
+    // the second removal must be seen as well as the first.
+    for (let round = 0; round < 2; round++) {
+      addComponent(scene.world, a, Collider);
+      Collider.layer[a] = 4;
+      Collider.mask[a] = 4;
+      Collider.priority[a] = 7;
+      removeComponent(scene.world, a, Collider);
+      expect([Collider.layer[a], Collider.mask[a], Collider.priority[a]]).toEqual([
+        DEFAULT_COLLIDER.layer,
+        DEFAULT_COLLIDER.mask,
+        DEFAULT_COLLIDER.priority,
+      ]);
+    }
+    scene.frame();
+    expect(pairKeys(scene.world)).toEqual([`${a}-${b}:${Phase.Stay}`]);
+    // Added for good: its filter takes effect at the next frame.
+    addComponent(scene.world, a, Collider);
+    Collider.layer[a] = 4;
+    Collider.mask[a] = 4;
+    scene.frame();
+    expect(pairKeys(scene.world)).toEqual([`${a}-${b}:${Phase.Exit}`]);
+  });
+
+  it('keeps the fields a new entity was given before its Collider was added', () => {
+    const scene = new Scene();
+    const a = scene.spawn(10, 10, 10, 10, { layer: 4, mask: 4 });
+    scene.spawn(12, 12);
+    scene.frame();
+    expect(Collider.layer[a]).toBe(4);
+    expect(pairKeys(scene.world)).toEqual([]);
   });
 
   it('leaves a game-supplied collider store alone', () => {

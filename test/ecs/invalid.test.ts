@@ -170,6 +170,16 @@ describe("bad component values with invalid: 'throw' (the default)", () => {
     addComponent(scene.world, other, Position);
     scene.frame();
     expect(getStats(scene.world)).toMatchObject({ entities: 1, held: 0 });
+    // Position added and removed again between two syncs: bitECS does not tell of an entity
+    // joining again the query of Bounds alone before it has left it.
+    removeComponent(scene.world, other, Position);
+    syncThrows(scene, /has Bounds but no Position/);
+    addComponent(scene.world, other, Position);
+    removeComponent(scene.world, other, Position);
+    syncThrows(scene, new RegExp(`^bitecs-quadtree: entity ${other} has Bounds but no Position`));
+    addComponent(scene.world, other, Position);
+    scene.frame();
+    expect(getStats(scene.world)).toMatchObject({ entities: 1, held: 0 });
   });
 
   it('an entity id beyond maxId', () => {
