@@ -10,9 +10,13 @@ export const IN_TREE = 2;
 /** Held out of the tree because of bad values; re-checked every sync. */
 export const HELD = 3;
 
-/** `marks` bits: queued for a re-read by markMoved; listed in `held`. */
+/**
+ * `marks` bits: queued for a re-read by markMoved; listed in `held`; has a Collider (kept by
+ * the plugin's observers while the entity has Position and Bounds, see plugin.ts).
+ */
 export const MARK_MOVED = 1;
 export const IN_HELD_LIST = 2;
+export const HAS_COLLIDER = 4;
 
 /**
  * What the plugin knows about each entity, in parallel typed arrays indexed by entity id

@@ -13,7 +13,7 @@ import {
 } from 'bitecs';
 import type { LooseQuadtree } from '../core/index.js';
 import { checkKeys, fail, show } from '../core/internal.js';
-import { HELD, IN_TREE, UNTRACKED, QUEUED } from './entities.js';
+import { HAS_COLLIDER, UNTRACKED, QUEUED } from './entities.js';
 import { DISPATCH_KEYS, WORLD_KEYS, type DispatchBudget, type QuadtreeWorldOptions } from './options.js';
 import { DEFAULT_COLLIDER, isPluginCollider, type ColliderStore } from './components.js';
 import { findState, QuadtreeState, setState, stateOf } from './state.js';
@@ -143,17 +143,16 @@ function watch(s: QuadtreeState): void {
   const on = (hook: ReturnType<typeof onAdd>, fn: (eid: number) => void): void => {
     s.unsubscribe.push(observe(w, hook, fn));
   };
-  // Registered first, so that bitECS tells it of an entity before the query of Position and
-  // Bounds: an entity that gains both without a Collider is not in the tree yet when it joins.
   const withoutCollider = [s.position, s.bounds, Not(s.collider)];
+  // Registered here for its members (observe would find it by its terms and use it).
   const colliderless = registerQuery(w, withoutCollider) as unknown as BitecsQuery;
   on(onAdd(...withoutCollider), (eid) => colliderLost(s, eid));
   on(onRemove(...withoutCollider), (eid) => {
-    // Gained a Collider (or lost Position or Bounds). Left at once, not at bitECS's next commit:
-    // bitECS does not tell of an entity joining again a query it has not left yet.
+    // Left at once, not at bitECS's next commit: bitECS does not tell of an entity joining
+    // again a query it has not left yet (a Collider added, then removed before a commit).
     colliderless.toRemove.remove(eid);
     colliderless.remove(eid);
-    s.colliderChanged.push(eid);
+    colliderGained(s, eid);
   });
   on(onAdd(s.position, s.bounds), (eid) => gained(s, eid));
   on(onRemove(s.position, s.bounds), (eid) => lost(s, eid));
@@ -173,16 +172,27 @@ interface BitecsQuery {
 }
 
 /**
+ * The entity left the query of those without a Collider: it gained one, or it lost Position or
+ * Bounds, or it is being removed (then it has no Collider either).
+ */
+function colliderGained(s: QuadtreeState, eid: number): void {
+  const ent = s.entities;
+  if (!(eid < ent.capacity) || !hasComponent(s.world, eid, s.collider)) return;
+  ent.marks[eid] |= HAS_COLLIDER;
+  s.colliderChanged.push(eid);
+}
+
+/**
  * An entity with Position and Bounds has no Collider now: it lost it, or it has just gained
- * the other two without one (then it is not tracked yet, see watch). The plugin's own Collider
- * is reset in the first case only: a new entity's fields may be written before its Collider
- * is added.
+ * the other two without one. Only in the first case is the Collider re-read and the plugin's
+ * own reset: a new entity's fields may be written before its Collider is added.
  */
 function colliderLost(s: QuadtreeState, eid: number): void {
+  const ent = s.entities;
+  if (!(eid < ent.capacity) || (ent.marks[eid] & HAS_COLLIDER) === 0) return;
+  ent.marks[eid] &= ~HAS_COLLIDER;
   s.colliderChanged.push(eid);
-  if (!isPluginCollider(s.collider) || !(eid < s.entities.capacity)) return;
-  const status = s.entities.status[eid];
-  if (status === QUEUED || status === IN_TREE || status === HELD) resetCollider(s.collider, eid);
+  if (isPluginCollider(s.collider)) resetCollider(s.collider, eid);
 }
 
 /**
@@ -201,15 +211,18 @@ function gained(s: QuadtreeState, eid: number): void {
   // Beyond the table: the next sync reports it.
   s.added.push(eid);
   if (eid >= s.idLimit) return;
-  s.entities.ensure(eid);
+  const ent = s.entities;
+  ent.ensure(eid);
   release(s, eid);
-  s.entities.status[eid] = QUEUED;
+  ent.status[eid] = QUEUED;
+  if (hasComponent(s.world, eid, s.collider)) ent.marks[eid] |= HAS_COLLIDER;
+  else ent.marks[eid] &= ~HAS_COLLIDER;
 }
 
 /**
  * The entity lost Position or Bounds (or was removed): out of the tree, its pairs end. If it
- * keeps Bounds, the next sync reports it: the query of Bounds alone does not always say so,
- * as bitECS does not tell of an entity rejoining a query it left in the same frame.
+ * keeps Bounds, the next sync reports it: the query of Bounds alone does not always say so, as
+ * bitECS does not tell of an entity joining again a query it has not left yet.
  */
 function lost(s: QuadtreeState, eid: number): void {
   s.checkPosition.push(eid);
@@ -217,7 +230,9 @@ function lost(s: QuadtreeState, eid: number): void {
   const w = s.world as World;
   if (isPluginCollider(s.collider) && hasComponent(w, eid, s.position) && hasComponent(w, eid, s.bounds))
     resetCollider(s.collider, eid);
-  if (!(eid < s.entities.capacity)) return;
+  const ent = s.entities;
+  if (!(eid < ent.capacity)) return;
   release(s, eid);
-  s.entities.status[eid] = UNTRACKED;
+  ent.status[eid] = UNTRACKED;
+  ent.marks[eid] &= ~HAS_COLLIDER;
 }

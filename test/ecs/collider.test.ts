@@ -1,6 +1,7 @@
-import { addComponent, addEntity, removeComponent, removeEntity } from 'bitecs';
+import { addComponent, addEntity, createWorld, Not, query, removeComponent, removeEntity } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
+  addQuadtree,
   Bounds,
   Collider,
   DEFAULT_COLLIDER,
@@ -8,6 +9,8 @@ import {
   markColliderChanged,
   Phase,
   Position,
+  quadtreeCollisionSystem,
+  quadtreeSyncSystem,
   type ColliderStore,
 } from '../../src/index.js';
 import { Scene } from './scene.js';
@@ -84,6 +87,39 @@ describe('Collider of a recycled id', () => {
     scene.frame();
     expect(Collider.layer[a]).toBe(4);
     expect(pairKeys(scene.world)).toEqual([]);
+  });
+
+  it('tells a new entity from a Collider removed, whatever queries the game made first', () => {
+    // The game's own queries of the same components, made before the plugin's: bitECS then
+    // tells them of each change before the plugin's.
+    const world = createWorld();
+    query(world, [Position, Bounds]);
+    query(world, [Position, Bounds, Not(Collider)]);
+    addQuadtree(world, { width: 1024, height: 1024 });
+    const spawn = (x: number, layer?: number): number => {
+      const eid = addEntity(world);
+      Position.x[eid] = x;
+      Position.y[eid] = 10;
+      Bounds.width[eid] = 10;
+      Bounds.height[eid] = 10;
+      // Every field written first, then the components added.
+      if (layer !== undefined) {
+        Collider.layer[eid] = layer;
+        Collider.mask[eid] = layer;
+      }
+      addComponent(world, eid, Position);
+      addComponent(world, eid, Bounds);
+      if (layer !== undefined) addComponent(world, eid, Collider);
+      return eid;
+    };
+    const a = spawn(10, 4);
+    const b = spawn(12);
+    quadtreeCollisionSystem(quadtreeSyncSystem(world));
+    expect(pairKeys(world)).toEqual([]);
+    removeComponent(world, a, Collider);
+    expect(Collider.layer[a]).toBe(DEFAULT_COLLIDER.layer);
+    quadtreeCollisionSystem(quadtreeSyncSystem(world));
+    expect(pairKeys(world)).toEqual([`${a}-${b}:${Phase.Enter}`]);
   });
 
   it('leaves a game-supplied collider store alone', () => {
