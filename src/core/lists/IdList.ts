@@ -1,4 +1,5 @@
 import { fit } from '../grow.js';
+import { declareExtent } from '../snapshot/StatePlan.js';
 
 /**
  * A growable list of ids (entity ids up to 2^32 - 1) in a typed array that doubles when full:
@@ -10,6 +11,9 @@ export class IdList {
 
   constructor(capacity = 64) {
     this.data = new Uint32Array(capacity);
+    // Only the ids listed are state: a list keeps the room of its longest burst (every entity
+    // of a world queued at once), which snapshots need not copy.
+    declareExtent(this, 'data', () => this.count);
   }
 
   push(id: number): void {
