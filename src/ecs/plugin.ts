@@ -143,8 +143,10 @@ function watch(s: QuadtreeState): void {
   const on = (hook: ReturnType<typeof onAdd>, fn: (eid: number) => void): void => {
     s.unsubscribe.push(observe(w, hook, fn));
   };
-  const withoutCollider = [s.position, s.bounds, Not(s.collider)];
-  // Registered here for its members (observe would find it by its terms and use it).
+  // The plugin's own: a game's query of the same components must not be this one, whose
+  // members the plugin drops at once (a game's loop over it would skip entities). A marker
+  // no entity has makes the terms the plugin's alone.
+  const withoutCollider = [s.position, s.bounds, Not(s.collider), Not({})];
   const colliderless = registerQuery(w, withoutCollider) as unknown as BitecsQuery;
   on(onAdd(...withoutCollider), (eid) => colliderLost(s, eid));
   on(onRemove(...withoutCollider), (eid) => {

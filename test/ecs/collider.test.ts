@@ -122,6 +122,20 @@ describe('Collider of a recycled id', () => {
     expect(pairKeys(world)).toEqual([`${a}-${b}:${Phase.Enter}`]);
   });
 
+  it("leaves the game's own query of colliderless entities to bitECS: a loop adding Colliders over it sees every entity", () => {
+    const scene = new Scene();
+    const ids = [10, 30, 50, 70, 90].map((x) => scene.spawn(x, 10));
+    scene.frame();
+    // The same terms as the plugin's Collider watch, whose members the plugin drops at once.
+    const colliderless = query(scene.world, [Position, Bounds, Not(Collider)]);
+    const seen: number[] = [];
+    for (const eid of colliderless) {
+      seen.push(eid);
+      addComponent(scene.world, eid, Collider);
+    }
+    expect(seen.sort((x, y) => x - y)).toEqual(ids);
+  });
+
   it('leaves a game-supplied collider store alone', () => {
     const own: ColliderStore = { layer: [], mask: [], priority: [] };
     const scene = new Scene({ collider: own });
