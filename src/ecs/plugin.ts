@@ -54,10 +54,6 @@ export function addQuadtree<W extends object>(world: W, options: QuadtreeWorldOp
   if (options.dispatch !== undefined) applyBudget(s, options.dispatch);
   setState(world, s);
   watch(s);
-  const w = world as unknown as World;
-  // The observers' own queries: the entities that have Position and Bounds, or Bounds alone, already.
-  for (const eid of query(w, [s.position, s.bounds])) gained(s, eid);
-  for (const eid of query(w, [s.bounds, Not(s.position)])) s.checkPosition.push(eid);
   return world;
 }
 
@@ -128,10 +124,11 @@ function limit(field: string, value: number | undefined): number {
 }
 
 /**
- * Observes the components. Every observer is a query that bitECS keeps up to date on each add
- * and remove of its components, and each removed entity costs every query it is in (measured:
- * about 0.7 µs each, with 1,000 particles dying a frame). So a particle with Position, Bounds
- * and a Collider is in one of the plugin's queries:
+ * Observes the components, and takes in the entities that have them already. Every observer is
+ * a query that bitECS keeps up to date on each add and remove of its components, and each
+ * removed entity costs every query it is in (measured: about 0.7 µs each, with 1,000 particles
+ * dying a frame). So a particle with Position, Bounds and a Collider is in one of the plugin's
+ * queries:
  * - Position and Bounds as one query, which an entity joins when it has both and leaves when
  *   it loses either (or is removed);
  * - Bounds without Position, bad input: a query that holds only such entities;
@@ -143,31 +140,47 @@ function watch(s: QuadtreeState): void {
   const on = (hook: ReturnType<typeof onAdd>, fn: (eid: number) => void): void => {
     s.unsubscribe.push(observe(w, hook, fn));
   };
-  // The plugin's own: a game's query of the same components must not be this one, whose
-  // members the plugin drops at once (a game's loop over it would skip entities). A marker
-  // no entity has makes the terms the plugin's alone.
-  const withoutCollider = [s.position, s.bounds, Not(s.collider), Not({})];
-  const colliderless = registerQuery(w, withoutCollider) as unknown as BitecsQuery;
-  on(onAdd(...withoutCollider), (eid) => colliderLost(s, eid));
-  on(onRemove(...withoutCollider), (eid) => {
-    // Left at once, not at bitECS's next commit: bitECS does not tell of an entity joining
-    // again a query it has not left yet (a Collider added, then removed before a commit).
-    colliderless.toRemove.remove(eid);
-    colliderless.remove(eid);
-    colliderGained(s, eid);
-  });
+  /**
+   * Observes a query whose joins matter, an entity joining again included: bitECS does not tell
+   * of an entity joining a query it has not left yet (it leaves at bitECS's next commit), so a
+   * leaver is dropped at once. The query has a marker no entity has, so that a game's query of
+   * the same components is never this one (a game's loop over it would skip entities).
+   */
+  const own = (terms: object[], joined: (eid: number) => void, left: (eid: number) => void): object[] => {
+    const mine = [...terms, Not({})];
+    const q = registerQuery(w, mine) as unknown as BitecsQuery;
+    on(onAdd(...mine), joined);
+    on(onRemove(...mine), (eid) => {
+      q.toRemove.remove(eid);
+      q.remove(eid);
+      left(eid);
+    });
+    return mine;
+  };
+  own(
+    [s.position, s.bounds, Not(s.collider)],
+    (eid) => colliderLost(s, eid),
+    (eid) => colliderGained(s, eid),
+  );
+  const boundsAlone = own(
+    [s.bounds, Not(s.position)],
+    (eid) => s.checkPosition.push(eid),
+    () => {},
+  );
   on(onAdd(s.position, s.bounds), (eid) => gained(s, eid));
   on(onRemove(s.position, s.bounds), (eid) => lost(s, eid));
-  on(onAdd(s.bounds, Not(s.position)), (eid) => s.checkPosition.push(eid));
   on(onAdd(s.staticTag), (eid) => s.staticChanged.push(eid));
   on(onRemove(s.staticTag), (eid) => s.staticChanged.push(eid));
   on(onAdd(s.sweptTag), (eid) => s.sweptChanged.push(eid));
   on(onRemove(s.sweptTag), (eid) => s.sweptChanged.push(eid));
   on(onAdd(s.circleTag), (eid) => s.shapeChanged.push(eid));
   on(onRemove(s.circleTag), (eid) => s.shapeChanged.push(eid));
+  // The entities that had the components before the plugin: bitECS tells observers of changes only.
+  for (const eid of query(w, [s.position, s.bounds])) gained(s, eid);
+  for (const eid of query(w, boundsAlone)) s.checkPosition.push(eid);
 }
 
-/** The parts of a bitECS 0.4 query the Collider watch uses: its members, and those it is to drop. */
+/** The parts of a bitECS 0.4 query the plugin's own queries use: its members, and those it is to drop. */
 interface BitecsQuery {
   remove(eid: number): void;
   toRemove: { remove(eid: number): void };
@@ -223,11 +236,9 @@ function gained(s: QuadtreeState, eid: number): void {
 
 /**
  * The entity lost Position or Bounds (or was removed): out of the tree, its pairs end. If it
- * keeps Bounds, the next sync reports it: the query of Bounds alone does not always say so, as
- * bitECS does not tell of an entity joining again a query it has not left yet.
+ * keeps Bounds, it joins the query of Bounds alone and the next sync reports it.
  */
 function lost(s: QuadtreeState, eid: number): void {
-  s.checkPosition.push(eid);
   // Both still there: the entity itself is being removed (removeComponent clears its bit first).
   const w = s.world as World;
   if (isPluginCollider(s.collider) && hasComponent(w, eid, s.position) && hasComponent(w, eid, s.bounds))
