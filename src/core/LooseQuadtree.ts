@@ -204,6 +204,7 @@ export class LooseQuadtree {
    * themselves.
    */
   flush(): number {
+    this.tree.owedBoxes.settleAll();
     return this.placePending();
   }
 
@@ -310,6 +311,7 @@ export class LooseQuadtree {
    * {@link timeOfImpact} tells when. The path starts where the item is now.
    */
   setSwept(id: number, swept: boolean): void {
+    this.tree.owedBoxes.settleAll();
     const node = this.nodeOf(id, 'setSwept');
     if (typeof swept !== 'boolean') fail(`item ${id} has a swept flag that is not a boolean (got ${show(swept)})`);
     const items = this.tree.items;
@@ -351,6 +353,7 @@ export class LooseQuadtree {
    * @throws naming the item and the sizes if the box is not square
    */
   setShape(id: number, shape: ShapeValue): void {
+    this.tree.owedBoxes.settleAll();
     const node = this.nodeOf(id, 'setShape');
     // Typed, but plain JavaScript may pass anything.
     const given: unknown = shape;
@@ -409,6 +412,7 @@ export class LooseQuadtree {
    * @internal
    */
   contactOf<T extends Contact>(a: number, b: number, out: T, noun: 'item' | 'entity'): T {
+    this.tree.owedBoxes.settleAll();
     if (!this.isPair(a, b)) {
       const missing = !this.has(a) ? a : !this.has(b) ? b : null;
       fail(
@@ -466,6 +470,7 @@ export class LooseQuadtree {
    * them again.
    */
   timeOfImpact(a: number, b: number): number {
+    this.tree.owedBoxes.settleAll();
     this.nodeOf(a, 'timeOfImpact');
     this.nodeOf(b, 'timeOfImpact');
     return this.isPair(a, b) ? this.exactTest.timeOfImpact(a, b) : -1;
@@ -526,6 +531,7 @@ export class LooseQuadtree {
    * @throws if the id is not in the index
    */
   getBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, out: T): T {
+    this.tree.owedBoxes.settleAll();
     this.nodeOf(id, 'getBox');
     const items = this.tree.items;
     if (items.hasFlag(id, SWEPT)) {
@@ -580,6 +586,8 @@ export class LooseQuadtree {
    * @param priority - 0..255, higher is more important; a pair has the lower of its two
    */
   setCollider(id: number, layer: number, mask: number, priority: number): void {
+    // A class change copies the item's box: it must be stored (see OwedBoxes).
+    this.tree.owedBoxes.settleAll();
     this.nodeOf(id, 'setCollider');
     checkBits(id, 'layer', layer);
     if ((layer | 0) === 0) fail(`item ${id} has layer 0: it would match no mask (got ${show(layer)})`);
@@ -598,6 +606,7 @@ export class LooseQuadtree {
 
   /** Marks an item static (a wall): never paired with another static item. */
   setStatic(id: number, isStatic: boolean): void {
+    this.tree.owedBoxes.settleAll();
     this.nodeOf(id, 'setStatic');
     const items = this.tree.items;
     if (items.hasFlag(id, STATIC) === isStatic) return;
@@ -618,6 +627,10 @@ export class LooseQuadtree {
     this.tree.compactIfScattered();
     this.broadphase.run();
     this.tree.items.releaseDeparted();
+    // Classes the joins did not read, and the members whose numbers made no box (see
+    // OwedBoxes): reported after the records were released, so that one removed now keeps its
+    // record until the next step ends, as any removal does.
+    this.tree.owedBoxes.settleAll();
     this.tree.reorderIfScattered();
     this.tree.items.trim();
     if (this.tree.sweeps.count !== 0) this.advancePaths();
@@ -639,6 +652,7 @@ export class LooseQuadtree {
    * @throws if `into` is given and is not a snapshot
    */
   save(into?: QuadtreeSnapshot): QuadtreeSnapshot {
+    this.tree.owedBoxes.settleAll();
     return saveState(this, into, this.stepCount);
   }
 
@@ -893,9 +907,9 @@ export class LooseQuadtree {
     return trim(outIds, count);
   }
 
-  /** Places pending items before a query reads the tree. */
+  /** Places pending items, and stores boxes a sync left owed (see OwedBoxes), before a query reads the tree. */
   private catchUp(): void {
-    if (this.tree.pendingCount !== 0) this.flush();
+    if (this.tree.pendingCount !== 0 || this.tree.owedBoxes.owed !== 0) this.flush();
   }
 
   // The *Args helpers check a query's numbers (the error path only when one is bad), place
@@ -988,6 +1002,7 @@ export class LooseQuadtree {
    * Error naming the first broken one. Costs O(items + nodes + pairs): for tests.
    */
   validate(): void {
+    this.tree.owedBoxes.settleAll();
     validateIndex(this.tree, this.broadphase);
   }
 

@@ -10,7 +10,7 @@ export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
 export { PairHash } from './pairs/PairHash.js';
 export { IdList } from './lists/IdList.js';
 export { spatialTreeOf } from './LooseQuadtree.js';
-export { SCAN_FIELDS, STORE_CENTRES, type SpatialTree } from './placement/SpatialTree.js';
+export { OWE, SCAN_FIELDS, STORE_CENTRES, type SpatialTree } from './placement/SpatialTree.js';
 export { tileLayerWith, type TileCollider } from './tilemap/TileLayer.js';
 export type { RectSink } from './tilemap/TileGrid.js';
 export { describe, QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';

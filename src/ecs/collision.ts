@@ -1,6 +1,7 @@
 import { addComponent, addEntity, hasComponent, removeEntity, type World } from 'bitecs';
 import { Phase } from './components.js';
-import { fit } from '../core/internal.js';
+import { fit, spatialTreeOf } from '../core/internal.js';
+import { refreshCounts } from './sync.js';
 import { PairMap } from './pairmap.js';
 import { stateOf, type QuadtreeState } from './state.js';
 
@@ -14,6 +15,11 @@ import { stateOf, type QuadtreeState } from './state.js';
  * pair lifetime; a pair that ends and begins again (or whose entity id was recycled) gets a
  * new pair entity. A pair entity the game removes is forgotten, never touched again (its id
  * may be reused). Run it after {@link quadtreeSyncSystem}, once per frame.
+ *
+ * The step reads the Positions and Bounds of big classes of moving entities (a particle
+ * effect) itself, in the pass that pairs them: an entity whose numbers make no box is found
+ * then, held out like the sync holds one, and (with `invalid: 'throw'`) reported by this
+ * system's throw after it finished its work.
  */
 export function quadtreeCollisionSystem<W extends object>(world: W): W {
   const s = stateOf(world);
@@ -45,7 +51,16 @@ export function quadtreeCollisionSystem<W extends object>(world: W): W {
   stats.deferred = ts.deferred;
   stats.waitBound = ts.waitBound;
   stats.pairEntities = s.pairEntityCount;
+  // The boxes the step's join read from the components itself (see the core's OwedBoxes), and
+  // the entities it held for numbers that made no box: as the sync counts and reports its own.
+  stats.dirty += spatialTreeOf(tree).owedBoxes.takeChanged();
+  refreshCounts(s);
   stats.collisionMs = performance.now() - started;
+  if (s.error !== null) {
+    const message = s.error;
+    s.error = null;
+    throw new Error(message);
+  }
   return world;
 }
 

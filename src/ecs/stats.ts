@@ -41,7 +41,10 @@ export interface QuadtreeWorldStats extends TreeNumbers {
   inserted: number;
   /** Entities whose values the last sync compared (every dynamic one when scanning, else the marked ones). */
   scanned: number;
-  /** Entities the last sync found moved or resized: the dirty ones handed to the tree. */
+  /**
+   * Entities found moved or resized since the last sync began: the dirty ones handed to the
+   * tree. A big class of moving particles is read by the collision step and counted then.
+   */
   dirty: number;
   /** Pair entities alive (carrying {@link Collision}). */
   pairEntities: number;

@@ -14,7 +14,7 @@ import {
 import { HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
 import { Shape } from '../core/index.js';
-import { SCAN_FIELDS, spatialTreeOf, STORE_CENTRES, type SpatialTree } from '../core/internal.js';
+import { OWE, SCAN_FIELDS, spatialTreeOf, STORE_CENTRES, type SpatialTree } from '../core/internal.js';
 
 /**
  * The sync system: brings the tree up to date with the components. Inserts the entities that
@@ -25,7 +25,9 @@ import { SCAN_FIELDS, spatialTreeOf, STORE_CENTRES, type SpatialTree } from '../
  * tree when the component or entity is removed.
  *
  * With `invalid: 'throw'` (the default) it throws, after finishing its work, the first bad
- * value it met; the tree stays valid and the bad entity is held out.
+ * value it met; the tree stays valid and the bad entity is held out. A big class of moving
+ * particles that does not pair with itself is read by `quadtreeCollisionSystem`'s step
+ * instead, which reports its bad values the same way.
  */
 export function quadtreeSyncSystem<W extends object>(world: W): W {
   const s = stateOf(world);
@@ -361,11 +363,19 @@ function scan(s: QuadtreeState): void {
   const tree = s.tree;
   tree.flush();
   const index = spatialTreeOf(tree);
+  index.owedBoxes.use(px, py, bw, bh, (s.holdBadBox ??= (eid) => hold(s, eid, BAD_BOX)));
   const plan = index.scanPlan;
   let scanned = 0;
   let dirty = 0;
   for (let r = 0, ranges = index.planScan(); r < ranges; r++) {
     const k = plan[SCAN_FIELDS * r];
+    if (plan[SCAN_FIELDS * r + 3] === OWE) {
+      // The step's join reads this class's Positions and Bounds itself (see OwedBoxes): its
+      // changed boxes count as dirty then, and a bad one is held and reported by the step.
+      scanned += plan[SCAN_FIELDS * r + 4];
+      index.owedBoxes.owe(k);
+      continue;
+    }
     if (plan[SCAN_FIELDS * r + 3] === STORE_CENTRES) {
       scanned += plan[SCAN_FIELDS * r + 4];
       dirty += storeRange(s, index, k, plan[SCAN_FIELDS * r + 1], plan[SCAN_FIELDS * r + 2]);

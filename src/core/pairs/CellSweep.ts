@@ -219,6 +219,9 @@ export class CellSweep {
     const C = this.tree.classes;
     this.careful = C.careful(s);
     const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;
+    // Owed boxes are read by join alone, over the whole class; any other way settles them first.
+    const owed = this.tree.owedBoxes;
+    if (owed.isOwed(s) && (selfJoined || places !== null || from !== 0 || to < C.end[s])) owed.settle(s);
     if (selfJoined) {
       // The joins return their tests: a field stored after their long loops would have no
       // type feedback when the engine compiles them mid-loop, and throw the code away each call.
@@ -234,10 +237,13 @@ export class CellSweep {
       if (C.exact[s * MAX_CLASSES + o] === 0) this.filter = true;
       if (C.careful(o)) this.careful = true;
     }
-    if (partners === 0) return;
     // Probe from the smaller side: the partners through the class's own grid when it has one.
-    if (selfJoined && partnerItems < C.size[s]) this.tests += this.grid.probe(partners, this.emitSlots);
+    if (partners === 0) {
+      // Nothing to join: the boxes are still stored.
+    } else if (selfJoined && partnerItems < C.size[s]) this.tests += this.grid.probe(partners, this.emitSlots);
     else this.tests += this.grid.join(partners, this.emitSlots, s, places, from, to);
+    // A join that found no partner in the grid read no member.
+    owed.settle(s);
   }
 
   /** Appends a pair found by the sweep. Kept small: it is inlined into the joins' loops. */

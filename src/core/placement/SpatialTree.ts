@@ -25,6 +25,7 @@ import { SweptStore } from '../store/SweptStore.js';
 import { MIN_REGION, SlotPool, roomFor, runRoomFor } from '../store/SlotPool.js';
 import { isSquare } from '../errors.js';
 import { declareScratch } from '../snapshot/StatePlan.js';
+import { OwedBoxes } from './OwedBoxes.js';
 
 /** Fields of a {@link SpatialTree.scanPlan} range. */
 export const SCAN_FIELDS = 5;
@@ -32,6 +33,8 @@ export const SCAN_FIELDS = 5;
 export const STORE_CENTRES = 0;
 /** A range of items to move one by one (`LooseQuadtree.move`). */
 export const MOVE_EACH = 1;
+/** A whole detached class whose boxes the step's join reads from the game's arrays (see OwedBoxes). */
+export const OWE = 2;
 
 /**
  * Items beyond which the slots (about 60 bytes an item) outgrow a core's cache: the slot
@@ -60,6 +63,8 @@ export class SpatialTree {
   readonly classes: CollisionClasses;
   /** Paths of swept items (see LooseQuadtree.setSwept). */
   readonly sweeps = new SweptStore();
+  /** Boxes of detached classes a sync left in the game's arrays for the step's join. */
+  readonly owedBoxes = new OwedBoxes(this);
   readonly originX: number;
   readonly originY: number;
   readonly rootSize: number;
@@ -351,6 +356,7 @@ export class SpatialTree {
   attach(k: number): void {
     const C = this.classes;
     const ids = C.ids[k];
+    this.owedBoxes.settle(k);
     C.detached[k] = 0;
     for (let i = 0, end = C.end[k]; i < end; i++) {
       const id = ids[i];
@@ -364,7 +370,7 @@ export class SpatialTree {
 
   /**
    * What {@link planScan} wrote: per range, the class, first and end list place, how its boxes
-   * are read ({@link STORE_CENTRES} or {@link MOVE_EACH}) and the items it counts as scanned.
+   * are read ({@link STORE_CENTRES}, {@link OWE} or {@link MOVE_EACH}) and the items it counts as scanned.
    */
   readonly scanPlan = new Int32Array(2 * MAX_CLASSES * SCAN_FIELDS);
 
@@ -373,7 +379,8 @@ export class SpatialTree {
    * the class lists but their ids: the classes whose items may move, in class order.
    * - A detached class without swept items: its list range (or the next share of it under a
    *   budget: only that share is checked this step, and its newborns were read when they were
-   *   admitted) goes to {@link storeCentres}, one loop for the whole class.
+   *   admitted) goes to {@link storeCentres}, one loop for the whole class; or the whole
+   *   class is left owed to the step's join when it can read it (see {@link howWhole}).
    * - Any other class: each listed item is moved one by one up to {@link listEnd}, read anew
    *   each time (a held item leaves a hole behind, and an emptied list ends).
    *
@@ -385,7 +392,7 @@ export class SpatialTree {
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.size[k] === 0 || (C.isStatic[k] === 1 && k !== MIXED)) continue;
       if (C.detached[k] === 0 || C.swept[k] === 1) n = this.planRange(n, k, 0, C.end[k], MOVE_EACH, 0);
-      else if (!this.budgeted || !C.waits(k)) n = this.planRange(n, k, 0, C.end[k], STORE_CENTRES, C.size[k]);
+      else if (!this.budgeted || !C.waits(k)) n = this.planRange(n, k, 0, C.end[k], this.howWhole(k), C.size[k]);
       else {
         const share = C.planTo[k] - C.planFrom[k] + C.planWrap[k];
         n = this.planRange(n, k, C.planFrom[k], C.planTo[k], STORE_CENTRES, share);
@@ -393,6 +400,18 @@ export class SpatialTree {
       }
     }
     return n;
+  }
+
+  /**
+   * How a sync reads the boxes of detached class k whole: it leaves them owed to the join
+   * (see OwedBoxes) when the join reads every member in list order from the class's own
+   * region: not a class that pairs within itself (its grid is built from the slots) nor one
+   * with circles (a circle's box must be checked square first).
+   */
+  private howWhole(k: number): number {
+    const C = this.classes;
+    const owes = this.owedBoxes.onBad !== null && C.round[k] === 0 && C.allowed[k * MAX_CLASSES + k] === 0;
+    return owes ? OWE : STORE_CENTRES;
   }
 
   /** Writes range n of {@link scanPlan}; returns n + 1. */

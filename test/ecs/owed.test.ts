@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import {
+  Bounds,
+  forEachPair,
+  getQuadtree,
+  getStats,
+  Phase,
+  Position,
+  quadtreeCollisionSystem,
+  quadtreeSyncSystem,
+  queryRect,
+  saveQuadtree,
+  restoreQuadtree,
+  type QuadtreeWorldOptions,
+} from '../../src/index.js';
+import { spatialTreeOf } from '../../src/core/internal.js';
+import { anyDetached } from '../core/helpers.js';
+import { Scene } from './scene.js';
+
+const WALL = 1;
+const DUST = 2;
+
+/**
+ * A row of walls and 2,000 dust particles that meet walls but not each other, all drifting
+ * right: a big class that mostly moves, so the step reads its boxes itself (see the core's
+ * OwedBoxes). Particle `i` sits on wall `i % 40` for the first frames.
+ */
+function dustScene(options: QuadtreeWorldOptions = {}): { scene: Scene; dust: number[]; walls: number[] } {
+  const scene = new Scene({ width: 4096, height: 4096, ...options });
+  const walls: number[] = [];
+  for (let i = 0; i < 40; i++) walls.push(scene.spawn(50 + i * 100, 50, 40, 40, { layer: WALL, mask: DUST }, true));
+  const dust: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    dust.push(scene.spawn(50 + (i % 40) * 100, 50 + Math.floor(i / 40) * 60, 4, 4, { layer: DUST, mask: WALL }));
+  }
+  for (let f = 0; f < 4; f++) drift(scene, dust);
+  return { scene, dust, walls };
+}
+
+function drift(scene: Scene, dust: number[]): void {
+  for (const eid of dust) Position.x[eid] += 0.25;
+  scene.frame();
+}
+
+function owed(scene: Scene): number {
+  return spatialTreeOf(getQuadtree(scene.world)).owedBoxes.owed;
+}
+
+function pairsOf(scene: Scene, eid: number): string[] {
+  const out: string[] = [];
+  forEachPair(
+    scene.world,
+    (a, b, phase) => {
+      if (a === eid || b === eid) out.push(`${a}-${b}:${phase}`);
+    },
+    Phase.Enter | Phase.Stay | Phase.Exit,
+  );
+  return out;
+}
+
+describe('a big class of moving particles, whose boxes the step reads itself', () => {
+  it('is left owed by the sync and read by the collision system, which counts the moves as dirty', () => {
+    const { scene, dust } = dustScene();
+    expect(anyDetached(getQuadtree(scene.world))).toBe(true);
+    for (const eid of dust) Position.x[eid] += 0.25;
+    quadtreeSyncSystem(scene.world);
+    expect(owed(scene)).not.toBe(0);
+    quadtreeCollisionSystem(scene.world);
+    expect(owed(scene)).toBe(0);
+    expect(getStats(scene.world).dirty).toBe(dust.length);
+    // Nothing moved: nothing dirty.
+    quadtreeCollisionSystem(quadtreeSyncSystem(scene.world));
+    expect(getStats(scene.world).dirty).toBe(0);
+    getQuadtree(scene.world).validate();
+  });
+
+  it('queries, boxes and saves between the sync and the collision system see the Positions the sync read', () => {
+    const { scene, dust } = dustScene();
+    const runner = dust[1234];
+    Position.x[runner] = 3000;
+    Position.y[runner] = 3000;
+    quadtreeSyncSystem(scene.world);
+    expect(owed(scene)).not.toBe(0);
+    const tree = getQuadtree(scene.world);
+    const found: number[] = [];
+    queryRect(scene.world, 2990, 2990, 3010, 3010, found);
+    expect(found).toEqual([runner]);
+    expect(owed(scene)).toBe(0);
+    Position.x[runner] = 3100;
+    quadtreeSyncSystem(scene.world);
+    expect(tree.getBox(runner, { minX: 0, minY: 0, maxX: 0, maxY: 0 })).toEqual({
+      minX: 3098,
+      minY: 2998,
+      maxX: 3102,
+      maxY: 3002,
+    });
+    // A save between the two systems holds the boxes the sync read, whatever the game's
+    // Positions do after it.
+    Position.x[runner] = 3500;
+    quadtreeSyncSystem(scene.world);
+    const snapshot = saveQuadtree(scene.world);
+    quadtreeCollisionSystem(scene.world);
+    const pairs = pairsOf(scene, runner);
+    Position.x[runner] = 100;
+    restoreQuadtree(scene.world, snapshot);
+    quadtreeCollisionSystem(scene.world);
+    expect(pairsOf(scene, runner)).toEqual(pairs);
+    queryRect(scene.world, 3490, 2990, 3510, 3010, found);
+    expect(found).toEqual([runner]);
+    tree.validate();
+  });
+
+  it('a NaN Position is thrown by the collision system naming entity, field and value; the entity is held', () => {
+    const { scene, dust, walls } = dustScene();
+    const bad = dust[1];
+    expect(pairsOf(scene, bad)).toEqual([`${walls[1]}-${bad}:${Phase.Stay}`]);
+    Position.x[bad] = NaN;
+    for (const eid of dust) Position.x[eid] += 0.25;
+    // The sync does not read the class's Positions: the step does.
+    expect(() => quadtreeSyncSystem(scene.world)).not.toThrow();
+    expect(() => quadtreeCollisionSystem(scene.world)).toThrow(
+      `bitecs-quadtree: entity ${bad} has a non-finite Position.x (got NaN)`,
+    );
+    getQuadtree(scene.world).validate();
+    expect(getStats(scene.world)).toMatchObject({ entities: 2039, held: 1 });
+    // The step finished its work: the pair ended.
+    expect(pairsOf(scene, bad)).toEqual([`${walls[1]}-${bad}:${Phase.Exit}`]);
+    // Held: the sync re-reads it, and names it again while the value stays bad.
+    expect(() => quadtreeSyncSystem(scene.world)).toThrow(`entity ${bad} has a non-finite Position.x (got NaN)`);
+    quadtreeCollisionSystem(scene.world);
+    expect(pairsOf(scene, bad)).toEqual([]);
+    // Repaired: back in the tree and paired again.
+    Position.x[bad] = 152;
+    drift(scene, []);
+    expect(pairsOf(scene, bad)).toEqual([`${walls[1]}-${bad}:${Phase.Enter}`]);
+    expect(getStats(scene.world)).toMatchObject({ entities: 2040, held: 0 });
+  });
+
+  it("with invalid: 'skip' a bad Bounds is held silently and counted", () => {
+    const { scene, dust } = dustScene({ invalid: 'skip' });
+    Bounds.width[dust[5]] = -1;
+    Bounds.height[dust[6]] = NaN;
+    drift(scene, dust);
+    expect(getStats(scene.world)).toMatchObject({ entities: 2038, held: 2 });
+    getQuadtree(scene.world).validate();
+    Bounds.width[dust[5]] = 4;
+    Bounds.height[dust[6]] = 4;
+    drift(scene, dust);
+    expect(getStats(scene.world)).toMatchObject({ entities: 2040, held: 0 });
+  });
+});
