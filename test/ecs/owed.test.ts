@@ -1,3 +1,4 @@
+import { removeEntity } from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
   Bounds,
@@ -134,6 +135,24 @@ describe('a big class of moving particles, whose boxes the step reads itself', (
     drift(scene, []);
     expect(pairsOf(scene, bad)).toEqual([`${walls[1]}-${bad}:${Phase.Enter}`]);
     expect(getStats(scene.world)).toMatchObject({ entities: 2040, held: 0 });
+  });
+
+  it('a class emptied and refilled between the systems is not read from the components', () => {
+    const { scene, dust } = dustScene();
+    for (const eid of dust) Position.x[eid] += 0.25;
+    quadtreeSyncSystem(scene.world);
+    expect(owed(scene)).not.toBe(0);
+    for (const eid of dust) removeEntity(scene.world, eid);
+    // Items of the same collider put in through the core (as a tile layer puts its own): the
+    // class is in the tree now, and nothing read the boxes before the step.
+    const tree = getQuadtree(scene.world);
+    for (let i = 0; i < 50; i++)
+      tree.queueChecked(100_000 + i, 40 + i * 10, 40, 44 + i * 10, 44, DUST, WALL, 128, false);
+    quadtreeCollisionSystem(scene.world);
+    expect(owed(scene)).toBe(0);
+    tree.validate();
+    const box = tree.getBox(100_010, { minX: 0, minY: 0, maxX: 0, maxY: 0 });
+    expect(box).toEqual({ minX: 140, minY: 40, maxX: 144, maxY: 44 });
   });
 
   it("with invalid: 'skip' a bad Bounds is held silently and counted", () => {

@@ -237,12 +237,12 @@ export class CellSweep {
       if (C.exact[s * MAX_CLASSES + o] === 0) this.filter = true;
       if (C.careful(o)) this.careful = true;
     }
-    // Probe from the smaller side: the partners through the class's own grid when it has one.
-    if (partners === 0) {
-      // Nothing to join: the boxes are still stored.
-    } else if (selfJoined && partnerItems < C.size[s]) this.tests += this.grid.probe(partners, this.emitSlots);
-    else this.tests += this.grid.join(partners, this.emitSlots, s, places, from, to);
-    // A join that found no partner in the grid read no member.
+    if (partners !== 0) {
+      // Probe from the smaller side: the partners through the class's own grid when it has one.
+      if (selfJoined && partnerItems < C.size[s]) this.tests += this.grid.probe(partners, this.emitSlots);
+      else this.tests += this.grid.join(partners, this.emitSlots, s, places, from, to);
+    }
+    // Without partners, or with none in the grid, the join read no member: store them now.
     owed.settle(s);
   }
 

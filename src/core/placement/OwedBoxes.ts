@@ -78,6 +78,11 @@ export class OwedBoxes {
     const c = this.centres;
     if (!this.isOwed(k)) return;
     const tree = this.tree;
+    // Emptied since it was owed (and maybe refilled in the tree, its boxes written as they came).
+    if (tree.classes.detached[k] === 0) {
+      this.close(k, 0, 0);
+      return;
+    }
     let changed = 0;
     for (let at = tree.storeCentres(k, 0, Infinity, c.x, c.y, c.w, c.h); ;) {
       changed += tree.stored;
@@ -85,15 +90,19 @@ export class OwedBoxes {
       this.bad.push(tree.classes.ids[k][at]);
       at = tree.storeCentres(k, at + 1, Infinity, c.x, c.y, c.w, c.h);
     }
-    this.paid(k, changed);
+    // storeCentres counted the changed ones as moved already.
+    this.close(k, 0, changed);
   }
 
-  /**
-   * Ends class k's debt after a join read its boxes: `changed` of them changed (storeCentres
-   * counted its own as moved, so the count only corrects the assumed one).
-   */
+  /** Ends class k's debt after a join made its boxes, `changed` of them new. */
   paid(k: number, changed: number): void {
-    this.tree.classes.moved[k] += changed - this.assumed[k];
+    this.close(k, changed, changed);
+  }
+
+  /** Ends class k's debt: its moved count takes `moved` in place of the assumed one; `changed` boxes were new. */
+  private close(k: number, moved: number, changed: number): void {
+    const count = this.tree.classes.moved;
+    count[k] = Math.max(0, count[k] + moved - this.assumed[k]);
     this.assumed[k] = 0;
     this.changed += changed;
     this.owed &= ~(1 << k);
