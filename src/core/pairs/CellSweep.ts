@@ -219,7 +219,7 @@ export class CellSweep {
     const C = this.tree.classes;
     this.careful = C.careful(s);
     const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;
-    // Owed boxes are read by joinOwed alone, over the whole class; any other way settles them first.
+    // Owed boxes are read by join alone, over the whole class; any other way settles them first.
     const owed = this.tree.owedBoxes;
     if (owed.isOwed(s) && (selfJoined || places !== null || from !== 0 || to < C.end[s])) owed.settle(s);
     if (selfJoined) {
@@ -240,7 +240,6 @@ export class CellSweep {
     if (partners !== 0) {
       // Probe from the smaller side: the partners through the class's own grid when it has one.
       if (selfJoined && partnerItems < C.size[s]) this.tests += this.grid.probe(partners, this.emitSlots);
-      else if (owed.isOwed(s)) this.tests += this.grid.joinOwed(partners, this.emitSlots, s);
       else this.tests += this.grid.join(partners, this.emitSlots, s, places, from, to);
     }
     // Without partners, or with none in the grid, the join read no member: store them now.

@@ -94,7 +94,7 @@ export class ProbeGrid {
    * Finds every overlapping pair of members of detached class `s` with the classes whose bit
    * is set in `partners` (none detached), calling `emit(memberSlot, partnerSlot)` for each: the
    * members at list places `lo..hi-1`, or with `places` those at `places[lo..hi-1]` (holes
-   * skipped).
+   * skipped). A whole class whose boxes are owed reads them from the game (see {@link joinOwed}).
    */
   join(
     partners: number,
@@ -113,6 +113,8 @@ export class ProbeGrid {
     }
     if (this.entries === 0) return 0;
     const tree = this.tree;
+    if (places === null && lo === 0 && hi >= tree.classes.end[s] && tree.owedBoxes.isOwed(s))
+      return this.joinOwed(emit, s);
     const f64 = tree.slots.box;
     const ids = tree.classes.ids[s];
     const first = tree.classes.listStart[s];
@@ -187,20 +189,12 @@ export class ProbeGrid {
   }
 
   /**
-   * {@link join} of the whole of class `s`, its boxes owed (see OwedBoxes): each member's box
-   * is made from the game's centre and size, stored when it changed, and tested, in one pass.
-   * A loop of its own, called by the caller in place of join: the same loop with a branch per
-   * member between the two reads gained nothing over a pass to store and a pass to join, the
-   * cell loop shared through a method took 1.23-1.37x the time (not inlined: its numbers were
-   * boxed), and the dispatch inside join made the budgeted effects' share (join's other
-   * caller) 1.03-1.07x slower.
+   * {@link join} of the whole of class `s` with the grid built, its boxes owed (see
+   * OwedBoxes): each member's box is made from the game's centre and size, stored when it
+   * changed, and tested, in one pass. A loop of its own: the same loop with a branch per
+   * member between the two reads gained nothing over a pass to store and a pass to join.
    */
-  joinOwed(partners: number, emit: (slot: number, partner: number) => void, s: number): number {
-    if (this.built !== partners) {
-      this.entries = this.build(partners, false);
-      this.built = partners;
-    }
-    if (this.entries === 0) return 0;
+  private joinOwed(emit: (slot: number, partner: number) => void, s: number): number {
     const tree = this.tree;
     const f64 = tree.slots.box;
     const ids = tree.classes.ids[s];

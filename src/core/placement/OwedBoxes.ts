@@ -16,8 +16,8 @@ export interface Centres {
  * A sync that would store every member's box in one pass over the class ({@link
  * SpatialTree.storeCentres}) may instead {@link owe} them: the step's join then reads each
  * member's centre and size, stores its box and tests it in one pass (see ProbeGrid.joinOwed).
- * Two passes over 100k dust became one: the storm through the ECS took 0.96-1.04x the time
- * (median 0.97x), the particle effects' plugin share 0.97-0.98x.
+ * Two passes over 100k dust became one: the storm through the ECS took 0.91-0.96x the time,
+ * the particle effects' plugin share 0.94-0.98x.
  *
  * Until the join has run, the owed classes' slots hold the boxes of the sync before: anything
  * else that reads them first settles them ({@link settle}, {@link settleAll}). A member whose
