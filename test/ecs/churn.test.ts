@@ -63,7 +63,16 @@ class ChurnGame {
   private history: Set<string>[] = [];
   private boxes: Map<number, [number, number, number, number]>[] = [];
   private bounds: number[] = [];
-  readonly seen = { frames: 0, budgeted: 0, removed: 0, recycled: 0, detached: 0, staleQueries: 0, exactAfterWait: 0 };
+  readonly seen = {
+    frames: 0,
+    budgeted: 0,
+    removed: 0,
+    recycled: 0,
+    detached: 0,
+    staleQueries: 0,
+    exactAfterWait: 0,
+    queriesBetweenSystems: 0,
+  };
 
   constructor(seed: number, touching: boolean, pairEntities: boolean) {
     this.rng = new Rng(seed + SEED_SHIFT);
@@ -182,7 +191,11 @@ class ChurnGame {
       }
       while (this.dust() < 1200 + this.rng.int(200)) this.burst();
     }
-    quadtreeCollisionSystem(quadtreeSyncSystem(world));
+    quadtreeSyncSystem(world);
+    // Every third frame without a budget, a query between the two systems: exact, the dust's
+    // boxes (which the step reads from the components itself) included.
+    if (!this.budget && this.seen.frames % 3 === 0) this.exactQuery();
+    quadtreeCollisionSystem(world);
     this.seen.frames++;
     if (anyDetached(getQuadtree(world))) this.seen.detached++;
     getQuadtree(world).validate();
@@ -307,6 +320,19 @@ class ChurnGame {
     }
   }
 
+  /** A query of a random rectangle finds exactly the entities that overlap it now. */
+  private exactQuery(): void {
+    const x = this.rng.range(0, SIDE - 300),
+      y = this.rng.range(0, SIDE - 300);
+    const out: number[] = [];
+    queryRect(this.world, x, y, x + 300, y + 300, out);
+    const want = [...this.ents]
+      .filter(([, e]) => overlaps(e.x, e.y, e.w, e.h, x + 150, y + 150, 300, 300, this.touching))
+      .map(([eid]) => eid);
+    expect(out.sort((a, b) => a - b)).toEqual(want.sort((a, b) => a - b));
+    this.seen.queriesBetweenSystems++;
+  }
+
   /** With a budget on, stops the game until the promised wait has passed: pairs and queries are exact again. */
   waitOut(): void {
     if (!this.budget) return;
@@ -348,6 +374,7 @@ describe('churn through the ECS: bursts, removeEntity and recycled ids at scale'
       expect(game.seen.exactAfterWait).toBeGreaterThan(0);
       // Queries under a budget did see entities late: the rule was exercised, not only stated.
       expect(game.seen.staleQueries).toBeGreaterThan(0);
+      expect(game.seen.queriesBetweenSystems).toBeGreaterThan(10);
       console.log('oracle counts ecsChurn', JSON.stringify(game.seen));
     }, 180_000);
   }
