@@ -56,6 +56,15 @@ export function isBits32(value: number): boolean {
 }
 
 /**
+ * True when a centre's half sizes and the corners made from them give a box: NaN fails every
+ * comparison, and a corner past the float range makes the width infinite or NaN. Small, so
+ * that the loops storing boxes from a game's arrays inline it.
+ */
+export function makesBox(hw: number, hh: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
+  return hw >= 0 && hh >= 0 && maxX - minX < Infinity && maxY - minY < Infinity;
+}
+
+/**
  * True when a box is square to within rounding (a circle's box): corners computed as
  * centre ± radius may differ in the last bits when the centre's coordinates do.
  */

@@ -1,6 +1,7 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
 import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, PRIORITY_SHIFT, SWEPT } from '../store/ItemStore.js';
 import { grow } from '../grow.js';
+import { makesBox } from '../errors.js';
 import { markOutside } from '../snapshot/StatePlan.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
@@ -221,9 +222,8 @@ export class ProbeGrid {
         y0 = y - hh,
         x1 = x + hw,
         y1 = y + hh;
-      // The test of SpatialTree.storeCentres: NaN fails every comparison, a corner past the
-      // float range makes the width infinite or NaN. The member keeps its last box.
-      if (!(hw >= 0 && hh >= 0 && x1 - x0 < Infinity && y1 - y0 < Infinity)) {
+      // The member keeps its last box.
+      if (!makesBox(hw, hh, x0, y0, x1, y1)) {
         owed.badMember(id);
         continue;
       }

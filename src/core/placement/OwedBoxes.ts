@@ -1,5 +1,6 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
 import { IdList } from '../lists/IdList.js';
+import { DETACHED } from '../store/ItemStore.js';
 import { markOutside } from '../snapshot/StatePlan.js';
 import type { Numbers, SpatialTree } from './SpatialTree.js';
 
@@ -126,7 +127,7 @@ export class OwedBoxes {
     for (let i = 0; i < bad.count; i++) {
       const id = bad.data[i];
       // Removed since (by the game, or reported twice): nothing to report.
-      if (this.tree.items.nodeOf(id) >= -1) this.onBad?.(id);
+      if (this.tree.items.nodeOf(id) >= DETACHED) this.onBad?.(id);
     }
     bad.clear();
   }

@@ -23,7 +23,7 @@ import { IdList } from '../lists/IdList.js';
 import { KeySorter } from '../lists/radix.js';
 import { SweptStore } from '../store/SweptStore.js';
 import { MIN_REGION, SlotPool, roomFor, runRoomFor } from '../store/SlotPool.js';
-import { isSquare } from '../errors.js';
+import { isSquare, makesBox } from '../errors.js';
 import { declareScratch } from '../snapshot/StatePlan.js';
 import { OwedBoxes } from './OwedBoxes.js';
 
@@ -473,8 +473,7 @@ export class SpatialTree {
         minY = y - hh,
         maxX = x + hw,
         maxY = y + hh;
-      // NaN fails every comparison; a corner past the float range makes the width infinite or NaN.
-      if (!(hw >= 0 && hh >= 0 && maxX - minX < Infinity && maxY - minY < Infinity)) break;
+      if (!makesBox(hw, hh, minX, minY, maxX, maxY)) break;
       if (round && hw !== hh && this.items.hasFlag(id, CIRCLE) && !isSquare(minX, minY, maxX, maxY)) break;
       const b = base + 4 * i;
       if (box[b] === minX && box[b + 1] === minY && box[b + 2] === maxX && box[b + 3] === maxY) continue;
