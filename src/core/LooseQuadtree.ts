@@ -1,5 +1,15 @@
 import { Broadphase } from './pairs/Broadphase.js';
-import { checkBox, checkId, checkNumber, fail, isBits32, isSquare, refuseCircleBox, show } from './errors.js';
+import {
+  checkBox,
+  checkBoxIn,
+  checkId,
+  checkNumber,
+  fail,
+  isBits32,
+  isSquare,
+  refuseCircleBox,
+  show,
+} from './errors.js';
 import { ABSENT, CIRCLE, DETACHED, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
 import { FROM, LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { ExactTest } from './pairs/ExactTest.js';
@@ -162,7 +172,8 @@ export class LooseQuadtree {
    * (NaN/Infinity, min > max). The item is checked for pairs by the next {@link step}.
    */
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    this.admit(id, minX, minY, maxX, maxY);
+    this.holdBox(minX, minY, maxX, maxY);
+    this.admit(id);
     if (this.tree.place(id)) this.broadphase.markDirty(id);
   }
 
@@ -171,28 +182,35 @@ export class LooseQuadtree {
    * {@link step} or query, all at once. Queries do not see it before then; {@link has} does.
    */
   queueInsert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    this.admit(id, minX, minY, maxX, maxY);
+    this.holdBox(minX, minY, maxX, maxY);
+    this.admit(id);
     this.tree.enqueue(id);
   }
 
   /**
-   * @internal {@link queueInsert}, {@link setCollider} and {@link setStatic} in one, for a
-   * collider its caller checked by the same rules (a tile layer checks its own once for all
-   * its rectangles; the ECS sync checks each entity's): the new item is pending, so the
-   * collider and the flag are only written.
+   * @internal The box (minX, minY, maxX, maxY) of the item {@link queueChecked} adds next: the
+   * package's own faces write it here, so that no number crosses a call that is not inlined
+   * (each would be boxed on the heap: about 64 bytes an entity born).
    */
-  queueChecked(
-    id: number,
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-    layer: number,
-    mask: number,
-    priority: number,
-    isStatic: boolean,
-  ): void {
-    this.queueInsert(id, minX, minY, maxX, maxY);
+  readonly boxIn = new Float64Array(4);
+
+  private holdBox(minX: number, minY: number, maxX: number, maxY: number): void {
+    const b = this.boxIn;
+    b[0] = minX;
+    b[1] = minY;
+    b[2] = maxX;
+    b[3] = maxY;
+  }
+
+  /**
+   * @internal {@link queueInsert} of the box in {@link boxIn}, {@link setCollider} and
+   * {@link setStatic} in one, for a collider its caller checked by the same rules (a tile layer
+   * checks its own once for all its rectangles; the ECS sync checks each entity's): the new
+   * item is pending, so the collider and the flag are only written.
+   */
+  queueChecked(id: number, layer: number, mask: number, priority: number, isStatic: boolean): void {
+    this.admit(id);
+    this.tree.enqueue(id);
     const items = this.tree.items;
     items.setFilter(id, layer | 0, mask | 0);
     items.setPriority(id, priority);
@@ -1006,15 +1024,17 @@ export class LooseQuadtree {
     validateIndex(this.tree, this.broadphase);
   }
 
-  private admit(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+  /** Adds the item, its box in {@link boxIn}, to the store. */
+  private admit(id: number): void {
     const tree = this.tree;
+    const box = this.boxIn;
     checkId(id, tree.idLimit);
-    checkBox(id, minX, minY, maxX, maxY);
+    checkBoxIn(id, box);
     tree.items.ensure(id, tree.idLimit);
     const items = tree.items;
     if (items.nodeOf(id) !== ABSENT) fail(`item ${id} is already in the index (insert of an existing id)`);
     items.add(id);
-    items.setBox(id, minX, minY, maxX, maxY);
+    items.storeBox(id, box);
     tree.size++;
   }
 

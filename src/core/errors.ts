@@ -37,6 +37,20 @@ export function checkBox(id: number, minX: number, minY: number, maxX: number, m
   fail(`item ${id} has a negative height: minY ${show(minY)} > maxY ${show(maxY)}`);
 }
 
+/**
+ * {@link checkBox} of the box held in `box` (minX, minY, maxX, maxY): the numbers are read
+ * here, so that a caller passes no number (see LooseQuadtree.boxIn).
+ */
+export function checkBoxIn(id: number, box: Float64Array): void {
+  const minX = box[0],
+    minY = box[1],
+    maxX = box[2],
+    maxY = box[3];
+  if (minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 && minX <= maxX && minY <= maxY)
+    return;
+  checkBox(id, minX, minY, maxX, maxY);
+}
+
 function checkFinite(id: number, field: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     fail(`item ${id} has a non-finite ${field} (got ${show(value)})`);

@@ -116,7 +116,12 @@ function admit(s: QuadtreeState, eid: number): void {
   const hh = h * 0.5;
   const collider = s.colliderRead;
   // The collider was checked by readCollider, by the rules of the tree's setCollider.
-  tree.queueChecked(eid, x - hw, y - hh, x + hw, y + hh, collider.layer, collider.mask, collider.priority, isStatic);
+  const box = tree.boxIn;
+  box[0] = x - hw;
+  box[1] = y - hh;
+  box[2] = x + hw;
+  box[3] = y + hh;
+  tree.queueChecked(eid, collider.layer, collider.mask, collider.priority, isStatic);
   const isSwept = hasComponent(world, eid, s.sweptTag);
   if (isSwept) tree.setSwept(eid, true);
   if (isCircle) tree.setShape(eid, Shape.Circle);

@@ -146,8 +146,10 @@ describe('a big class of moving particles, whose boxes the step reads itself', (
     // Items of the same collider put in through the core (as a tile layer puts its own): the
     // class is in the tree now, and nothing read the boxes before the step.
     const tree = getQuadtree(scene.world);
-    for (let i = 0; i < 50; i++)
-      tree.queueChecked(100_000 + i, 40 + i * 10, 40, 44 + i * 10, 44, DUST, WALL, 128, false);
+    for (let i = 0; i < 50; i++) {
+      tree.boxIn.set([40 + i * 10, 40, 44 + i * 10, 44]);
+      tree.queueChecked(100_000 + i, DUST, WALL, 128, false);
+    }
     quadtreeCollisionSystem(scene.world);
     expect(owed(scene)).toBe(0);
     tree.validate();

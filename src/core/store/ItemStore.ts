@@ -466,6 +466,16 @@ export class ItemStore {
     return this.slots.box[this.boxAt(id) | MAX_Y];
   }
 
+  /** Writes the box held in `from` (minX, minY, maxX, maxY) into the item's slot. */
+  storeBox(id: number, from: Float64Array): void {
+    const f64 = this.slots.box;
+    const r = this.boxAt(id);
+    f64[r | MIN_X] = from[0];
+    f64[r | MIN_Y] = from[1];
+    f64[r | MAX_X] = from[2];
+    f64[r | MAX_Y] = from[3];
+  }
+
   /** Stores a box in the item's slot; returns false when it equals the stored one. */
   setBox(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
     const f64 = this.slots.box;

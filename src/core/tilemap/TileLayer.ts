@@ -431,7 +431,12 @@ class TreeSink implements RectSink {
 
   add(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     const c = this.collider;
-    this.tree.queueChecked(id, minX, minY, maxX, maxY, c.layer, c.mask, c.priority, true);
+    const box = this.tree.boxIn;
+    box[0] = minX;
+    box[1] = minY;
+    box[2] = maxX;
+    box[3] = maxY;
+    this.tree.queueChecked(id, c.layer, c.mask, c.priority, true);
   }
 
   recollide(id: number): void {
