@@ -125,11 +125,40 @@ describe('memory follows the items (needs node --expose-gc)', () => {
     // Growth by half overshoots; a step gives back all but an eighth more than the records in use.
     expect(recordsOf(tree)).toBeLessThanOrEqual(20_000 * 1.125);
   });
+
+  it('keeps each distinct collider once, and forgets those no item holds: priorities changed every step', () => {
+    const tree = new LooseQuadtree({ width: 2048, height: 2048 });
+    const colliders = () => (tree as unknown as Inside).tree.slots.colliders;
+    for (let id = 0; id < 10_000; id++) {
+      const x = (id * 37) % 2000;
+      const y = (id * 101) % 2000;
+      tree.insert(id, x, y, x + 4, y + 4);
+      tree.setCollider(id, 1 << (id % 3), -1, 100);
+    }
+    tree.step();
+    tree.validate();
+    // Three layers, one mask, one priority, one class: three colliders for 10,000 items.
+    expect(colliders().count).toBe(3);
+    // Each step every item takes a priority of that step's: the last step's are forgotten.
+    for (let step = 0; step < 40; step++) {
+      for (let id = 0; id < 10_000; id++) tree.setCollider(id, 1 << (id % 3), -1, (step * 7 + (id & 1)) & 255);
+      tree.step();
+      tree.validate();
+      expect(colliders().count).toBe(6);
+    }
+    expect(colliders().handedOut).toBeLessThanOrEqual(12);
+    // Removed items give theirs back once their records are freed (the step after).
+    for (let id = 0; id < 10_000; id++) if (id % 3 !== 0) tree.remove(id);
+    tree.step();
+    tree.validate();
+    expect(colliders().count).toBe(2);
+  });
 });
 
 interface Inside {
   tree: {
     items: { i32: Int32Array; rec: Int32Array };
+    slots: { colliders: { count: number; handedOut: number } };
     classes: { ids: Int32Array[]; end: Int32Array };
   };
 }

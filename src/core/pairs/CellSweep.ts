@@ -129,7 +129,8 @@ export class CellSweep {
     const tree = this.tree;
     const C = tree.classes;
     const box = tree.slots.box;
-    const meta = tree.slots.meta;
+    const collider = tree.slots.collider;
+    const wordOf = tree.slots.colliders.word;
     const slotId = tree.slots.id;
     const u = this.union;
     this.out = out;
@@ -139,7 +140,7 @@ export class CellSweep {
     this.useBounds = false;
     for (let i = 0; i < count; i++) {
       const s = moverSlots[i];
-      const k = (meta[3 * s + 2] & CLASS_BITS) >> CLASS_SHIFT;
+      const k = (wordOf[collider[s]] & CLASS_BITS) >> CLASS_SHIFT;
       u[0] = box[4 * s];
       u[1] = box[4 * s + 1];
       u[2] = box[4 * s + 2];
@@ -505,20 +506,20 @@ export class CellSweep {
   /** Records the overlapping slots s and t as a pair unless their colliders filter it out. */
   private emit(s: number, t: number): void {
     const slots = this.tree.slots;
-    const meta = slots.meta;
+    const cs = slots.collider[s],
+      ct = slots.collider[t];
+    const { layer, mask, word } = slots.colliders;
     if (
       s === t ||
       (this.filter &&
-        ((meta[3 * s] & meta[3 * t + 1]) === 0 ||
-          (meta[3 * t] & meta[3 * s + 1]) === 0 ||
-          (meta[3 * s + 2] & meta[3 * t + 2] & STATIC) !== 0))
+        ((layer[cs] & mask[ct]) === 0 || (layer[ct] & mask[cs]) === 0 || (word[cs] & word[ct] & STATIC) !== 0))
     )
       return;
     const a = slots.id[s];
     const b = slots.id[t];
     if (this.skip !== null && ((this.skip[b >> 5] >>> (b & 31)) & 1) !== 0) return;
-    const ms = meta[3 * s + 2],
-      mt = meta[3 * t + 2];
+    const ms = word[cs],
+      mt = word[ct];
     const ps = ms >>> PRIORITY_SHIFT;
     const pt = mt >>> PRIORITY_SHIFT;
     // Only the three columns a sort and merge read; the list's index and born stay unused.

@@ -516,13 +516,14 @@ export class ProbeGrid {
     }
     const gbox = this.box;
     const tag = this.tag;
-    const meta = tree.slots.meta;
+    const collider = tree.slots.collider;
+    const wordOf = tree.slots.colliders.word;
     const slotIds = tree.slots.id;
     for (let i = n - 1; i >= 0; i--) {
       const slot = keys[i];
       const key = selfJoin ? slotIds[slot] : slot;
       const b = 4 * slot;
-      const word = meta[3 * slot + 2];
+      const word = wordOf[collider[slot]];
       const bits = (word >>> PRIORITY_SHIFT) | ((word & EXACT) << 8);
       const c0 = span[4 * i],
         c1 = span[4 * i + 1],

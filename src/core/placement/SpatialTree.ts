@@ -972,12 +972,12 @@ export class SpatialTree {
   }
 
   /**
-   * Copies the item's flags word into its slot, for the filters of pair finding (its layer
+   * Copies the item's flags word into its collider, for the filters of pair finding (its layer
    * and mask live there already): the static, swept and circle bits, the class a movers'
    * sweep reads with the box, the priority a pair takes. OUTSIDE stays with the record.
    */
   private writeSlotMeta(id: number): void {
-    this.slots.meta[3 * this.items.slotOf(id) + 2] = this.items.flagsWord(id) & ~OUTSIDE;
+    this.items.setColliderWord(id, this.items.flagsWord(id) & ~OUTSIDE);
   }
 
   /** Adds one to the subtree counts from n up to `stop` (exclusive; the root by default); a counting group that gains an item is reused. */

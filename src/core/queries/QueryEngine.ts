@@ -99,8 +99,11 @@ export class QueryEngine {
     const stack = this.stack;
     // For a circle, x1 holds the radius.
     const r2 = x1 * x1;
-    const meta = this.tree.slots.meta;
-    const slotId = this.tree.slots.id;
+    const slots = this.tree.slots;
+    const collider = slots.collider;
+    const layerOf = slots.colliders.layer;
+    const wordOf = slots.colliders.word;
+    const slotId = slots.id;
     const nb = this.nodeBox;
     let hits = this.shapeDetached(kind, touching, mask, wanted, out, visit);
     if (hits < 0) return ~hits;
@@ -112,8 +115,8 @@ export class QueryEngine {
         const k = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
           if (
-            (meta[3 * s] & mask) === 0 ||
-            !this.shapeHit(kind, this.boxNow(s), this.at, (meta[3 * s + 2] & CIRCLE_ITEM) !== 0, touching)
+            (layerOf[collider[s]] & mask) === 0 ||
+            !this.shapeHit(kind, this.boxNow(s), this.at, (wordOf[collider[s]] & CIRCLE_ITEM) !== 0, touching)
           )
             continue;
           const id = slotId[s];
@@ -189,8 +192,11 @@ export class QueryEngine {
     const C = this.tree.classes;
     const wanted = this.classesFor(mask);
     const stack = this.stack;
-    const meta = this.tree.slots.meta;
-    const slotId = this.tree.slots.id;
+    const slots = this.tree.slots;
+    const collider = slots.collider;
+    const layerOf = slots.colliders.layer;
+    const wordOf = slots.colliders.word;
+    const slotId = slots.id;
     const nb = this.nodeBox;
     let limit = maxDistance;
     let bestId = -1;
@@ -211,8 +217,8 @@ export class QueryEngine {
         for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
           // Items are tested against the full length: a hit at exactly the best distance with a
           // lower id must still win the tie. `limit` only prunes nodes (closed test).
-          if ((meta[3 * s] & mask) === 0) continue;
-          this.rayHit(this.boxNow(s), this.at, (meta[3 * s + 2] & CIRCLE_ITEM) !== 0, touching);
+          if ((layerOf[collider[s]] & mask) === 0) continue;
+          this.rayHit(this.boxNow(s), this.at, (wordOf[collider[s]] & CIRCLE_ITEM) !== 0, touching);
           const t = this.near[0];
           if (t < 0) continue;
           const id = slotId[s];
@@ -305,8 +311,11 @@ export class QueryEngine {
     const nodes = this.tree.nodes;
     const C = this.tree.classes;
     const wanted = this.classesFor(mask);
-    const meta = this.tree.slots.meta;
-    const slotId = this.tree.slots.id;
+    const slots = this.tree.slots;
+    const collider = slots.collider;
+    const layerOf = slots.colliders.layer;
+    const wordOf = slots.colliders.word;
+    const slotId = slots.id;
     const nb = this.nodeBox;
     if (k > this.tree.size) k = this.tree.size;
     if (k <= 0) return 0;
@@ -331,8 +340,9 @@ export class QueryEngine {
       for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const cls = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[cls][n], end = s + C.own[cls][n]; s < end; s++) {
-          if ((meta[3 * s] & mask) === 0) continue;
-          if (!this.nearHit(this.boxNow(s), this.at, (meta[3 * s + 2] & CIRCLE_ITEM) !== 0, far, touching)) continue;
+          if ((layerOf[collider[s]] & mask) === 0) continue;
+          if (!this.nearHit(this.boxNow(s), this.at, (wordOf[collider[s]] & CIRCLE_ITEM) !== 0, far, touching))
+            continue;
           const d2 = this.near[0];
           const id = slotId[s];
           if (best.count < k) best.push(d2, id);
@@ -431,7 +441,9 @@ export class QueryEngine {
    */
   private nextDetached(): number {
     const C = this.tree.classes;
-    const meta = this.tree.slots.meta;
+    const slots = this.tree.slots;
+    const collider = slots.collider;
+    const layerOf = slots.colliders.layer;
     const reach = this.reach;
     const x0 = reach[0],
       y0 = reach[1],
@@ -440,10 +452,10 @@ export class QueryEngine {
     const mask = this.scanMask;
     for (;;) {
       while (this.scanAt < this.scanEnd) {
-        // Member i of a detached class is in slot listStart + i, its layer first in the slot's collider.
+        // Member i of a detached class is in slot listStart + i, its layer in its collider.
         const s = C.listStart[this.scanClass] + this.scanAt;
         const id = C.ids[this.scanClass][this.scanAt++];
-        if (id < 0 || (meta[3 * s] & mask) === 0) continue;
+        if (id < 0 || (layerOf[collider[s]] & mask) === 0) continue;
         const src = this.boxNow(s),
           at = this.at;
         if (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0) continue;
@@ -565,7 +577,7 @@ export class QueryEngine {
    */
   private boxNow(s: number): Float64Array {
     const slots = this.tree.slots;
-    if ((slots.meta[3 * s + 2] & SWEPT) === 0) {
+    if ((slots.colliders.word[slots.collider[s]] & SWEPT) === 0) {
       this.at = 4 * s;
       return slots.box;
     }

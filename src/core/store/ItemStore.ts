@@ -41,6 +41,8 @@ export const PRIORITY_BITS = 0xff << PRIORITY_SHIFT;
 export const DEFAULT_LAYER = 1;
 export const DEFAULT_MASK = -1;
 export const DEFAULT_PRIORITY = 128;
+/** The flags word of a new item: no flag, class 0, the default priority. */
+const DEFAULT_WORD = DEFAULT_PRIORITY << PRIORITY_SHIFT;
 
 /** Offsets of a box's numbers in its slot (see SlotPool.box and ItemStore.boxAt). */
 export const MIN_X = 0;
@@ -173,17 +175,17 @@ export class ItemStore {
       const s = this.slots.allocOne();
       this.slots.id[s] = id;
       this.i32[(r << 2) | SLOT] = s;
+      this.slots.collider[s] = this.slots.colliders.hold(DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_WORD);
+    } else {
+      const s = this.i32[(r << 2) | SLOT];
+      const slots = this.slots;
+      slots.collider[s] = slots.colliders.change(slots.collider[s], DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_WORD);
     }
-    // Layer and mask are the slot's first two collider numbers (see SlotPool.meta).
-    const meta = this.slots.meta;
-    const m = 3 * this.i32[(r << 2) | SLOT];
-    meta[m] = DEFAULT_LAYER;
-    meta[m + 1] = DEFAULT_MASK;
     this.rec[id] = r;
     const i32 = this.i32;
     const o = r << 2;
     i32[o | STATE] = 0;
-    i32[o | FLAGS] = DEFAULT_PRIORITY << PRIORITY_SHIFT;
+    i32[o | FLAGS] = DEFAULT_WORD;
     i32[o | NODE] = ABSENT;
     // listAt[r] stays: a hint that CollisionClasses.join checks against the list.
     return r;
@@ -207,7 +209,9 @@ export class ItemStore {
       // Freed already (listed twice), or back in the index.
       if (r < 0 || i32[(r << 2) | NODE] !== ABSENT) continue;
       this.rec[id] = NO_RECORD;
-      this.slots.freeOne(i32[(r << 2) | SLOT]);
+      const s = i32[(r << 2) | SLOT];
+      this.slots.colliders.drop(this.slots.collider[s]);
+      this.slots.freeOne(s);
       this.detachedBits[id >> 5] &= ~(1 << (id & 31));
       if (this.freeCount === this.free.length) this.free = grow(this.free, 2 * this.freeCount);
       this.free[this.freeCount++] = r;
@@ -390,24 +394,37 @@ export class ItemStore {
     else this.detachedBits[id >> 5] &= ~(1 << (id & 31));
   }
 
-  // Layer and mask live in the item's slot alone (the first two of SlotPool.meta), where the
-  // pair finders read them.
+  // Layer and mask live in the item's collider alone (see SlotPool.collider), where the pair
+  // finders read them.
   layerOf(id: number): number {
-    return this.slots.meta[this.metaAt(id)];
+    return this.slots.colliders.layer[this.colliderOf(id)];
   }
 
   maskOf(id: number): number {
-    return this.slots.meta[this.metaAt(id) + 1];
+    return this.slots.colliders.mask[this.colliderOf(id)];
   }
 
   /** Sets layer and mask; returns false when both were set so already. */
   setFilter(id: number, layer: number, mask: number): boolean {
-    const meta = this.slots.meta;
-    const m = this.metaAt(id);
-    if (meta[m] === layer && meta[m + 1] === mask) return false;
-    meta[m] = layer;
-    meta[m + 1] = mask;
+    const slots = this.slots;
+    const s = this.slotOf(id);
+    const c = slots.collider[s];
+    const C = slots.colliders;
+    if (C.layer[c] === layer && C.mask[c] === mask) return false;
+    slots.collider[s] = C.change(c, layer, mask, C.word[c]);
     return true;
+  }
+
+  /**
+   * Gives the item's collider the flags word `word` (its record's without OUTSIDE; see
+   * SlotPool.collider), keeping its layer and mask.
+   */
+  setColliderWord(id: number, word: number): void {
+    const slots = this.slots;
+    const s = this.slotOf(id);
+    const c = slots.collider[s];
+    const C = slots.colliders;
+    slots.collider[s] = C.change(c, C.layer[c], C.mask[c], word);
   }
 
   /** The low byte of the item's flags (STATIC, CIRCLE, OUTSIDE, SWEPT). */
@@ -445,9 +462,9 @@ export class ItemStore {
     return 4 * this.i32[(this.rec[id] << 2) | SLOT];
   }
 
-  /** Offset of the item's collider in the slots' collider copies (`slots.meta`). */
-  private metaAt(id: number): number {
-    return 3 * this.i32[(this.rec[id] << 2) | SLOT];
+  /** The item's collider (see SlotPool.collider). */
+  colliderOf(id: number): number {
+    return this.slots.collider[this.i32[(this.rec[id] << 2) | SLOT]];
   }
 
   minX(id: number): number {

@@ -1,5 +1,6 @@
 import { resize } from '../grow.js';
 import { declareExtent, declareScratch } from '../snapshot/StatePlan.js';
+import { Colliders } from './Colliders.js';
 
 /**
  * Slots a detached class's run keeps for `members` list places: an eighth more and one. A run
@@ -35,16 +36,16 @@ export class SlotPool {
   box: Float64Array;
   id: Int32Array;
   /**
-   * Collider per slot, three int32: layer, mask, and the record's flags word without its
-   * OUTSIDE bit (static, swept and circle bits, the class in the second byte, the priority in
-   * the third). Layer and mask live here alone; the flags word is a copy of the record's, so
-   * that a pass over every item filters candidates without touching records.
+   * The collider of each slot's item, as its index in {@link colliders}: its layer, mask and
+   * flags word (a copy of the record's without its OUTSIDE bit), so that a pass over every item
+   * filters candidates without touching records. Layer and mask live there alone.
    */
-  meta: Int32Array;
+  collider: Int32Array;
+  readonly colliders = new Colliders();
   private top = 0;
   /**
    * Free region starts per size class (class c holds regions of 2^c to 2^(c+1) - 1 slots),
-   * threaded through `id`; a free region's size is in its first slot's `meta`.
+   * threaded through `id`; a free region's size is in its first slot's `box`.
    */
   private readonly freeHead = new Int32Array(CLASSES).fill(-1);
   /** Slots in free regions, for validate. */
@@ -55,12 +56,12 @@ export class SlotPool {
   constructor(capacity: number) {
     this.box = new Float64Array(capacity * 4);
     this.id = new Int32Array(capacity);
-    this.meta = new Int32Array(capacity * 3);
+    this.collider = new Int32Array(capacity);
     // Slots past the high-water mark are written when handed out: snapshots skip them. The
     // compaction's destinations are written whole by a compaction before it reads them.
     declareExtent(this, 'box', () => 4 * this.top);
     declareExtent(this, 'id', () => this.top);
-    declareExtent(this, 'meta', () => 3 * this.top);
+    declareExtent(this, 'collider', () => this.top);
     declareScratch(this, 'dest');
   }
 
@@ -82,14 +83,14 @@ export class SlotPool {
   alloc(size: number): number {
     const c = classOf(size);
     let head = this.freeHead[c];
-    if (head === -1 || this.meta[3 * head] < size) {
+    if (head === -1 || this.box[4 * head] < size) {
       head = c + 1 < CLASSES ? this.freeHead[c + 1] : -1;
       if (head === -1) return this.bump(size);
       this.freeHead[c + 1] = this.id[head];
     } else {
       this.freeHead[c] = this.id[head];
     }
-    this.allocated = this.meta[3 * head];
+    this.allocated = this.box[4 * head];
     this.freeSlots -= this.allocated;
     return head;
   }
@@ -122,7 +123,7 @@ export class SlotPool {
   free(start: number, size: number): void {
     const c = classOf(size);
     this.id[start] = this.freeHead[c];
-    this.meta[3 * start] = size;
+    this.box[4 * start] = size;
     this.freeHead[c] = start;
     this.freeSlots += size;
   }
@@ -132,12 +133,13 @@ export class SlotPool {
     this.compactedTop = 0;
     this.freeHead.fill(-1);
     this.freeSlots = 0;
+    this.colliders.reset();
   }
 
   /**
    * Per slot, where the compaction in progress moves it. The slots move in place, along the
    * cycles of this permutation: 4 bytes a slot of scratch where a second set of arrays to
-   * copy into would cost 52.
+   * copy into would cost 40.
    */
   private dest = new Int32Array(0);
   /** Slots given out so far by the compaction in progress. */
@@ -217,38 +219,33 @@ export class SlotPool {
 
   /** The slot {@link permute} carries along a cycle. */
   private readonly handBox = new Float64Array(4);
-  private readonly handMeta = new Int32Array(3);
+  private handCollider = 0;
   private handId = 0;
 
   /** Swaps slot s with the slot in hand. */
   private tradeHand(s: number): void {
-    const { box, meta, handBox, handMeta } = this;
+    const { box, handBox } = this;
     for (let i = 0, a = 4 * s; i < 4; i++, a++) {
       const b = box[a];
       box[a] = handBox[i];
       handBox[i] = b;
     }
-    for (let i = 0, a = 3 * s; i < 3; i++, a++) {
-      const m = meta[a];
-      meta[a] = handMeta[i];
-      handMeta[i] = m;
-    }
+    const collider = this.collider[s];
+    this.collider[s] = this.handCollider;
+    this.handCollider = collider;
     const id = this.id[s];
     this.id[s] = this.handId;
     this.handId = id;
   }
 
-  /** Moves one slot's box and id to another slot. */
+  /** Moves one slot's box, collider and id to another slot. */
   copy(from: number, to: number): void {
     const box = this.box;
     box[4 * to] = box[4 * from];
     box[4 * to + 1] = box[4 * from + 1];
     box[4 * to + 2] = box[4 * from + 2];
     box[4 * to + 3] = box[4 * from + 3];
-    const meta = this.meta;
-    meta[3 * to] = meta[3 * from];
-    meta[3 * to + 1] = meta[3 * from + 1];
-    meta[3 * to + 2] = meta[3 * from + 2];
+    this.collider[to] = this.collider[from];
     this.id[to] = this.id[from];
   }
 
@@ -263,7 +260,7 @@ export class SlotPool {
     else while (cap < min) cap += cap >> 2;
     this.box = resize(this.box, cap * 4);
     this.id = resize(this.id, cap);
-    this.meta = resize(this.meta, cap * 3);
+    this.collider = resize(this.collider, cap);
   }
 }
 

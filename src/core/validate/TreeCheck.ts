@@ -293,6 +293,7 @@ export class TreeCheck {
     let detached = 0;
     let swept = 0;
     items.check();
+    this.checkColliders();
     for (let id = 0; id < items.capacity; id++) {
       const n = items.nodeOf(id);
       if ((((items.detachedBits[id >> 5] >>> (id & 31)) & 1) === 1) !== (n === DETACHED)) {
@@ -391,12 +392,32 @@ export class TreeCheck {
     }
   }
 
+  /**
+   * Every item with a record (placed, pending, or removed until the step ends) holds one
+   * collider, and each collider counts the items that hold it.
+   */
+  private checkColliders(): void {
+    const items = this.tree.items;
+    const slots = this.tree.slots;
+    const held = new Int32Array(slots.colliders.handedOut);
+    for (let id = 0; id < items.capacity; id++) {
+      if (items.recordOf(id) < 0) continue;
+      const c = slots.collider[items.slotOf(id)];
+      if (!(c >= 0 && c < held.length)) fail(`validate: item ${id} holds collider ${c}, never handed out`);
+      held[c]++;
+    }
+    slots.colliders.check(held);
+  }
+
   /** Slot s's copy of item id's flags and priority (class k) equals its record's. */
   private checkMeta(id: number, k: number, s: number): void {
     const items = this.tree.items;
-    const meta = this.tree.slots.meta;
+    const slots = this.tree.slots;
     const flags = items.flagsOf(id) & (STATIC | SWEPT | CIRCLE);
-    if (meta[3 * s + 2] !== (flags | (k << CLASS_SHIFT) | (items.priorityOf(id) << PRIORITY_SHIFT))) {
+    if (
+      slots.colliders.word[slots.collider[s]] !==
+      (flags | (k << CLASS_SHIFT) | (items.priorityOf(id) << PRIORITY_SHIFT))
+    ) {
       fail(`validate: item ${id} slot collider differs from its stored collider`);
     }
   }
