@@ -7,7 +7,6 @@ export { fail, isBits32, isSquare, PREFIX, show } from './errors.js';
 export { fit, grow } from './grow.js';
 export { checkKeys, QUADTREE_KEYS, type KeysOf } from './optionKeys.js';
 export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
-export { PairHash } from './pairs/PairHash.js';
 export { IdList } from './lists/IdList.js';
 export { spatialTreeOf } from './LooseQuadtree.js';
 export { OWE, SCAN_FIELDS, STORE_CENTRES, type SpatialTree } from './placement/SpatialTree.js';

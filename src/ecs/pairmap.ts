@@ -1,4 +1,5 @@
-import { fit, PairHash } from '../core/internal.js';
+import { fit } from '../core/internal.js';
+import { PairHash } from './pairhash.js';
 
 /**
  * What the plugin remembers about each live pair, keyed by its two entities (a < b): the

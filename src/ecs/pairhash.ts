@@ -4,7 +4,7 @@ const EMPTY = -1;
  * A map from a pair of ids (a < b) to a non-negative integer: open addressing with linear
  * probing in one typed array (four ints a slot: value, a, b and one unused, so a slot never
  * straddles a cache line), deletion by backward shift (no tombstones pile up), doubling at
- * half load. The ECS's record of live pairs (see src/ecs/pairmap.ts).
+ * half load. The record of live pairs finds its pairs with it (see pairmap.ts).
  */
 export class PairHash {
   /** Pairs held. */
