@@ -172,7 +172,7 @@ export class LooseQuadtree {
    * (NaN/Infinity, min > max). The item is checked for pairs by the next {@link step}.
    */
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    this.holdBox(minX, minY, maxX, maxY);
+    this.holdBox(id, minX, minY, maxX, maxY);
     this.admit(id);
     if (this.tree.place(id)) this.broadphase.markDirty(id);
   }
@@ -182,7 +182,7 @@ export class LooseQuadtree {
    * {@link step} or query, all at once. Queries do not see it before then; {@link has} does.
    */
   queueInsert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    this.holdBox(minX, minY, maxX, maxY);
+    this.holdBox(id, minX, minY, maxX, maxY);
     this.admit(id);
     this.tree.enqueue(id);
   }
@@ -194,7 +194,10 @@ export class LooseQuadtree {
    */
   readonly boxIn = new Float64Array(4);
 
-  private holdBox(minX: number, minY: number, maxX: number, maxY: number): void {
+  /** Puts a box given as numbers in {@link boxIn}, checked first so that an error names each value as passed. */
+  private holdBox(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    checkId(id, this.tree.idLimit);
+    checkBox(id, minX, minY, maxX, maxY);
     const b = this.boxIn;
     b[0] = minX;
     b[1] = minY;

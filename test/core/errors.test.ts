@@ -148,6 +148,14 @@ describe('bad input is refused with a clear error, and the index is untouched', 
       expect(tree.has(id)).toBe(false);
     }
     expectRejected(() => tree.insert('3' as unknown as number, 0, 0, 1, 1), 'id', '(got "3")');
+    // A value that is not a number is named as it was passed, not as the number it would become.
+    expectRejected(() => tree.insert(5, 'abc' as unknown as number, 0, 1, 1), 'item 5', 'minX', '(got "abc")');
+    expectRejected(
+      () => tree.queueInsert(5, 0, 0, 1, {} as unknown as number),
+      'item 5',
+      'maxY',
+      '(got [object Object])',
+    );
   });
 
   it('ids at or beyond the maxId option', () => {
