@@ -39,9 +39,6 @@ export class ProbeGrid {
    */
   private box: Float64Array = new Float64Array(0);
   private tag: Int32Array = new Int32Array(0);
-  /** Per item while building: its key and covered cells (first/last column, row; under {@link MAX_SIDE}). */
-  private keys: Int32Array = new Int32Array(0);
-  private span: Uint16Array = new Uint16Array(0);
   /** The box being probed (see probeCells). */
   private readonly query = new Float64Array(4);
   /**
@@ -464,12 +461,6 @@ export class ProbeGrid {
     this.inv = this.side / tree.rootSize;
     const cells = side * side;
     if (this.start.length < cells + 1) this.start = new Int32Array(cells + 1);
-    if (this.keys.length < count) {
-      // An eighth more than the items: room to grow without a reallocation every step.
-      const room = count + (count >> 3);
-      this.keys = new Int32Array(room);
-      this.span = new Uint16Array(4 * room);
-    }
     const start = this.start;
     start.fill(0, 0, cells + 1);
     const source = tree.slots.box;
@@ -477,9 +468,6 @@ export class ProbeGrid {
     const inv = this.inv;
     const ox = tree.originX;
     const oy = tree.originY;
-    const keys = this.keys;
-    const span = this.span;
-    let n = 0;
     let total = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (((classes >>> k) & 1) === 0) continue;
@@ -495,12 +483,6 @@ export class ProbeGrid {
           c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);
         const r0 = clamp(Math.floor((source[b + 1] - oy) * inv), last),
           r1 = clamp(Math.floor((source[b + 3] - oy) * inv), last);
-        keys[n] = slot;
-        span[4 * n] = c0;
-        span[4 * n + 1] = c1;
-        span[4 * n + 2] = r0;
-        span[4 * n + 3] = r1;
-        n++;
         for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) start[r * side + c]++;
         total += (c1 - c0 + 1) * (r1 - r0 + 1);
       }
@@ -519,27 +501,37 @@ export class ProbeGrid {
     const collider = tree.slots.collider;
     const wordOf = tree.slots.colliders.word;
     const slotIds = tree.slots.id;
-    for (let i = n - 1; i >= 0; i--) {
-      const slot = keys[i];
-      const key = selfJoin ? slotIds[slot] : slot;
-      const b = 4 * slot;
-      const word = wordOf[collider[slot]];
-      const bits = (word >>> PRIORITY_SHIFT) | ((word & EXACT) << 8);
-      const c0 = span[4 * i],
-        c1 = span[4 * i + 1],
-        r0 = span[4 * i + 2],
-        r1 = span[4 * i + 3];
-      for (let r = r0; r <= r1; r++) {
-        for (let c = c0; c <= c1; c++) {
-          const e = --start[r * side + c];
-          gbox[4 * e] = source[b];
-          gbox[4 * e + 1] = source[b + 1];
-          gbox[4 * e + 2] = source[b + 2];
-          gbox[4 * e + 3] = source[b + 3];
-          tag[4 * e] = key;
-          tag[4 * e + 1] = c0;
-          tag[4 * e + 2] = r0;
-          tag[4 * e + 3] = bits;
+    // The same items again, last first (filling each cell's run backwards leaves it in the
+    // first pass's order), their cells worked out again from their boxes: cheaper than 12
+    // bytes an item of scratch written in the first pass and read back here.
+    for (let k = MAX_CLASSES - 1; k >= 0; k--) {
+      if (((classes >>> k) & 1) === 0) continue;
+      const ids = C.ids[k];
+      const listStart = C.listStart[k];
+      const detached = C.detached[k] === 1;
+      for (let i = C.end[k] - 1; i >= 0; i--) {
+        if (ids[i] < 0) continue;
+        const slot = detached ? listStart + i : items.slotOf(ids[i]);
+        const key = selfJoin ? slotIds[slot] : slot;
+        const b = 4 * slot;
+        const word = wordOf[collider[slot]];
+        const bits = (word >>> PRIORITY_SHIFT) | ((word & EXACT) << 8);
+        const c0 = clamp(Math.floor((source[b] - ox) * inv), last),
+          c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);
+        const r0 = clamp(Math.floor((source[b + 1] - oy) * inv), last),
+          r1 = clamp(Math.floor((source[b + 3] - oy) * inv), last);
+        for (let r = r0; r <= r1; r++) {
+          for (let c = c0; c <= c1; c++) {
+            const e = --start[r * side + c];
+            gbox[4 * e] = source[b];
+            gbox[4 * e + 1] = source[b + 1];
+            gbox[4 * e + 2] = source[b + 2];
+            gbox[4 * e + 3] = source[b + 3];
+            tag[4 * e] = key;
+            tag[4 * e + 1] = c0;
+            tag[4 * e + 2] = r0;
+            tag[4 * e + 3] = bits;
+          }
         }
       }
     }
