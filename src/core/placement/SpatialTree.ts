@@ -520,7 +520,7 @@ export class SpatialTree {
   }
 
   /**
-   * After a collider or static change of an indexed item: its slot's copy of the collider, and
+   * After a collider or static change of an indexed item: its collider's flags word, and
    * its class (the item moves to another class's region in the same node when the key
    * changed, or into or out of the tree when one of the two classes is detached).
    */
@@ -549,7 +549,7 @@ export class SpatialTree {
 
   /**
    * After the swept or circle flag of an indexed item changed from `before` (its flags then):
-   * its class's counts and its slot's copy of the flags. The class stays (neither is part of
+   * its class's counts and its collider's copy of the flags. The class stays (neither is part of
    * its key).
    */
   flagsChanged(id: number, before: number): void {

@@ -90,7 +90,10 @@ export class Colliders {
     this.free[this.freeCount++] = c;
   }
 
-  /** The index of (layer, mask, word) for an item that held collider c: held first, so that c is not forgotten and made again. */
+  /**
+   * The index of (layer, mask, word) for an item that held collider c, which it then no
+   * longer holds: c itself when the three numbers are c's.
+   */
   change(c: number, layer: number, mask: number, word: number): number {
     if (this.layer[c] === layer && this.mask[c] === mask && this.word[c] === word) return c;
     const next = this.hold(layer, mask, word);

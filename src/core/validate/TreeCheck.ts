@@ -424,8 +424,8 @@ export class TreeCheck {
 
   /**
    * The item in slot s of class k's region of node n: it points back at n, its class and its
-   * slot; the slot's copies equal its record; a keyed class holds only its key; its box lies
-   * inside n's loose bounds (or is flagged outside, in the root).
+   * slot; its collider's flags word equals its record's; a keyed class holds only its key;
+   * its box lies inside n's loose bounds (or is flagged outside, in the root).
    */
   private checkSlot(n: number, k: number, s: number): void {
     const tree = this.tree;
