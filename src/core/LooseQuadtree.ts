@@ -212,6 +212,8 @@ export class LooseQuadtree {
    * item is pending, so the collider and the flag are only written.
    */
   queueChecked(id: number, layer: number, mask: number, priority: number, isStatic: boolean): void {
+    checkId(id, this.tree.idLimit);
+    checkBoxIn(id, this.boxIn);
     this.admit(id);
     this.tree.enqueue(id);
     const items = this.tree.items;
@@ -1027,12 +1029,10 @@ export class LooseQuadtree {
     validateIndex(this.tree, this.broadphase);
   }
 
-  /** Adds the item, its box in {@link boxIn}, to the store. */
+  /** Adds the item, its id and its box in {@link boxIn} checked by the caller, to the store. */
   private admit(id: number): void {
     const tree = this.tree;
     const box = this.boxIn;
-    checkId(id, tree.idLimit);
-    checkBoxIn(id, box);
     tree.items.ensure(id, tree.idLimit);
     const items = tree.items;
     if (items.nodeOf(id) !== ABSENT) fail(`item ${id} is already in the index (insert of an existing id)`);
