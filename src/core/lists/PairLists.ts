@@ -85,7 +85,7 @@ export class PairLists {
   }
 
   /**
-   * Merges the sorted pairs a sweep found with the current list: a listed pair that this
+   * Merges the sorted pairs the movers' checks found with the current list: a listed pair that this
    * step's checks covered stays if it was found again and ends if not (one with a side in
    * `covered`, an item of a detached class joined whole, or in `left`, an item removed; or with
    * a side in `checked`, an item of a node whose probes reached the other side, unless that side
@@ -322,7 +322,7 @@ export class PairLists {
 
   /**
    * After a collider's priority changed: gives every listed pair the priority its items have
-   * now and sorts the list again, so a merge with a sweep's pairs lines up. The old priority
+   * now and sorts the list again, so a merge with the found pairs lines up. The old priority
    * stays in `was` for pairs that end now.
    */
   refreshPriorities(items: ItemStore): void {

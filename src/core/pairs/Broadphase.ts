@@ -7,7 +7,7 @@ import { lowerBound } from '../lists/order.js';
 import { grow } from '../grow.js';
 import { IdQueue } from './IdQueue.js';
 import { IdBits } from './IdBits.js';
-import { CellSweep } from './CellSweep.js';
+import { PairFinder } from './PairFinder.js';
 import { PairIndex } from './PairIndex.js';
 import { declareScratch } from '../snapshot/StatePlan.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
@@ -27,13 +27,12 @@ const MANY_MOVED = 16;
  * of moved items and picks, per step, one of two ways by how many moved:
  *
  * - movers: the movers probe the cells around them for every pair they are in, from slot
- *   memory alone (see CellSweep.runMovers), and every detached class one of whose items or
+ *   memory alone (see PairFinder.runMovers), and every detached class one of whose items or
  *   partners moved is joined whole; the pairs are radix-sorted and merged with the list (see
  *   PairLists.mergeFound). The only way under a budget.
- * - all (half or more moved, no budget): one sweep over every cell finds every pair (see
- *   CellSweep.run), sorted the same way, and replaces the list (see PairLists.replaceWithFound).
- *   It pays: with the movers' way every step instead, the storm takes 1.45x the time at 10k
- *   and 1.37x at 100k, the effects 1.18x, and 1k bouncing boxes all moving 2.1x.
+ * - all (half or more moved, no budget): the probe grid joins every class pair whole, the
+ *   way a uniform grid finds every pair (see PairFinder.run), sorted the same way, and the
+ *   pairs replace the list (see PairLists.replaceWithFound).
  *
  * A big class most of which moves step after step is detached from the tree (see
  * SpatialTree.detach, {@link choose}): its moves only store the box, its births and deaths
@@ -59,12 +58,12 @@ export class Broadphase {
   private readonly stats: QuadtreeStats;
   /** Each item's pairs, made from the current list when a per-item question first needs it after a step. */
   private readonly index = new PairIndex();
-  private readonly sweep: CellSweep;
+  private readonly finder: PairFinder;
   private readonly sorter = new KeySorter();
   private readonly radix = new PairRadix();
   /** The pairs the step's checks found, sorted like the lists once found: a, b and priority only. */
   private readonly found = new PairBuffer(64, 0);
-  /** Items of nodes checked by this step's movers sweep: their pairs with other items of nodes are re-found. */
+  /** Items of nodes checked by this step's movers' probes: their pairs with other items of nodes are re-found. */
   private readonly checked = new IdBits();
   /** Items of detached classes this step joined: all their pairs are re-found. */
   private readonly covered = new IdBits();
@@ -92,7 +91,7 @@ export class Broadphase {
   constructor(tree: SpatialTree, touching: boolean, stats: QuadtreeStats) {
     this.tree = tree;
     this.stats = stats;
-    this.sweep = new CellSweep(tree, touching);
+    this.finder = new PairFinder(tree, touching);
     // Scratch of a step's checks, written whole before it is read: not state. With the sort's
     // buffers and the join's grid it held nearly half of a snapshot of 100k boxes all moving.
     declareScratch(this, 'found');
@@ -196,13 +195,15 @@ export class Broadphase {
       dirty += Math.min(C.moved[k], C.size[k]);
     }
     const size = tree.size;
-    // A budget always takes the movers' way: its lower tiers are served in shares. The one-pass
-    // sweep is a second way to find pairs, kept because it pays: with the movers' probes alone
-    // the storm scene's step took 1.35-1.42x as long at 100k, and every box moving at 1k 2x.
+    // A budget always takes the movers' way: its lower tiers are served in shares. Whole joins
+    // when half or more moved pay: with the movers' probes alone the storm's step took
+    // 1.26-1.37x as long at 10k and 100k, the effects' share 1.14-1.23x, and every box moving
+    // 1.9x at 1k and 1.1x at 100k (measured against the tree's cells swept class by class,
+    // which these joins replaced and match or beat).
     const onePass = unlimited && dirty * 2 >= size;
     this.stepId++;
     this.tests = 0;
-    this.sweep.beginStep();
+    this.finder.beginStep();
     this.lists.entered.count = 0;
     const checked = onePass ? this.checkAll() : this.checkMovers(unlimited, started);
     this.lists.finish(stats);
@@ -232,7 +233,7 @@ export class Broadphase {
   }
 
   /**
-   * Checks every item at once: the sweep finds every overlapping pair, a radix sort puts them
+   * Checks every item at once: the joins find every overlapping pair, a radix sort puts them
    * in list order, and one pass against the previous list tells the pairs that stayed from
    * those that began or ended (no per-pair lookup); the found pairs are then the list.
    * Used when at least half the items moved and there is no budget.
@@ -243,8 +244,8 @@ export class Broadphase {
     if (this.priorityChanged) this.lists.refreshPriorities(this.tree.items);
     const found = this.found;
     found.count = 0;
-    this.sweep.run(found);
-    this.tests += this.sweep.tests;
+    this.finder.run(found);
+    this.tests += this.finder.tests;
     this.radix.sort(found);
     this.lists.replaceWithFound(found, this.stepId, this.left, this.priorityChanged, this.radix.scratch());
     this.left.clear();
@@ -277,8 +278,8 @@ export class Broadphase {
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (((joined >>> k) & 1) === 0 || (!unlimited && C.waits(k))) continue;
       checked += this.markMembers(k, 0, C.end[k], true);
-      this.sweep.joinDetached(k, found, null, 0, C.end[k]);
-      this.tests += this.sweep.tests;
+      this.finder.joinDetached(k, found, null, 0, C.end[k]);
+      this.tests += this.finder.tests;
     }
     this.waitingMembers = 0;
     this.waitingClasses = 0;
@@ -308,8 +309,8 @@ export class Broadphase {
       // runMovers sets each mover's bit as it goes.
       this.checked.note(slotId[slots[i]]);
     }
-    this.sweep.runMovers(slots, count, this.checked.words, this.found);
-    this.tests += this.sweep.tests;
+    this.finder.runMovers(slots, count, this.checked.words, this.found);
+    this.tests += this.finder.tests;
     return count;
   }
 
@@ -388,8 +389,8 @@ export class Broadphase {
       }
       if (n > 0) {
         members += n;
-        this.sweep.joinDetached(k, this.found, this.newborn, 0, n);
-        this.tests += this.sweep.tests;
+        this.finder.joinDetached(k, this.found, this.newborn, 0, n);
+        this.tests += this.finder.tests;
       }
       served += members;
       if (members < C.size[k]) {
@@ -405,8 +406,8 @@ export class Broadphase {
   private serveRange(k: number, from: number, to: number): number {
     if (from >= to) return 0;
     const members = this.markMembers(k, from, to, true);
-    this.sweep.joinDetached(k, this.found, null, from, to);
-    this.tests += this.sweep.tests;
+    this.finder.joinDetached(k, this.found, null, from, to);
+    this.tests += this.finder.tests;
     return members;
   }
 

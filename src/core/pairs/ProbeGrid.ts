@@ -1,6 +1,6 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
 import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, PRIORITY_SHIFT, SWEPT } from '../store/ItemStore.js';
-import { grow } from '../grow.js';
+import { grow, resize, Slack } from '../grow.js';
 import { makesBox } from '../errors.js';
 import { markOutside } from '../snapshot/StatePlan.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
@@ -10,15 +10,16 @@ import { roundOverlap, type ExactTest } from './ExactTest.js';
 const MAX_SIDE = 512;
 
 /**
- * The joins of detached classes (see SpatialTree.detach), whose items are in no node,
- * the way a hand-written uniform grid does them:
+ * The joins of whole classes, the way a hand-written uniform grid does them: those of
+ * detached classes (see SpatialTree.detach), whose items are in no node, and every join of a
+ * step where half or more moved (see PairFinder.run):
  *
  * - {@link join}: the partners' items are counting-sorted into one grid, with a copy of their
- *   boxes in cell order; then each item of the detached class, in list (id) order with its
- *   box read from the class's region, tests the items of the cells its box covers.
- * - {@link selfJoin}: the detached class's own items, read from its region in list order,
- *   are counting-sorted into the grid, and each cell pairs its items among themselves.
- *   {@link probe} then joins the class with fewer partners from that same grid.
+ *   boxes in cell order; then each item of the class, in list (id) order, tests the items of
+ *   the cells its box covers.
+ * - {@link selfJoin}: the class's own items, in list order, are counting-sorted into the grid,
+ *   and each cell pairs its items among themselves. {@link probe} then joins the class with
+ *   fewer partners from that same grid.
  *
  * A pair is reported only in the cell holding the top-left corner of the two boxes' overlap,
  * so once. Boxes outside the world are clamped onto the border cells, which keeps every
@@ -46,6 +47,10 @@ export class ProbeGrid {
    * in the same step, else -1 (see {@link invalidate}); and its entries.
    */
   private built = -1;
+  /** The most entries and cells a build used since the last {@link invalidate}. */
+  private used = 0;
+  private usedCells = 0;
+  private readonly slack = new Slack();
   private entries = 0;
   /** Items (or a sample of them) per tree level, for the choice of the cell size. */
   private readonly levels: Int32Array;
@@ -61,6 +66,17 @@ export class ProbeGrid {
   /** Forgets the grid built for the last join: boxes may have moved since. Called before each step's joins. */
   invalidate(): void {
     this.built = -1;
+    // The first step of a world joins every class whole, whatever moves after it: a grid as
+    // big as the world that later steps may never build again (a tenth of 100k boxes moving:
+    // 85 bytes an item). It gives its room back as the pair lists do (see Slack).
+    if (this.slack.due(this.used, this.tag.length >> 2)) {
+      const size = this.used + (this.used >> 3);
+      this.box = resize(this.box, 4 * size);
+      this.tag = resize(this.tag, 4 * size);
+      this.start = resize(this.start, this.usedCells + 1);
+    }
+    this.used = 0;
+    this.usedCells = 0;
   }
 
   /**
@@ -89,10 +105,12 @@ export class ProbeGrid {
   }
 
   /**
-   * Finds every overlapping pair of members of detached class `s` with the classes whose bit
-   * is set in `partners` (none detached), calling `emit(memberSlot, partnerSlot)` for each: the
-   * members at list places `lo..hi-1`, or with `places` those at `places[lo..hi-1]` (holes
-   * skipped). A whole class whose boxes are owed reads them from the game (see {@link joinOwed}).
+   * Finds every overlapping pair of members of class `s` with the classes whose bit is set in
+   * `partners` (none detached), calling `emit(memberSlot, partnerSlot)` for each: the members
+   * at list places `lo..hi-1`, or with `places` those at `places[lo..hi-1]` (holes skipped).
+   * A detached class's boxes are read from its region in list order, a placed class's through
+   * its records; a whole class whose boxes are owed reads them from the game (see
+   * {@link joinOwed}).
    */
   join(
     partners: number,
@@ -111,12 +129,15 @@ export class ProbeGrid {
     }
     if (this.entries === 0) return 0;
     const tree = this.tree;
-    if (places === null && lo === 0 && hi >= tree.classes.end[s] && tree.owedBoxes.isOwed(s))
+    const detached = tree.classes.detached[s] === 1;
+    // Only a detached class's boxes are owed (a class emptied and refilled through the core
+    // between the systems is in the tree, whatever its owed mark says).
+    if (detached && places === null && lo === 0 && hi >= tree.classes.end[s] && tree.owedBoxes.isOwed(s))
       return this.joinOwed(emit, s);
     const f64 = tree.slots.box;
+    const items = tree.items;
     const ids = tree.classes.ids[s];
     const first = tree.classes.listStart[s];
-    const base = 4 * first;
     const { start, box, tag, inv, side } = this;
     const last = side - 1;
     const ox = tree.originX;
@@ -127,7 +148,8 @@ export class ProbeGrid {
       const i = places === null ? j : places[j];
       const id = ids[i];
       if (id < 0) continue;
-      const b = base + 4 * i;
+      const slot = detached ? first + i : items.slotOf(id);
+      const b = 4 * slot;
       const x0 = f64[b | MIN_X],
         y0 = f64[b | MIN_Y],
         x1 = f64[b | MAX_X],
@@ -155,7 +177,7 @@ export class ProbeGrid {
           const y = touching
             ? +(y0 <= box[4 * e + 3]) & +(box[4 * e + 1] <= y1)
             : +(y0 < box[4 * e + 3]) & +(box[4 * e + 1] < y1);
-          if ((x & y) !== 0) emit(first + i, tag[4 * e]);
+          if ((x & y) !== 0) emit(slot, tag[4 * e]);
         }
         continue;
       }
@@ -177,7 +199,7 @@ export class ProbeGrid {
               // Only in the cell of the overlap's top-left corner.
               const pc = tag[4 * e + 1],
                 pr = tag[4 * e + 2];
-              if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(first + i, tag[4 * e]);
+              if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(slot, tag[4 * e]);
             }
           }
         }
@@ -364,9 +386,10 @@ export class ProbeGrid {
   }
 
   /**
-   * Finds every overlapping pair within detached class `s` (one whose items all may pair with
-   * each other), calling `emit(lowerId, higherId, priority)` for each. With `exactTest` (the
-   * class holds swept items), a pair with a swept item is emitted only if their paths meet.
+   * Finds every overlapping pair within class `s`, calling `emit(lowerId, higherId, priority)`
+   * for each. With `exactTest` (the class holds swept items or circles), a pair with a swept
+   * item is emitted only if their paths meet, and one with a circle only if the shapes
+   * overlap; without it, every two overlapping boxes (the caller then tests what it must).
    */
   selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, exactTest: ExactTest | null): number {
     this.built = -1;
@@ -461,6 +484,7 @@ export class ProbeGrid {
     this.inv = this.side / tree.rootSize;
     const cells = side * side;
     if (this.start.length < cells + 1) this.start = new Int32Array(cells + 1);
+    if (cells > this.usedCells) this.usedCells = cells;
     const start = this.start;
     start.fill(0, 0, cells + 1);
     const source = tree.slots.box;
@@ -536,6 +560,7 @@ export class ProbeGrid {
       }
     }
     start[cells] = total;
+    if (total > this.used) this.used = total;
     return total;
   }
 }

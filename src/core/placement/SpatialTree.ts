@@ -814,7 +814,7 @@ export class SpatialTree {
     const f64 = this.slots.box;
     // A box up to twice a cell's side fits that cell's loose bounds when its centre sits near
     // the cell's centre: try one level deeper than the size alone promises first. Fewer
-    // levels in use means fewer cells a sweep reaches across levels.
+    // levels in use means fewer levels a mover probes.
     const bySize = this.depthFor(f64[r | MIN_X], f64[r | MIN_Y], f64[r | MAX_X], f64[r | MAX_Y]);
     for (let d = bySize < this.maxDepth ? bySize + 1 : bySize; d >= 0; d--) {
       const cell = this.centreCell(r, d);
@@ -973,8 +973,8 @@ export class SpatialTree {
 
   /**
    * Copies the item's flags word into its collider, for the filters of pair finding (its layer
-   * and mask live there already): the static, swept and circle bits, the class a movers'
-   * sweep reads with the box, the priority a pair takes. OUTSIDE stays with the record.
+   * and mask live there already): the static, swept and circle bits, the class a mover's
+   * probes read with the box, the priority a pair takes. OUTSIDE stays with the record.
    */
   private writeSlotMeta(id: number): void {
     this.items.setColliderWord(id, this.items.flagsWord(id) & ~OUTSIDE);

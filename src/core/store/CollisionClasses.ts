@@ -11,8 +11,8 @@ export const MAX_CLASSES = 16;
  */
 export const MIXED = MAX_CLASSES - 1;
 /**
- * Deepest level whose cells get dense per-class arrays (4^d entries: 2 MB at depth 9, and
- * the sweep adds 8 MB of cell bounds). Deeper levels are reached through their nodes.
+ * Deepest level whose cells get dense per-class arrays (4^d entries: 2 MB at depth 9).
+ * Deeper levels are reached through their nodes.
  */
 export const DENSE_DEPTH = 9;
 
@@ -87,7 +87,7 @@ export class CollisionClasses {
   /**
    * Per class and depth up to {@link DENSE_DEPTH}: each cell's region start and item count
    * (`regionsByCell[k][d][2 * cell]`, `[2 * cell + 1]`), a copy of the per-node numbers laid out by
-   * cell, so a sweep reads neighbouring cells from one array in order instead of chasing node
+   * cell, so a mover's probes read neighbouring cells from one array in order instead of chasing node
    * indices. Made when the class first places an item at that depth; null before and deeper.
    */
   readonly regionsByCell: (Int32Array | null)[][] = [];

@@ -1,0 +1,305 @@
+import { MAX_CLASSES } from '../store/CollisionClasses.js';
+import { CIRCLE, CLASS_BITS, CLASS_SHIFT, EXACT, PRIORITY_SHIFT, STATIC, SWEPT } from '../store/ItemStore.js';
+import { NONE } from '../store/NodePool.js';
+import type { PairBuffer } from '../lists/PairBuffer.js';
+import { ProbeGrid } from './ProbeGrid.js';
+import { ExactTest, roundOverlap } from './ExactTest.js';
+import type { SpatialTree } from '../placement/SpatialTree.js';
+
+/**
+ * Cell-index margins, in cells: loose bounds reach 1.5 cells before a cell's index and 0.5
+ * after it. The 1e-9 widening keeps float rounding from dropping a cell at the boundary.
+ */
+export const REACH = 1.5 + 1e-9;
+export const NEAR = 0.5 + 1e-9;
+
+/**
+ * Overlapping pairs found class pair by class pair (see CollisionClasses), two ways:
+ *
+ * - {@link run}: every pair of every item, the way a uniform grid finds them, with the probe
+ *   grid (see ProbeGrid): a class that may pair with itself is joined in the grid's cells, two
+ *   classes by the bigger one's items probing a grid of the smaller one's, and a detached
+ *   class with all of its partners. Class pairs whose filters reject each other are
+ *   never looked at.
+ * - {@link runMovers}: the pairs of the given movers only, from the tree: each probes, at
+ *   every level, the cells of every class it may pair with, reading slot memory alone (box,
+ *   id and collider, in region order).
+ */
+export class PairFinder {
+  /** Pair tests made by the last run. */
+  tests = 0;
+  private readonly tree: SpatialTree;
+  private readonly touching: boolean;
+  private out: PairBuffer | null = null;
+  /** Bit set of the items not to pair with (movers already checked), or null. */
+  private skip: Int32Array | null = null;
+  /** Whether pairs of the classes being joined need the per-pair layer, mask and static test. */
+  private filter = true;
+  /** Whether pairs of the classes being joined may need the exact test: a swept item or a circle (see ExactTest). */
+  private careful = false;
+  private readonly exactTest: ExactTest;
+  private readonly grid: ProbeGrid;
+  private readonly emitSlots = (s: number, t: number): void => this.emit(s, t);
+  /** Pairs within a class that needs no filter; the grid asks {@link exactTest} itself when either is swept or a circle. */
+  private readonly emitWithin = (a: number, b: number, priority: number): void => this.push(a, b, priority);
+  /** Pairs within a class whose items filter pair by pair (the shared class): tested by {@link emit}. */
+  private readonly emitFiltered = (a: number, b: number): void =>
+    this.emit(this.tree.items.slotOf(a), this.tree.items.slotOf(b));
+  /** Box of the mover being paired: numbers stay unboxed. */
+  private readonly union = new Float64Array(4);
+
+  constructor(tree: SpatialTree, touching: boolean) {
+    this.tree = tree;
+    this.touching = touching;
+    this.grid = new ProbeGrid(tree, touching);
+    this.exactTest = new ExactTest(tree, touching);
+  }
+
+  /** Forgets anything built for an earlier step (see ProbeGrid.invalidate). */
+  beginStep(): void {
+    this.grid.invalidate();
+  }
+
+  /** Appends every overlapping pair the colliders allow to `out` as (lower id, higher id, pair priority). */
+  run(out: PairBuffer): void {
+    const C = this.tree.classes;
+    this.out = out;
+    this.skip = null;
+    this.tests = 0;
+    const grid = this.grid;
+    for (let a = 0; a < MAX_CLASSES; a++) {
+      if (C.size[a] === 0) continue;
+      if (C.detached[a] === 1) {
+        this.runJoin(a, null, 0, C.end[a]);
+        continue;
+      }
+      for (let b = a; b < MAX_CLASSES; b++) {
+        if (C.size[b] === 0 || C.detached[b] === 1 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
+        this.filter = C.exact[a * MAX_CLASSES + b] === 0;
+        this.careful = C.careful(a) || C.careful(b);
+        // The joins return their tests: see runJoin.
+        if (a === b)
+          this.tests += this.filter
+            ? grid.selfJoin(a, this.emitFiltered, null)
+            : grid.selfJoin(a, this.emitWithin, this.careful ? this.exactTest : null);
+        // The smaller class goes into the grid and the bigger one probes it: the build, a
+        // scatter of each entry to a cell at random, is the dearer pass an item.
+        else if (C.size[a] <= C.size[b]) this.tests += grid.join(1 << a, this.emitSlots, b, null, 0, C.end[b]);
+        else this.tests += grid.join(1 << b, this.emitSlots, a, null, 0, C.end[a]);
+      }
+    }
+    this.out = null;
+  }
+
+  /**
+   * Appends to `out` every pair of the members of detached class k at list places from..to-1,
+   * or with `places` at `places[from..to-1]` (a few of its members), with its partners, and
+   * (for its whole list only) within the class.
+   */
+  joinDetached(k: number, out: PairBuffer, places: Int32Array | null, from: number, to: number): void {
+    this.out = out;
+    this.skip = null;
+    this.tests = 0;
+    this.runJoin(k, places, from, to);
+    this.out = null;
+  }
+
+  /**
+   * Appends the pairs of the movers in slots `moverSlots[0..count-1]` to `out`, each once:
+   * a pair of two movers is reported by the first of them, whose bit in `checked` (a bit set
+   * by id) is set as it is done.
+   */
+  runMovers(moverSlots: Int32Array, count: number, checked: Int32Array, out: PairBuffer): void {
+    const tree = this.tree;
+    const C = tree.classes;
+    const box = tree.slots.box;
+    const collider = tree.slots.collider;
+    const wordOf = tree.slots.colliders.word;
+    const slotId = tree.slots.id;
+    const u = this.union;
+    this.out = out;
+    this.skip = checked;
+    this.tests = 0;
+    for (let i = 0; i < count; i++) {
+      const s = moverSlots[i];
+      const k = (wordOf[collider[s]] & CLASS_BITS) >> CLASS_SHIFT;
+      u[0] = box[4 * s];
+      u[1] = box[4 * s + 1];
+      u[2] = box[4 * s + 2];
+      u[3] = box[4 * s + 3];
+      for (let o = 0; o < MAX_CLASSES; o++) {
+        if (C.size[o] === 0 || C.allowed[k * MAX_CLASSES + o] === 0) continue;
+        this.filter = C.exact[k * MAX_CLASSES + o] === 0;
+        this.careful = C.careful(k) || C.careful(o);
+        this.probeLevels(s, o);
+      }
+      const id = slotId[s];
+      checked[id >> 5] |= 1 << (id & 31);
+    }
+    this.out = null;
+    this.skip = null;
+  }
+
+  /**
+   * Pairs of the members of detached class s at list places from..to-1 (or `places[from..to-1]`;
+   * no other detached class among its partners) with every class it may pair with, and with
+   * each other when the class pairs with itself (then only for its whole list): its items are
+   * in no node, so the probe grid reads them from the class's region, in list order.
+   */
+  private runJoin(s: number, places: Int32Array | null, from: number, to: number): void {
+    const C = this.tree.classes;
+    this.careful = C.careful(s);
+    const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;
+    // Owed boxes are read by join alone, over the whole class; any other way settles them first.
+    const owed = this.tree.owedBoxes;
+    if (owed.isOwed(s) && (selfJoined || places !== null || from !== 0 || to < C.end[s])) owed.settle(s);
+    if (selfJoined) {
+      // The joins return their tests: a field stored after their long loops would have no
+      // type feedback when the engine compiles them mid-loop, and throw the code away each call.
+      this.tests += this.grid.selfJoin(s, this.emitWithin, this.careful ? this.exactTest : null);
+    }
+    let partners = 0;
+    let partnerItems = 0;
+    this.filter = false;
+    for (let o = 0; o < MAX_CLASSES; o++) {
+      if (o === s || C.size[o] === 0 || C.allowed[s * MAX_CLASSES + o] === 0) continue;
+      partners |= 1 << o;
+      partnerItems += C.size[o];
+      if (C.exact[s * MAX_CLASSES + o] === 0) this.filter = true;
+      if (C.careful(o)) this.careful = true;
+    }
+    if (partners !== 0) {
+      // Probe from the smaller side: the partners through the class's own grid when it has one.
+      if (selfJoined && partnerItems < C.size[s]) this.tests += this.grid.probe(partners, this.emitSlots);
+      else this.tests += this.grid.join(partners, this.emitSlots, s, places, from, to);
+    }
+    // Without partners, or with none in the grid, the join read no member: store them now.
+    owed.settle(s);
+  }
+
+  /** Appends a pair found. Kept small: it is inlined into the probes' loops. */
+  private push(a: number, b: number, priority: number): void {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- set for the whole of each join; push is inlined into the join loops
+    const out = this.out!;
+    if (out.count === out.a.length) out.reserve(out.count + 1);
+    const k = out.count++;
+    out.a[k] = a;
+    out.b[k] = b;
+    out.priority[k] = priority;
+  }
+
+  /** Pairs the mover in slot s, its box in `union`, with class k's cells in reach at every level. */
+  private probeLevels(s: number, k: number): void {
+    const levels = this.tree.classes.levelItems[k];
+    for (let d = 0; d <= this.tree.maxDepth; d++) if (levels[d] !== 0) this.pairWithReach(s, k, d);
+  }
+
+  /** Pairs the mover in slot s, its box in `union`, with class k's cells of level `d` its loose bounds reach. */
+  private pairWithReach(s: number, k: number, d: number): void {
+    // The root holds what fits nowhere else, far outside the world too: always reached.
+    if (d === 0) {
+      this.pairWithCells(s, k, 0, 0, 0, 0, 0);
+      return;
+    }
+    const tree = this.tree;
+    const u = this.union;
+    const inv = tree.invCellSize[d];
+    const last = (1 << d) - 1;
+    // Clamped before the conversion to an integer: boxes far outside the world give huge values.
+    const lx = Math.ceil((u[0] - tree.originX) * inv - REACH);
+    const hx = Math.floor((u[2] - tree.originX) * inv + NEAR);
+    const ly = Math.ceil((u[1] - tree.originY) * inv - REACH);
+    const hy = Math.floor((u[3] - tree.originY) * inv + NEAR);
+    if (hx < 0 || hy < 0 || lx > last || ly > last) return;
+    this.pairWithCells(
+      s,
+      k,
+      d,
+      lx < 0 ? 0 : lx | 0,
+      hx > last ? last : hx | 0,
+      ly < 0 ? 0 : ly | 0,
+      hy > last ? last : hy | 0,
+    );
+  }
+
+  /**
+   * Pairs the mover in slot s, its box in `union`, with class k's items in the cells
+   * [fx0..fx1] x [fy0..fy1] of level `d` (inside the grid, possibly empty ranges).
+   */
+  private pairWithCells(s: number, k: number, d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
+    const u = this.union;
+    const x0 = u[0],
+      y0 = u[1],
+      x1 = u[2],
+      y1 = u[3];
+    const tree = this.tree;
+    const C = tree.classes;
+    const byCell = C.regionsByCell[k][d];
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a level that holds items has its cell array (made by indexCell); a check here would sit in the join loop
+    const cells = tree.levelCells[d]!;
+    const box = tree.slots.box;
+    const touching = this.touching;
+    let tests = 0;
+    for (let iy = fy0; iy <= fy1; iy++) {
+      for (let c = (iy << d) + fx0, rowEnd = (iy << d) + fx1; c <= rowEnd; c++) {
+        // The region looked up here, not by a call: this runs per mover and cell, and the call
+        // cost 7% of a 10%-moving step at 10k.
+        let from: number;
+        let count: number;
+        if (byCell !== null) {
+          count = byCell[2 * c + 1];
+          if (count === 0) continue;
+          from = byCell[2 * c];
+        } else {
+          const n = cells[c];
+          if (n === NONE || (count = C.own[k][n]) === 0) continue;
+          from = C.start[k][n];
+        }
+        tests += count;
+        for (let t = from, to = from + count; t < to; t++) {
+          // The comparisons are anded without branches (see boxesOverlap).
+          const x = touching
+            ? +(x0 <= box[4 * t + 2]) & +(box[4 * t] <= x1)
+            : +(x0 < box[4 * t + 2]) & +(box[4 * t] < x1);
+          const y = touching
+            ? +(y0 <= box[4 * t + 3]) & +(box[4 * t + 1] <= y1)
+            : +(y0 < box[4 * t + 3]) & +(box[4 * t + 1] < y1);
+          if ((x & y) !== 0) this.emit(s, t);
+        }
+      }
+    }
+    this.tests += tests;
+  }
+
+  /** Records the overlapping slots s and t as a pair unless their colliders filter it out. */
+  private emit(s: number, t: number): void {
+    const slots = this.tree.slots;
+    const cs = slots.collider[s],
+      ct = slots.collider[t];
+    const { layer, mask, word } = slots.colliders;
+    if (
+      s === t ||
+      (this.filter &&
+        ((layer[cs] & mask[ct]) === 0 || (layer[ct] & mask[cs]) === 0 || (word[cs] & word[ct] & STATIC) !== 0))
+    )
+      return;
+    const a = slots.id[s];
+    const b = slots.id[t];
+    if (this.skip !== null && ((this.skip[b >> 5] >>> (b & 31)) & 1) !== 0) return;
+    const ms = word[cs],
+      mt = word[ct];
+    const ps = ms >>> PRIORITY_SHIFT;
+    const pt = mt >>> PRIORITY_SHIFT;
+    // Only the three columns a sort and merge read; the list's index and born stay unused.
+    if (this.careful) {
+      if (
+        ((ms | mt) & EXACT) !== 0 &&
+        !(((ms | mt) & SWEPT) === 0
+          ? roundOverlap(slots.box, 4 * s, (ms & CIRCLE) !== 0, slots.box, 4 * t, (mt & CIRCLE) !== 0, this.touching)
+          : this.exactTest.meets(a, b))
+      )
+        return;
+    }
+    this.push(a < b ? a : b, a < b ? b : a, ps < pt ? ps : pt);
+  }
+}
