@@ -651,21 +651,3 @@ function sortSmall(a: Float64Array, n: number): void {
     a[j + 1] = v;
   }
 }
-
-/** The largest finite 32-bit float. */
-const MAX_FLOAT32 = 3.4028234663852886e38;
-
-/**
- * A 32-bit float at or below x, within three units of its last place where 32-bit floats
- * reach: a bound kept in 32 bits that never cuts into what it bounds. Rounding to nearest may
- * land above x; two units of the last place down from x, rounded, land below it. Past the
- * 32-bit range, the largest float (x positive) or -Infinity; among the tiniest numbers, 0 or
- * -Infinity.
- */
-export function floatBelow(x: number): number {
-  const f = Math.fround(x);
-  if (f <= x) return f;
-  const g = Math.fround(x - Math.abs(x) * 2 ** -22);
-  if (g <= x) return g;
-  return x > 0 ? (x > 1 ? MAX_FLOAT32 : 0) : -Infinity;
-}

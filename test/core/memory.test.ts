@@ -153,6 +153,39 @@ describe('memory follows the items (needs node --expose-gc)', () => {
     tree.validate();
     expect(colliders().count).toBe(2);
   });
+
+  it("gives back the grid a world's first step joined every item in, once no step builds one", () => {
+    const tree = new LooseQuadtree({ width: 4096, height: 4096 });
+    const place = (i: number, dx: number) =>
+      tree.move(i, ((i * 37) % 4000) + dx, (i * 91) % 4000, ((i * 37) % 4000) + 6 + dx, ((i * 91) % 4000) + 6);
+    for (let i = 0; i < 20_000; i++)
+      tree.insert(i, (i * 37) % 4000, (i * 91) % 4000, ((i * 37) % 4000) + 6, ((i * 91) % 4000) + 6);
+    // Every item is new: the step joins the class whole, in a grid of every item.
+    tree.step();
+    expect(gridEntries(tree)).toBeGreaterThanOrEqual(20_000);
+    // A tenth moving takes the movers' probes of the tree: no grid.
+    for (let step = 1; step <= 70; step++) {
+      for (let i = step % 10; i < 20_000; i += 10) place(i, step % 2);
+      tree.step();
+    }
+    tree.validate();
+    expect(gridEntries(tree)).toBe(0);
+    // Every item moving again: a grid is built anew, and the pairs are the same as a new tree's.
+    for (let i = 0; i < 20_000; i++) place(i, 3);
+    tree.step();
+    tree.validate();
+    const fresh = new LooseQuadtree({ width: 4096, height: 4096 });
+    for (let i = 0; i < 20_000; i++)
+      fresh.insert(i, ((i * 37) % 4000) + 3, (i * 91) % 4000, ((i * 37) % 4000) + 9, ((i * 91) % 4000) + 6);
+    fresh.step();
+    expect(tree.current.count).toBe(fresh.current.count);
+    expect(Array.from(tree.current.a.subarray(0, tree.current.count))).toEqual(
+      Array.from(fresh.current.a.subarray(0, fresh.current.count)),
+    );
+    expect(Array.from(tree.current.b.subarray(0, tree.current.count))).toEqual(
+      Array.from(fresh.current.b.subarray(0, fresh.current.count)),
+    );
+  });
 });
 
 interface Inside {
@@ -161,6 +194,13 @@ interface Inside {
     slots: { colliders: { count: number; handedOut: number } };
     classes: { ids: Int32Array[]; end: Int32Array };
   };
+}
+
+/** Entries the probe grid has room for. */
+function gridEntries(tree: LooseQuadtree): number {
+  return (
+    (tree as unknown as { broadphase: { finder: { grid: { tag: Int32Array } } } }).broadphase.finder.grid.tag.length / 4
+  );
 }
 
 function recordsOf(tree: LooseQuadtree): number {

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { circleBoxOverlap, LooseQuadtree, pointBoxDistance } from '../../src/core/index.js';
-import { floatBelow } from '../../src/core/geometry.js';
 import { readPairs } from './helpers.js';
 
 /** True when the list holds the pair (a, b). */
@@ -212,24 +211,5 @@ describe('distances far from the origin', () => {
       ),
       { seed: 4242, numRuns: 400 },
     );
-  });
-});
-
-describe('cell bounds kept in 32 bits', () => {
-  it('floatBelow never lands above its argument, and stays within a few units of the last place', () => {
-    fc.assert(
-      fc.property(fc.double({ noNaN: true }), (x) => {
-        const f = floatBelow(x);
-        expect(f).toBeLessThanOrEqual(x);
-        expect(Math.fround(f)).toBe(f);
-        // Inside the 32-bit range of normal numbers the bound is close; outside it, -Infinity.
-        if (Math.abs(x) < 3e38 && Math.abs(x) > 1e-37) expect(x - f).toBeLessThanOrEqual(Math.abs(x) * 2 ** -20);
-      }),
-      { seed: 1717, numRuns: 20000 },
-    );
-    expect(floatBelow(0.1)).toBeLessThan(0.1);
-    expect(floatBelow(-0.1)).toBeLessThan(-0.1);
-    expect(floatBelow(1e300)).toBe(Math.fround(3.4028234663852886e38));
-    expect(floatBelow(-1e300)).toBe(-Infinity);
   });
 });
