@@ -45,8 +45,6 @@ export class PairFinder {
   /** Pairs within a class whose items filter pair by pair (the shared class): tested by {@link emit}. */
   private readonly emitFiltered = (a: number, b: number): void =>
     this.emit(this.tree.items.slotOf(a), this.tree.items.slotOf(b));
-  /** Box of the mover being paired: numbers stay unboxed. */
-  private readonly union = new Float64Array(4);
 
   constructor(tree: SpatialTree, touching: boolean) {
     this.tree = tree;
@@ -112,21 +110,15 @@ export class PairFinder {
   runMovers(moverSlots: Int32Array, count: number, checked: Int32Array, out: PairBuffer): void {
     const tree = this.tree;
     const C = tree.classes;
-    const box = tree.slots.box;
     const collider = tree.slots.collider;
     const wordOf = tree.slots.colliders.word;
     const slotId = tree.slots.id;
-    const u = this.union;
     this.out = out;
     this.skip = checked;
     this.tests = 0;
     for (let i = 0; i < count; i++) {
       const s = moverSlots[i];
       const k = (wordOf[collider[s]] & CLASS_BITS) >> CLASS_SHIFT;
-      u[0] = box[4 * s];
-      u[1] = box[4 * s + 1];
-      u[2] = box[4 * s + 2];
-      u[3] = box[4 * s + 3];
       for (let o = 0; o < MAX_CLASSES; o++) {
         if (C.size[o] === 0 || C.allowed[k * MAX_CLASSES + o] === 0) continue;
         this.filter = C.exact[k * MAX_CLASSES + o] === 0;
@@ -188,13 +180,13 @@ export class PairFinder {
     out.priority[k] = priority;
   }
 
-  /** Pairs the mover in slot s, its box in `union`, with class k's cells in reach at every level. */
+  /** Pairs the mover in slot s with class k's cells in reach at every level. */
   private probeLevels(s: number, k: number): void {
     const levels = this.tree.classes.levelItems[k];
     for (let d = 0; d <= this.tree.maxDepth; d++) if (levels[d] !== 0) this.pairWithReach(s, k, d);
   }
 
-  /** Pairs the mover in slot s, its box in `union`, with class k's cells of level `d` its loose bounds reach. */
+  /** Pairs the mover in slot s with class k's cells of level `d` its loose bounds reach. */
   private pairWithReach(s: number, k: number, d: number): void {
     // The root holds what fits nowhere else, far outside the world too: always reached.
     if (d === 0) {
@@ -202,14 +194,14 @@ export class PairFinder {
       return;
     }
     const tree = this.tree;
-    const u = this.union;
+    const box = tree.slots.box;
     const inv = tree.invCellSize[d];
     const last = (1 << d) - 1;
     // Clamped before the conversion to an integer: boxes far outside the world give huge values.
-    const lx = Math.ceil((u[0] - tree.originX) * inv - REACH);
-    const hx = Math.floor((u[2] - tree.originX) * inv + NEAR);
-    const ly = Math.ceil((u[1] - tree.originY) * inv - REACH);
-    const hy = Math.floor((u[3] - tree.originY) * inv + NEAR);
+    const lx = Math.ceil((box[4 * s] - tree.originX) * inv - REACH);
+    const hx = Math.floor((box[4 * s + 2] - tree.originX) * inv + NEAR);
+    const ly = Math.ceil((box[4 * s + 1] - tree.originY) * inv - REACH);
+    const hy = Math.floor((box[4 * s + 3] - tree.originY) * inv + NEAR);
     if (hx < 0 || hy < 0 || lx > last || ly > last) return;
     this.pairWithCells(
       s,
@@ -223,21 +215,20 @@ export class PairFinder {
   }
 
   /**
-   * Pairs the mover in slot s, its box in `union`, with class k's items in the cells
+   * Pairs the mover in slot s with class k's items in the cells
    * [fx0..fx1] x [fy0..fy1] of level `d` (inside the grid, possibly empty ranges).
    */
   private pairWithCells(s: number, k: number, d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
-    const u = this.union;
-    const x0 = u[0],
-      y0 = u[1],
-      x1 = u[2],
-      y1 = u[3];
     const tree = this.tree;
+    const box = tree.slots.box;
+    const x0 = box[4 * s],
+      y0 = box[4 * s + 1],
+      x1 = box[4 * s + 2],
+      y1 = box[4 * s + 3];
     const C = tree.classes;
     const byCell = C.regionsByCell[k][d];
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a level that holds items has its cell array (made by indexCell); a check here would sit in the join loop
     const cells = tree.levelCells[d]!;
-    const box = tree.slots.box;
     const touching = this.touching;
     let tests = 0;
     for (let iy = fy0; iy <= fy1; iy++) {

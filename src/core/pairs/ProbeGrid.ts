@@ -129,11 +129,9 @@ export class ProbeGrid {
     }
     if (this.entries === 0) return 0;
     const tree = this.tree;
-    const detached = tree.classes.detached[s] === 1;
-    // Only a detached class's boxes are owed (a class emptied and refilled through the core
-    // between the systems is in the tree, whatever its owed mark says).
-    if (detached && places === null && lo === 0 && hi >= tree.classes.end[s] && tree.owedBoxes.isOwed(s))
+    if (places === null && lo === 0 && hi >= tree.classes.end[s] && tree.owedBoxes.isOwed(s))
       return this.joinOwed(emit, s);
+    const detached = tree.classes.detached[s] === 1;
     const f64 = tree.slots.box;
     const items = tree.items;
     const ids = tree.classes.ids[s];

@@ -70,14 +70,19 @@ export class OwedBoxes {
     C.moved[k] += C.size[k];
   }
 
+  /**
+   * Whether class k's boxes wait in the game's arrays. Only a detached class's may: one emptied
+   * since it was owed and refilled through the core is in the tree, its boxes written as they
+   * came, and its debt is only left to close (see {@link settle}).
+   */
   isOwed(k: number): boolean {
-    return ((this.owed >>> k) & 1) === 1;
+    return ((this.owed >>> k) & 1) === 1 && this.tree.classes.detached[k] === 1;
   }
 
   /** Stores class k's owed boxes; the members with bad numbers wait for {@link report}. */
   settle(k: number): void {
     const c = this.centres;
-    if (!this.isOwed(k)) return;
+    if (((this.owed >>> k) & 1) === 0) return;
     const tree = this.tree;
     // Emptied since it was owed (and maybe refilled in the tree, its boxes written as they came).
     if (tree.classes.detached[k] === 0) {
