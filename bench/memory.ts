@@ -1,8 +1,9 @@
 /**
  * Memory and scale of the core: bytes of typed-array storage (array buffers grown by building
  * the index and running it) per item, split into the pair lists' part per current pair and the
- * rest per item, and the step's time per item from 100k to a million boxes. The default 100
- * frames let the steady state settle: lists that a full world's first step grew give their
+ * rest per item, and the step's time per item from 100k to a million boxes (the median frame,
+ * and the slowest: most often one that lays the slots out again in cell order). The default
+ * 100 frames let the steady state settle: lists that a full world's first step grew give their
  * room back after 64 quiet steps, and slots compact once a quarter of the items changed node.
  *
  *   npx tsx --expose-gc bench/memory.ts [--n 100000,1000000] [--frames 100]
@@ -32,6 +33,8 @@ interface Row {
   pairs: number;
   msPerFrame: number;
   nsPerItem: number;
+  /** The slowest frame: one that lays the slots out again in cell order (see SpatialTree.compactIfScattered). */
+  worstMs: number;
 }
 
 /** Builds the core over the scene, runs it, and measures what it holds and how long a frame takes. */
@@ -60,6 +63,7 @@ function measure(scene: Scene | StormScene, label: string, frames: number): Row 
     pairs,
     msPerFrame: ms,
     nsPerItem: (ms * 1e6) / scene.n,
+    worstMs: Math.max(...times),
   };
 }
 
@@ -96,12 +100,14 @@ function main(): void {
       rows.push(measure(new Scene(n, mode), `bounce, ${mode === 'all' ? 'all' : '10%'} moving`, frames));
     if (n <= 100_000) rows.push(measure(new StormScene(n), 'storm', frames));
   }
-  console.log('scene                 items    B/item  items B/item  pairs B/pair   pairs     ms/frame  ns/item');
+  console.log(
+    'scene                 items    B/item  items B/item  pairs B/pair   pairs     ms/frame  ns/item  worst ms',
+  );
   for (const r of rows) {
     console.log(
       `${r.scene.padEnd(20)} ${String(r.n).padStart(8)} ${r.bytesPerItem.toFixed(0).padStart(8)} ` +
         `${r.itemBytes.toFixed(0).padStart(12)} ${r.pairBytes.toFixed(0).padStart(12)} ${String(r.pairs).padStart(8)} ` +
-        `${r.msPerFrame.toFixed(2).padStart(10)} ${r.nsPerItem.toFixed(0).padStart(8)}`,
+        `${r.msPerFrame.toFixed(2).padStart(10)} ${r.nsPerItem.toFixed(0).padStart(8)} ${r.worstMs.toFixed(1).padStart(9)}`,
     );
   }
 }
