@@ -23,7 +23,7 @@ describe('pair buffers', () => {
     for (let i = 0; i < 63; i++) list.trim();
     expect(list.a.length).toBe(room);
     list.trim();
-    expect([list.a.length, list.born.length]).toEqual([200, 200]);
+    expect([list.a.length, list.born.length]).toEqual([150, 150]);
   });
 
   it("keep the exits' lists in a steady scene: no reallocation from step to step", () => {
