@@ -37,16 +37,16 @@ export class IdQueue {
   }
 
   /**
-   * Called once a step: shrinks the ring to twice the most it held at once when that stayed
-   * under a quarter of its room for a while (see Slack), as the movers of a step fill it and
-   * the step empties it.
+   * Called once a step: shrinks the ring to the power of two at half again the most it held at
+   * once or more when that stayed under a quarter of its room for a while (see Slack), as the
+   * movers of a step fill it and the step empties it.
    */
   trim(): void {
     const peak = Math.max(this.peak, this.count);
     this.peak = this.count;
     if (!this.slack.due(peak, this.data.length)) return;
     let size = 64;
-    while (size < 2 * peak) size *= 2;
+    while (size < peak + (peak >> 1)) size *= 2;
     this.relayout(size);
   }
 
