@@ -195,7 +195,8 @@ export class CollisionClasses {
       return hint;
     }
     const at = this.end[k]++;
-    if (at === ids.length) ids = this.ids[k] = grow(ids, Math.max(64, at * 2));
+    // By a quarter: a list is as long as its class, for as long as the class lives.
+    if (at === ids.length) ids = this.ids[k] = grow(ids, Math.max(64, at + (at >> 2)));
     // The entry before, member or hole, tells whether the order still holds.
     if (at > 0 && (ids[at - 1] < 0 ? ~ids[at - 1] : ids[at - 1]) > id) this.disorder[k]++;
     ids[at] = id;
