@@ -202,8 +202,9 @@ export class SlotPool {
   endCompact(): void {
     const { moves, moveCount: count } = this;
     moves[2 * count + 1] = this.placed;
-    const upFirst = this.hold(true, false) < this.hold(false, false);
-    const held = this.hold(upFirst, true);
+    const upFirst = this.markHeld();
+    let held = 0;
+    for (let i = 0; i < count; i++) if (moves[2 * i] < 0) held += moves[2 * i + 3] - moves[2 * i + 1];
     if (held > 0) this.held = new Float64Array(6 * held);
     for (let i = 0, h = 0; i < count; i++) {
       const from = ~moves[2 * i];
@@ -272,18 +273,21 @@ export class SlotPool {
   }
 
   /**
-   * The slots to hold apart when the regions bound up (`upFirst`) or down move first: those of
-   * each region bound the other way whose old place the new place of one that moves first
-   * covers (found by a binary search over the new starts). With `mark`, marks them (see
-   * {@link moves}).
+   * Marks (see {@link moves}) the regions to hold apart, and returns whether those bound up
+   * move first. Going up first, a region bound down is held when the new place of one bound up
+   * covers its old place (found by a binary search over the new starts); going down first,
+   * likewise the other way round. One pass finds both sets (a region is in one at most), and
+   * the order that holds fewer slots keeps its marks.
    */
-  private hold(upFirst: boolean, mark: boolean): number {
+  private markHeld(): boolean {
     const { moves, moveCount: count } = this;
-    let held = 0;
+    let ifUpFirst = 0;
+    let ifDownFirst = 0;
     for (let i = 0; i < count; i++) {
       const from = moves[2 * i];
       const to = moves[2 * i + 1];
-      if (from === to || from > to !== upFirst) continue;
+      if (from === to) continue;
+      const down = from > to;
       const end = from + moves[2 * i + 3] - to;
       let lo = 0;
       let hi = count - 1;
@@ -293,16 +297,22 @@ export class SlotPool {
         else hi = mid - 1;
       }
       for (let j = lo; j < count && moves[2 * j + 1] < end; j++) {
-        // A region held already (its old start inverted) moves last, like one that stays.
-        const other = moves[2 * j];
-        if (other >= 0 && other !== moves[2 * j + 1] && other < moves[2 * j + 1] === upFirst) {
-          if (mark) moves[2 * i] = ~from;
-          held += end - from;
+        // A region marked already still moves in the order that does not hold it.
+        const other = moves[2 * j] < 0 ? ~moves[2 * j] : moves[2 * j];
+        if (other !== moves[2 * j + 1] && other > moves[2 * j + 1] !== down) {
+          moves[2 * i] = ~from;
+          if (down) ifUpFirst += end - from;
+          else ifDownFirst += end - from;
           break;
         }
       }
     }
-    return held;
+    const upFirst = ifUpFirst < ifDownFirst;
+    for (let i = 0; i < count; i++) {
+      const from = ~moves[2 * i];
+      if (from >= 0 && from > moves[2 * i + 1] !== upFirst) moves[2 * i] = from;
+    }
+    return upFirst;
   }
 
   /**
