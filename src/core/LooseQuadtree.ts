@@ -190,9 +190,10 @@ export class LooseQuadtree {
   /**
    * @internal The box (minX, minY, maxX, maxY) of the item {@link queueChecked} adds next: the
    * package's own faces write it here, so that no number crosses a call that is not inlined
-   * (each would be boxed on the heap: about 64 bytes an entity born).
+   * (each would be boxed on the heap: about 64 bytes an entity born). In float32, as the slots
+   * store it: a corner past float32's range reads as infinite.
    */
-  readonly boxIn = new Float64Array(4);
+  readonly boxIn = new Float32Array(4);
 
   /** Puts a box given as numbers in {@link boxIn}, checked first so that an error names each value as passed. */
   private holdBox(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
@@ -250,14 +251,16 @@ export class LooseQuadtree {
     // square only to within rounding) takes the slow path.
     const items = this.tree.items;
     const recs = items.rec;
-    // -1 written out (NO_RECORD): an imported constant costs bytecode here.
-    const rec = id >>> 0 === id && id < recs.length ? recs[id] : -1;
+    // -1 written out (NO_RECORD): an imported constant costs bytecode here. Past the end the
+    // read gives undefined, which fails `rec >= 0` as -1 does.
+    const rec = id >>> 0 === id ? recs[id] : -1;
     if (rec >= 0) {
       // The record's FLAGS, SLOT and NODE written out (0, 2, 3): each imported constant costs bytecode.
       const i32 = items.i32;
       const o = rec << 2;
       const f = i32[o];
-      // Sizes neither negative nor NaN, and finite (so are the corners): one test for each.
+      // Sizes neither negative nor NaN, and corners within float32's range (the slot's): from
+      // 2^128 - 2^103 on, float32 rounds to infinity (written out: a constant costs bytecode).
       const w = maxX - minX;
       const h = maxY - minY;
       if (
@@ -265,20 +268,27 @@ export class LooseQuadtree {
         (f & SWEPT) === 0 &&
         w >= 0 &&
         h >= 0 &&
-        w < Infinity &&
-        h < Infinity &&
+        minX > -3.4028235677973366e38 &&
+        maxX < 3.4028235677973366e38 &&
+        minY > -3.4028235677973366e38 &&
+        maxY < 3.4028235677973366e38 &&
         ((f & CIRCLE) === 0 || w === h)
       ) {
         // The slot is written in place here rather than through ItemStore.setBox, and at
         // offsets written out (MIN_X, MIN_Y, MAX_X, MAX_Y are 0 to 3): one call and eight
-        // constant loads less keep this function under the engine's inlining budget.
-        const f64 = items.slots.box;
+        // constant loads less keep this function under the engine's inlining budget. The
+        // slot rounds the corners to float32; what it read before tells whether they changed.
+        const f32 = items.slots.box;
         const r = 4 * i32[o + 2];
-        if (f64[r] === minX && f64[r + 1] === minY && f64[r + 2] === maxX && f64[r + 3] === maxY) return false;
-        f64[r] = minX;
-        f64[r + 1] = minY;
-        f64[r + 2] = maxX;
-        f64[r + 3] = maxY;
+        const x0 = f32[r],
+          y0 = f32[r + 1],
+          x1 = f32[r + 2],
+          y1 = f32[r + 3];
+        f32[r] = minX;
+        f32[r + 1] = minY;
+        f32[r + 2] = maxX;
+        f32[r + 3] = maxY;
+        if (f32[r] === x0 && f32[r + 1] === y0 && f32[r + 2] === x1 && f32[r + 3] === y1) return false;
         this.moved(id);
         return true;
       }
@@ -471,7 +481,7 @@ export class LooseQuadtree {
   /** Writes where an item is now (a swept one: the end of its path) into `s[o..o+3]`. */
   private boxInto(id: number, s: Float64Array, o: number): void {
     const items = this.tree.items;
-    let src = items.slots.box,
+    let src: Float32Array = items.slots.box,
       at = items.boxAt(id);
     if (items.hasFlag(id, SWEPT)) {
       // The record covers the path; the item is at the end of it.

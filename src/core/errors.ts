@@ -21,18 +21,31 @@ export function checkId(id: number, limit: number, what = 'id'): void {
   if (id >= limit) fail(`${what} ${id} is beyond the id limit ${limit} (option maxId)`);
 }
 
+/** The largest float32: a box's corners are stored in float32 (see SlotPool.box). */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+
+/**
+ * True for a number that rounds to a finite float32 (within about ±3.4e38): NaN, ±Infinity
+ * and larger magnitudes fail.
+ */
+export function inFloat32(value: number): boolean {
+  const f = Math.fround(value);
+  return f - f === 0;
+}
+
 /**
  * Checks a box given as min/max corners. Names the item, the field and the value. A box
- * with min > max is a negative size; NaN and ±Infinity are refused.
+ * with min > max is a negative size; NaN, ±Infinity and corners past float32's range are
+ * refused.
  */
 export function checkBox(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
-  // Fast path: `x - x === 0` is false only for NaN and ±Infinity (and non-numbers).
-  if (minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 && minX <= maxX && minY <= maxY)
-    return;
-  checkFinite(id, 'minX', minX);
-  checkFinite(id, 'minY', minY);
-  checkFinite(id, 'maxX', maxX);
-  checkFinite(id, 'maxY', maxY);
+  // Fast path: `x - x === 0` is false only for NaN and ±Infinity (and non-numbers), and a
+  // number past float32's range rounds to ±Infinity.
+  if (inFloat32(minX) && inFloat32(minY) && inFloat32(maxX) && inFloat32(maxY) && minX <= maxX && minY <= maxY) return;
+  checkCorner(id, 'minX', minX);
+  checkCorner(id, 'minY', minY);
+  checkCorner(id, 'maxX', maxX);
+  checkCorner(id, 'maxY', maxY);
   if (minX > maxX) fail(`item ${id} has a negative width: minX ${show(minX)} > maxX ${show(maxX)}`);
   fail(`item ${id} has a negative height: minY ${show(minY)} > maxY ${show(maxY)}`);
 }
@@ -41,19 +54,24 @@ export function checkBox(id: number, minX: number, minY: number, maxX: number, m
  * {@link checkBox} of the box held in `box` (minX, minY, maxX, maxY): the numbers are read
  * here, so that a caller passes no number (see LooseQuadtree.boxIn).
  */
-export function checkBoxIn(id: number, box: Float64Array): void {
+export function checkBoxIn(id: number, box: Float32Array): void {
   const minX = box[0],
     minY = box[1],
     maxX = box[2],
     maxY = box[3];
-  if (minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 && minX <= maxX && minY <= maxY)
-    return;
+  if (inFloat32(minX) && inFloat32(minY) && inFloat32(maxX) && inFloat32(maxY) && minX <= maxX && minY <= maxY) return;
   checkBox(id, minX, minY, maxX, maxY);
 }
 
-function checkFinite(id: number, field: string, value: number): void {
+function checkCorner(id: number, field: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     fail(`item ${id} has a non-finite ${field} (got ${show(value)})`);
+  }
+  if (!inFloat32(value)) {
+    fail(
+      `item ${id} has a ${field} past float32's range (got ${show(value)}): boxes are stored in float32, ` +
+        `corners within ±${FLOAT32_MAX}`,
+    );
   }
 }
 
@@ -79,14 +97,15 @@ export function makesBox(hw: number, hh: number, minX: number, minY: number, max
 }
 
 /**
- * True when a box is square to within rounding (a circle's box): corners computed as
- * centre ± radius may differ in the last bits when the centre's coordinates do.
+ * True when a box is square to within rounding (a circle's box): to within float32's, as the
+ * slots store the corners (see SlotPool.box), each rounded by up to 2^-24 of its magnitude. So a
+ * circle's box read back (or moved on from there) stays square, even far from the origin.
  */
 export function isSquare(minX: number, minY: number, maxX: number, maxY: number): boolean {
   const d = maxX - minX - (maxY - minY);
   return (
     (d < 0 ? -d : d) <=
-    1e-12 *
+    2 ** -23 *
       ((minX < 0 ? -minX : minX) + (maxX < 0 ? -maxX : maxX) + (minY < 0 ? -minY : minY) + (maxY < 0 ? -maxY : maxY))
   );
 }

@@ -1,5 +1,5 @@
 /** Any typed array the pools grow. */
-export type Growable = Float64Array | Int32Array | Uint32Array | Uint8Array | Uint16Array;
+export type Growable = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array | Uint16Array;
 
 /**
  * A copy of `a` with `size` entries (the new ones set to `fill`), or `a` itself when it holds

@@ -1,4 +1,4 @@
-import { isBits32, isSquare, PREFIX, show } from '../core/internal.js';
+import { FLOAT32_MAX, isBits32, isSquare, PREFIX, show } from '../core/internal.js';
 import { DEFAULT_COLLIDER } from './components.js';
 import type { QuadtreeState } from './state.js';
 
@@ -12,14 +12,15 @@ export const BAD_CIRCLE = 5;
 
 /**
  * True when the box of centre (x, y) and size (w, h) is one the tree accepts: every value
- * finite, sizes not negative, corners not overflowing. Written so that NaN and undefined fail.
+ * finite, sizes not negative, corners within float32's range (the tree stores them in
+ * float32). Written so that NaN and undefined fail.
  */
 export function validBox(x: number, y: number, w: number, h: number): boolean {
   const hw = w * 0.5;
   const hh = h * 0.5;
-  const dx = x + hw - (x - hw);
-  const dy = y + hh - (y - hh);
-  // NaN fails every comparison; an overflowing corner makes dx Infinity or NaN.
+  const dx = Math.fround(x + hw) - Math.fround(x - hw);
+  const dy = Math.fround(y + hh) - Math.fround(y - hh);
+  // NaN fails every comparison; a corner past float32's range makes dx Infinity or NaN.
   return w >= 0 && h >= 0 && dx < Infinity && dy < Infinity;
 }
 
@@ -102,8 +103,9 @@ function reason(s: QuadtreeState, eid: number, code: number): string {
     );
   }
   return (
-    `has a box too large for floating point (Position.x ${show(x)}, Position.y ${show(y)}, ` +
-    `Bounds.width ${show(w)}, Bounds.height ${show(h)})`
+    `has a box past float32's range (Position.x ${show(x)}, Position.y ${show(y)}, ` +
+    `Bounds.width ${show(w)}, Bounds.height ${show(h)}): boxes are stored in float32, ` +
+    `corners within ±${FLOAT32_MAX}`
   );
 }
 

@@ -7,6 +7,9 @@ const BAD_NUMBERS: [number, string][] = [
   [NaN, 'NaN'],
   [Infinity, 'Infinity'],
   [-Infinity, '-Infinity'],
+  // Past float32's range, where boxes are stored.
+  [1e300, '1e+300'],
+  [-3.5e38, '-3.5e+38'],
 ];
 const FIELDS = ['minX', 'minY', 'maxX', 'maxY'] as const;
 

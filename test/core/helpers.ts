@@ -68,6 +68,14 @@ export interface ModelItem extends Box {
   circle?: boolean;
 }
 
+/**
+ * A box as the tree stores it: each corner rounded to the nearest float32 (see SlotPool.box).
+ * Models keep their items' boxes so, and the oracles compare on them.
+ */
+export function stored(box: readonly number[]): [number, number, number, number] {
+  return [Math.fround(box[0]), Math.fround(box[1]), Math.fround(box[2]), Math.fround(box[3])];
+}
+
 /** Centre and radius of a circle item. */
 function circleOf(it: Box): [number, number, number] {
   return [it.minX * 0.5 + it.maxX * 0.5, it.minY * 0.5 + it.maxY * 0.5, it.maxX * 0.5 - it.minX * 0.5];

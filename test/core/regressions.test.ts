@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { circleBoxOverlap, LooseQuadtree, pointBoxDistance } from '../../src/core/index.js';
-import { readPairs } from './helpers.js';
+import { readPairs, stored } from './helpers.js';
 
 /** True when the list holds the pair (a, b). */
 function listed(list: LooseQuadtree['current'], a: number, b: number): boolean {
@@ -146,37 +146,48 @@ describe('distances far from the origin', () => {
     );
   });
 
-  it('the issue case: items at 1e200 and 3e200 are found by nearest and circle queries', () => {
+  it('the issue case: items at 1e38 and 3e38 are found by nearest and circle queries from as far as 1e300', () => {
+    // Items stand within float32's range (boxes are stored in float32); queries may come from anywhere.
+    const [far, farther] = [Math.fround(1e38), Math.fround(3e38)];
     for (const touching of [false, true]) {
       const t = new LooseQuadtree({ touching });
       t.insert(1, 10, 10, 20, 20);
-      t.insert(2, 1e200, 0, 1e200, 0);
-      t.insert(3, 3e200, 0, 3e200, 0);
+      t.insert(2, 1e38, 0, 1e38, 0);
+      t.insert(3, 3e38, 0, 3e38, 0);
       const ids: number[] = [];
       const d: number[] = [];
       const hits: number[] = [];
       expect(t.nearest(0, 0, 3, Infinity, ids, d)).toBe(3);
       expect(ids).toEqual([1, 2, 3]);
-      expect(d).toEqual([Math.hypot(10, 10), 1e200, 3e200]);
-      t.queryCircle(0, 0, 2e200, hits);
+      expect(d).toEqual([Math.hypot(10, 10), far, farther]);
+      t.queryCircle(0, 0, 2e38, hits);
       expect(hits.sort()).toEqual([1, 2]);
-      expect(t.nearest(0, 0, 3, 2e200, ids, d)).toBe(2);
+      expect(t.nearest(0, 0, 3, 2e38, ids, d)).toBe(2);
       expect(t.nearest(-1e300, 1e300, 1, Infinity, ids, d)).toBe(1);
       expect(ids).toEqual([1]);
     }
   });
 
-  it('nearest and circle queries match brute force with coordinates up to ±1e300 (fast-check, fixed seed)', () => {
+  it('nearest and circle queries match brute force with items out to ±3.4e38 and queries to ±1e300 (fast-check, fixed seed)', () => {
     // Magnitudes under 1e-100 become 0: their squares underflow, at any scale, which no
     // floating-point distance can help (the same holds near the origin without scaling).
+    const tiny = (v: number): number => (Math.abs(v) < 1e-100 ? 0 : v);
     const coord = fc
       .oneof(
         fc.double({ min: -100, max: 1100, noNaN: true }),
         fc.double({ min: -1e300, max: 1e300, noNaN: true }),
         fc.integer({ min: -5, max: 5 }).map((k) => k * 1e200),
       )
-      .map((v) => (Math.abs(v) < 1e-100 ? 0 : v));
-    const item = fc.tuple(coord, coord, fc.oneof(fc.constant(0), fc.double({ min: 0, max: 50, noNaN: true })));
+      .map(tiny);
+    // Items within float32's range, where their boxes are stored.
+    const itemCoord = fc
+      .oneof(
+        fc.double({ min: -100, max: 1100, noNaN: true }),
+        fc.double({ min: -3.3e38, max: 3.3e38, noNaN: true }),
+        fc.integer({ min: -3, max: 3 }).map((k) => k * 1e38),
+      )
+      .map(tiny);
+    const item = fc.tuple(itemCoord, itemCoord, fc.oneof(fc.constant(0), fc.double({ min: 0, max: 50, noNaN: true })));
     fc.assert(
       fc.property(
         fc.array(item, { minLength: 1, maxLength: 30 }),
@@ -184,20 +195,21 @@ describe('distances far from the origin', () => {
         coord,
         coord,
         fc.boolean(),
-        (boxes, qx, qy, qr, touching) => {
+        (items, qx, qy, qr, touching) => {
           const t = new LooseQuadtree({ touching });
-          boxes.forEach(([x, y, w], id) => t.insert(id, x, y, x + w, y + w));
+          items.forEach(([x, y, w], id) => t.insert(id, x, y, x + w, y + w));
           t.validate();
+          const boxes = items.map(([x, y, w]) => stored([x, y, x + w, y + w]));
           const r = Math.abs(qr);
           const hits: number[] = [];
           t.queryCircle(qx, qy, r, hits);
           const expectHits = boxes
-            .map(([x, y, w], id) => [id, circleBoxOverlap(qx, qy, r, x, y, x + w, y + w, touching)] as const)
+            .map(([x0, y0, x1, y1], id) => [id, circleBoxOverlap(qx, qy, r, x0, y0, x1, y1, touching)] as const)
             .filter(([, hit]) => hit)
             .map(([id]) => id);
           expect(hits.sort((a, b) => a - b)).toEqual(expectHits);
           const all = boxes
-            .map(([x, y, w], id) => [id, pointBoxDistance(qx, qy, x, y, x + w, y + w)] as const)
+            .map(([x0, y0, x1, y1], id) => [id, pointBoxDistance(qx, qy, x0, y0, x1, y1)] as const)
             .filter(([id]) => expectHits.includes(id))
             .sort((p, q) => p[1] - q[1] || p[0] - q[0]);
           const ids: number[] = [];

@@ -10,12 +10,13 @@ import { Rng } from './helpers.js';
 const ITEMS = Number(process.env.SCALE_ITEMS ?? 100_000);
 const FAR = 16_000_000;
 
+/** Boxes in float32, as the tree stores them: the oracles then compare on the same boxes. */
 interface World {
   ids: Int32Array;
-  minX: Float64Array;
-  minY: Float64Array;
-  maxX: Float64Array;
-  maxY: Float64Array;
+  minX: Float32Array;
+  minY: Float32Array;
+  maxX: Float32Array;
+  maxY: Float32Array;
   side: number;
 }
 
@@ -23,10 +24,10 @@ function makeWorld(n: number, rng: Rng): World {
   const side = Math.sqrt(n * 400);
   const w: World = {
     ids: new Int32Array(n),
-    minX: new Float64Array(n),
-    minY: new Float64Array(n),
-    maxX: new Float64Array(n),
-    maxY: new Float64Array(n),
+    minX: new Float32Array(n),
+    minY: new Float32Array(n),
+    maxX: new Float32Array(n),
+    maxY: new Float32Array(n),
     side,
   };
   const used = new Set<number>();

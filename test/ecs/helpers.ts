@@ -1,7 +1,11 @@
 /** Seeded PRNG (mulberry32): the same seed gives the same game on every machine. */
 export { Rng } from '../core/helpers.js';
 
-/** Overlap of two centre/size boxes, computed the way the plugin builds corners. */
+/**
+ * Overlap of two centre/size boxes, computed the way the plugin builds corners and the tree
+ * stores them (in float32). A query rectangle given here must have float32 corners (the tests'
+ * do: integers and halves), as the tree does not round a query's.
+ */
 export function overlaps(
   x1: number,
   y1: number,
@@ -13,14 +17,15 @@ export function overlaps(
   h2: number,
   touching: boolean,
 ): boolean {
-  const a0 = x1 - w1 * 0.5,
-    a1 = x1 + w1 * 0.5,
-    b0 = y1 - h1 * 0.5,
-    b1 = y1 + h1 * 0.5;
-  const c0 = x2 - w2 * 0.5,
-    c1 = x2 + w2 * 0.5,
-    d0 = y2 - h2 * 0.5,
-    d1 = y2 + h2 * 0.5;
+  const f = Math.fround;
+  const a0 = f(x1 - w1 * 0.5),
+    a1 = f(x1 + w1 * 0.5),
+    b0 = f(y1 - h1 * 0.5),
+    b1 = f(y1 + h1 * 0.5);
+  const c0 = f(x2 - w2 * 0.5),
+    c1 = f(x2 + w2 * 0.5),
+    d0 = f(y2 - h2 * 0.5),
+    d1 = f(y2 + h2 * 0.5);
   return touching ? a0 <= c1 && c0 <= a1 && b0 <= d1 && d0 <= b1 : a0 < c1 && c0 < a1 && b0 < d1 && d0 < b1;
 }
 

@@ -66,7 +66,15 @@ describe("bad component values with invalid: 'throw' (the default)", () => {
         Position.x[e] = 1.7e308;
         Bounds.width[e] = 1e308;
       },
-      /entity \d+ has a box too large for floating point \(Position\.x 1\.7e\+308/,
+      /entity \d+ has a box past float32's range \(Position\.x 1\.7e\+308, .*\): boxes are stored in float32, corners within ±3\.4028234663852886e\+38$/,
+    ],
+    [
+      'a box past float32',
+      (e) => {
+        Position.x[e] = 3.4e38;
+        Bounds.width[e] = 1e37;
+      },
+      /entity \d+ has a box past float32's range \(Position\.x 3\.4e\+38, Position\.y [^,]+, Bounds\.width 1e\+37, /,
     ],
     [
       'Collider.layer 0',

@@ -74,12 +74,12 @@ export class ExactTest {
       for (let i = 0; i < 8; i++) p[to + i] = b[o + i];
       return;
     }
-    const f64 = this.tree.slots.box;
+    const f32 = this.tree.slots.box;
     const r = this.tree.items.boxAt(id);
-    p[to] = p[to + 4] = f64[r | MIN_X];
-    p[to + 1] = p[to + 5] = f64[r | MIN_Y];
-    p[to + 2] = p[to + 6] = f64[r | MAX_X];
-    p[to + 3] = p[to + 7] = f64[r | MAX_Y];
+    p[to] = p[to + 4] = f32[r | MIN_X];
+    p[to + 1] = p[to + 5] = f32[r | MIN_Y];
+    p[to + 2] = p[to + 6] = f32[r | MAX_X];
+    p[to + 3] = p[to + 7] = f32[r | MAX_Y];
   }
 }
 
@@ -91,10 +91,10 @@ export class ExactTest {
  * circleBoxOverlap, which it calls far out in float space and where squares tie or are tiny.
  */
 export function roundOverlap(
-  sa: Float64Array,
+  sa: Float32Array,
   i: number,
   ca: boolean,
-  sb: Float64Array,
+  sb: Float32Array,
   j: number,
   cb: boolean,
   touching: boolean,
@@ -130,9 +130,9 @@ export function roundOverlap(
 
 /** {@link roundOverlap} where squares cannot decide: circlesOverlap or circleBoxOverlap, A the circle. */
 function roundOverlapExactly(
-  sa: Float64Array,
+  sa: Float32Array,
   i: number,
-  sb: Float64Array,
+  sb: Float32Array,
   j: number,
   cb: boolean,
   touching: boolean,

@@ -7,6 +7,8 @@ import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
 
 /** The grid has at most this many cells a side (4^9 cells in all). */
+/** Rounds to float32, as the slots store a box's corners (see SlotPool.box). */
+const fround = Math.fround;
 const MAX_SIDE = 512;
 
 /**
@@ -38,7 +40,7 @@ export class ProbeGrid {
    * either takes the exact test). Two arrays, so that the build's scatter writes two cache lines
    * an entry.
    */
-  private box: Float64Array = new Float64Array(0);
+  private box: Float32Array = new Float32Array(0);
   private tag: Int32Array = new Int32Array(0);
   /** The box being probed (see probeCells). */
   private readonly query = new Float64Array(4);
@@ -86,7 +88,7 @@ export class ProbeGrid {
   private sampleLevels(k: number): void {
     const tree = this.tree;
     const C = tree.classes;
-    const f64 = tree.slots.box;
+    const f32 = tree.slots.box;
     const cell = tree.cellSize;
     const ids = C.ids[k];
     const end = C.end[k];
@@ -94,8 +96,8 @@ export class ProbeGrid {
     for (let i = 0; i < end; i += stride) {
       if (ids[i] < 0) continue;
       const r = 4 * (C.listStart[k] + i);
-      const w = f64[r | MAX_X] - f64[r | MIN_X];
-      const h = f64[r | MAX_Y] - f64[r | MIN_Y];
+      const w = f32[r | MAX_X] - f32[r | MIN_X];
+      const h = f32[r | MAX_Y] - f32[r | MIN_Y];
       // The deepest level whose cell holds the box's larger side (SpatialTree.depthFor, written
       // out: a call with the box's numbers would put them on the heap).
       let d = tree.maxDepth;
@@ -132,7 +134,7 @@ export class ProbeGrid {
     if (places === null && lo === 0 && hi >= tree.classes.end[s] && tree.owedBoxes.isOwed(s))
       return this.joinOwed(emit, s);
     const detached = tree.classes.detached[s] === 1;
-    const f64 = tree.slots.box;
+    const f32 = tree.slots.box;
     const items = tree.items;
     const ids = tree.classes.ids[s];
     const first = tree.classes.listStart[s];
@@ -148,10 +150,10 @@ export class ProbeGrid {
       if (id < 0) continue;
       const slot = detached ? first + i : items.slotOf(id);
       const b = 4 * slot;
-      const x0 = f64[b | MIN_X],
-        y0 = f64[b | MIN_Y],
-        x1 = f64[b | MAX_X],
-        y1 = f64[b | MAX_Y];
+      const x0 = f32[b | MIN_X],
+        y0 = f32[b | MIN_Y],
+        x1 = f32[b | MAX_X],
+        y1 = f32[b | MAX_Y];
       // Cells by truncation: negative and huge values are clamped first, so `| 0` is a floor.
       const fc0 = (x0 - ox) * inv,
         fc1 = (x1 - ox) * inv,
@@ -214,7 +216,7 @@ export class ProbeGrid {
    */
   private joinOwed(emit: (slot: number, partner: number) => void, s: number): number {
     const tree = this.tree;
-    const f64 = tree.slots.box;
+    const f32 = tree.slots.box;
     const ids = tree.classes.ids[s];
     const first = tree.classes.listStart[s];
     const base = 4 * first;
@@ -235,20 +237,21 @@ export class ProbeGrid {
         y = cy[id],
         hw = cw[id] * 0.5,
         hh = ch[id] * 0.5;
-      const x0 = x - hw,
-        y0 = y - hh,
-        x1 = x + hw,
-        y1 = y + hh;
+      // The corners as the slot holds them (float32): past its range they are infinite.
+      const x0 = fround(x - hw),
+        y0 = fround(y - hh),
+        x1 = fround(x + hw),
+        y1 = fround(y + hh);
       // The member keeps its last box.
       if (!makesBox(hw, hh, x0, y0, x1, y1)) {
         owed.badMember(id);
         continue;
       }
-      if (f64[b | MIN_X] !== x0 || f64[b | MIN_Y] !== y0 || f64[b | MAX_X] !== x1 || f64[b | MAX_Y] !== y1) {
-        f64[b | MIN_X] = x0;
-        f64[b | MIN_Y] = y0;
-        f64[b | MAX_X] = x1;
-        f64[b | MAX_Y] = y1;
+      if (f32[b | MIN_X] !== x0 || f32[b | MIN_Y] !== y0 || f32[b | MAX_X] !== x1 || f32[b | MAX_Y] !== y1) {
+        f32[b | MIN_X] = x0;
+        f32[b | MIN_Y] = y0;
+        f32[b | MAX_X] = x1;
+        f32[b | MAX_Y] = y1;
         changed++;
       }
       // Cells by truncation: negative and huge values are clamped first, so `| 0` is a floor.

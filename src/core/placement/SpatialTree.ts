@@ -40,6 +40,8 @@ export const OWE = 2;
  * Items beyond which the slots (about 60 bytes an item) outgrow a core's cache: the slot
  * regions are then laid out in cell order more often (see compactIfScattered).
  */
+/** Rounds to float32, as the slots store a box's corners (see SlotPool.box). */
+const fround = Math.fround;
 const LARGE_TREE = 1 << 15;
 
 /** Numbers by id: a plain array, a typed array or any indexable store. */
@@ -263,13 +265,13 @@ export class SpatialTree {
       this.classes.moved[items.classOf(id)]++;
       return true;
     }
-    const f64 = this.slots.box;
+    const f32 = this.slots.box;
     const slot = items.slotOf(id);
     const b = 4 * slot;
-    const minX = f64[b | MIN_X],
-      minY = f64[b | MIN_Y],
-      maxX = f64[b | MAX_X],
-      maxY = f64[b | MAX_Y];
+    const minX = f32[b | MIN_X],
+      minY = f32[b | MIN_Y],
+      maxX = f32[b | MAX_X],
+      maxY = f32[b | MAX_Y];
     // Keep the node while the box fits its loose bounds (read from the node's packed cell,
     // same arithmetic as looseBounds) and is not small enough to belong deeper: it
     // does not fit the loose bounds of the deeper cell holding its centre.
@@ -469,12 +471,13 @@ export class SpatialTree {
         y = py[id],
         hw = bw[id] * 0.5,
         hh = bh[id] * 0.5;
-      const minX = x - hw,
-        minY = y - hh,
-        maxX = x + hw,
-        maxY = y + hh;
+      // The corners as the slot holds them (float32): past its range they are infinite.
+      const minX = fround(x - hw),
+        minY = fround(y - hh),
+        maxX = fround(x + hw),
+        maxY = fround(y + hh);
       if (!makesBox(hw, hh, minX, minY, maxX, maxY)) break;
-      if (round && hw !== hh && this.items.hasFlag(id, CIRCLE) && !isSquare(minX, minY, maxX, maxY)) break;
+      if (round && hw !== hh && this.items.hasFlag(id, CIRCLE) && !isSquare(x - hw, y - hh, x + hw, y + hh)) break;
       const b = base + 4 * i;
       if (box[b] === minX && box[b + 1] === minY && box[b + 2] === maxX && box[b + 3] === maxY) continue;
       box[b] = minX;
@@ -756,11 +759,11 @@ export class SpatialTree {
 
   /** True when the item's box fits the root's loose bounds. */
   fitsRoot(id: number): boolean {
-    const f64 = this.slots.box;
+    const f32 = this.slots.box;
     const r = this.items.boxAt(id);
     const nb = this.rootBounds;
     this.looseBounds(0, nb);
-    return f64[r | MIN_X] >= nb[0] && f64[r | MIN_Y] >= nb[1] && f64[r | MAX_X] <= nb[2] && f64[r | MAX_Y] <= nb[3];
+    return f32[r | MIN_X] >= nb[0] && f32[r | MIN_Y] >= nb[1] && f32[r | MAX_X] <= nb[2] && f32[r | MAX_Y] <= nb[3];
   }
 
   /** The class an item's collider and static flag belong to. */
@@ -790,11 +793,11 @@ export class SpatialTree {
 
   /** The depth-`d` cell holding the centre of the box at `r` (clamped to the grid), packed (see packCell). */
   private centreCell(r: number, d: number): number {
-    const f64 = this.slots.box;
+    const f32 = this.slots.box;
     const s = this.cellSize[d];
     const last = (1 << d) - 1;
-    let ix = Math.floor(((f64[r | MIN_X] + f64[r | MAX_X]) * 0.5 - this.originX) / s);
-    let iy = Math.floor(((f64[r | MIN_Y] + f64[r | MAX_Y]) * 0.5 - this.originY) / s);
+    let ix = Math.floor(((f32[r | MIN_X] + f32[r | MAX_X]) * 0.5 - this.originX) / s);
+    let iy = Math.floor(((f32[r | MIN_Y] + f32[r | MAX_Y]) * 0.5 - this.originY) / s);
     ix = ix < 0 ? 0 : ix > last ? last : ix;
     iy = iy < 0 ? 0 : iy > last ? last : iy;
     return packCell(d, ix, iy);
@@ -802,20 +805,20 @@ export class SpatialTree {
 
   /** True when the box at `r` fits the loose bounds of the packed cell (same arithmetic as looseBounds). */
   private fitsCell(r: number, cell: number): boolean {
-    const f64 = this.slots.box;
+    const f32 = this.slots.box;
     const s = this.cellSize[cellDepth(cell)];
     const lx = this.originX + cellX(cell) * s - s * 0.5;
     const ly = this.originY + cellY(cell) * s - s * 0.5;
-    return f64[r | MIN_X] >= lx && f64[r | MAX_X] <= lx + 2 * s && f64[r | MIN_Y] >= ly && f64[r | MAX_Y] <= ly + 2 * s;
+    return f32[r | MIN_X] >= lx && f32[r | MAX_X] <= lx + 2 * s && f32[r | MIN_Y] >= ly && f32[r | MAX_Y] <= ly + 2 * s;
   }
 
   /** The packed depth and cell of the node the box at `r` belongs in. */
   private targetCell(r: number): number {
-    const f64 = this.slots.box;
+    const f32 = this.slots.box;
     // A box up to twice a cell's side fits that cell's loose bounds when its centre sits near
     // the cell's centre: try one level deeper than the size alone promises first. Fewer
     // levels in use means fewer levels a mover probes.
-    const bySize = this.depthFor(f64[r | MIN_X], f64[r | MIN_Y], f64[r | MAX_X], f64[r | MAX_Y]);
+    const bySize = this.depthFor(f32[r | MIN_X], f32[r | MIN_Y], f32[r | MAX_X], f32[r | MAX_Y]);
     for (let d = bySize < this.maxDepth ? bySize + 1 : bySize; d >= 0; d--) {
       const cell = this.centreCell(r, d);
       if (this.fitsCell(r, cell)) return cell;

@@ -63,7 +63,7 @@ export class QueryEngine {
   private scanClass = 0;
   private scanAt = 0;
   private scanEnd = 0;
-  private scanSrc: Float64Array = new Float64Array(0);
+  private scanSrc: Float32Array = new Float32Array(0);
   /** The distances nearest() reports, for its tie pass. */
   private reported = new Float64Array(64);
   /** Offset of the box {@link boxNow} last returned. */
@@ -479,7 +479,7 @@ export class QueryEngine {
    * array, so that no number crosses the call (it would be boxed on the heap when the engine
    * does not inline it).
    */
-  private shapeHit(kind: number, src: Float64Array, at: number, circle: boolean, touching: boolean): boolean {
+  private shapeHit(kind: number, src: Float32Array, at: number, circle: boolean, touching: boolean): boolean {
     const args = this.args;
     const x0 = src[at],
       y0 = src[at + 1],
@@ -503,7 +503,7 @@ export class QueryEngine {
   }
 
   /** The running ray query's distance to one item (see shapeHit) into `near[0]`, -1 for a miss. */
-  private rayHit(src: Float64Array, at: number, circle: boolean, touching: boolean): void {
+  private rayHit(src: Float32Array, at: number, circle: boolean, touching: boolean): void {
     const args = this.args;
     const x0 = src[at],
       y0 = src[at + 1],
@@ -528,7 +528,7 @@ export class QueryEngine {
    * The running nearest query's test of one item (see shapeHit): whether it is within range, and
    * its key in `near[0]` (the squared distance, or with `far` the distance itself; see nearest).
    */
-  private nearHit(src: Float64Array, at: number, circle: boolean, far: boolean, touching: boolean): boolean {
+  private nearHit(src: Float32Array, at: number, circle: boolean, far: boolean, touching: boolean): boolean {
     const args = this.args;
     const x = args[0],
       y = args[1],
@@ -575,7 +575,7 @@ export class QueryEngine {
    * The box of slot s's item where it is now, as an array and the offset {@link at} of its
    * minX: the slot's box, except for a swept item, whose slot covers its whole path.
    */
-  private boxNow(s: number): Float64Array {
+  private boxNow(s: number): Float32Array {
     const slots = this.tree.slots;
     if ((slots.colliders.word[slots.collider[s]] & SWEPT) === 0) {
       this.at = 4 * s;

@@ -484,25 +484,34 @@ export class ItemStore {
   }
 
   /** Writes the box held in `from` (minX, minY, maxX, maxY) into the item's slot. */
-  storeBox(id: number, from: Float64Array): void {
-    const f64 = this.slots.box;
+  storeBox(id: number, from: Float32Array): void {
+    const f32 = this.slots.box;
     const r = this.boxAt(id);
-    f64[r | MIN_X] = from[0];
-    f64[r | MIN_Y] = from[1];
-    f64[r | MAX_X] = from[2];
-    f64[r | MAX_Y] = from[3];
+    f32[r | MIN_X] = from[0];
+    f32[r | MIN_Y] = from[1];
+    f32[r | MAX_X] = from[2];
+    f32[r | MAX_Y] = from[3];
   }
 
-  /** Stores a box in the item's slot; returns false when it equals the stored one. */
+  /**
+   * Stores a box in the item's slot (each corner rounded to float32, see SlotPool.box);
+   * returns false when it equals the stored one.
+   */
   setBox(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
-    const f64 = this.slots.box;
+    const f32 = this.slots.box;
     const r = this.boxAt(id);
-    if (f64[r | MIN_X] === minX && f64[r | MIN_Y] === minY && f64[r | MAX_X] === maxX && f64[r | MAX_Y] === maxY)
+    const f = Math.fround;
+    if (
+      f32[r | MIN_X] === f(minX) &&
+      f32[r | MIN_Y] === f(minY) &&
+      f32[r | MAX_X] === f(maxX) &&
+      f32[r | MAX_Y] === f(maxY)
+    )
       return false;
-    f64[r | MIN_X] = minX;
-    f64[r | MIN_Y] = minY;
-    f64[r | MAX_X] = maxX;
-    f64[r | MAX_Y] = maxY;
+    f32[r | MIN_X] = minX;
+    f32[r | MIN_Y] = minY;
+    f32[r | MAX_X] = maxX;
+    f32[r | MAX_Y] = maxY;
     return true;
   }
 

@@ -32,8 +32,12 @@ export function roomFor(own: number): number {
  * back to back with little room to spare (see {@link roomFor}).
  */
 export class SlotPool {
-  /** minX, minY, maxX, maxY per slot. */
-  box: Float64Array;
+  /**
+   * minX, minY, maxX, maxY per slot, in float32: each corner rounded to the nearest float32 as
+   * it is stored (see {@link toStored}). Half the bytes of float64 in the biggest array per item
+   * and in every scan's reads.
+   */
+  box: Float32Array;
   id: Int32Array;
   /**
    * The collider of each slot's item, as its index in {@link colliders}: its layer, mask and
@@ -45,7 +49,7 @@ export class SlotPool {
   private top = 0;
   /**
    * Free region starts per size class (class c holds regions of 2^c to 2^(c+1) - 1 slots),
-   * threaded through `id`; a free region's size is in its first slot's `box`.
+   * threaded through `id`; a free region's size is in its first slot's `collider`.
    */
   private readonly freeHead = new Int32Array(CLASSES).fill(-1);
   /** Slots in free regions, for validate. */
@@ -54,7 +58,7 @@ export class SlotPool {
   allocated = 0;
 
   constructor(capacity: number) {
-    this.box = new Float64Array(capacity * 4);
+    this.box = new Float32Array(capacity * 4);
     this.id = new Int32Array(capacity);
     this.collider = new Int32Array(capacity);
     // Slots past the high-water mark are written when handed out: snapshots skip them. What a
@@ -83,14 +87,14 @@ export class SlotPool {
   alloc(size: number): number {
     const c = classOf(size);
     let head = this.freeHead[c];
-    if (head === -1 || this.box[4 * head] < size) {
+    if (head === -1 || this.collider[head] < size) {
       head = c + 1 < CLASSES ? this.freeHead[c + 1] : -1;
       if (head === -1) return this.bump(size);
       this.freeHead[c + 1] = this.id[head];
     } else {
       this.freeHead[c] = this.id[head];
     }
-    this.allocated = this.box[4 * head];
+    this.allocated = this.collider[head];
     this.freeSlots -= this.allocated;
     return head;
   }
@@ -123,7 +127,7 @@ export class SlotPool {
   free(start: number, size: number): void {
     const c = classOf(size);
     this.id[start] = this.freeHead[c];
-    this.box[4 * start] = size;
+    this.collider[start] = size;
     this.freeHead[c] = start;
     this.freeSlots += size;
   }
@@ -337,7 +341,7 @@ export class SlotPool {
   }
 
   /** The slot {@link permute} carries along a cycle. */
-  private readonly handBox = new Float64Array(4);
+  private readonly handBox = new Float32Array(4);
   private handCollider = 0;
   private handId = 0;
 

@@ -24,8 +24,11 @@ export class SweptStore {
   /** Id of each entry. */
   ids: Int32Array = new Int32Array(16);
   count = 0;
-  /** Per entry, four boxes of four numbers (minX, minY, maxX, maxY) at FROM, TO, LAST_FROM, LAST_TO. */
-  boxes: Float64Array = new Float64Array(16 * STRIDE);
+  /**
+   * Per entry, four boxes of four numbers (minX, minY, maxX, maxY) at FROM, TO, LAST_FROM,
+   * LAST_TO, in float32 as the slots hold boxes (see SlotPool.box).
+   */
+  boxes: Float32Array = new Float32Array(16 * STRIDE);
 
   has(id: number): boolean {
     return id < this.entryOf.length && this.entryOf[id] >= 0;
@@ -70,7 +73,8 @@ export class SweptStore {
   setTo(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
     const b = this.boxes;
     const o = this.at(id) + TO;
-    if (b[o] === minX && b[o + 1] === minY && b[o + 2] === maxX && b[o + 3] === maxY) return false;
+    const f = Math.fround;
+    if (b[o] === f(minX) && b[o + 1] === f(minY) && b[o + 2] === f(maxX) && b[o + 3] === f(maxY)) return false;
     b[o] = minX;
     b[o + 1] = minY;
     b[o + 2] = maxX;
