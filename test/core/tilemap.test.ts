@@ -277,6 +277,8 @@ describe('tile layer', () => {
     refuse({ tileHeight: -16 }, 'tile layer option tileHeight must be a positive finite number (got -16)');
     refuse({ x: NaN }, 'tile layer option x must be a finite number (got NaN)');
     refuse({ y: Infinity }, 'tile layer option y must be a finite number (got Infinity)');
+    refuse({ x: 1e300 }, "tile layer spans (1e+300, 0) to (1e+300, 32), past float32's range");
+    refuse({ tileHeight: 2e38 }, "tile layer spans (0, 0) to (48, 4e+38), past float32's range");
     refuse({ width: 0 }, 'tile layer option width must be a positive integer');
     refuse({ data: [1, 0, NaN] }, 'tile layer data[2] must be a finite number (got NaN)');
     refuse({ priority: 300 }, 'tile layer option priority must be an integer in 0..255 (got 300)');

@@ -1,4 +1,4 @@
-import { fail, isBits32, show } from '../errors.js';
+import { fail, FLOAT32_MAX, inFloat32, isBits32, show } from '../errors.js';
 import { checkKeys, type KeysOf } from '../optionKeys.js';
 
 /**
@@ -143,6 +143,14 @@ export function parseTileGrid(options: TileGridOptions, keys: object): ParsedTil
   const tileHeight = positive('tileHeight', options.tileHeight);
   const x = finite('x', options.x ?? 0);
   const y = finite('y', options.y ?? 0);
+  // Its rectangles are boxes, stored in float32: the whole layer lies within float32's range.
+  const right = x + width * tileWidth,
+    bottom = y + (data.length / width) * tileHeight;
+  if (!inFloat32(x) || !inFloat32(y) || !inFloat32(right) || !inFloat32(bottom))
+    fail(
+      `tile layer spans (${show(x)}, ${show(y)}) to (${show(right)}, ${show(bottom)}), past float32's range: ` +
+        `boxes are stored in float32, corners within ±${FLOAT32_MAX}`,
+    );
   const isSolid = solidTest(options.solid ?? 'nonzero');
   const n = data.length;
   const solid = new Uint8Array(n);
