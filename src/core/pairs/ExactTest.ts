@@ -1,4 +1,4 @@
-import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, FAR, MIN_SQUARE, sweptShapes } from '../geometry.js';
+import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, MIN_SQUARE, sweptShapes } from '../geometry.js';
 import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { FROM, LAST_FROM } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
@@ -88,7 +88,8 @@ export class ExactTest {
  * their boxes at `sa[i..i+3]` and `sb[j..j+3]` (minX, minY, maxX, maxY). Written out here,
  * numbers taken from arrays, for the pair finders' inner loops (a call the engine does not
  * inline would box every number passed); the same results as circlesOverlap and
- * circleBoxOverlap, which it calls far out in float space and where squares tie or are tiny.
+ * circleBoxOverlap, which it calls where squares tie or are tiny. Stored boxes lie within
+ * float32's range, far short of where those scale first (see FAR): no square overflows here.
  */
 export function roundOverlap(
   sa: Float32Array,
@@ -108,10 +109,6 @@ export function roundOverlap(
     const bx = sb[j] * 0.5 + sb[j + 2] * 0.5,
       by = sb[j + 1] * 0.5 + sb[j + 3] * 0.5,
       br = sb[j + 2] * 0.5 - sb[j] * 0.5;
-    // Far out in float space circlesOverlap scales first (see FAR): its answer, then.
-    if (!((x < 0 ? -x : x) + (y < 0 ? -y : y) + (bx < 0 ? -bx : bx) + (by < 0 ? -by : by) + r + br < FAR)) {
-      return circlesOverlap(x, y, r, bx, by, br, touching);
-    }
     dx = bx - x;
     dy = by - y;
     reach = r + br;
