@@ -6,9 +6,9 @@ import { markOutside } from '../snapshot/StatePlan.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
 
-/** The grid has at most this many cells a side (4^9 cells in all). */
 /** Rounds to float32, as the slots store a box's corners (see SlotPool.box). */
 const fround = Math.fround;
+/** The grid has at most this many cells a side (4^9 cells in all). */
 const MAX_SIDE = 512;
 
 /**

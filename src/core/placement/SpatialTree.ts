@@ -36,12 +36,12 @@ export const MOVE_EACH = 1;
 /** A whole detached class whose boxes the step's join reads from the game's arrays (see OwedBoxes). */
 export const OWE = 2;
 
-/**
- * Items beyond which the slots (about 60 bytes an item) outgrow a core's cache: the slot
- * regions are then laid out in cell order more often (see compactIfScattered).
- */
 /** Rounds to float32, as the slots store a box's corners (see SlotPool.box). */
 const fround = Math.fround;
+/**
+ * Items beyond which the slots (about 35 bytes an item) outgrow a core's cache: the slot
+ * regions are then laid out in cell order more often (see compactIfScattered).
+ */
 const LARGE_TREE = 1 << 15;
 
 /** Numbers by id: a plain array, a typed array or any indexable store. */

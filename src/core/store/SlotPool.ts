@@ -34,8 +34,8 @@ export function roomFor(own: number): number {
 export class SlotPool {
   /**
    * minX, minY, maxX, maxY per slot, in float32: each corner rounded to the nearest float32 as
-   * it is stored (see {@link toStored}). Half the bytes of float64 in the biggest array per item
-   * and in every scan's reads.
+   * it is stored (the array does it). Half the bytes of float64 in the biggest array per item
+   * and in every scan's reads; corners past float32's range are refused before they get here.
    */
   box: Float32Array;
   id: Int32Array;
