@@ -5,7 +5,7 @@ import { PairSum, type Contender, type ContenderSpec, type TableOptions } from '
 import { label } from './format.js';
 import { runLockstep, UNCAPPED, type LockstepResult, type Oracle } from './lockstep.js';
 import { cellText, footnotes, renderTable, seriesOf } from './report.js';
-import { DT, mulberry32, Scene } from './scene.js';
+import { DT, mulberry32, Scene, snap } from './scene.js';
 import { coreFrame } from './ours.js';
 import { median } from './summary.js';
 
@@ -35,8 +35,8 @@ export class BulletScene extends Scene {
       const angle = rng() * 2 * Math.PI;
       this.w[i] = BULLET_SIDE;
       this.h[i] = BULLET_SIDE;
-      this.minX[i] = Math.min(this.minX[i], this.side - BULLET_SIDE);
-      this.minY[i] = Math.min(this.minY[i], this.side - BULLET_SIDE);
+      this.minX[i] = snap(Math.min(this.minX[i], this.side - BULLET_SIDE));
+      this.minY[i] = snap(Math.min(this.minY[i], this.side - BULLET_SIDE));
       this.maxX[i] = this.minX[i] + BULLET_SIDE;
       this.maxY[i] = this.minY[i] + BULLET_SIDE;
       this.vx[i] = Math.cos(angle) * BULLET_SPEED;

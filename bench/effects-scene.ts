@@ -1,4 +1,4 @@
-import { DEFAULT_SEED, DT, mulberry32 } from './scene.js';
+import { DEFAULT_SEED, DT, mulberry32, snap, snapSize } from './scene.js';
 
 /** Collision layers of the effects scene, one bit each. */
 export const WALL = 1;
@@ -98,16 +98,16 @@ export class EffectsScene {
         // Even uids lie horizontally, odd ones stand.
         const thick = this.between(EFFECTS.walls.thick);
         const long = this.between(EFFECTS.walls.long);
-        this.w[i] = i % 2 === 0 ? long : thick;
-        this.h[i] = i % 2 === 0 ? thick : long;
+        this.w[i] = snapSize(i % 2 === 0 ? long : thick);
+        this.h[i] = snapSize(i % 2 === 0 ? thick : long);
       } else {
-        this.w[i] = this.between(EFFECTS.actors.side);
-        this.h[i] = this.between(EFFECTS.actors.side);
+        this.w[i] = snapSize(this.between(EFFECTS.actors.side));
+        this.h[i] = snapSize(this.between(EFFECTS.actors.side));
         this.speed[i] = this.between(EFFECTS.actors.speed);
         this.heading[i] = rng() * 2 * Math.PI;
       }
-      this.x[i] = this.w[i] * 0.5 + rng() * (this.side - this.w[i]);
-      this.y[i] = this.h[i] * 0.5 + rng() * (this.side - this.h[i]);
+      this.x[i] = snap(this.w[i] * 0.5 + rng() * (this.side - this.w[i]));
+      this.y[i] = snap(this.h[i] * 0.5 + rng() * (this.side - this.h[i]));
     }
     this.nextUid = solids;
     this.nextBurst = this.burstSize();
@@ -150,12 +150,12 @@ export class EffectsScene {
       const v = this.between(dust.speed);
       const vx = Math.cos(angle) * v;
       const vy = Math.sin(angle) * v;
-      this.spawnX[i] = cx + vx * flown;
-      this.spawnY[i] = cy + vy * flown;
+      this.spawnX[i] = snap(cx + vx * flown);
+      this.spawnY[i] = snap(cy + vy * flown);
       this.spawnVX[i] = vx * decay;
       this.spawnVY[i] = vy * decay;
-      this.spawnW[i] = this.between(dust.side);
-      this.spawnH[i] = this.between(dust.side);
+      this.spawnW[i] = snapSize(this.between(dust.side));
+      this.spawnH[i] = snapSize(this.between(dust.side));
       this.spawnLife[i] = dust.life[0] + Math.floor(rng() * (dust.life[1] - dust.life[0] + 1)) - age;
       this.spawnUid[i] = this.nextUid++;
     }
@@ -179,8 +179,8 @@ export class EffectsScene {
         y = Math.min(Math.max(y, hh), this.side - hh);
       }
       this.heading[i] = a;
-      this.x[i] = x;
-      this.y[i] = y;
+      this.x[i] = snap(x);
+      this.y[i] = snap(y);
     }
   }
 
@@ -261,8 +261,8 @@ export class ParticleArrays {
         i--;
         continue;
       }
-      x[i] += vx[i] * DT;
-      y[i] += vy[i] * DT;
+      x[i] = snap(x[i] + vx[i] * DT);
+      y[i] = snap(y[i] + vy[i] * DT);
       vx[i] *= drag;
       vy[i] *= drag;
     }

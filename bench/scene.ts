@@ -10,6 +10,18 @@ export const SIZE_BANDS: readonly { share: number; min: number; max: number }[] 
   { share: 0.18, min: 24, max: 48 },
   { share: 0.02, min: 64, max: 160 },
 ];
+/**
+ * Coordinates on a grid of 1/64 px and sizes on one of 1/32: every corner a contender computes
+ * from them (a centre minus half a size included) is then the same in float32, as bitecs-quadtree
+ * stores boxes, as in float64, so every contender finds the same pairs. Worlds up to 2^17 px a
+ * side hold them exactly.
+ */
+export function snap(v: number): number {
+  return Math.round(v * 64) / 64;
+}
+export function snapSize(v: number): number {
+  return Math.round(v * 32) / 32;
+}
 export const MIN_SPEED = 20;
 export const MAX_SPEED = 300;
 
@@ -59,14 +71,14 @@ export class Scene implements Boxes {
     this.vy = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const band = pickBand(rng());
-      const w = band.min + rng() * (band.max - band.min);
-      const h = band.min + rng() * (band.max - band.min);
+      const w = snapSize(band.min + rng() * (band.max - band.min));
+      const h = snapSize(band.min + rng() * (band.max - band.min));
       const speed = MIN_SPEED + rng() * (MAX_SPEED - MIN_SPEED);
       const angle = rng() * 2 * Math.PI;
       this.w[i] = w;
       this.h[i] = h;
-      this.minX[i] = rng() * (this.side - w);
-      this.minY[i] = rng() * (this.side - h);
+      this.minX[i] = snap(rng() * (this.side - w));
+      this.minY[i] = snap(rng() * (this.side - h));
       this.maxX[i] = this.minX[i] + w;
       this.maxY[i] = this.minY[i] + h;
       this.vx[i] = Math.cos(angle) * speed;
@@ -100,8 +112,8 @@ export function advanceBoxes(s: Boxes): void {
   const { movers, minX, minY, maxX, maxY, w, h, vx, vy, side } = s;
   for (let k = 0; k < movers.length; k++) {
     const i = movers[k];
-    const x = bounce(minX, vx, i, side - w[i]);
-    const y = bounce(minY, vy, i, side - h[i]);
+    const x = snap(bounce(minX, vx, i, side - w[i]));
+    const y = snap(bounce(minY, vy, i, side - h[i]));
     minX[i] = x;
     minY[i] = y;
     maxX[i] = x + w[i];

@@ -1,4 +1,4 @@
-import { advanceBoxes, DEFAULT_SEED, mulberry32, type Boxes } from './scene.js';
+import { advanceBoxes, DEFAULT_SEED, mulberry32, snap, snapSize, type Boxes } from './scene.js';
 
 /** Collision layers of the storm, one bit each. */
 export const WALL = 1;
@@ -74,20 +74,20 @@ export class StormScene implements Boxes {
         // Even ids lie horizontally, odd ones stand.
         const thick = between(STORM.walls.thick);
         const long = between(STORM.walls.long);
-        this.w[i] = i % 2 === 0 ? long : thick;
-        this.h[i] = i % 2 === 0 ? thick : long;
+        this.w[i] = snapSize(i % 2 === 0 ? long : thick);
+        this.h[i] = snapSize(i % 2 === 0 ? thick : long);
         this.isStatic[i] = 1;
       } else {
         const { side, speed } = kind as typeof STORM.actors | typeof STORM.dust;
-        this.w[i] = between(side);
-        this.h[i] = between(side);
+        this.w[i] = snapSize(between(side));
+        this.h[i] = snapSize(between(side));
         const v = between(speed);
         const angle = rng() * 2 * Math.PI;
         this.vx[i] = Math.cos(angle) * v;
         this.vy[i] = Math.sin(angle) * v;
       }
-      this.minX[i] = rng() * (this.side - this.w[i]);
-      this.minY[i] = rng() * (this.side - this.h[i]);
+      this.minX[i] = snap(rng() * (this.side - this.w[i]));
+      this.minY[i] = snap(rng() * (this.side - this.h[i]));
       this.maxX[i] = this.minX[i] + this.w[i];
       this.maxY[i] = this.minY[i] + this.h[i];
     }

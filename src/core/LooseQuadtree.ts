@@ -169,7 +169,9 @@ export class LooseQuadtree {
 
   /**
    * Adds an item now. Throws if the id is already present or the box is invalid
-   * (NaN/Infinity, min > max). The item is checked for pairs by the next {@link step}.
+   * (NaN/Infinity, min > max, a corner past float32's range). The box is stored in float32,
+   * each corner rounded to the nearest: pairs, queries and {@link getBox} see it so. The item
+   * is checked for pairs by the next {@link step}.
    */
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.holdBox(id, minX, minY, maxX, maxY);
@@ -242,8 +244,8 @@ export class LooseQuadtree {
   /**
    * Gives an item a new box; returns whether it changed. While the box stays inside its
    * node's loose bounds (most moves), that is a compare, a fit test and two writes; otherwise
-   * the item changes node now. A box equal to the stored one changes nothing and does not
-   * make the item dirty.
+   * the item changes node now. A box equal to the stored one (once rounded to float32, as it
+   * is stored) changes nothing and does not make the item dirty.
    */
   move(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
     // Kept small so engines inline it into the caller's loop: the four numbers then never
@@ -560,7 +562,8 @@ export class LooseQuadtree {
   }
 
   /**
-   * Copies an item's box into `out` and returns it.
+   * Copies an item's box into `out` and returns it: as stored, each corner rounded to the
+   * nearest float32.
    * @throws if the id is not in the index
    */
   getBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, out: T): T {
