@@ -11,7 +11,7 @@ import {
   type PairVisitor,
 } from '../src/index.js';
 import { PairSum, type Contender, type ContenderSpec } from './contender.js';
-import { DT } from './scene.js';
+import { DT, snap } from './scene.js';
 import { EFFECTS, type EffectsScene } from './effects-scene.js';
 
 /** How the game runs the plugin: not at all, or with pair entities on or off, with or without a budget. */
@@ -128,8 +128,8 @@ export class EffectsGame implements Contender<EffectsScene> {
         removeEntity(world, eid);
         continue;
       }
-      px[eid] += vx[eid] * DT;
-      py[eid] += vy[eid] * DT;
+      px[eid] = snap(px[eid] + vx[eid] * DT);
+      py[eid] = snap(py[eid] + vy[eid] * DT);
       vx[eid] *= drag;
       vy[eid] *= drag;
     }
