@@ -9,6 +9,7 @@ import {
   isSquare,
   refuseCircleBox,
   show,
+  STORED,
 } from './errors.js';
 import { ABSENT, CIRCLE, DETACHED, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
 import { FROM, LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
@@ -413,7 +414,8 @@ export class LooseQuadtree {
     if (items.hasFlag(id, SWEPT)) {
       const b = this.tree.sweeps.boxes;
       for (const o of [this.tree.sweeps.at(id) + FROM, this.tree.sweeps.at(id) + TO]) {
-        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3])) refuseCircleBox(id, b[o], b[o + 1], b[o + 2], b[o + 3]);
+        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3], STORED))
+          refuseCircleBox(id, b[o], b[o + 1], b[o + 2], b[o + 3]);
       }
       return;
     }
@@ -421,7 +423,7 @@ export class LooseQuadtree {
       y0 = items.minY(id),
       x1 = items.maxX(id),
       y1 = items.maxY(id);
-    if (!isSquare(x0, y0, x1, y1)) refuseCircleBox(id, x0, y0, x1, y1);
+    if (!isSquare(x0, y0, x1, y1, STORED)) refuseCircleBox(id, x0, y0, x1, y1);
   }
 
   /**

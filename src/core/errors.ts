@@ -97,15 +97,24 @@ export function makesBox(hw: number, hh: number, minX: number, minY: number, max
 }
 
 /**
- * True when a box is square to within rounding (a circle's box): to within float32's, as the
- * slots store the corners (see SlotPool.box), each rounded by up to 2^-24 of its magnitude. So a
- * circle's box read back (or moved on from there) stays square, even far from the origin.
+ * For {@link isSquare} of a box as stored: one more rounding of its corners than the box it was
+ * given, which passed with `slack` 1.
  */
-export function isSquare(minX: number, minY: number, maxX: number, maxY: number): boolean {
+export const STORED = 2;
+
+/**
+ * True when a box is square to within rounding (a circle's box): to within float32's, as the
+ * slots store the corners (see SlotPool.box), each rounded by up to 2^-24 of its magnitude, times
+ * `slack` (see {@link STORED}). So a circle's box read back and moved on from there stays a
+ * circle's box, even far from the origin; moved on from there again and again, it adds up their
+ * roundings, and a game moves a circle by its centre and radius.
+ */
+export function isSquare(minX: number, minY: number, maxX: number, maxY: number, slack = 1): boolean {
   const d = maxX - minX - (maxY - minY);
   return (
     (d < 0 ? -d : d) <=
     2 ** -23 *
+      slack *
       ((minX < 0 ? -minX : minX) + (maxX < 0 ? -maxX : maxX) + (minY < 0 ? -minY : minY) + (maxY < 0 ? -maxY : maxY))
   );
 }

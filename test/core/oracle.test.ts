@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isSquare } from '../../src/core/errors.js';
+import { isSquare, STORED } from '../../src/core/errors.js';
 import {
   boxesOverlap,
   circleBoxOverlap,
@@ -174,7 +174,7 @@ class OracleRun {
     if (item.circle) {
       tree.setShape(id, Shape.Box);
       item.circle = false;
-    } else if (!isSquare(item.minX, item.minY, item.maxX, item.maxY) && !this.rng.chance(0.3)) {
+    } else if (!isSquare(item.minX, item.minY, item.maxX, item.maxY, STORED) && !this.rng.chance(0.3)) {
       this.seen.notSquare++;
       expect(() => tree.setShape(id, Shape.Circle)).toThrow(`bitecs-quadtree: item ${id} is a circle but its box is`);
       expect(tree.shapeOf(id)).toBe(Shape.Box);
@@ -280,6 +280,9 @@ class OracleRun {
       const dx = this.snap(this.rng.range(-4, 4) * this.s.quantum * 4);
       const dy = this.snap(this.rng.range(-4, 4) * this.s.quantum * 4);
       const box: [number, number, number, number] = [item.minX + dx, item.minY + dy, item.maxX + dx, item.maxY + dy];
+      // A circle moves by its centre and radius, as a game moves one: its box read back has float32
+      // corners, and moving on from one again and again would add up their roundings.
+      if (item.circle) box[3] = box[1] + (box[2] - box[0]);
       this.tree.move(id, ...box);
       [item.minX, item.minY, item.maxX, item.maxY] = stored(box);
       this.counts.moves++;

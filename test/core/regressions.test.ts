@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { circleBoxOverlap, LooseQuadtree, pointBoxDistance } from '../../src/core/index.js';
+import { circleBoxOverlap, LooseQuadtree, pointBoxDistance, Shape } from '../../src/core/index.js';
 import { readPairs, stored } from './helpers.js';
 
 /** True when the list holds the pair (a, b). */
@@ -166,6 +166,21 @@ describe('distances far from the origin', () => {
       expect(t.nearest(-1e300, 1e300, 1, Infinity, ids, d)).toBe(1);
       expect(ids).toEqual([1]);
     }
+  });
+
+  it('nearest: a box and a circle at one reported distance go by id (fuzz seed 271828)', () => {
+    // From far away every distance rounds to one; the box's sum of squares and the circle's
+    // squared distance once differed in their last bits, and the box won over a lower id.
+    const t = new LooseQuadtree();
+    t.insert(4, 660, 292, 660, 304);
+    t.insert(15, 972, 408, 1020, 456);
+    t.setShape(15, Shape.Circle);
+    t.insert(57, 1044, 800, 1116, 864);
+    const ids: number[] = [];
+    const d: number[] = [];
+    expect(t.nearest(-3e35, -3e35, 2, Infinity, ids, d)).toBe(2);
+    expect(d[0]).toBe(d[1]);
+    expect(ids).toEqual([4, 15]);
   });
 
   it('nearest and circle queries match brute force with items out to ±3.4e38 and queries to ±1e300 (fast-check, fixed seed)', () => {

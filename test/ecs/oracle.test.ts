@@ -394,8 +394,10 @@ class Game {
     )) {
       return false;
     }
-    const box = shapeOf(e);
-    return !e.circle || isSquare(box.minX, box.minY, box.maxX, box.maxY);
+    // The plugin checks the corners it builds, before the tree rounds them.
+    const hw = e.w * 0.5,
+      hh = e.h * 0.5;
+    return !e.circle || isSquare(e.x - hw, e.y - hh, e.x + hw, e.y + hh);
   }
 
   /** Runs one frame and checks everything against brute force. */

@@ -563,7 +563,12 @@ export class QueryEngine {
             : d2 >= m2
       )
         return false;
-      this.near[0] = d2;
+      // The key is the square of the distance reported (its square root), as a circle's is: a
+      // box and a circle at one reported distance then have one key, and their ids decide,
+      // where the box's sum of squares could differ from it in the last bits (far from the
+      // point, where many distances round to one).
+      const d = Math.sqrt(d2);
+      this.near[0] = d * d;
       return true;
     }
     if (!circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)) return false;

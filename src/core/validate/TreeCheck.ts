@@ -1,4 +1,4 @@
-import { fail, isSquare } from '../errors.js';
+import { fail, isSquare, STORED } from '../errors.js';
 import { MIXED } from '../store/CollisionClasses.js';
 import {
   ABSENT,
@@ -363,10 +363,10 @@ export class TreeCheck {
     if (items.hasFlag(id, SWEPT)) {
       const b = sweeps.boxes;
       for (const o of [sweeps.at(id) + FROM, sweeps.at(id) + TO]) {
-        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3]))
+        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3], STORED))
           fail(`validate: swept circle ${id} has a path end that is not square`);
       }
-    } else if (!isSquare(items.minX(id), items.minY(id), items.maxX(id), items.maxY(id))) {
+    } else if (!isSquare(items.minX(id), items.minY(id), items.maxX(id), items.maxY(id), STORED)) {
       fail(`validate: circle ${id} has a box that is not square`);
     }
   }
