@@ -24,6 +24,9 @@ export function checkId(id: number, limit: number, what = 'id'): void {
 /** The largest float32: a box's corners are stored in float32 (see SlotPool.box). */
 export const FLOAT32_MAX = 3.4028234663852886e38;
 
+/** What every message about a corner past float32's range ends with. */
+export const FLOAT32_RANGE = `boxes are stored in float32, corners within ±${FLOAT32_MAX}`;
+
 /**
  * True for a number that rounds to a finite float32 (within about ±3.4e38): NaN, ±Infinity
  * and larger magnitudes fail.
@@ -52,14 +55,16 @@ export function checkBox(id: number, minX: number, minY: number, maxX: number, m
 
 /**
  * {@link checkBox} of the box held in `box` (minX, minY, maxX, maxY): the numbers are read
- * here, so that a caller passes no number (see LooseQuadtree.boxIn).
+ * here, so that a caller passes no number (see LooseQuadtree.boxIn). They are float32 already:
+ * a corner written there past float32's range reads as infinite.
  */
 export function checkBoxIn(id: number, box: Float32Array): void {
   const minX = box[0],
     minY = box[1],
     maxX = box[2],
     maxY = box[3];
-  if (inFloat32(minX) && inFloat32(minY) && inFloat32(maxX) && inFloat32(maxY) && minX <= maxX && minY <= maxY) return;
+  if (minX - minX === 0 && minY - minY === 0 && maxX - maxX === 0 && maxY - maxY === 0 && minX <= maxX && minY <= maxY)
+    return;
   checkBox(id, minX, minY, maxX, maxY);
 }
 
@@ -68,10 +73,7 @@ function checkCorner(id: number, field: string, value: number): void {
     fail(`item ${id} has a non-finite ${field} (got ${show(value)})`);
   }
   if (!inFloat32(value)) {
-    fail(
-      `item ${id} has a ${field} past float32's range (got ${show(value)}): boxes are stored in float32, ` +
-        `corners within ±${FLOAT32_MAX}`,
-    );
+    fail(`item ${id} has a ${field} past float32's range (got ${show(value)}): ${FLOAT32_RANGE}`);
   }
 }
 

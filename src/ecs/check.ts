@@ -1,4 +1,4 @@
-import { FLOAT32_MAX, isBits32, isSquare, PREFIX, show } from '../core/internal.js';
+import { FLOAT32_RANGE, isBits32, isSquare, PREFIX, show } from '../core/internal.js';
 import { DEFAULT_COLLIDER } from './components.js';
 import type { QuadtreeState } from './state.js';
 
@@ -104,8 +104,7 @@ function reason(s: QuadtreeState, eid: number, code: number): string {
   }
   return (
     `has a box past float32's range (Position.x ${show(x)}, Position.y ${show(y)}, ` +
-    `Bounds.width ${show(w)}, Bounds.height ${show(h)}): boxes are stored in float32, ` +
-    `corners within ±${FLOAT32_MAX}`
+    `Bounds.width ${show(w)}, Bounds.height ${show(h)}): ${FLOAT32_RANGE}`
   );
 }
 

@@ -1,4 +1,4 @@
-import { fail, FLOAT32_MAX, inFloat32, isBits32, show } from '../errors.js';
+import { fail, FLOAT32_RANGE, inFloat32, isBits32, show } from '../errors.js';
 import { checkKeys, type KeysOf } from '../optionKeys.js';
 
 /**
@@ -149,7 +149,7 @@ export function parseTileGrid(options: TileGridOptions, keys: object): ParsedTil
   if (!inFloat32(x) || !inFloat32(y) || !inFloat32(right) || !inFloat32(bottom))
     fail(
       `tile layer spans (${show(x)}, ${show(y)}) to (${show(right)}, ${show(bottom)}), past float32's range: ` +
-        `boxes are stored in float32, corners within ±${FLOAT32_MAX}`,
+        FLOAT32_RANGE,
     );
   const isSolid = solidTest(options.solid ?? 'nonzero');
   const n = data.length;
