@@ -1,7 +1,7 @@
 import { grow, resize } from '../grow.js';
 import { fail } from '../errors.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
-import type { SlotPool } from './SlotPool.js';
+import { writeBox, type SlotPool } from './SlotPool.js';
 
 /** `node` value of an id that is not in the index. */
 export const ABSENT = -2;
@@ -498,21 +498,7 @@ export class ItemStore {
    * returns false when it equals the stored one.
    */
   setBox(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
-    const f32 = this.slots.box;
-    const r = this.boxAt(id);
-    const f = Math.fround;
-    if (
-      f32[r | MIN_X] === f(minX) &&
-      f32[r | MIN_Y] === f(minY) &&
-      f32[r | MAX_X] === f(maxX) &&
-      f32[r | MAX_Y] === f(maxY)
-    )
-      return false;
-    f32[r | MIN_X] = minX;
-    f32[r | MIN_Y] = minY;
-    f32[r | MAX_X] = maxX;
-    f32[r | MAX_Y] = maxY;
-    return true;
+    return writeBox(this.slots.box, this.boxAt(id), minX, minY, maxX, maxY);
   }
 
   /** The item's slot, the home of its box (see SLOT). */

@@ -11,6 +11,27 @@ export function runRoomFor(members: number): number {
   return members + (members >> 3) + 1;
 }
 
+/**
+ * Writes a box into a float32 box array at offset `o` (minX, minY, maxX, maxY), which rounds
+ * each corner; returns false when the rounded box is the one there already.
+ */
+export function writeBox(
+  box: Float32Array,
+  o: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+): boolean {
+  const f = Math.fround;
+  if (box[o] === f(minX) && box[o + 1] === f(minY) && box[o + 2] === f(maxX) && box[o + 3] === f(maxY)) return false;
+  box[o] = minX;
+  box[o + 1] = minY;
+  box[o + 2] = maxX;
+  box[o + 3] = maxY;
+  return true;
+}
+
 /** Slots in a class's first region in a node: most regions then grow before a relayout cuts them. */
 export const MIN_REGION = 2;
 const CLASSES = 31;

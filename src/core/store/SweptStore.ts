@@ -1,4 +1,5 @@
 import { fit } from '../grow.js';
+import { writeBox } from './SlotPool.js';
 
 /** Offsets of the four boxes in a swept item's entry (see SweptStore.boxes). */
 export const FROM = 0;
@@ -71,15 +72,7 @@ export class SweptStore {
 
   /** Sets the id's `to` box; returns false when it is so already. */
   setTo(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
-    const b = this.boxes;
-    const o = this.at(id) + TO;
-    const f = Math.fround;
-    if (b[o] === f(minX) && b[o + 1] === f(minY) && b[o + 2] === f(maxX) && b[o + 3] === f(maxY)) return false;
-    b[o] = minX;
-    b[o + 1] = minY;
-    b[o + 2] = maxX;
-    b[o + 3] = maxY;
-    return true;
+    return writeBox(this.boxes, this.at(id) + TO, minX, minY, maxX, maxY);
   }
 
   /** True when the id's path has length (its `from` and `to` differ). */
