@@ -87,7 +87,7 @@ export class SlotPool {
     declareExtent(this, 'box', () => 4 * this.top);
     declareExtent(this, 'id', () => this.top);
     declareExtent(this, 'collider', () => this.top);
-    declareScratch(this, 'moves', 'held');
+    declareScratch(this, 'moves', 'held', 'upFirst');
   }
 
   /** Slots handed out so far (the high-water mark). */
@@ -227,9 +227,8 @@ export class SlotPool {
   endCompact(): void {
     const { moves, moveCount: count } = this;
     moves[2 * count + 1] = this.placed;
-    const upFirst = this.markHeld();
-    let held = 0;
-    for (let i = 0; i < count; i++) if (moves[2 * i] < 0) held += moves[2 * i + 3] - moves[2 * i + 1];
+    const held = this.markHeld();
+    const upFirst = this.upFirst;
     if (held > 0) this.held = new Float64Array(6 * held);
     for (let i = 0, h = 0; i < count; i++) {
       const from = ~moves[2 * i];
@@ -297,14 +296,17 @@ export class SlotPool {
     }
   }
 
+  /** Whether the regions bound up move first in the compaction in progress (see {@link markHeld}). */
+  private upFirst = false;
+
   /**
-   * Marks (see {@link moves}) the regions to hold apart, and returns whether those bound up
-   * move first. Going up first, a region bound down is held when the new place of one bound up
+   * Marks (see {@link moves}) the regions to hold apart, sets {@link upFirst}, and returns how
+   * many slots they hold. Going up first, a region bound down is held when the new place of one bound up
    * covers its old place (found by a binary search over the new starts); going down first,
    * likewise the other way round. One pass finds both sets (a region is in one at most), and
    * the order that holds fewer slots keeps its marks.
    */
-  private markHeld(): boolean {
+  private markHeld(): number {
     const { moves, moveCount: count } = this;
     let ifUpFirst = 0;
     let ifDownFirst = 0;
@@ -337,7 +339,8 @@ export class SlotPool {
       const from = ~moves[2 * i];
       if (from >= 0 && from > moves[2 * i + 1] !== upFirst) moves[2 * i] = from;
     }
-    return upFirst;
+    this.upFirst = upFirst;
+    return upFirst ? ifUpFirst : ifDownFirst;
   }
 
   /**
