@@ -64,8 +64,6 @@ export class QueryEngine {
   private scanAt = 0;
   private scanEnd = 0;
   private scanSrc: Float32Array = new Float32Array(0);
-  /** The distances nearest() reports, for its tie pass. */
-  private reported = new Float64Array(64);
   /** Offset of the box {@link boxNow} last returned. */
   private at = 0;
 
@@ -370,28 +368,15 @@ export class QueryEngine {
         open.push(d2, c);
       }
     }
-    // The worst comes off the top first: fill the output from the back, nearest first.
+    // The worst comes off the top first: fill the output from the back, nearest first. Every key
+    // is the square of the distance reported (see nearHit), or that distance: equal distances
+    // have equal keys, and the heap has put them by id.
     const found = best.count;
-    if (found > this.reported.length) this.reported = new Float64Array(Math.max(found, 2 * this.reported.length));
-    const reported = this.reported;
     for (let i = found - 1; i >= 0; i--) {
       outIds[i] = best.topId;
-      reported[i] = far ? best.topKey : Math.sqrt(best.topKey);
+      if (outDist !== null) outDist[i] = far ? best.topKey : Math.sqrt(best.topKey);
       best.pop();
     }
-    // Keys that differ in their last bits can report the same distance (a square root, or a
-    // circle's distance squared): equal reported distances go by id, as the results promise.
-    for (let i = 1; i < found; i++) {
-      const d = reported[i],
-        id = outIds[i];
-      let j = i - 1;
-      while (j >= 0 && reported[j] === d && outIds[j] > id) {
-        outIds[j + 1] = outIds[j];
-        j--;
-      }
-      outIds[j + 1] = id;
-    }
-    if (outDist !== null) for (let i = 0; i < found; i++) outDist[i] = reported[i];
     return found;
   }
 
