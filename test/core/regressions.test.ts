@@ -186,22 +186,18 @@ describe('distances far from the origin', () => {
   it('nearest and circle queries match brute force with items out to ±3.4e38 and queries to ±1e300 (fast-check, fixed seed)', () => {
     // Magnitudes under 1e-100 become 0: their squares underflow, at any scale, which no
     // floating-point distance can help (the same holds near the origin without scaling).
-    const tiny = (v: number): number => (Math.abs(v) < 1e-100 ? 0 : v);
-    const coord = fc
-      .oneof(
-        fc.double({ min: -100, max: 1100, noNaN: true }),
-        fc.double({ min: -1e300, max: 1e300, noNaN: true }),
-        fc.integer({ min: -5, max: 5 }).map((k) => k * 1e200),
-      )
-      .map(tiny);
+    // Near the world, anywhere up to ±far, or a few multiples of `step`.
+    const coords = (far: number, steps: number, step: number) =>
+      fc
+        .oneof(
+          fc.double({ min: -100, max: 1100, noNaN: true }),
+          fc.double({ min: -far, max: far, noNaN: true }),
+          fc.integer({ min: -steps, max: steps }).map((k) => k * step),
+        )
+        .map((v) => (Math.abs(v) < 1e-100 ? 0 : v));
+    const coord = coords(1e300, 5, 1e200);
     // Items within float32's range, where their boxes are stored.
-    const itemCoord = fc
-      .oneof(
-        fc.double({ min: -100, max: 1100, noNaN: true }),
-        fc.double({ min: -3.3e38, max: 3.3e38, noNaN: true }),
-        fc.integer({ min: -3, max: 3 }).map((k) => k * 1e38),
-      )
-      .map(tiny);
+    const itemCoord = coords(3.3e38, 3, 1e38);
     const item = fc.tuple(itemCoord, itemCoord, fc.oneof(fc.constant(0), fc.double({ min: 0, max: 50, noNaN: true })));
     fc.assert(
       fc.property(
