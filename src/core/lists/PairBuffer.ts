@@ -2,42 +2,30 @@ import { resize, Slack } from '../grow.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 import type { PairList } from '../options.js';
 
-/** Columns a buffer may have besides a, b and priority: a list holds only those it uses. */
-export const BORN = 1;
-export const WAS = 2;
-export const ALL_COLUMNS = BORN | WAS;
-
 /**
- * A growable {@link PairList} with optional parallel columns: start steps and old priorities
- * (those of the current list; a step's found pairs, entries and exits need neither). A column
- * the buffer does not have is an empty array.
+ * A growable {@link PairList}, with each pair's start step when it is the current list (a
+ * step's found pairs, entries and exits need none: their `born` is an empty array).
  */
 export class PairBuffer implements PairList {
   count = 0;
   a: Int32Array;
   b: Int32Array;
   priority: Uint8Array;
-  /** Step each pair began. */
+  /** Step each pair began (the current list only). */
   born: Int32Array;
-  /**
-   * The priority each listed pair had before a collider's priority changed it (set by
-   * Broadphase.refreshPriorities): a pair that ends in that step reports the one it had.
-   */
-  was: Uint8Array;
 
-  /** The optional columns it has (BORN, WAS). */
-  readonly columns: number;
+  /** Whether it has the `born` column. */
+  readonly withBorn: boolean;
 
-  constructor(capacity = 64, columns = ALL_COLUMNS) {
-    this.columns = columns;
+  constructor(capacity = 64, withBorn = true) {
+    this.withBorn = withBorn;
     this.a = new Int32Array(capacity);
     this.b = new Int32Array(capacity);
     this.priority = new Uint8Array(capacity);
-    this.born = new Int32Array((columns & BORN) !== 0 ? capacity : 0);
-    this.was = new Uint8Array((columns & WAS) !== 0 ? capacity : 0);
+    this.born = new Int32Array(withBorn ? capacity : 0);
     // Entries past the count are written before they are read: snapshots skip them.
     const inUse = (): number => this.count;
-    for (const key of ['a', 'b', 'priority', 'born', 'was']) declareExtent(this, key, inUse);
+    for (const key of ['a', 'b', 'priority', 'born']) declareExtent(this, key, inUse);
   }
 
   push(a: number, b: number, priority: number, born = 0): void {
@@ -46,7 +34,7 @@ export class PairBuffer implements PairList {
     this.a[i] = a;
     this.b[i] = b;
     this.priority[i] = priority;
-    if ((this.columns & BORN) !== 0) this.born[i] = born;
+    if (this.withBorn) this.born[i] = born;
   }
 
   /**
@@ -60,25 +48,24 @@ export class PairBuffer implements PairList {
     this.resize(capacity < least ? least : capacity);
   }
 
-  /** Gives every column `size` entries, the first ones kept; a column it does not have stays empty. */
+  /** Gives every column `size` entries, the first ones kept; an absent `born` stays empty. */
   private resize(size: number): void {
     this.a = resized(this.a, size);
     this.b = resized(this.b, size);
     this.priority = resized(this.priority, size);
     this.born = resized(this.born, size);
-    this.was = resized(this.was, size);
   }
 
   private readonly slack = new Slack();
 
   /**
-   * Gives memory back after a burst, shrinking to half again what it holds (see Slack): a step's
-   * found pairs and their sort's scratch then keep a third of their room free in a steady scene,
-   * where twice what they held kept half (2 bytes a current pair with a tenth of 100k boxes
-   * moving). Called once a step on the lists whose size follows the step, not the pairs.
+   * Gives memory back after a burst, shrinking to a quarter again what it holds (see Slack): a
+   * step's found pairs and their sort's scratch then keep a fifth of their room free in a steady
+   * scene, where half again kept a third (0.9 bytes a current pair more with a tenth of 100k
+   * boxes moving). Called once a step on the lists whose size follows the step, not the pairs.
    */
   trim(): void {
-    if (this.slack.due(this.count, this.a.length)) this.resize(Math.max(64, this.count + (this.count >> 1)));
+    if (this.slack.due(this.count, this.a.length)) this.resize(Math.max(64, this.count + (this.count >> 2)));
   }
 }
 

@@ -19,21 +19,31 @@ export class PairLists {
   /** Every pair after the last step. */
   readonly current = new PairBuffer();
   /** Pairs that began in the last step. */
-  readonly entered = new PairBuffer(64, 0);
+  readonly entered = new PairBuffer(64, false);
   /** Pairs ended by the last step (or by removals before it). */
-  exited = new PairBuffer(64, 0);
+  exited = new PairBuffer(64, false);
   /** Pairs ending now, reported by the next step. */
-  private exiting = new PairBuffer(64, 0);
+  private exiting = new PairBuffer(64, false);
   /** List positions of this merge's exits, ascending (scratch: written before read). */
   private exitAt = new Int32Array(64);
   /** Per entry of this merge, the list position it goes before, ascending (scratch). */
   private entryAt = new Int32Array(64);
   /** A chunk of the list positions whose pairs have a touched side (scratch, see mergeFound). */
   private readonly touchedAt = new Int32Array(4096);
+  /**
+   * Per listed pair, the priority it had before {@link refreshPriorities} gave it its items'
+   * new one: a pair that ends in that step reports the one it had. Written by the refresh and
+   * read by the merge of the same step (scratch), and held only by a game that changes
+   * priorities: a column of the list would cost every pair a byte.
+   */
+  private was = new Uint8Array(0);
+  private readonly wasSlack = new Slack();
+  /** Whether this step refreshed the priorities (the room in `was` is in use). */
+  private refreshed = false;
 
   constructor() {
     // Never read before written in one merge: not state.
-    declareScratch(this, 'exitAt', 'entryAt', 'touchedAt');
+    declareScratch(this, 'exitAt', 'entryAt', 'touchedAt', 'was', 'refreshed');
   }
 
   /**
@@ -57,6 +67,9 @@ export class PairLists {
       this.exitAt = new Int32Array(Math.max(64, 2 * used));
       this.entryAt = new Int32Array(Math.max(64, 2 * used));
     }
+    // Steps that leave priorities alone leave `was` unused: after 64 of them it goes.
+    if (this.wasSlack.due(this.refreshed ? this.was.length : 0, this.was.length)) this.was = new Uint8Array(0);
+    this.refreshed = false;
   }
 
   private readonly positionsSlack = new Slack();
@@ -91,9 +104,8 @@ export class PairLists {
    * a side in `checked`, an item of a node whose probes reached the other side, unless that side
    * is detached: only a join finds the pairs of a detached item); a found pair not listed
    * begins; the other listed pairs are kept as they are. Entries come out in list order, so they
-   * need no sort. `refreshed`: priorities were refreshed this step (see
-   * {@link refreshPriorities}), so ending pairs report the one they had in `was`. `touched`: the
-   * ids in `checked`, `covered` or `left`.
+   * need no sort; after {@link refreshPriorities}, ending pairs report the priority they had.
+   * `touched`: the ids in `checked`, `covered` or `left`.
    *
    * Every found pair has a touched side, so only the listed pairs with one can end or be found
    * again. A first pass notes their places, a chunk at a time, with one look at two bits a pair;
@@ -112,7 +124,6 @@ export class PairLists {
     left: IdBits,
     touched: Int32Array,
     items: ItemStore,
-    refreshed: boolean,
   ): void {
     const list = this.current;
     const exiting = this.exiting;
@@ -123,7 +134,8 @@ export class PairLists {
     const la = list.a,
       lb = list.b,
       lp = list.priority,
-      lwas = list.was;
+      lwas = this.was;
+    const refreshed = this.refreshed;
     const fa = found.a,
       fb = found.b,
       fp = found.priority;
@@ -209,13 +221,14 @@ export class PairLists {
    * its start step. One pass over both lists, then one copy of the found pairs: with every one
    * of 100k boxes moving (17k entries and as many exits among 190k pairs, spread over the list)
    * it took 2.5 ms a step where the merge in place took 3.8, {@link apply} moving most of the
-   * list in short runs. `born` is scratch for at least `found.count` entries; `left` and
-   * `refreshed` as in {@link mergeFound}.
+   * list in short runs. `born` is scratch for at least `found.count` entries; `left` as in
+   * {@link mergeFound}.
    */
-  replaceWithFound(found: PairBuffer, step: number, left: IdBits, refreshed: boolean, born: Int32Array): void {
+  replaceWithFound(found: PairBuffer, step: number, left: IdBits, born: Int32Array): void {
     const { current: list, exiting, entered } = this;
     const anyLeft = left.count > 0;
-    const { a: la, b: lb, priority: lp, born: lborn, was: lwas, count: on } = list;
+    const { a: la, b: lb, priority: lp, born: lborn, count: on } = list;
+    const { was: lwas, refreshed } = this;
     const { a: fa, b: fb, priority: fp, count: fn } = found;
     let i = 0;
     let j = 0;
@@ -323,20 +336,23 @@ export class PairLists {
   /**
    * After a collider's priority changed: gives every listed pair the priority its items have
    * now and sorts the list again, so a merge with the found pairs lines up. The old priority
-   * stays in `was` for pairs that end now.
+   * stays in {@link was} for pairs that end now.
    */
   refreshPriorities(items: ItemStore): void {
     const cur = this.current;
+    if (this.was.length < cur.count) this.was = new Uint8Array(cur.a.length);
+    const was = this.was;
+    this.refreshed = true;
     let changed = false;
     for (let i = 0; i < cur.count; i++) {
       const pa = items.priorityOf(cur.a[i]);
       const pb = items.priorityOf(cur.b[i]);
       const p = pa < pb ? pa : pb;
-      cur.was[i] = cur.priority[i];
+      was[i] = cur.priority[i];
       if (p !== cur.priority[i]) changed = true;
       cur.priority[i] = p;
     }
     // Most changes touch items without pairs yet (a collider set right after an insert).
-    if (changed) sortPairs(cur);
+    if (changed) sortPairs(cur, was);
   }
 }

@@ -1,4 +1,4 @@
-import { BORN, WAS, type PairBuffer } from './PairBuffer.js';
+import type { PairBuffer } from './PairBuffer.js';
 import { before } from './order.js';
 
 /**
@@ -6,12 +6,15 @@ import { before } from './order.js';
  * pair lists by (priority descending, a, b), and hit lists by (distance, id).
  */
 
-/** Sorts a pair list's first `count` entries; every column it has moves along. */
-export function sortPairs(list: PairBuffer): void {
-  quickPairs(list, 0, list.count - 1);
+/**
+ * Sorts a pair list's first `count` entries; every column it has moves along, and so does
+ * `along` (a column kept beside the list), when given.
+ */
+export function sortPairs(list: PairBuffer, along: Uint8Array | null = null): void {
+  quickPairs(list, along, 0, list.count - 1);
 }
 
-function quickPairs(list: PairBuffer, lo: number, hi: number): void {
+function quickPairs(list: PairBuffer, along: Uint8Array | null, lo: number, hi: number): void {
   const a = list.a,
     b = list.b,
     pr = list.priority;
@@ -26,27 +29,28 @@ function quickPairs(list: PairBuffer, lo: number, hi: number): void {
       while (before(pr[i], a[i], b[i], pp, pa, pb)) i++;
       while (before(pp, pa, pb, pr[j], a[j], b[j])) j--;
       if (i <= j) {
-        swapPair(list, i, j);
+        swapPair(list, along, i, j);
         i++;
         j--;
       }
     }
     // Recurse into the smaller side, loop on the larger: stack depth stays O(log n).
     if (j - lo < hi - i) {
-      quickPairs(list, lo, j);
+      quickPairs(list, along, lo, j);
       lo = i;
     } else {
-      quickPairs(list, i, hi);
+      quickPairs(list, along, i, hi);
       hi = j;
     }
   }
   for (let i = lo + 1; i <= hi; i++) {
-    for (let j = i; j > lo && before(pr[j], a[j], b[j], pr[j - 1], a[j - 1], b[j - 1]); j--) swapPair(list, j, j - 1);
+    for (let j = i; j > lo && before(pr[j], a[j], b[j], pr[j - 1], a[j - 1], b[j - 1]); j--)
+      swapPair(list, along, j, j - 1);
   }
 }
 
-function swapPair(list: PairBuffer, i: number, j: number): void {
-  const { a, b, priority, born, was, columns } = list;
+function swapPair(list: PairBuffer, along: Uint8Array | null, i: number, j: number): void {
+  const { a, b, priority, born } = list;
   let t = a[i];
   a[i] = a[j];
   a[j] = t;
@@ -57,15 +61,15 @@ function swapPair(list: PairBuffer, i: number, j: number): void {
   priority[i] = priority[j];
   priority[j] = t;
   // Only the columns the list has: reads past an empty one would slow the sort.
-  if ((columns & BORN) !== 0) {
+  if (list.withBorn) {
     t = born[i];
     born[i] = born[j];
     born[j] = t;
   }
-  if ((columns & WAS) !== 0) {
-    t = was[i];
-    was[i] = was[j];
-    was[j] = t;
+  if (along !== null) {
+    t = along[i];
+    along[i] = along[j];
+    along[j] = t;
   }
 }
 

@@ -70,14 +70,14 @@ const PRIORITY = 2;
  * one a by b in place, then the priority unless every pair has the same one. Ids below 2^20
  * take one pass (a bucket per id) when the pairs are not much fewer than the ids; otherwise
  * 11 bits per pass. Linear in the pairs, unlike a comparison sort. Swaps the list's arrays
- * with its own scratch list, so the caller's buffer ends up holding the result. The `born` and
- * `was` columns are not carried (the lists sorted here have none yet).
+ * with its own scratch list, so the caller's buffer ends up holding the result. The `born`
+ * column is not carried (the lists sorted here have none).
  */
 export class PairRadix {
   private readonly digitCounts = new Int32Array(PAIR_BUCKETS);
   private idCounts = new Int32Array(1024);
   /** Scratch list: the lists sorted here have no columns but a, b and priority (see swapArrays). */
-  private tmp = new PairBuffer(64, 0);
+  private tmp = new PairBuffer(64, false);
   /** Passes made so far in this sort: even ones read the list, odd ones the scratch list. */
   private passes = 0;
   /** False when every pair has the same priority: that column is refilled, not moved. */
@@ -234,21 +234,15 @@ function scatter(
   }
 }
 
-/** Exchanges the arrays (not the counts) of two pair buffers. */
+/** Exchanges the arrays (not the counts) of two pair buffers without start steps. */
 function swapArrays(x: PairBuffer, y: PairBuffer): void {
   const a = x.a,
     b = x.b,
-    p = x.priority,
-    born = x.born,
-    was = x.was;
+    p = x.priority;
   x.a = y.a;
   x.b = y.b;
   x.priority = y.priority;
-  x.born = y.born;
-  x.was = y.was;
   y.a = a;
   y.b = b;
   y.priority = p;
-  y.born = born;
-  y.was = was;
 }

@@ -62,7 +62,7 @@ export class Broadphase {
   private readonly sorter = new KeySorter();
   private readonly radix = new PairRadix();
   /** The pairs the step's checks found, sorted like the lists once found: a, b and priority only. */
-  private readonly found = new PairBuffer(64, 0);
+  private readonly found = new PairBuffer(64, false);
   /** Items of nodes checked by this step's movers' probes: their pairs with other items of nodes are re-found. */
   private readonly checked = new IdBits();
   /** Items of detached classes this step joined: all their pairs are re-found. */
@@ -247,7 +247,7 @@ export class Broadphase {
     this.finder.run(found);
     this.tests += this.finder.tests;
     this.radix.sort(found);
-    this.lists.replaceWithFound(found, this.stepId, this.left, this.priorityChanged, this.radix.scratch());
+    this.lists.replaceWithFound(found, this.stepId, this.left, this.radix.scratch());
     this.left.clear();
     this.waitingMembers = 0;
     this.waitingClasses = 0;
@@ -514,7 +514,6 @@ export class Broadphase {
         this.left,
         touched,
         this.tree.items,
-        this.priorityChanged,
       );
     }
     this.left.clear();
