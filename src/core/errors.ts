@@ -22,7 +22,7 @@ export function checkId(id: number, limit: number, what = 'id'): void {
 }
 
 /** The largest float32: a box's corners are stored in float32 (see SlotPool.box). */
-export const FLOAT32_MAX = 3.4028234663852886e38;
+const FLOAT32_MAX = 3.4028234663852886e38;
 
 /** What every message about a corner past float32's range ends with. */
 export const FLOAT32_RANGE = `boxes are stored in float32, corners within ±${FLOAT32_MAX}`;
