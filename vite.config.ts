@@ -11,7 +11,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^bitecs-quadtree$/, replacement: `${src}index.ts` },
-      { find: /^bitecs-quadtree\/(core|pixi)$/, replacement: `${src}$1/index.ts` },
+      { find: /^bitecs-quadtree\/(core|pixi|tilemap)$/, replacement: `${src}$1/index.ts` },
     ],
   },
   build: { outDir: 'dist-demo', emptyOutDir: true },

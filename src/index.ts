@@ -4,4 +4,5 @@
  * @module bitecs-quadtree
  */
 export * from './core/index.js';
+export * from './tilemap/index.js';
 export * from './ecs/index.js';

@@ -35,5 +35,3 @@ export {
 } from './geometry.js';
 export { contactOf, depthAlong } from './contacts.js';
 export { tierOf } from './store/ItemStore.js';
-export { TileLayer, type TileRef, type TileRect, type TileRectVisitor } from './tilemap/TileLayer.js';
-export type { TileGridOptions, TileLayerOptions, TileIds, TileSolid } from './tilemap/options.js';

@@ -3,14 +3,12 @@
  * with the core that are not public API and may change with it. Nothing else of the core's
  * files is imported from outside `core/`.
  */
-export { fail, FLOAT32_RANGE, isBits32, isSquare, PREFIX, show } from './errors.js';
+export { fail, FLOAT32_RANGE, inFloat32, isBits32, isSquare, PREFIX, show } from './errors.js';
 export { fit, grow } from './grow.js';
 export { checkKeys, QUADTREE_KEYS, type KeysOf } from './optionKeys.js';
 export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
 export { IdList } from './lists/IdList.js';
 export { spatialTreeOf } from './LooseQuadtree.js';
 export { OWE, SCAN_FIELDS, STORE_CENTRES, type SpatialTree } from './placement/SpatialTree.js';
-export { tileLayerWith, type TileCollider } from './tilemap/TileLayer.js';
-export type { RectSink } from './tilemap/TileGrid.js';
 export { describe, QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
 export { markOutside } from './snapshot/StatePlan.js';

@@ -1,6 +1,12 @@
 import { addComponent, addEntity, entityExists, removeEntity, type World } from 'bitecs';
-import type { TileGridOptions, TileLayer } from '../core/index.js';
-import { fail, tileLayerWith, type RectSink, type TileCollider } from '../core/internal.js';
+import { fail } from '../core/internal.js';
+import {
+  tileLayerWith,
+  type RectSink,
+  type TileCollider,
+  type TileGridOptions,
+  type TileLayer,
+} from '../tilemap/internal.js';
 import type { QuadtreeState } from './state.js';
 import { stateOf } from './state.js';
 

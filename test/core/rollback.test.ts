@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree, QuadtreeSnapshot, Shape, TileLayer, type RayHit } from '../../src/core/index.js';
+import { LooseQuadtree, QuadtreeSnapshot, Shape, type RayHit } from '../../src/core/index.js';
+import { TileLayer } from '../../src/tilemap/index.js';
 import { Rng } from './helpers.js';
 
 /**

@@ -26,7 +26,7 @@ import {
   randomChanges,
   randomMap,
   type MapModel,
-} from '../core/tilemap-model.js';
+} from '../tilemap/tilemap-model.js';
 
 const FIRST = 1_000_000; // the per-tile tree's tile ids; movers keep their entity ids there
 const WALL = 1,

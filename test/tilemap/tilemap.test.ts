@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree, TileLayer } from '../../src/core/index.js';
-import { type ModelItem, Rng } from './helpers.js';
+import { LooseQuadtree } from '../../src/core/index.js';
+import { TileLayer } from '../../src/tilemap/index.js';
+import { type ModelItem, Rng } from '../core/helpers.js';
 import {
   applyChanges,
   canonicalRects,
@@ -272,7 +273,12 @@ describe('tile layer', () => {
     const refuse = (options: object, message: string) =>
       expect(() => new TileLayer(tree, { ...base, ...options })).toThrow(message);
     refuse({ width: 4 }, 'bitecs-quadtree: tile layer data has 6 tiles, not a multiple of width 4 (got length 6)');
-    refuse({ height: 3 }, 'tile layer data must have width * height = 9 tiles (got length 6)');
+    refuse({ height: 3 }, 'tile layer data must hold width * height = 9 tiles (got length 6)');
+    // A length that is not a whole number of rows names the length the height implies.
+    refuse(
+      { data: new Array(16_383).fill(0), width: 128, height: 128 },
+      'must hold width * height = 16384 tiles (got length 16383)',
+    );
     refuse({ tileWidth: 0 }, 'tile layer option tileWidth must be a positive finite number (got 0)');
     refuse({ tileHeight: -16 }, 'tile layer option tileHeight must be a positive finite number (got -16)');
     refuse({ x: NaN }, 'tile layer option x must be a finite number (got NaN)');

@@ -1,7 +1,6 @@
-import { fail, show } from '../errors.js';
-import type { LooseQuadtree } from '../LooseQuadtree.js';
+import type { LooseQuadtree } from '../core/index.js';
+import { fail, markOutside, show } from '../core/internal.js';
 import { TileGrid, type RectSink } from './TileGrid.js';
-import { markOutside } from '../snapshot/StatePlan.js';
 import {
   checkValue,
   parseCollider,

@@ -1,6 +1,7 @@
-import type { Contact, LooseQuadtree, RayHit, TileGridOptions, TileLayer } from '../../src/core/index.js';
+import type { Contact, LooseQuadtree, RayHit } from '../../src/core/index.js';
+import type { TileGridOptions, TileLayer } from '../../src/tilemap/index.js';
 import { expect } from 'vitest';
-import { type ModelItem, type Rng, shapesOverlap, shapeInRect, shapeInCircle, shapeHasPoint } from './helpers.js';
+import { type ModelItem, type Rng, shapesOverlap, shapeInRect, shapeInCircle, shapeHasPoint } from '../core/helpers.js';
 import { rayBoxDistance } from '../../src/core/index.js';
 
 /** What the tests believe a tile map is: values, which are solid, the grid's place and size. */

@@ -1,5 +1,4 @@
-import { fail, FLOAT32_RANGE, inFloat32, isBits32, show } from '../errors.js';
-import { checkKeys, type KeysOf } from '../optionKeys.js';
+import { checkKeys, fail, FLOAT32_RANGE, inFloat32, isBits32, show, type KeysOf } from '../core/internal.js';
 
 /**
  * Which tile values are solid: `'nonzero'` (every value but 0, as Tiled leaves empty cells),
@@ -130,14 +129,15 @@ export function parseTileGrid(options: TileGridOptions, keys: object): ParsedTil
     fail(`tile layer option data must be an array of tile values (got ${show(data)})`);
   if (typeof width !== 'number' || !Number.isInteger(width) || width <= 0)
     fail(`tile layer option width must be a positive integer: the number of columns (got ${show(width)})`);
-  if (data.length % width !== 0)
-    fail(`tile layer data has ${data.length} tiles, not a multiple of width ${width} (got length ${data.length})`);
+  // With a height, the length it implies is the one to name; without, only a whole row count.
   if (options.height !== undefined) {
     const h = options.height;
     if (typeof h !== 'number' || !Number.isInteger(h) || h < 0)
       fail(`tile layer option height must be a non-negative integer: the number of rows (got ${show(h)})`);
     if (data.length !== width * h)
-      fail(`tile layer data must have width * height = ${width * h} tiles (got length ${data.length})`);
+      fail(`tile layer data must hold width * height = ${width * h} tiles (got length ${data.length})`);
+  } else if (data.length % width !== 0) {
+    fail(`tile layer data has ${data.length} tiles, not a multiple of width ${width} (got length ${data.length})`);
   }
   const tileWidth = positive('tileWidth', options.tileWidth);
   const tileHeight = positive('tileHeight', options.tileHeight);
