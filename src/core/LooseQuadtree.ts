@@ -14,8 +14,17 @@ import {
 import { ABSENT, CIRCLE, DETACHED, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
 import { FROM, LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { ExactTest } from './pairs/ExactTest.js';
-import { B_CIRCLE, sweptShapes } from './geometry.js';
-import { CIRCLE as CIRCLE_QUERY, POINT, QueryEngine, RECT, type IdArray, type Visitor } from './queries/QueryEngine.js';
+import {
+  CIRCLE as CIRCLE_QUERY,
+  NEAREST,
+  POINT,
+  QueryEngine,
+  RAY,
+  RECT,
+  SWEEP,
+  type IdArray,
+  type Visitor,
+} from './queries/QueryEngine.js';
 import { SpatialTree } from './placement/SpatialTree.js';
 import {
   Shape,
@@ -88,10 +97,6 @@ export class LooseQuadtree {
   private readonly queries: QueryEngine;
   private readonly broadphase: Broadphase;
   private readonly exactTest: ExactTest;
-  /** Candidates of a sweepBox, and the two paths it tests (see sweptContact). */
-  private readonly sweepIds: number[] = [];
-  private readonly sweepPaths = new Float64Array(19);
-  private readonly boxScratch = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
   /** The two boxes of a contact as they are now, and as they were at the time of impact. */
   private readonly contactBoxes = new Float64Array(8);
   private readonly contactAt = new Float64Array(8);
@@ -780,13 +785,13 @@ export class LooseQuadtree {
    */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: IdArray, mask = ALL): number {
     this.rectArgs(minX, minY, maxX, maxY, mask);
-    return trim(out, this.queries.shape(RECT, this.touching, mask, out, null));
+    return trim(out, this.queries.list(RECT, this.touching, mask, out));
   }
 
   /** Calls `visit` for each item overlapping the rectangle, in no promised order; `false` stops. Returns the hits visited. */
   visitRect(minX: number, minY: number, maxX: number, maxY: number, visit: Visitor, mask = ALL): number {
     this.rectArgs(minX, minY, maxX, maxY, mask);
-    return this.queries.shape(RECT, this.touching, mask, null, visit);
+    return this.queries.visit(RECT, this.touching, mask, visit);
   }
 
   /**
@@ -795,25 +800,25 @@ export class LooseQuadtree {
    */
   queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
     this.circleArgs(x, y, radius, mask);
-    return trim(out, this.queries.shape(CIRCLE_QUERY, this.touching, mask, out, null));
+    return trim(out, this.queries.list(CIRCLE_QUERY, this.touching, mask, out));
   }
 
   /** Calls `visit` for each item overlapping the circle, in no promised order; `false` stops. */
   visitCircle(x: number, y: number, radius: number, visit: Visitor, mask = ALL): number {
     this.circleArgs(x, y, radius, mask);
-    return this.queries.shape(CIRCLE_QUERY, this.touching, mask, null, visit);
+    return this.queries.visit(CIRCLE_QUERY, this.touching, mask, visit);
   }
 
   /** Ids of items containing the point, into `out`, in no promised order. Returns the count. */
   queryPoint(x: number, y: number, out: IdArray, mask = ALL): number {
     this.pointArgs(x, y, mask);
-    return trim(out, this.queries.shape(POINT, this.touching, mask, out, null));
+    return trim(out, this.queries.list(POINT, this.touching, mask, out));
   }
 
   /** Calls `visit` for each item containing the point, in no promised order; `false` stops. */
   visitPoint(x: number, y: number, visit: Visitor, mask = ALL): number {
     this.pointArgs(x, y, mask);
-    return this.queries.shape(POINT, this.touching, mask, null, visit);
+    return this.queries.visit(POINT, this.touching, mask, visit);
   }
 
   /**
@@ -822,7 +827,7 @@ export class LooseQuadtree {
    */
   raycast(ox: number, oy: number, dx: number, dy: number, maxDistance: number, hit: RayHit, mask = ALL): boolean {
     this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
-    const found = this.queries.ray(this.touching, mask, true, this.rayIds, this.rayDist);
+    const found = this.queries.best(RAY, this.touching, mask, 1, this.rayIds, this.rayDist);
     hit.id = found ? this.rayIds[0] : -1;
     hit.distance = found ? this.rayDist[0] : Infinity;
     return found === 1;
@@ -840,7 +845,7 @@ export class LooseQuadtree {
     mask = ALL,
   ): number {
     this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
-    const count = this.queries.ray(this.touching, mask, false, outIds, outDistances);
+    const count = this.queries.best(RAY, this.touching, mask, Infinity, outIds, outDistances);
     outDistances.length = count;
     return trim(outIds, count);
   }
@@ -888,9 +893,7 @@ export class LooseQuadtree {
     args[1] = dy < 0 ? minY + dy : minY;
     args[2] = dx > 0 ? maxX + dx : maxX;
     args[3] = dy > 0 ? maxY + dy : maxY;
-    const ids = this.sweepIds;
-    const count = trim(ids, this.queries.shape(RECT, this.touching, mask, ids, null));
-    const p = this.sweepPaths;
+    const p = this.queries.paths;
     p[0] = minX;
     p[1] = minY;
     p[2] = maxX;
@@ -899,22 +902,9 @@ export class LooseQuadtree {
     p[5] = minY + dy;
     p[6] = maxX + dx;
     p[7] = maxY + dy;
-    const box = this.boxScratch;
-    hit.id = -1;
-    hit.toi = Infinity;
-    for (let i = 0; i < count; i++) {
-      const id = ids[i];
-      this.getBox(id, box);
-      p[8] = p[12] = box.minX;
-      p[9] = p[13] = box.minY;
-      p[10] = p[14] = box.maxX;
-      p[11] = p[15] = box.maxY;
-      if (!sweptShapes(p, this.tree.items.hasFlag(id, CIRCLE) ? B_CIRCLE : 0, this.touching)) continue;
-      if (p[16] < hit.toi || (p[16] === hit.toi && id < hit.id)) {
-        hit.toi = p[16];
-        hit.id = id;
-      }
-    }
+    const found = this.queries.best(SWEEP, this.touching, mask, 1, this.rayIds, this.rayDist);
+    hit.id = found ? this.rayIds[0] : -1;
+    hit.toi = found ? this.rayDist[0] : Infinity;
     return hit.id >= 0;
   }
 
@@ -940,7 +930,7 @@ export class LooseQuadtree {
     args[0] = x;
     args[1] = y;
     args[2] = maxDistance;
-    const count = this.queries.nearest(k, this.touching, mask, outIds, outDistances);
+    const count = this.queries.best(NEAREST, this.touching, mask, k, outIds, outDistances);
     if (outDistances !== null) outDistances.length = count;
     return trim(outIds, count);
   }

@@ -28,7 +28,9 @@ export class Heap {
     return this.ids[0];
   }
 
-  push(key: number, id: number): void {
+  /** Adds an entry, its key in `key[0]` (by array: a number crossing a call that is not inlined is boxed). */
+  push(keyIn: Float64Array, id: number): void {
+    const key = keyIn[0];
     if (this.count === this.keys.length) {
       this.keys = grow(this.keys, this.count * 2);
       this.ids = grow(this.ids, this.count * 2);
@@ -54,8 +56,8 @@ export class Heap {
   }
 
   /** Puts (key, id) in place of the top entry. */
-  replaceTop(key: number, id: number): void {
-    this.siftDown(key, id);
+  replaceTop(keyIn: Float64Array, id: number): void {
+    this.siftDown(keyIn[0], id);
   }
 
   private siftDown(key: number, id: number): void {

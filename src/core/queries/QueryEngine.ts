@@ -1,4 +1,5 @@
 import {
+  B_CIRCLE,
   boxesOverlap,
   circleBoxOverlap,
   circlesOverlap,
@@ -11,9 +12,9 @@ import {
   pointInCircle,
   rayBoxDistance,
   rayCircleDistance,
+  sweptShapes,
 } from '../geometry.js';
 import { NONE } from '../store/NodePool.js';
-import { sortHits } from '../lists/quicksort.js';
 import { Heap } from './Heap.js';
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
 import { CIRCLE as CIRCLE_ITEM, SWEPT } from '../store/ItemStore.js';
@@ -27,501 +28,403 @@ export type Visitor = (id: number) => boolean | void;
 /** Caller-owned output: a plain array or any indexable number store. */
 export type IdArray = number[];
 
+/**
+ * Query kinds, each a node test and an item test over the numbers in `args`:
+ * RECT minX, minY, maxX, maxY; CIRCLE x, y, radius; POINT x, y; RAY ox, oy, unit dx, dy,
+ * length; NEAREST x, y, range; SWEEP the swept box's bounds, its two boxes in `paths`.
+ */
 export const RECT = 0;
 export const CIRCLE = 1;
 export const POINT = 2;
+export const RAY = 3;
+export const NEAREST = 4;
+export const SWEEP = 5;
+
+/** A per-kind item test (see QueryEngine.itemTests). */
+type ItemTest = (src: Float32Array, at: number, circle: boolean) => boolean;
+
+/** What the walk does with a hit: write it out, hand it to a visitor, or keep the k best by key. */
+const LIST = 0;
+const VISIT = 1;
+const BEST = 2;
 
 /**
- * Relative margin by which a box that only prunes (a node in the nearest walk, the detached
- * scan's reach box) is widened: far above the rounding of the exact tests behind it, so
- * that the pruning never drops an item the exact test would take.
+ * Relative margin by which a box that only prunes (a node in the nearest walk, the reach box)
+ * is widened: far above the rounding of the exact tests behind it, so the pruning never drops
+ * an item the exact test would take.
  */
 const PRUNE_MARGIN = 1e-9;
 
 /**
- * Non-recursive queries over the tree with reused scratch arrays, and a scan of the detached
- * classes (see SpatialTree.detach), whose items are in no node: their run of slots is read
- * in list order, O(class), only for the classes the mask accepts. One instance per index; not
- * re-entrant (a visitor must not start another query on the same index).
+ * Every query is one walk (as Jolt's `WalkTree`): the runs of the detached classes, then the
+ * tree from the root, a node test deciding which children to open and an item test deciding
+ * which items hit. Queries that keep the best hits (nearest, first ray hit, sweeps) open nodes
+ * nearest first and stop once no node can beat the k-th best. One instance per index, with
+ * reused scratch; not re-entrant (a visitor must not start another query on the same index).
  *
- * The per-item tests (shapeHit, rayHit, nearHit) take the box as an array and an offset, and
- * give numbers back through `near`: a helper taking or returning loose numbers was measured to
- * box them on the heap once the engine stopped inlining it.
+ * Numbers reach the tests through `args` and `near`, never as arguments or return values: a
+ * number crossing a call the engine does not inline is boxed on the heap.
  */
 export class QueryEngine {
   private readonly tree: SpatialTree;
-  private stack: Int32Array;
-  /** For nearest(): nodes to open, nearest first, and the best items so far, worst on top. */
+  /** The query's numbers (see RECT...). */
+  readonly args = new Float64Array(8);
+  /** A sweep's two boxes, then the item's (see sweptShapes). */
+  readonly paths = new Float64Array(19);
+  private readonly stack: Int32Array;
+  /** Nodes to open, nearest first, and the best hits so far, worst on top. */
   private readonly open = new Heap(false);
-  private readonly best = new Heap(true);
-  /** A distance or key out of a per-item test (see rayHit, nearHit): a number out of a call without boxing it. */
+  private readonly kept = new Heap(true);
+  /** The last item test's key: a distance, a squared distance or a time of impact. */
   private readonly near = new Float64Array(1);
-  /** The detached scan (see nextDetached): its box, classes, mask, place, and the last item's box array. */
+  /** The query's closed bounding box, widened (see reachBox): a cheap first item test. */
   private readonly reach = new Float64Array(4);
-  private scanWanted = 0;
-  private scanMask = 0;
-  private scanClass = 0;
-  private scanAt = 0;
-  private scanEnd = 0;
-  private scanSrc: Float32Array = new Float32Array(0);
+  /** The loose bounds of the node a walk is looking at. */
+  private readonly nodeBox = new Float64Array(4);
   /** Offset of the box {@link boxNow} last returned. */
   private at = 0;
-
   /**
-   * The query's numbers, written here by the caller instead of passed as arguments: numbers
-   * passed to a call that is not inlined become heap objects, and queries must not allocate.
+   * Per kind, the node test and the item test. Called through these tables, so the walk never
+   * inlines them: what crosses the call is a box array, an offset and a flag, never a number
+   * to box, and each test inlines its own geometry.
    */
-  readonly args = new Float64Array(8);
-  /** The loose bounds of the node a traversal is looking at (see SpatialTree.looseBounds). */
-  private readonly nodeBox = new Float64Array(4);
+  private readonly nodeTests: ((nb: Float64Array) => boolean)[];
+  private readonly itemTests: ItemTest[];
+  private nodeTest: (nb: Float64Array) => boolean;
+  private itemTest: ItemTest;
+
+  // The running walk.
+  private kind = RECT;
+  private mode = LIST;
+  private touching = false;
+  private mask = 0;
+  private k = 0;
+  /** The least key a best walk still takes: its limit, then the k-th best's once k hits are kept. */
+  private readonly bound = new Float64Array(1);
+  /** Nearest keys are distances, not squares, where squares could overflow (see extent). */
+  private far = false;
+  private hits = 0;
+  private stopped = false;
+  private out: IdArray | null = null;
+  private visitor: Visitor | null = null;
 
   constructor(tree: SpatialTree) {
     this.tree = tree;
     this.stack = new Int32Array(4 * (tree.maxDepth + 2));
-  }
-
-  /**
-   * Walks every item overlapping a shape, pushing ids into `out` or calling `visit`; returns
-   * the number of hits. The shape is in `args`: RECT minX, minY, maxX, maxY; CIRCLE x, y, r;
-   * POINT x, y.
-   */
-  shape(kind: number, touching: boolean, mask: number, out: IdArray | null, visit: Visitor | null): number {
-    const args = this.args;
-    const x0 = args[0],
-      y0 = args[1],
-      x1 = args[2],
-      y1 = args[3];
-    const nodes = this.tree.nodes;
-    const C = this.tree.classes;
-    const wanted = this.classesFor(mask);
-    const stack = this.stack;
-    // For a circle, x1 holds the radius.
-    const r2 = x1 * x1;
-    const slots = this.tree.slots;
-    const collider = slots.collider;
-    const layerOf = slots.colliders.layer;
-    const wordOf = slots.colliders.word;
-    const slotId = slots.id;
-    const nb = this.nodeBox;
-    let hits = this.shapeDetached(kind, touching, mask, wanted, out, visit);
-    if (hits < 0) return ~hits;
-    let top = 0;
-    if (nodes.total[0] > 0) stack[top++] = 0;
-    while (top > 0) {
-      const n = stack[--top];
-      for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
-        const k = 31 - Math.clz32(bits & -bits);
-        for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
-          if (
-            (layerOf[collider[s]] & mask) === 0 ||
-            !this.shapeHit(kind, this.boxNow(s), this.at, (wordOf[collider[s]] & CIRCLE_ITEM) !== 0, touching)
-          )
-            continue;
-          const id = slotId[s];
-          if (out !== null) out[hits] = id;
-          hits++;
-          if (visit !== null && visit(id) === false) return hits;
-        }
-      }
-      const first = nodes.firstChild[n];
-      if (first === NONE) continue;
-      for (let c = first; c < first + 4; c++) {
-        if (nodes.total[c] === 0) continue;
-        // Conservative (closed) tests: prune only what cannot hold a hit under either rule.
-        this.tree.looseBounds(c, nb);
-        if (kind === RECT) {
-          if (nb[0] > x1 || nb[2] < x0 || nb[1] > y1 || nb[3] < y0) continue;
-        } else if (kind === CIRCLE) {
-          if (pointBoxDistanceSq(x0, y0, nb[0], nb[1], nb[2], nb[3]) > r2) continue;
-        } else if (nb[0] > x0 || nb[2] < x0 || nb[1] > y0 || nb[3] < y0) {
-          continue;
-        }
-        stack[top++] = c;
-      }
-    }
-    return hits;
-  }
-
-  /**
-   * The shape query over the detached classes in `wanted`: returns the hits, or `~hits` when
-   * the visitor stopped the walk.
-   */
-  private shapeDetached(
-    kind: number,
-    touching: boolean,
-    mask: number,
-    wanted: number,
-    out: IdArray | null,
-    visit: Visitor | null,
-  ): number {
-    const items = this.tree.items;
-    const args = this.args;
-    // The shape's closed bounding box.
-    const r = kind === CIRCLE ? args[2] : 0;
-    this.reachBox(
-      args[0] - r,
-      args[1] - r,
-      kind === RECT ? args[2] : args[0] + r,
-      kind === RECT ? args[3] : args[1] + r,
+    const box = this.boxNode.bind(this);
+    this.nodeTests = [
+      box,
+      this.circleNode.bind(this),
+      this.pointNode.bind(this),
+      this.rayNode.bind(this),
+      this.nearNode.bind(this),
+      box,
+    ];
+    this.itemTests = [this.rectHit, this.circleHit, this.pointHit, this.rayHit, this.nearHit, this.sweepHit].map((f) =>
+      f.bind(this),
     );
-    let hits = 0;
-    for (let id = this.firstDetached(wanted, mask); id >= 0; id = this.nextDetached()) {
-      if (!this.shapeHit(kind, this.scanSrc, this.at, items.hasFlag(id, CIRCLE_ITEM), touching)) continue;
-      if (out !== null) out[hits] = id;
-      hits++;
-      if (visit !== null && visit(id) === false) return ~hits;
-    }
-    return hits;
+    this.nodeTest = box;
+    this.itemTest = this.itemTests[RECT];
+  }
+
+  /** Writes the ids of every hit into `out`; returns the count. */
+  list(kind: number, touching: boolean, mask: number, out: IdArray): number {
+    this.start(kind, LIST, touching, mask);
+    this.out = out;
+    this.walk();
+    this.out = null;
+    return this.hits;
+  }
+
+  /** Calls `visit` for every hit until it returns false; returns the hits visited. */
+  visit(kind: number, touching: boolean, mask: number, visit: Visitor): number {
+    this.start(kind, VISIT, touching, mask);
+    this.visitor = visit;
+    this.walk();
+    this.visitor = null;
+    return this.hits;
   }
 
   /**
-   * Walks the items a ray segment hits. With `firstOnly`, shortens the segment to the best
-   * hit so far and returns 1 with the hit in `outIds[0]`, `outDist[0]`; otherwise writes
-   * every hit and sorts them by distance, then id. `ux, uy` is a unit direction.
+   * The `k` hits of least key (RAY: distance; NEAREST: distance; SWEEP: time of impact), ties
+   * by id, into `outIds` and `outKeys` in that order; returns how many.
    */
-  ray(touching: boolean, mask: number, firstOnly: boolean, outIds: IdArray, outDist: IdArray): number {
-    const args = this.args;
-    const ox = args[0],
-      oy = args[1],
-      ux = args[2],
-      uy = args[3],
-      maxDistance = args[4];
-    const nodes = this.tree.nodes;
-    const C = this.tree.classes;
-    const wanted = this.classesFor(mask);
-    const stack = this.stack;
-    const slots = this.tree.slots;
-    const collider = slots.collider;
-    const layerOf = slots.colliders.layer;
-    const wordOf = slots.colliders.word;
-    const slotId = slots.id;
-    const nb = this.nodeBox;
-    let limit = maxDistance;
-    let bestId = -1;
-    let bestDist = Infinity;
-    let hits = this.rayDetached(touching, mask, wanted, firstOnly, outIds, outDist);
-    if (firstOnly && hits > 0) {
-      bestId = outIds[0];
-      bestDist = outDist[0];
-      limit = bestDist;
-      hits = 0;
-    }
-    let top = 0;
-    if (nodes.total[0] > 0) stack[top++] = 0;
-    while (top > 0) {
-      const n = stack[--top];
-      for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
-        const k = 31 - Math.clz32(bits & -bits);
-        for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
-          // Items are tested against the full length: a hit at exactly the best distance with a
-          // lower id must still win the tie. `limit` only prunes nodes (closed test).
-          if ((layerOf[collider[s]] & mask) === 0) continue;
-          this.rayHit(this.boxNow(s), this.at, (wordOf[collider[s]] & CIRCLE_ITEM) !== 0, touching);
-          const t = this.near[0];
-          if (t < 0) continue;
-          const id = slotId[s];
-          if (firstOnly) {
-            if (t < bestDist || (t === bestDist && id < bestId)) {
-              bestDist = t;
-              bestId = id;
-              limit = t;
-            }
-          } else {
-            outIds[hits] = id;
-            outDist[hits] = t;
-            hits++;
-          }
-        }
-      }
-      const first = nodes.firstChild[n];
-      if (first === NONE) continue;
-      for (let c = first; c < first + 4; c++) {
-        if (nodes.total[c] === 0) continue;
-        this.tree.looseBounds(c, nb);
-        if (rayBoxDistance(ox, oy, ux, uy, limit, nb[0], nb[1], nb[2], nb[3], true) < 0) continue;
-        stack[top++] = c;
-      }
-    }
-    if (firstOnly) {
-      if (bestId < 0) return 0;
-      outIds[0] = bestId;
-      outDist[0] = bestDist;
-      return 1;
-    }
-    sortHits(outIds, outDist, hits);
-    return hits;
-  }
-
-  /**
-   * The ray query over the detached classes in `wanted`: with `firstOnly`, the best hit into
-   * `outIds[0]`, `outDist[0]` (returns 1, or 0 for none); else every hit, unsorted.
-   */
-  private rayDetached(
-    touching: boolean,
-    mask: number,
-    wanted: number,
-    firstOnly: boolean,
-    outIds: IdArray,
-    outDist: IdArray,
-  ): number {
-    const items = this.tree.items;
-    const args = this.args;
-    // The segment's closed bounding box (all of space for an endless ray).
-    // (A zero component times an endless length would be NaN.)
-    const ex = args[2] === 0 ? args[0] : args[0] + args[2] * args[4];
-    const ey = args[3] === 0 ? args[1] : args[1] + args[3] * args[4];
-    this.reachBox(
-      ex < args[0] ? ex : args[0],
-      ey < args[1] ? ey : args[1],
-      ex < args[0] ? args[0] : ex,
-      ey < args[1] ? args[1] : ey,
-    );
-    let bestId = -1;
-    let bestDist = Infinity;
-    let hits = 0;
-    for (let id = this.firstDetached(wanted, mask); id >= 0; id = this.nextDetached()) {
-      this.rayHit(this.scanSrc, this.at, items.hasFlag(id, CIRCLE_ITEM), touching);
-      const t = this.near[0];
-      if (t < 0) continue;
-      if (!firstOnly) {
-        outIds[hits] = id;
-        outDist[hits] = t;
-        hits++;
-      } else if (t < bestDist || (t === bestDist && id < bestId)) {
-        bestDist = t;
-        bestId = id;
-      }
-    }
-    if (!firstOnly || bestId < 0) return hits;
-    outIds[0] = bestId;
-    outDist[0] = bestDist;
-    return 1;
-  }
-
-  /**
-   * The k items nearest to (x, y) closer than `maxDistance` (at most that, with `touching`),
-   * by box distance (0 inside a box), nearest first, ties by id. Best-first search: nodes are
-   * opened in order of their loose bounds' distance and the walk stops once no node can
-   * beat the k-th result.
-   */
-  nearest(k: number, touching: boolean, mask: number, outIds: IdArray, outDist: IdArray | null): number {
-    const args = this.args;
-    const nodes = this.tree.nodes;
-    const C = this.tree.classes;
-    const wanted = this.classesFor(mask);
-    const slots = this.tree.slots;
-    const collider = slots.collider;
-    const layerOf = slots.colliders.layer;
-    const wordOf = slots.colliders.word;
-    const slotId = slots.id;
-    const nb = this.nodeBox;
+  best(kind: number, touching: boolean, mask: number, k: number, outIds: IdArray, outKeys: IdArray | null): number {
     if (k > this.tree.size) k = this.tree.size;
     if (k <= 0) return 0;
-    const x = args[0],
-      y = args[1],
-      maxDistance = args[2];
-    // Heap keys are squared distances, unless the query can meet coordinates whose squares
-    // overflow: then they are distances computed without overflow (slower, same order).
-    const far = this.extent(x, y, maxDistance, wanted) >= FAR;
-    const limit2 = far ? maxDistance : maxDistance * maxDistance;
-    const open = this.open;
-    const best = this.best;
-    open.clear();
-    best.clear();
-    this.nearestDetached(k, touching, mask, wanted, far);
-    if (nodes.total[0] > 0) open.push(0, 0);
-    while (open.count > 0) {
-      const key = open.topKey;
-      const n = open.topId;
-      open.pop();
-      if (best.count === k && key > best.topKey) break;
-      for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
-        const cls = 31 - Math.clz32(bits & -bits);
-        for (let s = C.start[cls][n], end = s + C.own[cls][n]; s < end; s++) {
-          if ((layerOf[collider[s]] & mask) === 0) continue;
-          if (!this.nearHit(this.boxNow(s), this.at, (wordOf[collider[s]] & CIRCLE_ITEM) !== 0, far, touching))
-            continue;
-          const d2 = this.near[0];
-          const id = slotId[s];
-          if (best.count < k) best.push(d2, id);
-          else if (d2 < best.topKey || (d2 === best.topKey && id < best.topId)) best.replaceTop(d2, id);
-        }
-      }
-      const first = nodes.firstChild[n];
-      if (first === NONE) continue;
-      for (let c = first; c < first + 4; c++) {
-        if (nodes.total[c] === 0) continue;
-        this.tree.looseBounds(c, nb);
-        // The node's key must stay a lower bound of its items' keys after rounding, or a tie
-        // (or a near miss) inside it is never opened: items far from the point report
-        // distances rounded from other formulas (a circle's is hypot minus radius). Widening
-        // the node by far more than that rounding keeps it below them.
-        const pad =
-          (Math.abs(x) + Math.abs(y) + Math.abs(nb[0]) + Math.abs(nb[1]) + Math.abs(nb[2]) + Math.abs(nb[3])) *
-          PRUNE_MARGIN;
-        const x0 = nb[0] - pad,
-          y0 = nb[1] - pad,
-          x1 = nb[2] + pad,
-          y1 = nb[3] + pad;
-        const d2 = far ? pointBoxDistance(x, y, x0, y0, x1, y1) : pointBoxDistanceSq(x, y, x0, y0, x1, y1);
-        if (d2 > limit2 || (best.count === k && d2 > best.topKey)) continue;
-        open.push(d2, c);
-      }
+    this.start(kind, BEST, touching, mask);
+    this.k = k;
+    const args = this.args;
+    if (kind === NEAREST) {
+      this.far = this.extent(args[0], args[1], args[2], this.classesFor(mask)) >= FAR;
+      this.bound[0] = this.far ? args[2] : args[2] * args[2];
+    } else {
+      this.bound[0] = kind === RAY ? args[4] : Infinity;
     }
-    // The worst comes off the top first: fill the output from the back, nearest first. Every key
-    // is the square of the distance reported (see nearHit), or that distance: equal distances
-    // have equal keys, and the heap has put them by id.
+    const best = this.kept;
+    best.clear();
+    this.walk();
+    // The worst comes off the top first: fill from the back.
     const found = best.count;
+    const root = kind === NEAREST && !this.far;
     for (let i = found - 1; i >= 0; i--) {
       outIds[i] = best.topId;
-      if (outDist !== null) outDist[i] = far ? best.topKey : Math.sqrt(best.topKey);
+      if (outKeys !== null) outKeys[i] = root ? Math.sqrt(best.topKey) : best.topKey;
       best.pop();
     }
     return found;
   }
 
-  /** The nearest query over the detached classes in `wanted`: offers their items to the best k. */
-  private nearestDetached(k: number, touching: boolean, mask: number, wanted: number, far: boolean): void {
-    const items = this.tree.items;
-    const best = this.best;
-    const args = this.args;
-    // The range's closed bounding box.
-    this.reachBox(args[0] - args[2], args[1] - args[2], args[0] + args[2], args[1] + args[2]);
-    for (let id = this.firstDetached(wanted, mask); id >= 0; id = this.nextDetached()) {
-      if (!this.nearHit(this.scanSrc, this.at, items.hasFlag(id, CIRCLE_ITEM), far, touching)) continue;
-      const d2 = this.near[0];
-      if (best.count < k) best.push(d2, id);
-      else if (d2 < best.topKey || (d2 === best.topKey && id < best.topId)) best.replaceTop(d2, id);
+  private start(kind: number, mode: number, touching: boolean, mask: number): void {
+    this.kind = kind;
+    this.mode = mode;
+    this.touching = touching;
+    this.mask = mask;
+    this.hits = 0;
+    this.stopped = false;
+    this.nodeTest = this.nodeTests[kind];
+    this.itemTest = this.itemTests[kind];
+    this.reachBox();
+  }
+
+  /** Detached runs first, then the tree: depth first, or nearest first for a best walk. */
+  private walk(): void {
+    const nodes = this.tree.nodes;
+    const C = this.tree.classes;
+    const wanted = this.classesFor(this.mask);
+    for (let k = 0; k < MAX_CLASSES && !this.stopped; k++) {
+      if (C.detached[k] === 1 && ((wanted >>> k) & 1) !== 0) this.scan(C.listStart[k], C.end[k], C.ids[k]);
+    }
+    if (this.stopped || nodes.total[0] === 0) return;
+    // Nearest first pays only where the k-th best bounds the walk.
+    const ordered = this.mode === BEST && this.k < this.tree.size;
+    const open = this.open;
+    const stack = this.stack;
+    const nb = this.nodeBox;
+    let top = 0;
+    open.clear();
+    this.near[0] = 0;
+    if (ordered) open.push(this.near, 0);
+    else stack[top++] = 0;
+    while (ordered ? open.count > 0 : top > 0) {
+      let n: number;
+      if (ordered) {
+        if (open.keys[0] > this.bound[0]) break;
+        n = open.topId;
+        open.pop();
+      } else {
+        n = stack[--top];
+      }
+      for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
+        const k = 31 - Math.clz32(bits & -bits);
+        this.scan(C.start[k][n], C.own[k][n], null);
+        if (this.stopped) return;
+      }
+      const first = nodes.firstChild[n];
+      if (first === NONE) continue;
+      for (let c = first; c < first + 4; c++) {
+        if (nodes.total[c] === 0) continue;
+        this.tree.looseBounds(c, nb);
+        if (!this.nodeTest(nb)) continue;
+        if (!ordered) stack[top++] = c;
+        else if (this.near[0] <= this.bound[0]) open.push(this.near, c);
+      }
     }
   }
 
   /**
-   * Sets the closed box the detached scan keeps to (see {@link nextDetached}), widened by a
-   * margin far above the rounding of the exact tests behind it: a box the exact test touches
-   * must never fail this one by an ulp. Called once a query: its numbers may cross the call.
+   * Tests `count` slots from `first` (a detached run names its holes in `ids`) and takes the
+   * hits. The reach box turns most misses away before the exact test.
    */
-  private reachBox(x0: number, y0: number, x1: number, y1: number): void {
-    const pad = (Math.abs(x0) + Math.abs(y0) + Math.abs(x1) + Math.abs(y1)) * PRUNE_MARGIN + 1e-300;
-    const reach = this.reach;
-    reach[0] = x0 - pad;
-    reach[1] = y0 - pad;
-    reach[2] = x1 + pad;
-    reach[3] = y1 + pad;
-  }
-
-  /** Starts the scan of the detached classes in `wanted` (see {@link nextDetached}); returns its first item, or -1. */
-  private firstDetached(wanted: number, mask: number): number {
-    this.scanWanted = wanted;
-    this.scanMask = mask;
-    this.scanClass = -1;
-    this.scanAt = 0;
-    this.scanEnd = 0;
-    return this.nextDetached();
-  }
-
-  /**
-   * The next member of the detached classes being scanned, in list order, whose layer the mask
-   * accepts and whose box (in `scanSrc` at `at`) meets the reach box; -1 at the end. Most of a
-   * class fails the box test here, in one loop, before any per-item call.
-   */
-  private nextDetached(): number {
-    const C = this.tree.classes;
+  private scan(first: number, count: number, ids: Int32Array | null): void {
     const slots = this.tree.slots;
     const collider = slots.collider;
     const layerOf = slots.colliders.layer;
+    const wordOf = slots.colliders.word;
+    const slotId = slots.id;
     const reach = this.reach;
     const x0 = reach[0],
       y0 = reach[1],
       x1 = reach[2],
       y1 = reach[3];
-    const mask = this.scanMask;
-    for (;;) {
-      while (this.scanAt < this.scanEnd) {
-        // Member i of a detached class is in slot listStart + i, its layer in its collider.
-        const s = C.listStart[this.scanClass] + this.scanAt;
-        const id = C.ids[this.scanClass][this.scanAt++];
-        if (id < 0 || (layerOf[collider[s]] & mask) === 0) continue;
-        const src = this.boxNow(s),
-          at = this.at;
-        if (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0) continue;
-        this.scanSrc = src;
-        return id;
+    const mask = this.mask;
+    const mode = this.mode;
+    for (let i = 0; i < count; i++) {
+      if (ids !== null && ids[i] < 0) continue;
+      const s = first + i;
+      const c = collider[s];
+      if ((layerOf[c] & mask) === 0) continue;
+      const src = this.boxNow(s),
+        at = this.at;
+      if (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0) continue;
+      if (!this.itemTest(src, at, (wordOf[c] & CIRCLE_ITEM) !== 0)) continue;
+      const id = ids !== null ? ids[i] : slotId[s];
+      if (mode === LIST) {
+        (this.out as IdArray)[this.hits++] = id;
+      } else if (mode === VISIT) {
+        this.hits++;
+        if ((this.visitor as Visitor)(id) === false) {
+          this.stopped = true;
+          return;
+        }
+      } else {
+        this.offer(id);
       }
-      do this.scanClass++;
-      while (
-        this.scanClass < MAX_CLASSES &&
-        (C.detached[this.scanClass] === 0 || ((this.scanWanted >>> this.scanClass) & 1) === 0)
-      );
-      if (this.scanClass === MAX_CLASSES) return -1;
-      this.scanAt = 0;
-      this.scanEnd = C.end[this.scanClass];
     }
+  }
+
+  /** Keeps the hit (its key in `near[0]`) if it is among the k best so far. */
+  private offer(id: number): void {
+    const best = this.kept;
+    const key = this.near[0];
+    if (best.count < this.k) best.push(this.near, id);
+    else if (key < best.keys[0] || (key === best.keys[0] && id < best.ids[0])) best.replaceTop(this.near, id);
+    else return;
+    if (best.count >= this.k) this.bound[0] = best.keys[0];
   }
 
   /**
-   * The running shape query's test of one item, its box at `src[at]` (the circle inscribed in
-   * it with `circle`): RECT, CIRCLE or POINT, the query's numbers in `args`. The box comes by
-   * array, so that no number crosses the call (it would be boxed on the heap when the engine
-   * does not inline it).
+   * The node tests: whether a node with loose bounds `nb` may hold a hit, and for the kinds of
+   * a best walk its key in `near[0]` (a lower bound of its items' keys). Closed: they prune
+   * only what cannot hold a hit under either rule.
    */
-  private shapeHit(kind: number, src: Float32Array, at: number, circle: boolean, touching: boolean): boolean {
-    const args = this.args;
-    const x0 = src[at],
-      y0 = src[at + 1],
-      x1 = src[at + 2],
-      y1 = src[at + 3];
-    if (!circle) {
-      return kind === RECT
-        ? boxesOverlap(x0, y0, x1, y1, args[0], args[1], args[2], args[3], touching)
-        : kind === CIRCLE
-          ? circleBoxOverlap(args[0], args[1], args[2], x0, y0, x1, y1, touching)
-          : pointInBox(args[0], args[1], x0, y0, x1, y1, touching);
-    }
-    const cx = x0 * 0.5 + x1 * 0.5,
-      cy = y0 * 0.5 + y1 * 0.5,
-      r = x1 * 0.5 - x0 * 0.5;
-    return kind === RECT
-      ? circleBoxOverlap(cx, cy, r, args[0], args[1], args[2], args[3], touching)
-      : kind === CIRCLE
-        ? circlesOverlap(args[0], args[1], args[2], cx, cy, r, touching)
-        : pointInCircle(args[0], args[1], cx, cy, r, touching);
+  private boxNode(nb: Float64Array): boolean {
+    const a = this.args;
+    this.near[0] = 0;
+    return !(nb[0] > a[2] || nb[2] < a[0] || nb[1] > a[3] || nb[3] < a[1]);
   }
 
-  /** The running ray query's distance to one item (see shapeHit) into `near[0]`, -1 for a miss. */
-  private rayHit(src: Float32Array, at: number, circle: boolean, touching: boolean): void {
-    const args = this.args;
+  private pointNode(nb: Float64Array): boolean {
+    const a = this.args;
+    return !(nb[0] > a[0] || nb[2] < a[0] || nb[1] > a[1] || nb[3] < a[1]);
+  }
+
+  private circleNode(nb: Float64Array): boolean {
+    const a = this.args;
+    return pointBoxDistanceSq(a[0], a[1], nb[0], nb[1], nb[2], nb[3]) <= a[2] * a[2];
+  }
+
+  private rayNode(nb: Float64Array): boolean {
+    const a = this.args;
+    const t = rayBoxDistance(a[0], a[1], a[2], a[3], this.bound[0], nb[0], nb[1], nb[2], nb[3], true);
+    this.near[0] = t;
+    return t >= 0;
+  }
+
+  /** Widened far beyond the rounding of items' distances (a circle's is hypot minus radius): the key stays below theirs. */
+  private nearNode(nb: Float64Array): boolean {
+    const x = this.args[0],
+      y = this.args[1];
+    const pad =
+      (Math.abs(x) + Math.abs(y) + Math.abs(nb[0]) + Math.abs(nb[1]) + Math.abs(nb[2]) + Math.abs(nb[3])) *
+      PRUNE_MARGIN;
+    const x0 = nb[0] - pad,
+      y0 = nb[1] - pad,
+      x1 = nb[2] + pad,
+      y1 = nb[3] + pad;
+    this.near[0] = this.far ? pointBoxDistance(x, y, x0, y0, x1, y1) : pointBoxDistanceSq(x, y, x0, y0, x1, y1);
+    return true;
+  }
+
+  /**
+   * The item tests, for the box at `src[at]` (the circle inscribed in it with `circle`):
+   * whether it hits, and for the kinds of a best walk its key in `near[0]`.
+   */
+  private rectHit(src: Float32Array, at: number, circle: boolean): boolean {
+    const a = this.args;
     const x0 = src[at],
       y0 = src[at + 1],
       x1 = src[at + 2],
       y1 = src[at + 3];
-    this.near[0] = circle
+    if (!circle) return boxesOverlap(x0, y0, x1, y1, a[0], a[1], a[2], a[3], this.touching);
+    return circleBoxOverlap(
+      x0 * 0.5 + x1 * 0.5,
+      y0 * 0.5 + y1 * 0.5,
+      x1 * 0.5 - x0 * 0.5,
+      a[0],
+      a[1],
+      a[2],
+      a[3],
+      this.touching,
+    );
+  }
+
+  private circleHit(src: Float32Array, at: number, circle: boolean): boolean {
+    const a = this.args;
+    const x0 = src[at],
+      y0 = src[at + 1],
+      x1 = src[at + 2],
+      y1 = src[at + 3];
+    if (!circle) return circleBoxOverlap(a[0], a[1], a[2], x0, y0, x1, y1, this.touching);
+    return circlesOverlap(
+      a[0],
+      a[1],
+      a[2],
+      x0 * 0.5 + x1 * 0.5,
+      y0 * 0.5 + y1 * 0.5,
+      x1 * 0.5 - x0 * 0.5,
+      this.touching,
+    );
+  }
+
+  private pointHit(src: Float32Array, at: number, circle: boolean): boolean {
+    const a = this.args;
+    const x0 = src[at],
+      y0 = src[at + 1],
+      x1 = src[at + 2],
+      y1 = src[at + 3];
+    if (!circle) return pointInBox(a[0], a[1], x0, y0, x1, y1, this.touching);
+    return pointInCircle(a[0], a[1], x0 * 0.5 + x1 * 0.5, y0 * 0.5 + y1 * 0.5, x1 * 0.5 - x0 * 0.5, this.touching);
+  }
+
+  /** Tested against the full length, not the bound: a hit at the best distance with a lower id must win the tie. */
+  private rayHit(src: Float32Array, at: number, circle: boolean): boolean {
+    const a = this.args;
+    const x0 = src[at],
+      y0 = src[at + 1],
+      x1 = src[at + 2],
+      y1 = src[at + 3];
+    const t = circle
       ? rayCircleDistance(
-          args[0],
-          args[1],
-          args[2],
-          args[3],
-          args[4],
+          a[0],
+          a[1],
+          a[2],
+          a[3],
+          a[4],
           x0 * 0.5 + x1 * 0.5,
           y0 * 0.5 + y1 * 0.5,
           x1 * 0.5 - x0 * 0.5,
-          touching,
+          this.touching,
         )
-      : rayBoxDistance(args[0], args[1], args[2], args[3], args[4], x0, y0, x1, y1, touching);
+      : rayBoxDistance(a[0], a[1], a[2], a[3], a[4], x0, y0, x1, y1, this.touching);
+    this.near[0] = t;
+    return t >= 0;
   }
 
-  /**
-   * The running nearest query's test of one item (see shapeHit): whether it is within range, and
-   * its key in `near[0]` (the squared distance, or with `far` the distance itself; see nearest).
-   */
-  private nearHit(src: Float32Array, at: number, circle: boolean, far: boolean, touching: boolean): boolean {
-    const args = this.args;
-    const x = args[0],
-      y = args[1],
-      maxDistance = args[2];
+  /** A sweep's test: the item stands still where it is; the key is the time of impact. */
+  private sweepHit(src: Float32Array, at: number, circle: boolean): boolean {
+    if (!this.rectHit(src, at, false)) return false;
+    const p = this.paths;
+    p[8] = p[12] = src[at];
+    p[9] = p[13] = src[at + 1];
+    p[10] = p[14] = src[at + 2];
+    p[11] = p[15] = src[at + 3];
+    if (!sweptShapes(p, circle ? B_CIRCLE : 0, this.touching)) return false;
+    this.near[0] = p[16];
+    return true;
+  }
+
+  /** The nearest query's item test: within range, keyed by the square of the distance reported (or with `far` the distance). */
+  private nearHit(src: Float32Array, at: number, circle: boolean): boolean {
     const x0 = src[at],
       y0 = src[at + 1],
       x1 = src[at + 2],
       y1 = src[at + 3];
+    const args = this.args;
+    const touching = this.touching;
+    const x = args[0],
+      y = args[1],
+      maxDistance = args[2];
     if (circle) {
       const cx = x0 * 0.5 + x1 * 0.5,
         cy = y0 * 0.5 + y1 * 0.5,
@@ -533,32 +436,65 @@ export class QueryEngine {
         (touching || maxDistance !== 0 || !pointInCircle(x, y, cx, cy, r, false))
       )
         return false;
-      this.near[0] = far ? d : d * d;
+      this.near[0] = this.far ? d : d * d;
       return true;
     }
-    if (!far) {
-      const d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
-      const m2 = maxDistance * maxDistance;
-      // A tie or a tiny range (a range of 0 among them): the careful test of queryCircle.
-      if (
-        d2 === m2 || !(m2 >= MIN_SQUARE)
-          ? !circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)
-          : touching
-            ? d2 > m2
-            : d2 >= m2
-      )
-        return false;
-      // The key is the square of the distance reported (its square root), as a circle's is: a
-      // box and a circle at one reported distance then have one key, and their ids decide,
-      // where the box's sum of squares could differ from it in the last bits (far from the
-      // point, where many distances round to one).
-      const d = Math.sqrt(d2);
-      this.near[0] = d * d;
+    if (this.far) {
+      if (!circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)) return false;
+      this.near[0] = pointBoxDistance(x, y, x0, y0, x1, y1);
       return true;
     }
-    if (!circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)) return false;
-    this.near[0] = pointBoxDistance(x, y, x0, y0, x1, y1);
+    const d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
+    const m2 = maxDistance * maxDistance;
+    // A tie or a tiny range (a range of 0 among them): the careful test of queryCircle.
+    if (
+      d2 === m2 || !(m2 >= MIN_SQUARE)
+        ? !circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)
+        : touching
+          ? d2 > m2
+          : d2 >= m2
+    )
+      return false;
+    // The square of the distance reported, as a circle's key is: equal distances, equal keys.
+    const d = Math.sqrt(d2);
+    this.near[0] = d * d;
     return true;
+  }
+
+  /**
+   * Sets the reach box: the query's closed bounding box, widened by a margin far above the
+   * rounding of the exact tests, so a box the exact test takes never fails it by an ulp.
+   */
+  private reachBox(): void {
+    const a = this.args;
+    const kind = this.kind;
+    let x0 = a[0],
+      y0 = a[1],
+      x1 = a[0],
+      y1 = a[1];
+    if (kind === RECT || kind === SWEEP) {
+      x1 = a[2];
+      y1 = a[3];
+    } else if (kind === CIRCLE || kind === NEAREST) {
+      x0 -= a[2];
+      y0 -= a[2];
+      x1 += a[2];
+      y1 += a[2];
+    } else if (kind === RAY) {
+      // An endless ray reaches all space (a zero component times an endless length is NaN).
+      const ex = a[2] === 0 ? a[0] : a[0] + a[2] * a[4];
+      const ey = a[3] === 0 ? a[1] : a[1] + a[3] * a[4];
+      if (ex < x0) x0 = ex;
+      else x1 = ex;
+      if (ey < y0) y0 = ey;
+      else y1 = ey;
+    }
+    const pad = (Math.abs(x0) + Math.abs(y0) + Math.abs(x1) + Math.abs(y1)) * PRUNE_MARGIN + 1e-300;
+    const reach = this.reach;
+    reach[0] = x0 - pad;
+    reach[1] = y0 - pad;
+    reach[2] = x1 + pad;
+    reach[3] = y1 + pad;
   }
 
   /**
@@ -585,10 +521,9 @@ export class QueryEngine {
   }
 
   /**
-   * The largest coordinate magnitude a nearest query can meet: the point, a finite range,
-   * the root's loose bounds (which hold every item below the root), the root's own items
-   * (those far outside the world among them; every query visits them anyway) and the items
-   * of the detached classes it scans.
+   * The largest coordinate magnitude a nearest query can meet: the point, a finite range, the
+   * root's loose bounds (which hold every item below the root), the root's own items and the
+   * detached classes' items.
    */
   private extent(x: number, y: number, maxDistance: number, wanted: number): number {
     const nodes = this.tree.nodes;
@@ -600,20 +535,14 @@ export class QueryEngine {
     if (maxDistance < Infinity && maxDistance > m) m = maxDistance;
     for (let bits = nodes.classBits[0]; bits !== 0; bits &= bits - 1) {
       const k = 31 - Math.clz32(bits & -bits);
-      for (let s = 4 * C.start[k][0], end = s + 4 * C.own[k][0]; s < end; s++) {
-        const v = Math.abs(box[s]);
-        if (v > m) m = v;
-      }
+      for (let s = 4 * C.start[k][0], end = s + 4 * C.own[k][0]; s < end; s++) m = Math.max(m, Math.abs(box[s]));
     }
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0 || ((wanted >>> k) & 1) === 0) continue;
       const ids = C.ids[k];
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
-        for (let r = 4 * (C.listStart[k] + i), e = r + 4; r < e; r++) {
-          const v = Math.abs(box[r]);
-          if (v > m) m = v;
-        }
+        for (let r = 4 * (C.listStart[k] + i), e = r + 4; r < e; r++) m = Math.max(m, Math.abs(box[r]));
       }
     }
     return m;
