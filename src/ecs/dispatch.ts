@@ -1,8 +1,14 @@
-import { fail, isBits32, lowerBound, show } from '../core/internal.js';
+import { checkKeys, fail, isBits32, lowerBound, show } from '../core/internal.js';
 import { keepPairs } from './collision.js';
 import { Phase, type PhaseValue } from './components.js';
 import { IN_TREE } from './entities.js';
-import { byPriority, HandlerRecord, type CollisionHandler, type CollisionHandlerOptions } from './handlers.js';
+import {
+  byPriority,
+  HANDLER_KEYS,
+  HandlerRecord,
+  type CollisionHandler,
+  type CollisionHandlerOptions,
+} from './handlers.js';
 import { before } from './pairs.js';
 import { stateOf, type QuadtreeState } from './state.js';
 
@@ -46,6 +52,8 @@ import { stateOf, type QuadtreeState } from './state.js';
  *
  * A handler registered while pairs exist gets their stays and exits without an enter.
  *
+ * @throws if `handler` is not a function, an option is out of range, or `options` has a key
+ * {@link CollisionHandlerOptions} does not (named with the closest valid one)
  * @example
  * onCollision(world, (bullet, enemy) => removeEntity(world, bullet),
  *   { layer: BULLET, other: ENEMY, priority: 255, phases: Phase.Enter });
@@ -57,6 +65,8 @@ export function onCollision(
 ): () => void {
   const s = stateOf(world);
   if (typeof handler !== 'function') fail(`onCollision expects a function (got ${show(handler)})`);
+  // A misspelled key (`phaze`) would otherwise leave its default in force: every phase, say.
+  checkKeys('handler option', options, HANDLER_KEYS);
   const layer = bits('layer', options.layer ?? -1);
   const other = bits('other', options.other ?? -1);
   const priority = options.priority ?? 128;

@@ -1,3 +1,4 @@
+import type { KeysOf } from '../core/internal.js';
 import type { PhaseValue } from './components.js';
 
 /**
@@ -22,6 +23,9 @@ export interface CollisionHandlerOptions {
   /** The phases wanted, as bits of {@link Phase}. @default Phase.All */
   phases?: number;
 }
+
+/** Keys of {@link CollisionHandlerOptions}. */
+export const HANDLER_KEYS: KeysOf<CollisionHandlerOptions> = { layer: true, other: true, priority: true, phases: true };
 
 /**
  * A registered handler and its backlog: enter and exit calls the budget deferred, in a ring

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addQuadtree,
   Bounds,
+  type CollisionHandlerOptions,
   Circle,
   Collider,
   forEachPair,
@@ -318,5 +319,23 @@ describe('misuse of the API', () => {
     expect(() => onCollision(scene.world, fn, { other: 2 ** 33 })).toThrow(/handler other must be a 32-bit integer/);
     expect(() => onCollision(scene.world, fn, { phases: 8 })).toThrow(/handler phases must be bits of Phase/);
     expect(() => onCollision(scene.world, 5 as never)).toThrow(/onCollision expects a function \(got 5\)/);
+  });
+
+  it('refuses unknown handler option keys, naming the closest valid one', () => {
+    const scene = new Scene();
+    const fn = () => {};
+    const loose = (o: object) => o as CollisionHandlerOptions;
+    expect(() => onCollision(scene.world, fn, loose({ phaze: Phase.Enter }))).toThrow(
+      'bitecs-quadtree: unknown handler option "phaze" (did you mean "phases"?)',
+    );
+    expect(() => onCollision(scene.world, fn, loose({ layer: 1, priorty: 200 }))).toThrow(
+      'bitecs-quadtree: unknown handler option "priorty" (did you mean "priority"?)',
+    );
+    expect(() => onCollision(scene.world, fn, loose({ team: 2 }))).toThrow(
+      'bitecs-quadtree: unknown handler option "team" (valid: layer, other, priority, phases)',
+    );
+    expect(() => onCollision(scene.world, fn, null as never)).toThrow(
+      'bitecs-quadtree: handler options must be an object (got null)',
+    );
   });
 });
