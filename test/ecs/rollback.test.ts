@@ -28,6 +28,7 @@ import {
   restoreQuadtree,
   saveQuadtree,
   setDispatchBudget,
+  setStepBudget,
   Static,
   Swept,
   QuadtreeWorldSnapshot,
@@ -159,7 +160,7 @@ class Game {
       }
     }
     if (this.config.budgets && rng.next() < 0.08) {
-      getQuadtree(w).setBudget(rng.next() < 0.5 ? { maxPairTests: 50 + rng.int(400) } : {});
+      setStepBudget(w, rng.next() < 0.5 ? { maxPairTests: 50 + rng.int(400) } : {});
       setDispatchBudget(w, rng.next() < 0.5 ? { maxCalls: 5 + rng.int(60), minCalls: 2 } : {});
     }
     if (this.layer !== null && rng.next() < 0.1) this.layer.setTile(rng.int(10), rng.int(10), rng.int(2));
