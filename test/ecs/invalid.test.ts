@@ -30,6 +30,8 @@ import {
   queryRect,
   raycast,
   raycastAll,
+  sweepBox,
+  contact,
 } from '../../src/index.js';
 import { Scene } from './scene.js';
 
@@ -307,6 +309,38 @@ describe('misuse of the API', () => {
     getQuadtree(w).validate();
     expect(queryPoint(w, 8, 8, out)).toBe(1);
     expect(out).toEqual([a]);
+  });
+
+  it('the query wrappers refuse a missing output argument, naming the function, the parameter and the value', () => {
+    const scene = new Scene();
+    scene.spawn(10, 10);
+    scene.spawn(14, 14);
+    scene.frame();
+    const w = scene.world;
+    // Plain JavaScript may leave the output out: the casts stand for such a call.
+    const none = undefined as never;
+    const array = (call: string, param: string, got: string, kind = 'an array') =>
+      `bitecs-quadtree: ${call} writes its answer into ${param}, which must be ${kind} the caller owns (got ${got})`;
+    expect(() => queryRect(w, 0, 0, 20, 20, none)).toThrow(array('queryRect', 'out', 'undefined'));
+    // No hits: the core would have failed on setting the length instead.
+    expect(() => queryRect(w, 500, 500, 520, 520, none)).toThrow(array('queryRect', 'out', 'undefined'));
+    expect(() => queryCircle(w, 10, 10, 5, none)).toThrow(array('queryCircle', 'out', 'undefined'));
+    expect(() => queryPoint(w, 10, 10, null as never)).toThrow(array('queryPoint', 'out', 'null'));
+    expect(() => queryPoint(w, 10, 10, new Int32Array(4) as never)).toThrow(
+      array('queryPoint', 'out', 'an Int32Array'),
+    );
+    expect(() => raycast(w, 0, 10, 1, 0, 50, none)).toThrow(array('raycast', 'hit', 'undefined', 'an object'));
+    expect(() => raycastAll(w, 0, 10, 1, 0, 50, none, none)).toThrow(array('raycastAll', 'outIds', 'undefined'));
+    expect(() => raycastAll(w, 0, 10, 1, 0, 50, [], none)).toThrow(array('raycastAll', 'outDistances', 'undefined'));
+    expect(() => queryNearest(w, 0, 0, 2, 100, none)).toThrow(array('queryNearest', 'outIds', 'undefined'));
+    expect(() => queryNearest(w, 0, 0, 2, 100, [], 7 as never)).toThrow(
+      array('queryNearest', 'outDistances', '7', 'an array or null'),
+    );
+    expect(() => sweepBox(w, 0, 0, 1, 1, 10, 10, none)).toThrow(array('sweepBox', 'hit', 'undefined', 'an object'));
+    expect(() => contact(w, 1, 2, none)).toThrow(array('contact', 'out', 'undefined', 'an object'));
+    // The outputs that may be left out still may.
+    expect(queryNearest(w, 0, 0, 2, 100, [])).toBe(2);
+    getQuadtree(w).validate();
   });
 
   it('refuses bad handler options', () => {
