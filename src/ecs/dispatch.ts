@@ -14,7 +14,9 @@ import { stateOf, type QuadtreeState } from './state.js';
 
 /**
  * Registers a collision handler, called by {@link quadtreeDispatchSystem} for the pairs whose
- * layers match, in the phases it asks for. Returns a function that unregisters it.
+ * layers match, in the phases it asks for. Returns a function that unregisters it (call it
+ * when the code that registered the handler goes, on a hot reload for instance: see
+ * {@link getCollisionHandlers} and {@link clearCollisionHandlers}).
  *
  * Guarantees of the dispatch:
  * 1. **Order.** Handlers run highest priority first, ties in registration order. Each one
@@ -85,6 +87,30 @@ export function onCollision(
     h.active = false;
     s.handlers = s.handlers.filter((x) => x !== h);
   };
+}
+
+/**
+ * The world's registered collision handlers, in the order the dispatch calls them (priority
+ * high first, ties in registration order), as a new array. Its length is how many there
+ * are: a debug HUD can show it to see that handlers do not pile up across hot reloads.
+ */
+export function getCollisionHandlers(world: object): CollisionHandler[] {
+  return stateOf(world).handlers.map((h) => h.fn);
+}
+
+/**
+ * Unregisters every collision handler of the world, those other modules registered too, and
+ * drops their deferred calls. Returns how many there were. The functions {@link onCollision}
+ * returned for them do nothing afterwards. For hot reload, when the module that registers all
+ * the handlers is replaced; a snapshot saved before is refused by {@link restoreQuadtree}, as
+ * after any change of handlers.
+ */
+export function clearCollisionHandlers(world: object): number {
+  const s = stateOf(world);
+  const cleared = s.handlers;
+  for (const h of cleared) h.active = false;
+  s.handlers = [];
+  return cleared.length;
 }
 
 function bits(field: string, value: number): number {

@@ -35,7 +35,7 @@ export {
 } from './plugin.js';
 export { quadtreeSyncSystem, markMoved, markColliderChanged } from './sync.js';
 export { quadtreeCollisionSystem } from './collision.js';
-export { quadtreeDispatchSystem, onCollision } from './dispatch.js';
+export { quadtreeDispatchSystem, onCollision, getCollisionHandlers, clearCollisionHandlers } from './dispatch.js';
 export type { CollisionHandler, CollisionHandlerOptions } from './handlers.js';
 export { forEachPair, type PairVisitor } from './pairs.js';
 export {

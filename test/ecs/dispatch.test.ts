@@ -1,6 +1,14 @@
 import { removeEntity } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import { getStats, onCollision, Phase, quadtreeDispatchSystem, setDispatchBudget } from '../../src/index.js';
+import {
+  clearCollisionHandlers,
+  getCollisionHandlers,
+  getStats,
+  onCollision,
+  Phase,
+  quadtreeDispatchSystem,
+  setDispatchBudget,
+} from '../../src/index.js';
 import { Rng } from './helpers.js';
 import { Scene } from './scene.js';
 
@@ -114,6 +122,45 @@ describe('handler order and matching', () => {
     stop();
     scene.frame();
     expect(calls).toBe(1);
+  });
+
+  it('lists the handlers in call order, and clears them all at once (as a hot reload does)', () => {
+    const scene = new Scene({ pairEntities: false, dispatch: { maxCalls: 0, minCalls: 1 } });
+    scene.spawn(10, 10);
+    scene.spawn(12, 12);
+    scene.spawn(14, 14);
+    const calls: string[] = [];
+    const low = (): void => {
+      calls.push('low');
+    };
+    const high = (): void => {
+      calls.push('high');
+    };
+    const offLow = onCollision(scene.world, low, { priority: 10, phases: Phase.Enter });
+    onCollision(scene.world, high, { priority: 200, phases: Phase.Enter });
+    expect(getCollisionHandlers(scene.world)).toEqual([high, low]);
+    scene.frame();
+    // Three pairs: the low handler made one call, two wait in its backlog.
+    expect(calls).toEqual(['high', 'high', 'high', 'low']);
+    expect(getStats(scene.world).handlerDeferred).toBe(2);
+    // Registered again by a reloaded module that did not unregister: both run, twice over.
+    onCollision(scene.world, low, { priority: 10, phases: Phase.Enter });
+    expect(getCollisionHandlers(scene.world)).toHaveLength(3);
+    expect(clearCollisionHandlers(scene.world)).toBe(3);
+    expect(getCollisionHandlers(scene.world)).toEqual([]);
+    calls.length = 0;
+    scene.frame();
+    expect(calls).toEqual([]);
+    expect(getStats(scene.world).handlerDeferred).toBe(0);
+    // An unsubscribe of a cleared handler does nothing, and new handlers work as before.
+    offLow();
+    const offAgain = onCollision(scene.world, high, { priority: 200, phases: Phase.Stay });
+    expect(getCollisionHandlers(scene.world)).toEqual([high]);
+    scene.frame();
+    expect(calls).toEqual(['high', 'high', 'high']);
+    offAgain();
+    expect(getCollisionHandlers(scene.world)).toEqual([]);
+    expect(clearCollisionHandlers(scene.world)).toBe(0);
   });
 
   it('serves each collision step once', () => {

@@ -15,6 +15,7 @@ import {
   Circle,
   Collider,
   forEachPair,
+  getCollisionHandlers,
   getQuadtree,
   getStats,
   markColliderChanged,
@@ -371,5 +372,6 @@ describe('misuse of the API', () => {
     expect(() => onCollision(scene.world, fn, null as never)).toThrow(
       'bitecs-quadtree: handler options must be an object (got null)',
     );
+    expect(getCollisionHandlers(scene.world)).toEqual([]);
   });
 });
