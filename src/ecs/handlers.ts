@@ -3,8 +3,9 @@ import type { PhaseValue } from './components.js';
 
 /**
  * Called by the dispatch system for one pair in one phase. `self` is the entity matching the
- * handler's `layer`, `other` the one matching `other` (with the default "any" filters, `self`
- * has the lower id). `priority` is the pair's priority.
+ * handler's `layer`, `other` the one matching `other`. Each pair is handled once: when both
+ * entities match both filters (`layer === other`, as with the default "any" filters), `self`
+ * is the lower id. `priority` is the pair's priority.
  */
 export type CollisionHandler = (self: number, other: number, phase: PhaseValue, priority: number) => void;
 

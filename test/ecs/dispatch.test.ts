@@ -87,6 +87,35 @@ describe('handler order and matching', () => {
     expect(walls).toHaveLength(0);
   });
 
+  it('with layer === other, calls the handler once per pair with the lower id as self, in every phase', () => {
+    const scene = new Scene({ pairEntities: false });
+    const clock = { frame: 0 };
+    // Ids made so that the higher id of each pair is the bullet, the enemy or either.
+    const enemy = scene.spawn(100, 100, 20, 20, { layer: ENEMY });
+    const b1 = scene.spawn(104, 100, 4, 4, { layer: BULLET });
+    const b2 = scene.spawn(106, 100, 4, 4, { layer: BULLET });
+    const enemy2 = scene.spawn(98, 100, 16, 16, { layer: ENEMY });
+    const same = recorder(scene, clock, { layer: BULLET | ENEMY, other: BULLET | ENEMY });
+    const bullets = recorder(scene, clock, { layer: BULLET, other: BULLET });
+    for (clock.frame = 1; clock.frame <= 3; clock.frame++) {
+      if (clock.frame === 3) for (const eid of [enemy, b1, b2, enemy2]) scene.move(eid, 500 + eid * 100, 500);
+      scene.frame();
+    }
+    const pairs = [
+      [enemy, b1],
+      [enemy, b2],
+      [enemy, enemy2],
+      [b1, b2],
+      [b1, enemy2],
+      [b2, enemy2],
+    ];
+    for (const phase of [Phase.Enter, Phase.Stay, Phase.Exit]) {
+      const got = same.filter((c) => c.phase === phase).map((c) => [c.self, c.other]);
+      expect(got.sort(), `phase ${phase}`).toEqual(pairs.sort());
+      expect(bullets.filter((c) => c.phase === phase).map((c) => [c.self, c.other])).toEqual([[b1, b2]]);
+    }
+  });
+
   it('delivers only the phases asked for', () => {
     const scene = new Scene({ pairEntities: false });
     const clock = { frame: 0 };
