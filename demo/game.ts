@@ -8,6 +8,7 @@ import {
   contact,
   type Contact,
   getQuadtree,
+  setStepBudget,
   getStats,
   onCollision,
   Phase,
@@ -190,7 +191,7 @@ export class Game {
    */
   setBudget(on: boolean): void {
     this.budget = on;
-    getQuadtree(this.world).setBudget(on ? { maxPairTests: BUDGET_PAIR_TESTS } : {});
+    setStepBudget(this.world, on ? { maxPairTests: BUDGET_PAIR_TESTS } : {});
     setDispatchBudget(this.world, on ? { maxCalls: BUDGET_HANDLER_CALLS } : {});
   }
 

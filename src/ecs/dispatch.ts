@@ -1,14 +1,22 @@
-import { fail, isBits32, lowerBound, show } from '../core/internal.js';
+import { checkKeys, fail, isBits32, lowerBound, show } from '../core/internal.js';
 import { keepPairs } from './collision.js';
 import { Phase, type PhaseValue } from './components.js';
 import { IN_TREE } from './entities.js';
-import { byPriority, HandlerRecord, type CollisionHandler, type CollisionHandlerOptions } from './handlers.js';
+import {
+  byPriority,
+  HANDLER_KEYS,
+  HandlerRecord,
+  type CollisionHandler,
+  type CollisionHandlerOptions,
+} from './handlers.js';
 import { before } from './pairs.js';
 import { stateOf, type QuadtreeState } from './state.js';
 
 /**
  * Registers a collision handler, called by {@link quadtreeDispatchSystem} for the pairs whose
- * layers match, in the phases it asks for. Returns a function that unregisters it.
+ * layers match, in the phases it asks for. Returns a function that unregisters it (call it
+ * when the code that registered the handler goes, on a hot reload for instance: see
+ * {@link getCollisionHandlers} and {@link clearCollisionHandlers}).
  *
  * Guarantees of the dispatch:
  * 1. **Order.** Handlers run highest priority first, ties in registration order. Each one
@@ -46,6 +54,8 @@ import { stateOf, type QuadtreeState } from './state.js';
  *
  * A handler registered while pairs exist gets their stays and exits without an enter.
  *
+ * @throws if `handler` is not a function, an option is out of range, or `options` has a key
+ * {@link CollisionHandlerOptions} does not (named with the closest valid one)
  * @example
  * onCollision(world, (bullet, enemy) => removeEntity(world, bullet),
  *   { layer: BULLET, other: ENEMY, priority: 255, phases: Phase.Enter });
@@ -57,6 +67,8 @@ export function onCollision(
 ): () => void {
   const s = stateOf(world);
   if (typeof handler !== 'function') fail(`onCollision expects a function (got ${show(handler)})`);
+  // A misspelled key (`phaze`) would otherwise leave its default in force: every phase, say.
+  checkKeys('handler option', options, HANDLER_KEYS);
   const layer = bits('layer', options.layer ?? -1);
   const other = bits('other', options.other ?? -1);
   const priority = options.priority ?? 128;
@@ -75,6 +87,30 @@ export function onCollision(
     h.active = false;
     s.handlers = s.handlers.filter((x) => x !== h);
   };
+}
+
+/**
+ * The world's registered collision handlers, in the order the dispatch calls them (priority
+ * high first, ties in registration order), as a new array. Its length is how many there
+ * are: a debug HUD can show it to see that handlers do not pile up across hot reloads.
+ */
+export function getCollisionHandlers(world: object): CollisionHandler[] {
+  return stateOf(world).handlers.map((h) => h.fn);
+}
+
+/**
+ * Unregisters every collision handler of the world, those other modules registered too, and
+ * drops their deferred calls. Returns how many there were. The functions {@link onCollision}
+ * returned for them do nothing afterwards. For hot reload, when the module that registers all
+ * the handlers is replaced; a snapshot saved before is refused by {@link restoreQuadtree}, as
+ * after any change of handlers.
+ */
+export function clearCollisionHandlers(world: object): number {
+  const s = stateOf(world);
+  const cleared = s.handlers;
+  for (const h of cleared) h.active = false;
+  s.handlers = [];
+  return cleared.length;
 }
 
 function bits(field: string, value: number): number {

@@ -1,9 +1,11 @@
+import type { KeysOf } from '../core/internal.js';
 import type { PhaseValue } from './components.js';
 
 /**
  * Called by the dispatch system for one pair in one phase. `self` is the entity matching the
- * handler's `layer`, `other` the one matching `other` (with the default "any" filters, `self`
- * has the lower id). `priority` is the pair's priority.
+ * handler's `layer`, `other` the one matching `other`. Each pair is handled once: when both
+ * entities match both filters (`layer === other`, as with the default "any" filters), `self`
+ * is the lower id. `priority` is the pair's priority.
  */
 export type CollisionHandler = (self: number, other: number, phase: PhaseValue, priority: number) => void;
 
@@ -22,6 +24,9 @@ export interface CollisionHandlerOptions {
   /** The phases wanted, as bits of {@link Phase}. @default Phase.All */
   phases?: number;
 }
+
+/** Keys of {@link CollisionHandlerOptions}. */
+export const HANDLER_KEYS: KeysOf<CollisionHandlerOptions> = { layer: true, other: true, priority: true, phases: true };
 
 /**
  * A registered handler and its backlog: enter and exit calls the budget deferred, in a ring

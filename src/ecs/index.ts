@@ -24,10 +24,18 @@ export {
 } from './components.js';
 export type { QuadtreeWorldOptions, DispatchBudget } from './options.js';
 export type { QuadtreeWorldStats } from './stats.js';
-export { addQuadtree, removeQuadtree, getQuadtree, hasQuadtree, getStats, setDispatchBudget } from './plugin.js';
+export {
+  addQuadtree,
+  removeQuadtree,
+  getQuadtree,
+  hasQuadtree,
+  getStats,
+  setStepBudget,
+  setDispatchBudget,
+} from './plugin.js';
 export { quadtreeSyncSystem, markMoved, markColliderChanged } from './sync.js';
 export { quadtreeCollisionSystem } from './collision.js';
-export { quadtreeDispatchSystem, onCollision } from './dispatch.js';
+export { quadtreeDispatchSystem, onCollision, getCollisionHandlers, clearCollisionHandlers } from './dispatch.js';
 export type { CollisionHandler, CollisionHandlerOptions } from './handlers.js';
 export { forEachPair, type PairVisitor } from './pairs.js';
 export {

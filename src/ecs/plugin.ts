@@ -11,7 +11,7 @@ import {
   type InternalWorld,
   type World,
 } from 'bitecs';
-import type { LooseQuadtree } from '../core/index.js';
+import type { BudgetOptions, LooseQuadtree } from '../core/index.js';
 import { checkKeys, fail, show } from '../core/internal.js';
 import { HAS_COLLIDER, UNTRACKED, QUEUED } from './entities.js';
 import { DISPATCH_KEYS, WORLD_KEYS, type DispatchBudget, type QuadtreeWorldOptions } from './options.js';
@@ -84,7 +84,8 @@ export function removeQuadtree(world: object): void {
  * The world's {@link LooseQuadtree}, for what the ECS face does not wrap (visitor queries,
  * `visitNodes` for debug drawing, `validate()` in tests). Its item ids are entity indices
  * (see {@link addQuadtree}). Moving or removing items through it directly desynchronises the
- * plugin: read from it, write through the components.
+ * plugin: read from it, write through the components, and change its budget with
+ * {@link setStepBudget}.
  */
 export function getQuadtree(world: object): LooseQuadtree {
   return stateOf(world).tree;
@@ -101,6 +102,25 @@ export function getStats(world: object): QuadtreeWorldStats {
   refreshCounts(s);
   s.stats.pairEntities = s.pairEntityCount;
   return s.stats;
+}
+
+/**
+ * Changes the world's step budget, the `budget` option of {@link addQuadtree}: the pair tests
+ * (`maxPairTests`) or milliseconds (`maxMs`) a collision step may spend on tiers 1-3, and the
+ * least of each checked every step (`minChecksPerTier`). Omitted fields return to their
+ * defaults: `setStepBudget(world, {})` turns the budget off. It applies from the next
+ * collision step. The handler budget is {@link setDispatchBudget}'s.
+ *
+ * @example
+ * setStepBudget(world, { maxPairTests: 20_000, minChecksPerTier: 256 }); // a busy scene
+ * setStepBudget(world, {}); // exact pairs again
+ * @throws if the world has no quadtree, a field is invalid, or `budget` has a key
+ * {@link BudgetOptions} does not (named with the closest valid one); a refused budget changes
+ * nothing
+ */
+export function setStepBudget(world: object, budget: BudgetOptions): void {
+  // The core checks every field before it sets any, and refuses unknown keys.
+  stateOf(world).tree.setBudget(budget);
 }
 
 /** Changes the dispatch budget; omitted fields return to their defaults (no budget). */

@@ -72,10 +72,10 @@ export function saveQuadtree(world: object, into?: QuadtreeWorldSnapshot): Quadt
  *
  * Everything is checked before anything is written; a refused snapshot changes nothing.
  *
- * @throws if `snapshot` was not saved from this world or is damaged; if an entity that had
- * Position or Bounds at the save is not alive with the same components now, or a pair entity
- * of the plugin's is gone (the world was not rolled back first); or if handlers were registered
- * or removed since the save
+ * @throws if `snapshot` was not saved from this world or is damaged; if the entities with
+ * Position or Bounds now are not those of the save with the same components (one was added,
+ * removed, given or stripped of one since), or a pair entity of the plugin's is gone (the
+ * world was not rolled back first); or if handlers were registered or removed since the save
  */
 export function restoreQuadtree(world: object, snapshot: QuadtreeWorldSnapshot): void {
   const s = stateOf(world);
@@ -157,9 +157,7 @@ function checkWorld(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
     const now = (position.has(eid) ? POSITION : 0) | (bounds.has(eid) ? BOUNDS : 0);
     const then = i < snap.trackedCount && snap.tracked[i] === eid ? snap.trackedMarks[i++] : 0;
     if (now === then) continue;
-    const which = ((now ^ then) & POSITION) !== 0 ? 'Position' : 'Bounds';
-    const had = (then & (which === 'Position' ? POSITION : BOUNDS)) !== 0 ? 'had' : 'had no';
-    fail(`restoreQuadtree: entity ${eid} ${had} ${which} at the save and not now; ${advice}`);
+    fail(`restoreQuadtree: ${changedSince(w, eid, then, now)}; ${advice}`);
   }
   const C = s.collision;
   const has = componentTest(w, C).has;
@@ -172,6 +170,25 @@ function checkWorld(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
         `restoreQuadtree: pair entity ${pe} (Collision of ${a} and ${b}) was alive at the save and is not now; ${advice}`,
       );
   }
+}
+
+/** What became of an entity whose Position and Bounds (`then`, `now`: POSITION, BOUNDS bits) differ since the save. */
+function changedSince(w: World, eid: number, then: number, now: number): string {
+  if (then === 0)
+    return (
+      `entity ${eid} was not in the snapshot: it has ${parts(now)} now and had neither at the save ` +
+      '(it was added, or given them, after the save)'
+    );
+  if (now === 0 && !entityExists(w, eid))
+    return `entity ${eid} had ${parts(then)} at the save and is not alive now (it was removed after the save)`;
+  if (now === 0) return `entity ${eid} had ${parts(then)} at the save and has neither now`;
+  return `entity ${eid} had ${parts(then)} at the save and has ${parts(now)} now`;
+}
+
+/** POSITION, BOUNDS bits in words. */
+function parts(m: number): string {
+  if (m === (POSITION | BOUNDS)) return 'Position and Bounds';
+  return m === POSITION ? 'Position without Bounds' : 'Bounds without Position';
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   quadtreeCollisionSystem,
   quadtreeSyncSystem,
   queryRect,
+  setStepBudget,
   Static,
 } from '../../src/index.js';
 import { overlaps, Rng } from './helpers.js';
@@ -166,7 +167,8 @@ class ChurnGame {
   /** Turns a random budget on, or the budget off. */
   setBudget(on: boolean): void {
     this.budget = on;
-    getQuadtree(this.world).setBudget(
+    setStepBudget(
+      this.world,
       on ? { maxPairTests: this.rng.pick([0, 300, 3000]), minChecksPerTier: this.rng.pick([64, 128]) } : {},
     );
   }

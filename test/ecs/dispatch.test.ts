@@ -1,6 +1,14 @@
 import { removeEntity } from 'bitecs';
 import { describe, expect, it } from 'vitest';
-import { getStats, onCollision, Phase, quadtreeDispatchSystem, setDispatchBudget } from '../../src/index.js';
+import {
+  clearCollisionHandlers,
+  getCollisionHandlers,
+  getStats,
+  onCollision,
+  Phase,
+  quadtreeDispatchSystem,
+  setDispatchBudget,
+} from '../../src/index.js';
 import { Rng } from './helpers.js';
 import { Scene } from './scene.js';
 
@@ -79,6 +87,35 @@ describe('handler order and matching', () => {
     expect(walls).toHaveLength(0);
   });
 
+  it('with layer === other, calls the handler once per pair with the lower id as self, in every phase', () => {
+    const scene = new Scene({ pairEntities: false });
+    const clock = { frame: 0 };
+    // Ids made so that the higher id of each pair is the bullet, the enemy or either.
+    const enemy = scene.spawn(100, 100, 20, 20, { layer: ENEMY });
+    const b1 = scene.spawn(104, 100, 4, 4, { layer: BULLET });
+    const b2 = scene.spawn(106, 100, 4, 4, { layer: BULLET });
+    const enemy2 = scene.spawn(98, 100, 16, 16, { layer: ENEMY });
+    const same = recorder(scene, clock, { layer: BULLET | ENEMY, other: BULLET | ENEMY });
+    const bullets = recorder(scene, clock, { layer: BULLET, other: BULLET });
+    for (clock.frame = 1; clock.frame <= 3; clock.frame++) {
+      if (clock.frame === 3) for (const eid of [enemy, b1, b2, enemy2]) scene.move(eid, 500 + eid * 100, 500);
+      scene.frame();
+    }
+    const pairs = [
+      [enemy, b1],
+      [enemy, b2],
+      [enemy, enemy2],
+      [b1, b2],
+      [b1, enemy2],
+      [b2, enemy2],
+    ];
+    for (const phase of [Phase.Enter, Phase.Stay, Phase.Exit]) {
+      const got = same.filter((c) => c.phase === phase).map((c) => [c.self, c.other]);
+      expect(got.sort(), `phase ${phase}`).toEqual(pairs.sort());
+      expect(bullets.filter((c) => c.phase === phase).map((c) => [c.self, c.other])).toEqual([[b1, b2]]);
+    }
+  });
+
   it('delivers only the phases asked for', () => {
     const scene = new Scene({ pairEntities: false });
     const clock = { frame: 0 };
@@ -114,6 +151,45 @@ describe('handler order and matching', () => {
     stop();
     scene.frame();
     expect(calls).toBe(1);
+  });
+
+  it('lists the handlers in call order, and clears them all at once (as a hot reload does)', () => {
+    const scene = new Scene({ pairEntities: false, dispatch: { maxCalls: 0, minCalls: 1 } });
+    scene.spawn(10, 10);
+    scene.spawn(12, 12);
+    scene.spawn(14, 14);
+    const calls: string[] = [];
+    const low = (): void => {
+      calls.push('low');
+    };
+    const high = (): void => {
+      calls.push('high');
+    };
+    const offLow = onCollision(scene.world, low, { priority: 10, phases: Phase.Enter });
+    onCollision(scene.world, high, { priority: 200, phases: Phase.Enter });
+    expect(getCollisionHandlers(scene.world)).toEqual([high, low]);
+    scene.frame();
+    // Three pairs: the low handler made one call, two wait in its backlog.
+    expect(calls).toEqual(['high', 'high', 'high', 'low']);
+    expect(getStats(scene.world).handlerDeferred).toBe(2);
+    // Registered again by a reloaded module that did not unregister: both run, twice over.
+    onCollision(scene.world, low, { priority: 10, phases: Phase.Enter });
+    expect(getCollisionHandlers(scene.world)).toHaveLength(3);
+    expect(clearCollisionHandlers(scene.world)).toBe(3);
+    expect(getCollisionHandlers(scene.world)).toEqual([]);
+    calls.length = 0;
+    scene.frame();
+    expect(calls).toEqual([]);
+    expect(getStats(scene.world).handlerDeferred).toBe(0);
+    // An unsubscribe of a cleared handler does nothing, and new handlers work as before.
+    offLow();
+    const offAgain = onCollision(scene.world, high, { priority: 200, phases: Phase.Stay });
+    expect(getCollisionHandlers(scene.world)).toEqual([high]);
+    scene.frame();
+    expect(calls).toEqual(['high', 'high', 'high']);
+    offAgain();
+    expect(getCollisionHandlers(scene.world)).toEqual([]);
+    expect(clearCollisionHandlers(scene.world)).toBe(0);
   });
 
   it('serves each collision step once', () => {

@@ -11,9 +11,11 @@ import { describe, expect, it } from 'vitest';
 import {
   addQuadtree,
   Bounds,
+  type CollisionHandlerOptions,
   Circle,
   Collider,
   forEachPair,
+  getCollisionHandlers,
   getQuadtree,
   getStats,
   markColliderChanged,
@@ -29,6 +31,8 @@ import {
   queryRect,
   raycast,
   raycastAll,
+  sweepBox,
+  contact,
 } from '../../src/index.js';
 import { Scene } from './scene.js';
 
@@ -308,6 +312,38 @@ describe('misuse of the API', () => {
     expect(out).toEqual([a]);
   });
 
+  it('the query wrappers refuse a missing output argument, naming the function, the parameter and the value', () => {
+    const scene = new Scene();
+    scene.spawn(10, 10);
+    scene.spawn(14, 14);
+    scene.frame();
+    const w = scene.world;
+    // Plain JavaScript may leave the output out: the casts stand for such a call.
+    const none = undefined as never;
+    const array = (call: string, param: string, got: string, kind = 'an array') =>
+      `bitecs-quadtree: ${call} writes its answer into ${param}, which must be ${kind} the caller owns (got ${got})`;
+    expect(() => queryRect(w, 0, 0, 20, 20, none)).toThrow(array('queryRect', 'out', 'undefined'));
+    // No hits: the core would have failed on setting the length instead.
+    expect(() => queryRect(w, 500, 500, 520, 520, none)).toThrow(array('queryRect', 'out', 'undefined'));
+    expect(() => queryCircle(w, 10, 10, 5, none)).toThrow(array('queryCircle', 'out', 'undefined'));
+    expect(() => queryPoint(w, 10, 10, null as never)).toThrow(array('queryPoint', 'out', 'null'));
+    expect(() => queryPoint(w, 10, 10, new Int32Array(4) as never)).toThrow(
+      array('queryPoint', 'out', 'an Int32Array'),
+    );
+    expect(() => raycast(w, 0, 10, 1, 0, 50, none)).toThrow(array('raycast', 'hit', 'undefined', 'an object'));
+    expect(() => raycastAll(w, 0, 10, 1, 0, 50, none, none)).toThrow(array('raycastAll', 'outIds', 'undefined'));
+    expect(() => raycastAll(w, 0, 10, 1, 0, 50, [], none)).toThrow(array('raycastAll', 'outDistances', 'undefined'));
+    expect(() => queryNearest(w, 0, 0, 2, 100, none)).toThrow(array('queryNearest', 'outIds', 'undefined'));
+    expect(() => queryNearest(w, 0, 0, 2, 100, [], 7 as never)).toThrow(
+      array('queryNearest', 'outDistances', '7', 'an array or null'),
+    );
+    expect(() => sweepBox(w, 0, 0, 1, 1, 10, 10, none)).toThrow(array('sweepBox', 'hit', 'undefined', 'an object'));
+    expect(() => contact(w, 1, 2, none)).toThrow(array('contact', 'out', 'undefined', 'an object'));
+    // The outputs that may be left out still may.
+    expect(queryNearest(w, 0, 0, 2, 100, [])).toBe(2);
+    getQuadtree(w).validate();
+  });
+
   it('refuses bad handler options', () => {
     const scene = new Scene();
     const fn = () => {};
@@ -318,5 +354,24 @@ describe('misuse of the API', () => {
     expect(() => onCollision(scene.world, fn, { other: 2 ** 33 })).toThrow(/handler other must be a 32-bit integer/);
     expect(() => onCollision(scene.world, fn, { phases: 8 })).toThrow(/handler phases must be bits of Phase/);
     expect(() => onCollision(scene.world, 5 as never)).toThrow(/onCollision expects a function \(got 5\)/);
+  });
+
+  it('refuses unknown handler option keys, naming the closest valid one', () => {
+    const scene = new Scene();
+    const fn = () => {};
+    const loose = (o: object) => o as CollisionHandlerOptions;
+    expect(() => onCollision(scene.world, fn, loose({ phaze: Phase.Enter }))).toThrow(
+      'bitecs-quadtree: unknown handler option "phaze" (did you mean "phases"?)',
+    );
+    expect(() => onCollision(scene.world, fn, loose({ layer: 1, priorty: 200 }))).toThrow(
+      'bitecs-quadtree: unknown handler option "priorty" (did you mean "priority"?)',
+    );
+    expect(() => onCollision(scene.world, fn, loose({ team: 2 }))).toThrow(
+      'bitecs-quadtree: unknown handler option "team" (valid: layer, other, priority, phases)',
+    );
+    expect(() => onCollision(scene.world, fn, null as never)).toThrow(
+      'bitecs-quadtree: handler options must be an object (got null)',
+    );
+    expect(getCollisionHandlers(scene.world)).toEqual([]);
   });
 });

@@ -6,6 +6,8 @@ import {
   getStats,
   hasQuadtree,
   setDispatchBudget,
+  setStepBudget,
+  type BudgetOptions,
   type QuadtreeWorldOptions,
 } from '../../src/index.js';
 import { Rng } from './helpers.js';
@@ -36,7 +38,7 @@ describe('addQuadtree option keys', () => {
     expect(hasQuadtree(world)).toBe(false);
   });
 
-  it('refuses unknown keys of the budget and dispatch options, and of setDispatchBudget', () => {
+  it('refuses unknown keys of the budget and dispatch options, and of setStepBudget and setDispatchBudget', () => {
     expect(thrown(() => addQuadtree(createWorld(), { budget: loose({ budgte: 1 }) }))).toBe(
       'bitecs-quadtree: unknown budget option "budgte" (valid: maxPairTests, maxMs, minChecksPerTier)',
     );
@@ -46,6 +48,12 @@ describe('addQuadtree option keys', () => {
     const world = addQuadtree(createWorld());
     expect(thrown(() => setDispatchBudget(world, loose({ minCall: 2 })))).toBe(
       'bitecs-quadtree: unknown dispatch option "minCall" (did you mean "minCalls"?)',
+    );
+    expect(thrown(() => setStepBudget(world, loose<BudgetOptions>({ maxPairTest: 2 })))).toBe(
+      'bitecs-quadtree: unknown budget option "maxPairTest" (did you mean "maxPairTests"?)',
+    );
+    expect(thrown(() => setStepBudget(world, null as unknown as BudgetOptions))).toBe(
+      'bitecs-quadtree: budget options must be an object (got null)',
     );
   });
 
@@ -82,5 +90,32 @@ describe('the budget option', () => {
       expect(stats.budgetedTests).toBeGreaterThan(0);
       expect(stats.deferred).toBeGreaterThan(0);
     }
+  });
+
+  it('setStepBudget sets and lifts the budget of the next steps; a refused one changes nothing', () => {
+    const scene = new Scene({ pairEntities: false });
+    const rng = new Rng(4);
+    const eids: number[] = [];
+    for (let i = 0; i < 60; i++)
+      eids.push(scene.spawn(rng.range(0, 200), rng.range(0, 200), 30, 30, { priority: 100 }));
+    const frame = (): number => {
+      for (const eid of eids) scene.move(eid, rng.range(0, 200), rng.range(0, 200));
+      scene.frame();
+      return getStats(scene.world).deferred;
+    };
+    expect(frame()).toBe(0);
+    setStepBudget(scene.world, { maxPairTests: 10, minChecksPerTier: 2 });
+    expect(frame()).toBeGreaterThan(0);
+    expect(getStats(scene.world).budgetedTests).toBeGreaterThan(0);
+    // Refused: the budget in force stays.
+    expect(thrown(() => setStepBudget(scene.world, { maxPairTests: 10, maxMs: -1 }))).toMatch(
+      /^bitecs-quadtree: .*maxMs.*\(got -1\)/,
+    );
+    expect(frame()).toBeGreaterThan(0);
+    setStepBudget(scene.world, {});
+    expect(frame()).toBe(0);
+    expect(getStats(scene.world).budgetedTests).toBe(0);
+    getQuadtree(scene.world).validate();
+    expect(thrown(() => setStepBudget(createWorld(), {}))).toMatch(/this world has no quadtree/);
   });
 });

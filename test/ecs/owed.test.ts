@@ -170,3 +170,65 @@ describe('a big class of moving particles, whose boxes the step reads itself', (
     expect(getStats(scene.world)).toMatchObject({ entities: 2040, held: 0 });
   });
 });
+
+describe('which system reports a bad value of a particle (docs: bad input)', () => {
+  /** 40 static walls and 2,000 dust particles of tier 3, just spawned: no frame run yet. */
+  function freshDust(options: QuadtreeWorldOptions = {}): { scene: Scene; dust: number[] } {
+    const scene = new Scene({ width: 4096, height: 4096, pairEntities: false, ...options });
+    for (let i = 0; i < 40; i++)
+      scene.spawn(50 + i * 100, 50, 40, 40, { layer: WALL, mask: DUST, priority: 255 }, true);
+    const dust: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const x = 50 + (i % 40) * 100;
+      dust.push(scene.spawn(x, 50 + Math.floor(i / 40) * 60, 4, 4, { layer: DUST, mask: WALL, priority: 10 }));
+    }
+    return { scene, dust };
+  }
+
+  /** Runs frames with every particle drifting; `bad` gets a NaN x in frame `at`. Returns who threw in which frame. */
+  function thrownBy(scene: Scene, dust: number[], bad: number, at: number, frames: number): string[] {
+    const log: string[] = [];
+    for (let f = 0; f < frames; f++) {
+      for (const eid of dust) Position.x[eid] += 0.25;
+      if (f === at) Position.x[bad] = NaN;
+      try {
+        quadtreeSyncSystem(scene.world);
+      } catch {
+        log.push(`${f} sync`);
+      }
+      try {
+        quadtreeCollisionSystem(scene.world);
+      } catch {
+        log.push(`${f} collision`);
+      }
+    }
+    return log;
+  }
+
+  it('in the first two steps of a big class the sync reads it, and the collision system from the third', () => {
+    for (const [at, first] of [
+      [0, 'sync'],
+      [1, 'sync'],
+      [2, 'collision'],
+    ] as const) {
+      const { scene, dust } = freshDust();
+      expect(thrownBy(scene, dust, dust[7], at, at + 1), `NaN in frame ${at}`).toEqual([`${at} ${first}`]);
+    }
+  });
+
+  it("under a step budget a waiting particle's bad value is thrown by the sync when its share comes", () => {
+    const { scene, dust } = freshDust({ budget: { maxPairTests: 0, minChecksPerTier: 64 } });
+    thrownBy(scene, dust, -1, -1, 5); // five frames with nothing bad: most particles wait
+    const stats = getStats(scene.world);
+    expect(stats.deferred).toBeGreaterThan(1000);
+    const bound = stats.waitBound;
+    const log = thrownBy(scene, dust, dust[900], 0, bound + 2);
+    // Not in the frame it was written, nor by the collision system: by the sync, within the wait bound.
+    const first = Number(log[0].split(' ')[0]);
+    expect(log[0]).toBe(`${first} sync`);
+    expect(first).toBeGreaterThan(1);
+    expect(first).toBeLessThanOrEqual(bound);
+    expect(log.some((l) => l.endsWith('collision'))).toBe(false);
+    getQuadtree(scene.world).validate();
+  });
+});

@@ -28,6 +28,7 @@ import {
   restoreQuadtree,
   saveQuadtree,
   setDispatchBudget,
+  setStepBudget,
   Static,
   Swept,
   QuadtreeWorldSnapshot,
@@ -159,7 +160,7 @@ class Game {
       }
     }
     if (this.config.budgets && rng.next() < 0.08) {
-      getQuadtree(w).setBudget(rng.next() < 0.5 ? { maxPairTests: 50 + rng.int(400) } : {});
+      setStepBudget(w, rng.next() < 0.5 ? { maxPairTests: 50 + rng.int(400) } : {});
       setDispatchBudget(w, rng.next() < 0.5 ? { maxCalls: 5 + rng.int(60), minCalls: 2 } : {});
     }
     if (this.layer !== null && rng.next() < 0.1) this.layer.setTile(rng.int(10), rng.int(10), rng.int(2));
@@ -262,7 +263,7 @@ describe('rollback of a bitECS world with its collision state', () => {
     const state = JSON.stringify([tree.current.count, tree.stepCount, getStats(game.world)]);
     // The world was not rolled back: entities of the saved frame are gone.
     expect(() => restoreQuadtree(game.world, snap)).toThrow(
-      /restoreQuadtree: (pair )?entity \d+ .* at the save and (is )?not now; roll the world back/,
+      /restoreQuadtree: (pair )?entity \d+ .* at the save .* now( \(.*\))?; roll the world back/,
     );
     const other = new Game(config);
     expect(() => restoreQuadtree(other.world, snap)).toThrow(/saved from another world's quadtree/);
@@ -291,7 +292,29 @@ describe('rollback of a bitECS world with its collision state', () => {
     const eid = snap.tracked[3];
     removeComponent(game.world, eid, game.parts.bounds);
     expect(() => restoreQuadtree(game.world, snap)).toThrow(
-      `restoreQuadtree: entity ${eid} had Bounds at the save and not now`,
+      `restoreQuadtree: entity ${eid} had Position and Bounds at the save and has Position without Bounds now; ` +
+        'roll the world back',
+    );
+    saver.restore(savedWorld);
+    removeComponent(game.world, eid, game.parts.bounds);
+    removeComponent(game.world, eid, game.parts.position);
+    expect(() => restoreQuadtree(game.world, snap)).toThrow(
+      `restoreQuadtree: entity ${eid} had Position and Bounds at the save and has neither now; roll`,
+    );
+    saver.restore(savedWorld);
+    removeEntity(game.world, eid);
+    expect(() => restoreQuadtree(game.world, snap)).toThrow(
+      `restoreQuadtree: entity ${eid} had Position and Bounds at the save and is not alive now ` +
+        '(it was removed after the save); roll',
+    );
+    // Born after the save, with Position and Bounds: it was not in the snapshot.
+    saver.restore(savedWorld);
+    const born = addEntity(game.world);
+    addComponent(game.world, born, game.parts.position);
+    addComponent(game.world, born, game.parts.bounds);
+    expect(() => restoreQuadtree(game.world, snap)).toThrow(
+      `restoreQuadtree: entity ${born} was not in the snapshot: it has Position and Bounds now and had neither ` +
+        'at the save (it was added, or given them, after the save); roll',
     );
     saver.restore(savedWorld);
     restoreQuadtree(game.world, snap);
