@@ -1,15 +1,9 @@
 import type { PairBuffer } from './PairBuffer.js';
 import { before } from './order.js';
 
-/**
- * In-place sorts on parallel typed arrays (no comparator closures, no allocation):
- * pair lists by (priority descending, a, b), and hit lists by (distance, id).
- */
+/** In-place sorts on parallel typed arrays: pair lists by (priority desc, a, b), hits by (distance, id). */
 
-/**
- * Sorts a pair list's first `count` entries; every column it has moves along, and so does
- * `along` (a column kept beside the list), when given.
- */
+/** Sorts a pair list's first `count` entries, moving every column it has and `along` (a side column) if given. */
 export function sortPairs(list: PairBuffer, along: Uint8Array | null = null): void {
   quickPairs(list, along, 0, list.count - 1);
 }

@@ -31,22 +31,14 @@ export const RECT = 0;
 export const CIRCLE = 1;
 export const POINT = 2;
 
-/**
- * Relative margin by which a box that only prunes (a node in the nearest walk, the detached
- * scan's reach box) is widened: far above the rounding of the exact tests behind it, so
- * that the pruning never drops an item the exact test would take.
- */
+/** Relative margin widening boxes that only prune: far above the exact tests' rounding, so no hit is dropped. */
 const PRUNE_MARGIN = 1e-9;
 
 /**
- * Non-recursive queries over the tree with reused scratch arrays, and a scan of the detached
- * classes (see SpatialTree.detach), whose items are in no node: their run of slots is read
- * in list order, O(class), only for the classes the mask accepts. One instance per index; not
- * re-entrant (a visitor must not start another query on the same index).
- *
- * The per-item tests (shapeHit, rayHit, nearHit) take the box as an array and an offset, and
- * give numbers back through `near`: a helper taking or returning loose numbers was measured to
- * box them on the heap once the engine stopped inlining it.
+ * Non-recursive queries with reused scratch, plus a list-order scan of the detached classes
+ * the mask accepts. One per index; not re-entrant (a visitor must not query the same index).
+ * The per-item tests take the box as array and offset and return through `near`, so no
+ * number is boxed when the engine does not inline them.
  */
 export class QueryEngine {
   private readonly tree: SpatialTree;
@@ -67,10 +59,7 @@ export class QueryEngine {
   /** Offset of the box {@link boxNow} last returned. */
   private at = 0;
 
-  /**
-   * The query's numbers, written here by the caller instead of passed as arguments: numbers
-   * passed to a call that is not inlined become heap objects, and queries must not allocate.
-   */
+  /** The query's numbers, written here by the caller: numbers passed to an un-inlined call get boxed. */
   readonly args = new Float64Array(8);
   /** The loose bounds of the node a traversal is looking at (see SpatialTree.looseBounds). */
   private readonly nodeBox = new Float64Array(4);
@@ -80,11 +69,7 @@ export class QueryEngine {
     this.stack = new Int32Array(4 * (tree.maxDepth + 2));
   }
 
-  /**
-   * Walks every item overlapping a shape, pushing ids into `out` or calling `visit`; returns
-   * the number of hits. The shape is in `args`: RECT minX, minY, maxX, maxY; CIRCLE x, y, r;
-   * POINT x, y.
-   */
+  /** Walks every item overlapping the shape in `args`, into `out` or `visit`; returns the hits. */
   shape(kind: number, touching: boolean, mask: number, out: IdArray | null, visit: Visitor | null): number {
     const args = this.args;
     const x0 = args[0],
@@ -142,10 +127,7 @@ export class QueryEngine {
     return hits;
   }
 
-  /**
-   * The shape query over the detached classes in `wanted`: returns the hits, or `~hits` when
-   * the visitor stopped the walk.
-   */
+  /** The shape query over the detached classes in `wanted`: the hits, or `~hits` if the visitor stopped. */
   private shapeDetached(
     kind: number,
     touching: boolean,
@@ -174,11 +156,7 @@ export class QueryEngine {
     return hits;
   }
 
-  /**
-   * Walks the items a ray segment hits. With `firstOnly`, shortens the segment to the best
-   * hit so far and returns 1 with the hit in `outIds[0]`, `outDist[0]`; otherwise writes
-   * every hit and sorts them by distance, then id. `ux, uy` is a unit direction.
-   */
+  /** Walks the items a ray hits: with `firstOnly` the best into `outIds[0]`, else all by distance then id. */
   ray(touching: boolean, mask: number, firstOnly: boolean, outIds: IdArray, outDist: IdArray): number {
     const args = this.args;
     const ox = args[0],
@@ -213,8 +191,8 @@ export class QueryEngine {
       for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const k = 31 - Math.clz32(bits & -bits);
         for (let s = C.start[k][n], end = s + C.own[k][n]; s < end; s++) {
-          // Items are tested against the full length: a hit at exactly the best distance with a
-          // lower id must still win the tie. `limit` only prunes nodes (closed test).
+          // Items are tested against the full length so an equal distance with a lower id wins;
+          // `limit` only prunes nodes.
           if ((layerOf[collider[s]] & mask) === 0) continue;
           this.rayHit(this.boxNow(s), this.at, (wordOf[collider[s]] & CIRCLE_ITEM) !== 0, touching);
           const t = this.near[0];
@@ -252,10 +230,7 @@ export class QueryEngine {
     return hits;
   }
 
-  /**
-   * The ray query over the detached classes in `wanted`: with `firstOnly`, the best hit into
-   * `outIds[0]`, `outDist[0]` (returns 1, or 0 for none); else every hit, unsorted.
-   */
+  /** The ray query over the detached classes: with `firstOnly` the best hit (1 or 0), else every hit unsorted. */
   private rayDetached(
     touching: boolean,
     mask: number,
@@ -266,8 +241,7 @@ export class QueryEngine {
   ): number {
     const items = this.tree.items;
     const args = this.args;
-    // The segment's closed bounding box (all of space for an endless ray).
-    // (A zero component times an endless length would be NaN.)
+    // The segment's closed bounding box (a zero component times an endless length would be NaN).
     const ex = args[2] === 0 ? args[0] : args[0] + args[2] * args[4];
     const ey = args[3] === 0 ? args[1] : args[1] + args[3] * args[4];
     this.reachBox(
@@ -298,12 +272,7 @@ export class QueryEngine {
     return 1;
   }
 
-  /**
-   * The k items nearest to (x, y) closer than `maxDistance` (at most that, with `touching`),
-   * by box distance (0 inside a box), nearest first, ties by id. Best-first search: nodes are
-   * opened in order of their loose bounds' distance and the walk stops once no node can
-   * beat the k-th result.
-   */
+  /** The k items nearest to (x, y) within `maxDistance`, nearest first, ties by id: best-first over the nodes. */
   nearest(k: number, touching: boolean, mask: number, outIds: IdArray, outDist: IdArray | null): number {
     const args = this.args;
     const nodes = this.tree.nodes;
@@ -320,8 +289,7 @@ export class QueryEngine {
     const x = args[0],
       y = args[1],
       maxDistance = args[2];
-    // Heap keys are squared distances, unless the query can meet coordinates whose squares
-    // overflow: then they are distances computed without overflow (slower, same order).
+    // Keys are squared distances, or overflow-safe distances when squares could overflow.
     const far = this.extent(x, y, maxDistance, wanted) >= FAR;
     const limit2 = far ? maxDistance : maxDistance * maxDistance;
     const open = this.open;
@@ -352,10 +320,8 @@ export class QueryEngine {
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
         this.tree.looseBounds(c, nb);
-        // The node's key must stay a lower bound of its items' keys after rounding, or a tie
-        // (or a near miss) inside it is never opened: items far from the point report
-        // distances rounded from other formulas (a circle's is hypot minus radius). Widening
-        // the node by far more than that rounding keeps it below them.
+        // Widen the node well past rounding so its key stays a lower bound of its items' keys
+        // (which come from other formulas), or a tie inside it would never be opened.
         const pad =
           (Math.abs(x) + Math.abs(y) + Math.abs(nb[0]) + Math.abs(nb[1]) + Math.abs(nb[2]) + Math.abs(nb[3])) *
           PRUNE_MARGIN;
@@ -368,9 +334,7 @@ export class QueryEngine {
         open.push(d2, c);
       }
     }
-    // The worst comes off the top first: fill the output from the back, nearest first. Every key
-    // is the square of the distance reported (see nearHit), or that distance: equal distances
-    // have equal keys, and the heap has put them by id.
+    // The worst comes off first: fill from the back. Equal distances have equal keys, ordered by id.
     const found = best.count;
     for (let i = found - 1; i >= 0; i--) {
       outIds[i] = best.topId;
@@ -395,11 +359,7 @@ export class QueryEngine {
     }
   }
 
-  /**
-   * Sets the closed box the detached scan keeps to (see {@link nextDetached}), widened by a
-   * margin far above the rounding of the exact tests behind it: a box the exact test touches
-   * must never fail this one by an ulp. Called once a query: its numbers may cross the call.
-   */
+  /** Sets the scan's closed reach box (see {@link nextDetached}), widened so no hit is lost by an ulp. */
   private reachBox(x0: number, y0: number, x1: number, y1: number): void {
     const pad = (Math.abs(x0) + Math.abs(y0) + Math.abs(x1) + Math.abs(y1)) * PRUNE_MARGIN + 1e-300;
     const reach = this.reach;
@@ -419,11 +379,7 @@ export class QueryEngine {
     return this.nextDetached();
   }
 
-  /**
-   * The next member of the detached classes being scanned, in list order, whose layer the mask
-   * accepts and whose box (in `scanSrc` at `at`) meets the reach box; -1 at the end. Most of a
-   * class fails the box test here, in one loop, before any per-item call.
-   */
+  /** The next scanned detached member the mask accepts whose box meets the reach box; -1 at the end. */
   private nextDetached(): number {
     const C = this.tree.classes;
     const slots = this.tree.slots;
@@ -458,12 +414,7 @@ export class QueryEngine {
     }
   }
 
-  /**
-   * The running shape query's test of one item, its box at `src[at]` (the circle inscribed in
-   * it with `circle`): RECT, CIRCLE or POINT, the query's numbers in `args`. The box comes by
-   * array, so that no number crosses the call (it would be boxed on the heap when the engine
-   * does not inline it).
-   */
+  /** Tests one item (box at `src[at]`, or its inscribed circle) against the running shape query in `args`. */
   private shapeHit(kind: number, src: Float32Array, at: number, circle: boolean, touching: boolean): boolean {
     const args = this.args;
     const x0 = src[at],
@@ -509,10 +460,7 @@ export class QueryEngine {
       : rayBoxDistance(args[0], args[1], args[2], args[3], args[4], x0, y0, x1, y1, touching);
   }
 
-  /**
-   * The running nearest query's test of one item (see shapeHit): whether it is within range, and
-   * its key in `near[0]` (the squared distance, or with `far` the distance itself; see nearest).
-   */
+  /** Whether one item is in the nearest query's range; its key (squared, or plain if `far`) in `near[0]`. */
   private nearHit(src: Float32Array, at: number, circle: boolean, far: boolean, touching: boolean): boolean {
     const args = this.args;
     const x = args[0],
@@ -548,10 +496,8 @@ export class QueryEngine {
             : d2 >= m2
       )
         return false;
-      // The key is the square of the distance reported (its square root), as a circle's is: a
-      // box and a circle at one reported distance then have one key, and their ids decide,
-      // where the box's sum of squares could differ from it in the last bits (far from the
-      // point, where many distances round to one).
+      // The key is the square of the reported distance, as a circle's is, so equal reported
+      // distances tie on key and ids decide.
       const d = Math.sqrt(d2);
       this.near[0] = d * d;
       return true;
@@ -561,10 +507,7 @@ export class QueryEngine {
     return true;
   }
 
-  /**
-   * The box of slot s's item where it is now, as an array and the offset {@link at} of its
-   * minX: the slot's box, except for a swept item, whose slot covers its whole path.
-   */
+  /** The box of slot s's item now, as array and offset {@link at}: a swept item's slot covers its whole path. */
   private boxNow(s: number): Float32Array {
     const slots = this.tree.slots;
     if ((slots.colliders.word[slots.collider[s]] & SWEPT) === 0) {
@@ -584,12 +527,7 @@ export class QueryEngine {
     return wanted;
   }
 
-  /**
-   * The largest coordinate magnitude a nearest query can meet: the point, a finite range,
-   * the root's loose bounds (which hold every item below the root), the root's own items
-   * (those far outside the world among them; every query visits them anyway) and the items
-   * of the detached classes it scans.
-   */
+  /** The largest coordinate magnitude a nearest query can meet (point, range, root, detached items). */
   private extent(x: number, y: number, maxDistance: number, wanted: number): number {
     const nodes = this.tree.nodes;
     const nb = this.nodeBox;
