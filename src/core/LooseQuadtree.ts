@@ -44,13 +44,10 @@ import { BUDGET_KEYS, checkKeys, QUADTREE_KEYS } from './optionKeys.js';
 import { QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
 
 const ALL = -1;
-/** Deepest tree allowed: the per-level cell index of depth d holds 4^d entries (50 MB at 11). */
+/** Deepest tree allowed: the per-level cell index of depth d holds 4^d entries. */
 const MAX_DEPTH = 11;
 
-/**
- * Receives one node from {@link LooseQuadtree.visitNodes}: its loose bounds (the cell grown
- * by half a cell on each side), depth (root 0) and the items in its subtree.
- */
+/** Receives one node from {@link LooseQuadtree.visitNodes}: loose bounds, depth (root 0), items in its subtree. */
 export type NodeVisitor = (
   minX: number,
   minY: number,
@@ -63,9 +60,8 @@ export type NodeVisitor = (
 /**
  * A persistent loose quadtree with an incremental broadphase, keyed by integer ids.
  *
- * Items are boxes given by their corners. The tree is updated in place: a move that keeps
- * the box inside its node's loose bounds only stores the new box. {@link step} finds pair
- * changes for the items that changed since the previous step and nothing else.
+ * Items are boxes given by their corners, updated in place: a move within the node's loose
+ * bounds only stores the box. {@link step} finds pair changes for the changed items only.
  *
  * @example
  * const tree = new LooseQuadtree({ width: 2048, height: 2048 });
@@ -121,8 +117,7 @@ export class LooseQuadtree {
     if (width <= 0) fail(`option width must be positive (got ${show(width)})`);
     if (height <= 0) fail(`option height must be positive (got ${show(height)})`);
     const rootSize = Math.max(width, height);
-    // By default, the depth whose cells come closest to 40 units: measured best for sprites of
-    // 4 to 48 units (see the maxDepth sweep in docs/performance.md).
+    // Cells closest to 40 units suit sprites of 4 to 48 units (see docs/performance.md).
     const maxDepth = clampInt(options.maxDepth ?? Math.round(Math.log2(rootSize / 40)), 0, MAX_DEPTH);
     const lifespan = clampInt(options.lifespan ?? 8, 1, 65535);
     const maxLifespan = clampInt(options.maxLifespan ?? 64, lifespan, 65535);
@@ -174,10 +169,9 @@ export class LooseQuadtree {
   }
 
   /**
-   * Adds an item now. Throws if the id is already present or the box is invalid
-   * (NaN/Infinity, min > max, a corner past float32's range). The box is stored in float32,
-   * each corner rounded to the nearest: pairs, queries and {@link getBox} see it so. The item
-   * is checked for pairs by the next {@link step}.
+   * Adds an item now; it is checked for pairs by the next {@link step}. The box is stored in
+   * float32 (each corner rounded), as pairs, queries and {@link getBox} see it.
+   * @throws if the id is already present or the box is invalid (NaN/Infinity, min > max, past float32's range)
    */
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.holdBox(id, minX, minY, maxX, maxY);
@@ -185,22 +179,14 @@ export class LooseQuadtree {
     if (this.tree.place(id)) this.broadphase.markDirty(id);
   }
 
-  /**
-   * Adds an item to the pending queue: validated now, placed in the next {@link flush},
-   * {@link step} or query, all at once. Queries do not see it before then; {@link has} does.
-   */
+  /** Queues an item: validated now, placed by the next {@link flush}, {@link step} or query. */
   queueInsert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.holdBox(id, minX, minY, maxX, maxY);
     this.admit(id);
     this.tree.enqueue(id);
   }
 
-  /**
-   * @internal The box (minX, minY, maxX, maxY) of the item {@link queueChecked} adds next: the
-   * package's own faces write it here, so that no number crosses a call that is not inlined
-   * (each would be boxed on the heap: about 64 bytes an entity born). In float32, as the slots
-   * store it: a corner past float32's range reads as infinite.
-   */
+  /** @internal The float32 box of the item {@link queueChecked} adds next, written here so no number crosses a call. */
   readonly boxIn = new Float32Array(4);
 
   /** Puts a box given as numbers in {@link boxIn}, checked first so that an error names each value as passed. */
@@ -214,12 +200,7 @@ export class LooseQuadtree {
     b[3] = maxY;
   }
 
-  /**
-   * @internal {@link queueInsert} of the box in {@link boxIn}, {@link setCollider} and
-   * {@link setStatic} in one, for a collider its caller checked by the same rules (a tile layer
-   * checks its own once for all its rectangles; the ECS sync checks each entity's): the new
-   * item is pending, so the collider and the flag are only written.
-   */
+  /** @internal {@link queueInsert} of {@link boxIn}, {@link setCollider} and {@link setStatic} in one. */
   queueChecked(id: number, layer: number, mask: number, priority: number, isStatic: boolean): void {
     checkId(id, this.tree.idLimit);
     checkBoxIn(id, this.boxIn);
@@ -231,10 +212,7 @@ export class LooseQuadtree {
     if (isStatic) items.setFlag(id, STATIC, true);
   }
 
-  /**
-   * Places every pending item. Returns how many were placed. Queries and steps do this by
-   * themselves.
-   */
+  /** Places every pending item; returns how many. Queries and steps do this by themselves. */
   flush(): number {
     this.tree.owedBoxes.settleAll();
     return this.placePending();
@@ -247,28 +225,20 @@ export class LooseQuadtree {
     return placed;
   }
 
-  /**
-   * Gives an item a new box; returns whether it changed. While the box stays inside its
-   * node's loose bounds (most moves), that is a compare, a fit test and two writes; otherwise
-   * the item changes node now. A box equal to the stored one (once rounded to float32, as it
-   * is stored) changes nothing and does not make the item dirty.
-   */
+  /** Gives an item a new box; returns whether it changed (a box equal once rounded to float32 does not). */
   move(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
-    // Kept small so engines inline it into the caller's loop: the four numbers then never
-    // become heap objects. Anything unusual (bad input, pending items, a circle whose box is
-    // square only to within rounding) takes the slow path.
+    // Kept small so engines inline it into the caller's loop (its numbers then never get boxed);
+    // anything unusual takes the slow path.
     const items = this.tree.items;
     const recs = items.rec;
-    // -1 written out (NO_RECORD): an imported constant costs bytecode here. Past the end the
-    // read gives undefined, which fails `rec >= 0` as -1 does.
+    // -1 written out (NO_RECORD): a constant costs bytecode. Past the end, undefined fails `>= 0` too.
     const rec = id >>> 0 === id ? recs[id] : -1;
     if (rec >= 0) {
       // The record's FLAGS, SLOT and NODE written out (0, 2, 3): each imported constant costs bytecode.
       const i32 = items.i32;
       const o = rec << 2;
       const f = i32[o];
-      // Sizes neither negative nor NaN, and corners within float32's range (the slot's): from
-      // 2^128 - 2^103 on, float32 rounds to infinity (written out: a constant costs bytecode).
+      // Sizes not negative or NaN, corners within float32's range (beyond, float32 rounds to infinity).
       const w = maxX - minX;
       const h = maxY - minY;
       if (
@@ -282,10 +252,8 @@ export class LooseQuadtree {
         maxY < 3.4028235677973366e38 &&
         ((f & CIRCLE) === 0 || w === h)
       ) {
-        // The slot is written in place here rather than through ItemStore.setBox, and at
-        // offsets written out (MIN_X, MIN_Y, MAX_X, MAX_Y are 0 to 3): one call and eight
-        // constant loads less keep this function under the engine's inlining budget. The
-        // slot rounds the corners to float32; what it read before tells whether they changed.
+        // The slot is written in place at literal offsets, not through ItemStore.setBox, to stay
+        // under the inlining budget; the old rounded corners tell whether it changed.
         const f32 = items.slots.box;
         const r = 4 * i32[o + 2];
         const x0 = f32[r],
@@ -304,11 +272,7 @@ export class LooseQuadtree {
     return this.moveChecked(id, minX, minY, maxX, maxY);
   }
 
-  /**
-   * The rest of an indexed item's move, once its new box is stored: the tree, then the
-   * broadphase. An item of a detached class only counts as its class's move (see
-   * SpatialTree.update): its class is joined whole (see Broadphase).
-   */
+  /** The rest of an indexed item's move once its box is stored; a detached item only counts as its class's move. */
   private moved(id: number): void {
     if (!this.tree.update(id)) this.broadphase.markDirty(id);
   }
@@ -345,11 +309,9 @@ export class LooseQuadtree {
   }
 
   /**
-   * Makes an item swept (a bullet): it is found by its whole path since the last step, not
-   * only where it ends up, so it cannot pass through a thin wall or a small enemy between two
-   * steps. A pair exists when the moving boxes met at any time in the frame (a non-swept item
-   * stands still at its box; two swept items use their relative motion), and
-   * {@link timeOfImpact} tells when. The path starts where the item is now.
+   * Makes an item swept (a bullet): it is found by its whole path since the last step, so it
+   * cannot pass through a thin wall between steps. A pair exists when the moving boxes met at
+   * any time in the frame; {@link timeOfImpact} tells when. The path starts where the item is now.
    */
   setSwept(id: number, swept: boolean): void {
     this.tree.owedBoxes.settleAll();
@@ -386,11 +348,9 @@ export class LooseQuadtree {
   }
 
   /**
-   * Makes an item a circle or a box again. A circle is the circle inscribed in its box: centre
-   * the box's centre, diameter its width, so its box must be square (to within rounding); moves
-   * that make it otherwise are refused. The broadphase still finds candidates by boxes; a pair
-   * with a circle, and every query, then tests the circle, under the same strict or touching
-   * rule. A swept circle sweeps its circle.
+   * Makes an item a circle (inscribed in its box, which must be square to within rounding) or
+   * a box again. Candidates still come from boxes; pairs and queries test the circle under the
+   * same rule. A swept circle sweeps its circle.
    * @throws naming the item and the sizes if the box is not square
    */
   setShape(id: number, shape: ShapeValue): void {
@@ -433,15 +393,10 @@ export class LooseQuadtree {
 
   /**
    * The contact geometry of a current pair into `out` (and returns it): the unit normal from `a`
-   * to `b`, how deep they overlap along it (how far `a` must move against it to end the overlap;
-   * 0 when they only touch), and a contact point. Boxes part along the axis of least overlap;
-   * a circle along the line to the other shape's nearest point. A pair with a swept item that
-   * met within the frame gives the normal of the faces that first touched, and the point where
-   * they touched, at its time of impact; its depth is along that normal, as the shapes are now
-   * (0 once they no longer overlap: a bullet that went through). Between equal pushes the
-   * normal goes +x, then -x, +y, -y, coincident centres included (see contactOf). Under a
-   * budget, a pair with a waiting item is as of its last check, while the geometry is where
-   * the items are now. Allocates nothing.
+   * to `b`, the depth along it (0 when they only touch) and a contact point. Boxes part along
+   * the axis of least overlap, a circle along the line to the other's nearest point. A swept
+   * pair gives the normal and point of first touch, with depth as the shapes are now. Under a
+   * budget, a waiting item's pair is as of its last check. Allocates nothing.
    * @throws naming both ids if they are not a pair after the last step (and which of them is
    * not in the tree, if one is not)
    */
@@ -504,12 +459,9 @@ export class LooseQuadtree {
   }
 
   /**
-   * When, in the last step's frame (0 at its start, 1 at its end), the items of a current pair
-   * first touched: along the swept items' paths (see {@link setSwept}), each non-swept item
-   * standing at its box. 0 for a pair without a swept item (its boxes are only compared at
-   * the step) or one that overlapped from the start; -1 for two items that are not a pair
-   * after the last step, swept or not (as `forEachPair` gives an exit). Read it before moving
-   * them again.
+   * When, in the last step's frame (0 to 1), the items of a current pair first touched along
+   * swept paths (see {@link setSwept}). 0 without a swept item or when they overlapped from the
+   * start; -1 if not a pair after the last step. Read it before moving them again.
    */
   timeOfImpact(a: number, b: number): number {
     this.tree.owedBoxes.settleAll();
@@ -534,9 +486,8 @@ export class LooseQuadtree {
       if (items.nodeOf(id) === PENDING || this.broadphase.isDirty(id)) continue;
       const moving = sweeps.moving(id);
       sweeps.advance(id);
-      // Checked again by the next step, moving or not: pairs met only along this path end.
-      // Its record keeps covering the old path until it next moves (a larger box finds extra
-      // candidates, never misses one): that saves a second relocation per frame.
+      // Checked again next step, as pairs met only along this path end; its record covers the old
+      // path until it moves again (extra candidates, never a miss), saving a relocation a frame.
       if (moving) this.broadphase.markChanged(id);
     }
   }
@@ -569,8 +520,7 @@ export class LooseQuadtree {
   }
 
   /**
-   * Copies an item's box into `out` and returns it: as stored, each corner rounded to the
-   * nearest float32.
+   * Copies an item's box into `out` and returns it, as stored (float32).
    * @throws if the id is not in the index
    */
   getBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, out: T): T {
@@ -595,10 +545,8 @@ export class LooseQuadtree {
   }
 
   /**
-   * Copies into `from` and `to` the path that the last step tested for a swept item (see
-   * {@link setSwept}): where it was when the step before ended, and where it was at this one.
-   * With {@link timeOfImpact}, where a bullet first touched is `from + toi * (to - from)`,
-   * coordinate by coordinate. An item that is not swept stands still: both get its box.
+   * Copies into `from` and `to` the path the last step tested for a swept item (see
+   * {@link setSwept}); the contact point is `from + toi * (to - from)`. A non-swept item gets its box in both.
    * @throws if the id is not in the index
    */
   getPath<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, from: T, to: T): void {
@@ -622,8 +570,8 @@ export class LooseQuadtree {
   }
 
   /**
-   * Sets an item's collision filter and priority. A pair exists only when each side's
-   * `mask` has a bit of the other's `layer`. Defaults: layer 1, mask all bits, priority 128.
+   * Sets an item's collision filter and priority: a pair exists only when each side's `mask`
+   * has a bit of the other's `layer`. Defaults: layer 1, mask all bits, priority 128.
    * @param layer - the item's category bits (usually one bit; 32-bit, not 0)
    * @param mask - the categories it collides with (32-bit)
    * @param priority - 0..255, higher is more important; a pair has the lower of its two
@@ -659,20 +607,15 @@ export class LooseQuadtree {
     this.broadphase.markChanged(id);
   }
 
-  /**
-   * Finds the pair changes since the previous step: places pending items, advances the
-   * lifespan timers, checks the dirty items (within the budget) and updates
-   * {@link current}, {@link entered} and {@link exited}. Returns {@link stats}.
-   */
+  /** Finds the pair changes since the last step into {@link current}, {@link entered}, {@link exited}. */
   step(): QuadtreeStats {
     this.placePending();
     this.tree.tick();
     this.tree.compactIfScattered();
     this.broadphase.run();
     this.tree.items.releaseDeparted();
-    // Classes the joins did not read, and the members whose numbers made no box (see
-    // OwedBoxes): reported after the records were released, so that one removed now keeps its
-    // record until the next step ends, as any removal does.
+    // Owed classes and bad members are reported after records are released, so one removed
+    // now keeps its record until the next step ends, like any removal.
     this.tree.owedBoxes.settleAll();
     this.tree.reorderIfScattered();
     this.tree.items.trim();
@@ -683,15 +626,10 @@ export class LooseQuadtree {
   }
 
   /**
-   * Saves the whole collision state: items, pairs with their phases and start steps, the
-   * budget's waiting items and shares, swept paths, lifespans, and the tile layers made on this
-   * tree. {@link restore} brings it back, and the steps after it then give the same pairs,
-   * events, budget decisions and query answers, in the same order, as the steps after the save
-   * did: what rollback netcode and replays need. Pass an older snapshot of this tree as `into`
-   * to reuse its memory (no allocation while the tree keeps its size).
-   *
-   * A save copies the parts of the tree's buffers in use; a snapshot holds a copy the size of
-   * each (see docs/rollback.md). It stays in memory and restores only this tree.
+   * Saves the whole collision state (items, pairs, budget state, swept paths, lifespans, tile
+   * layers made on this tree): after {@link restore}, steps give the same pairs, events and
+   * answers in the same order, as rollback and replays need. Pass an older snapshot as `into`
+   * to reuse its memory. See docs/rollback.md.
    * @throws if `into` is given and is not a snapshot
    */
   save(into?: QuadtreeSnapshot): QuadtreeSnapshot {
@@ -700,9 +638,8 @@ export class LooseQuadtree {
   }
 
   /**
-   * Brings back the state a {@link save} of this tree took, whatever happened since: items
-   * inserted, moved or removed, steps run, the tree grown, tile layers changed. Ids inserted
-   * since are gone again; handlers and queries see the tree as it was.
+   * Brings back the state a {@link save} of this tree took, whatever happened since; ids
+   * inserted since are gone again.
    * @throws if `snapshot` is not one saved from this tree, or is damaged; nothing changes then
    */
   restore(snapshot: QuadtreeSnapshot): void {
@@ -778,11 +715,7 @@ export class LooseQuadtree {
     if (this.tree.budgeted) bp.planShares(0, 0, 0);
   }
 
-  /**
-   * Ids of items overlapping the rectangle, into `out` (its length is set), in no promised
-   * order (sort them if you need one). A circle item counts when its circle overlaps (see
-   * {@link setShape}), as in every query. Returns the count.
-   */
+  /** Ids of items overlapping the rectangle into `out` (length set), in no promised order. Returns the count. */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: IdArray, mask = ALL): number {
     this.rectArgs(minX, minY, maxX, maxY, mask);
     return trim(out, this.queries.list(RECT, this.touching, mask, out));
@@ -794,10 +727,7 @@ export class LooseQuadtree {
     return this.queries.visit(RECT, this.touching, mask, visit);
   }
 
-  /**
-   * Ids of items overlapping the circle (an area attack), into `out`, in no promised order.
-   * A radius of 0 is a point: the same items as {@link queryPoint}. Returns the count.
-   */
+  /** Ids of items overlapping the circle into `out`, in no promised order; radius 0 is a point. Returns the count. */
   queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
     this.circleArgs(x, y, radius, mask);
     return trim(out, this.queries.list(CIRCLE_QUERY, this.touching, mask, out));
@@ -821,10 +751,7 @@ export class LooseQuadtree {
     return this.queries.visit(POINT, this.touching, mask, visit);
   }
 
-  /**
-   * The first item a ray hits within `maxDistance`, ties broken by the lower id. The
-   * direction need not be unit length. Writes into `hit` and returns whether anything was hit.
-   */
+  /** The first item a ray hits within `maxDistance` (ties by lower id) into `hit`; whether one was hit. */
   raycast(ox: number, oy: number, dx: number, dy: number, maxDistance: number, hit: RayHit, mask = ALL): boolean {
     this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
     const found = this.queries.best(RAY, this.touching, mask, 1, this.rayIds, this.rayDist);
@@ -851,11 +778,9 @@ export class LooseQuadtree {
   }
 
   /**
-   * Moves a box by (dx, dy) through the index without changing it (a swept raycast for a body
-   * the game moves itself): the first item the moving box meets, by time of impact (0..1 of the
-   * move, 0 when it starts overlapping), ties by the lower id. Items stand where they are (a
-   * circle item as its circle; a swept one at the end of its path).
-   * Writes into `hit` and returns whether anything was met.
+   * Moves a box by (dx, dy) through the index without changing it: the first item met by time
+   * of impact (0..1, ties by lower id) into `hit`; returns whether one was met. Items stand
+   * still (a swept one at the end of its path).
    */
   sweepBox(
     minX: number,
@@ -909,10 +834,9 @@ export class LooseQuadtree {
   }
 
   /**
-   * The `k` items nearest to a point, by distance to their boxes (0 inside), closer than
-   * `maxDistance`, nearest first, equal distances by ascending id (a circle item by distance
-   * to its circle). A `maxDistance` of 0 is the point itself: the items {@link queryPoint}
-   * finds. Distances go to `outDistances` if given.
+   * The `k` items nearest to a point within `maxDistance` (by box or circle distance, 0
+   * inside), nearest first, ties by ascending id; 0 is the point itself, as {@link queryPoint}.
+   * Distances go to `outDistances` if given.
    */
   nearest(
     x: number,
@@ -940,8 +864,7 @@ export class LooseQuadtree {
     if (this.tree.pendingCount !== 0 || this.tree.owedBoxes.owed !== 0) this.flush();
   }
 
-  // The *Args helpers check a query's numbers (the error path only when one is bad), place
-  // pending items, and store the numbers for the query engine. Small, so they inline.
+  // The *Args helpers check a query's numbers, place pending items and store the numbers; small, so they inline.
   private rectArgs(minX: number, minY: number, maxX: number, maxY: number, mask: number): void {
     if (!(
       minX - minX === 0 &&
@@ -1004,11 +927,7 @@ export class LooseQuadtree {
     args[4] = maxDistance;
   }
 
-  /**
-   * Calls `visit` for every live node, parents before children, with its loose bounds, its
-   * depth and the number of items in its subtree (for debug drawing and tuning). Allocates
-   * nothing; not re-entrant.
-   */
+  /** Calls `visit` for every live node, parents first, with loose bounds, depth and subtree items. */
   visitNodes(visit: NodeVisitor): void {
     this.flush();
     const nodes = this.tree.nodes;
@@ -1025,10 +944,7 @@ export class LooseQuadtree {
     }
   }
 
-  /**
-   * Checks every invariant of the tree, the item lists and the pair set, and throws an
-   * Error naming the first broken one. Costs O(items + nodes + pairs): for tests.
-   */
+  /** Checks every invariant of the tree, lists and pairs; throws naming the first broken one. For tests. */
   validate(): void {
     this.tree.owedBoxes.settleAll();
     validateIndex(this.tree, this.broadphase);
@@ -1067,10 +983,7 @@ export class LooseQuadtree {
   }
 }
 
-/**
- * The spatial index inside a LooseQuadtree, for the package's own faces (see internal.ts):
- * the ECS sync walks its class lists to read components in memory order.
- */
+/** The spatial index inside a LooseQuadtree, for the package's own faces (see internal.ts). */
 export function spatialTreeOf(tree: LooseQuadtree): SpatialTree {
   return tree.tree;
 }

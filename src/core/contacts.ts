@@ -2,24 +2,15 @@ import { A_CIRCLE, B_CIRCLE, boxesOverlap, circleBoxOverlap, circlesOverlap } fr
 import type { Contact } from './options.js';
 
 /**
- * Contact geometry of two overlapping shapes, the narrow phase a game needs to push a ship
- * out of a wall or bounce a spark off a rock. `s` holds A's box then B's (8 numbers, each
- * minX, minY, maxX, maxY); `shapes` says which is a circle (the one inscribed in its box; see
- * A_CIRCLE, B_CIRCLE). Writes into `out`:
+ * Contact geometry of two overlapping shapes. `s` holds A's box then B's (8 numbers, minX,
+ * minY, maxX, maxY each); `shapes` says which is a circle (A_CIRCLE, B_CIRCLE). Writes into
+ * `out` the unit normal `nx`, `ny` from A to B, the `depth` A must move against it to end the
+ * overlap (0 when touching), and a contact point `x`, `y`.
  *
- * - `nx`, `ny`: the unit normal from A to B;
- * - `depth`: how far A must move against the normal to end the overlap (the overlap of the
- *   two shapes' extents along the normal; 0 when they only touch);
- * - `x`, `y`: a contact point: the centre of the boxes' overlap; for circles, the middle of
- *   the overlap on the line between the centres, or the point of the box nearest the circle.
- *
- * Two boxes: of the four axis moves that part them, the shortest (A's smallest push out),
- * whether or not their centres coincide (two equal 10 x 4 boxes part along y). Between equal
- * pushes the normal goes +x, then -x, +y, -y. A circle and a box: the normal from the
- * circle's centre to the box's nearest point, or, with the centre inside the box, out through
- * the nearest side, equally near sides taken in the same order of the normal from A to B,
- * whichever is the circle. Two circles: along the line between the centres, +x when they
- * coincide. Never NaN for finite boxes.
+ * Two boxes part along the shortest of the four axis moves; a circle and a box along the line
+ * from the centre to the box's nearest point (out through the nearest side when inside); two
+ * circles along the line between centres, +x when they coincide. Equal pushes prefer +x, -x,
+ * +y, -y. Never NaN for finite boxes.
  */
 export function contactOf<T extends Contact>(s: Float64Array, shapes: number, out: T): T {
   if (shapes === 0) return boxesContact(s, out);
@@ -28,13 +19,7 @@ export function contactOf<T extends Contact>(s: Float64Array, shapes: number, ou
   return circleBoxContact(s, 4, 0, -1, out);
 }
 
-/**
- * How far A must move against the unit normal (nx, ny) so that the shapes' extents along it
- * no longer overlap: A's furthest reach along the normal minus B's nearest, from the support
- * functions of a box (a corner) and a circle (centre plus radius); 0 when the extents do not
- * overlap (A wholly past B along the normal, as a bullet that went through, counts as apart)
- * or when the shapes themselves do not (apart across the normal).
- */
+/** How far A must move against the unit normal (nx, ny) to part the shapes' extents along it; 0 when apart. */
 export function depthAlong(s: Float64Array, shapes: number, nx: number, ny: number): number {
   const aCircle = (shapes & A_CIRCLE) !== 0,
     bCircle = (shapes & B_CIRCLE) !== 0;
@@ -127,10 +112,7 @@ function circlesContact<T extends Contact>(s: Float64Array, out: T): T {
   return out;
 }
 
-/**
- * A circle (box at `c` in `s`) and a box (at `b`): the normal from circle to box, flipped
- * when B is the circle (`sign` -1) so that it points from A to B either way.
- */
+/** A circle (box at `c`) and a box (at `b`): the normal from circle to box, times `sign` so it points from A to B. */
 function circleBoxContact<T extends Contact>(s: Float64Array, c: number, b: number, sign: number, out: T): T {
   const cx = s[c] * 0.5 + s[c + 2] * 0.5,
     cy = s[c + 1] * 0.5 + s[c + 3] * 0.5,
@@ -155,8 +137,7 @@ function circleBoxContact<T extends Contact>(s: Float64Array, c: number, b: numb
       toRight = s[b + 2] - cx,
       toTop = cy - s[b + 1],
       toBottom = s[b + 3] - cy;
-    // The push for each normal from A to B, tried +x, -x, +y, -y as for two boxes (leaving by
-    // the left side is normal +x from the circle to the box, -x from the box to the circle).
+    // Pushes tried +x, -x, +y, -y as for two boxes, as normals from A to B.
     const plusX = sign > 0 ? toLeft : toRight,
       minusX = sign > 0 ? toRight : toLeft,
       plusY = sign > 0 ? toTop : toBottom,

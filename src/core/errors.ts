@@ -27,23 +27,15 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 /** What every message about a corner past float32's range ends with. */
 export const FLOAT32_RANGE = `boxes are stored in float32, corners within ±${FLOAT32_MAX}`;
 
-/**
- * True for a number that rounds to a finite float32 (within about ±3.4e38): NaN, ±Infinity
- * and larger magnitudes fail.
- */
+/** True for a number that rounds to a finite float32: NaN, ±Infinity and larger magnitudes fail. */
 export function inFloat32(value: number): boolean {
   const f = Math.fround(value);
   return f - f === 0;
 }
 
-/**
- * Checks a box given as min/max corners. Names the item, the field and the value. A box
- * with min > max is a negative size; NaN, ±Infinity and corners past float32's range are
- * refused.
- */
+/** Checks a box given as corners: min > max, NaN, ±Infinity and corners past float32 are refused by name. */
 export function checkBox(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
-  // Fast path: `x - x === 0` is false only for NaN and ±Infinity (and non-numbers), and a
-  // number past float32's range rounds to ±Infinity.
+  // Fast path: `x - x === 0` fails only for NaN, ±Infinity and non-numbers; past float32's range rounds to ±Infinity.
   if (inFloat32(minX) && inFloat32(minY) && inFloat32(maxX) && inFloat32(maxY) && minX <= maxX && minY <= maxY) return;
   checkCorner(id, 'minX', minX);
   checkCorner(id, 'minY', minY);
@@ -53,11 +45,7 @@ export function checkBox(id: number, minX: number, minY: number, maxX: number, m
   fail(`item ${id} has a negative height: minY ${show(minY)} > maxY ${show(maxY)}`);
 }
 
-/**
- * {@link checkBox} of the box held in `box` (minX, minY, maxX, maxY): the numbers are read
- * here, so that a caller passes no number (see LooseQuadtree.boxIn). They are float32 already:
- * a corner written there past float32's range reads as infinite.
- */
+/** {@link checkBox} of the float32 box in `box`, read here so the caller passes no number (see LooseQuadtree.boxIn). */
 export function checkBoxIn(id: number, box: Float32Array): void {
   const minX = box[0],
     minY = box[1],
@@ -89,28 +77,15 @@ export function isBits32(value: number): boolean {
   return value === (value | 0) || value === value >>> 0;
 }
 
-/**
- * True when a centre's half sizes and the corners made from them give a box: NaN fails every
- * comparison, and a corner past the float range makes the width infinite or NaN. Small, so
- * that the loops storing boxes from a game's arrays inline it.
- */
+/** True when a centre's half sizes and the corners made from them give a box. Small, so box-storing loops inline it. */
 export function makesBox(hw: number, hh: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
   return hw >= 0 && hh >= 0 && maxX - minX < Infinity && maxY - minY < Infinity;
 }
 
-/**
- * For {@link isSquare} of a box as stored: one more rounding of its corners than the box it was
- * given, which passed with `slack` 1.
- */
+/** For {@link isSquare} of a stored box: one more rounding than the box it was given, which passed with `slack` 1. */
 export const STORED = 2;
 
-/**
- * True when a box is square to within rounding (a circle's box): to within float32's, as the
- * slots store the corners (see SlotPool.box), each rounded by up to 2^-24 of its magnitude, times
- * `slack` (see {@link STORED}). So a circle's box read back and moved on from there stays a
- * circle's box, even far from the origin; moved on from there again and again, it adds up their
- * roundings, and a game moves a circle by its centre and radius.
- */
+/** True when a box is square to within float32 rounding of its corners times `slack` (see {@link STORED}). */
 export function isSquare(minX: number, minY: number, maxX: number, maxY: number, slack = 1): boolean {
   const d = maxX - minX - (maxY - minY);
   return (

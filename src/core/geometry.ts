@@ -1,15 +1,9 @@
-/**
- * The overlap rules, in one place so queries and pair finding agree. `touching` selects
- * closed boxes (edges count); otherwise boxes are open and only interiors collide.
- */
+/** The overlap rules, in one place so queries and pair finding agree: open boxes, or closed with `touching`. */
 
 /**
- * True when the boxes overlap under the rule. The pair finders' inner loops (`pairs/`) write
- * this test out in place: a call with eight loose numbers that the engine declines to inline
- * (its inlining budget runs out in big loops) boxes every number, per candidate. There the
- * four comparisons are combined with `&` as numbers (`+(a < b) & ...`) rather than chained
- * with `&&`: most candidates fail one comparison or another at random, and the branches each
- * `&&` takes were mispredicted (6-7% of a step with a tenth of 100k boxes moving).
+ * True when the boxes overlap under the rule. The pair finders' inner loops inline this test
+ * by hand (an un-inlined call boxes its numbers), combining comparisons with `&` rather than
+ * `&&`: candidates fail at random, so the branches would be mispredicted.
  */
 export function boxesOverlap(
   aMinX: number,
@@ -41,17 +35,10 @@ export function pointBoxDistanceSq(
   return dx * dx + dy * dy;
 }
 
-/**
- * Power of two that brings coordinates up to 2^1024 down to about 2^424, so squared
- * distances cannot overflow. Scaling by a power of two is exact (bar values under 2^-422,
- * which cannot matter next to the distances that need it).
- */
+/** Power of two that scales coordinates down so squared distances cannot overflow (exact scaling). */
 const DOWN = 2 ** -600;
 
-/**
- * Distance from a point to a box (0 inside or on the edge). Exact where squaring does not
- * overflow, and finite for any finite input: past about 1e154 it works on scaled values.
- */
+/** Distance from a point to a box (0 inside or on the edge); finite for any finite input. */
 export function pointBoxDistance(x: number, y: number, minX: number, minY: number, maxX: number, maxY: number): number {
   const d2 = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
   if (d2 < Infinity) return Math.sqrt(d2);
@@ -59,11 +46,9 @@ export function pointBoxDistance(x: number, y: number, minX: number, minY: numbe
 }
 
 /**
- * True when a circle and a box overlap. Strict: the box's open interior must come closer
- * than r to the centre (a zero-size box strictly inside the circle counts, as with boxes);
- * a circle of radius 0 is a point, inside the open box (the closed box, with `touching`).
- * Compares squares; when they tie (a point, a tangent, or squares that both over- or
- * underflowed) or r² is too small to hold its digits, compares scaled values instead.
+ * True when a circle and a box overlap: the open box must come closer than r to the centre;
+ * radius 0 is a point, inside the open (or, with `touching`, closed) box. Compares squares,
+ * and scaled values when they tie or r² is too small to hold its digits.
  */
 export function circleBoxOverlap(
   x: number,
@@ -81,7 +66,7 @@ export function circleBoxOverlap(
   return touching ? d2 <= r2 : d2 < r2;
 }
 
-/** {@link circleBoxOverlap} where squares cannot decide, apart so the common case stays small enough to inline. */
+/** {@link circleBoxOverlap} where squares cannot decide; apart so the common case inlines. */
 function circleBoxExactly(
   x: number,
   y: number,
@@ -98,18 +83,10 @@ function circleBoxExactly(
   return withinScaled(dx, dy, r, touching);
 }
 
-/**
- * Squares below this hold too few digits (or none) to compare: 2^-968, so a radius above
- * 2^-484 squares to a full-precision double.
- */
+/** Squares below this hold too few digits to compare: a radius above 2^-484 squares to a full double. */
 export const MIN_SQUARE = 2 ** -968;
 
-/**
- * Whether the length of (dx, dy) is below r (at most r, with `touching`), decided without
- * overflow or underflow: the three are scaled by a power of two (exact) that brings the
- * largest to about 1 before squaring, so only terms far below the rounding of the largest
- * are lost. For the rare cases plain squares cannot decide (see circleBoxOverlap).
- */
+/** Whether |(dx, dy)| < r (≤ r with `touching`), scaled by a power of two so squaring cannot over- or underflow. */
 function withinScaled(dx: number, dy: number, r: number, touching: boolean): boolean {
   dx = Math.abs(dx);
   dy = Math.abs(dy);
@@ -128,12 +105,7 @@ function withinScaled(dx: number, dy: number, r: number, touching: boolean): boo
   return touching ? d2 <= s * s : d2 < s * s;
 }
 
-/**
- * Scales the first n numbers of `v` in place by one power of two (exact) that brings the
- * largest magnitude to about 1, when it lies outside [2^-200, 2^200]: a quadratic built from
- * them (terms up to their fourth power, in its discriminant) then neither overflows nor
- * underflows. Its roots in t are unchanged by the scale.
- */
+/** Scales `v[0..n-1]` by a power of two to about 1 when outside [2^-200, 2^200], so quadratics stay finite. */
 function normalise(v: Float64Array, n: number): void {
   let m = 0;
   for (let i = 0; i < n; i++) {
@@ -147,10 +119,7 @@ function normalise(v: Float64Array, n: number): void {
   for (let i = 0; i < n; i++) v[i] = v[i] * p * q;
 }
 
-/**
- * Coordinates beyond this magnitude may overflow a squared distance (squares pass 2^1024
- * from about 1.3e154 on): queries that can meet them take overflow-safe distances.
- */
+/** Coordinates beyond this may overflow a squared distance: queries meeting them use overflow-safe distances. */
 export const FAR = 2 ** 500;
 
 /** True when the point lies in the box (open box unless `touching`). */
@@ -166,12 +135,7 @@ export function pointInBox(
   return touching ? minX <= x && x <= maxX && minY <= y && y <= maxY : minX < x && x < maxX && minY < y && y < maxY;
 }
 
-/**
- * Distance along a ray (unit direction `dx,dy`) to where it enters the box, or -1 if the
- * segment `[0, maxDistance]` misses it. Strict rule: the segment must pass through the
- * open interior, so grazing an edge is a miss; with `touching` the box is closed.
- * Starting inside gives 0.
- */
+/** Distance along a ray (unit `dx,dy`) into the open box (closed with `touching`) up to `maxDistance`, or -1. */
 export function rayBoxDistance(
   ox: number,
   oy: number,
@@ -213,15 +177,11 @@ export function rayBoxDistance(
 }
 
 /**
- * The swept-box test: boxes A and B each move (corners linearly) from a start box to an end
- * box over the frame, t in [0, 1]; they meet when, at some t, they overlap under the rule.
- * `s` holds A's start and end boxes, then B's (16 numbers, each box minX, minY, maxX, maxY).
- * Returns whether they meet, and writes the first time of contact into `s[16]` (0 when they
- * overlap at the start) and the normal of the faces that met then, from A to B, into `s[17]`,
- * `s[18]` (0, 0 when they overlap at the start). Slab method on the relative motion: each of
- * the four separating conditions is linear in t, so the times of overlap are one interval.
- * Boxes that do not move reduce to {@link boxesOverlap} exactly. Works on an array (not loose
- * numbers) so that a call the engine does not inline allocates nothing.
+ * The swept-box test: boxes A and B move (corners linearly) from start to end box over
+ * t in [0, 1]. `s` holds A's start and end boxes, then B's (16 numbers, minX, minY, maxX,
+ * maxY each). Returns whether they meet; writes the first contact time into `s[16]` and the
+ * normal from A to B into `s[17]`, `s[18]` (0 and 0, 0 when overlapping at the start).
+ * Slab method: each separating condition is linear in t, so overlap is one interval.
  */
 export function sweptContact(s: Float64Array, touching: boolean): boolean {
   let lo = 0;
@@ -259,11 +219,8 @@ export function sweptContact(s: Float64Array, touching: boolean): boolean {
   return true;
 }
 
-// Circles. An item that is a circle is the circle inscribed in its box: centre the box's
-// centre, diameter its width. Strict rule: interiors must meet, so tangent circles and a
-// circle touching a box's edge do not collide; a circle of no size is a point, which
-// collides with a shape whose open interior holds it, as a box of no size does. With
-// `touching` both are closed.
+// Circles: an item that is a circle is the one inscribed in its box. Strict rule: interiors
+// must meet; a circle of no size is a point. With `touching` both are closed.
 
 /** Largest magnitude among numbers, for deciding whether squares may overflow. */
 function magnitude(a: number, b: number, c: number, d: number): number {
@@ -276,11 +233,7 @@ function magnitude(a: number, b: number, c: number, d: number): number {
   return m > n ? m : n;
 }
 
-/**
- * True when two circles overlap: centre distance below the sum of the radii (at most, with
- * `touching`). A circle of radius 0 is a point: inside the other's open disk (two points
- * never overlap under the strict rule; with `touching`, when they coincide).
- */
+/** True when two circles overlap (centre distance below the radii's sum; at most, with `touching`). */
 export function circlesOverlap(
   x1: number,
   y1: number,
@@ -324,11 +277,7 @@ export function pointCircleDistance(px: number, py: number, x: number, y: number
   return d > 0 ? d * scale : 0;
 }
 
-/**
- * Distance along a ray (unit direction `dx,dy`) to where it enters the circle, or -1 if the
- * segment `[0, maxDistance]` misses it. Strict rule: the segment must pass through the open
- * disk, so a tangent is a miss; with `touching` the disk is closed. Starting inside gives 0.
- */
+/** Distance along a ray (unit `dx,dy`) into the open disk (closed with `touching`) up to `maxDistance`, or -1. */
 export function rayCircleDistance(
   ox: number,
   oy: number,
@@ -350,9 +299,8 @@ export function rayCircleDistance(
     maxDistance *= DOWN;
     scale = 1 / DOWN;
   }
-  // |m + t u|^2 = r^2 with m = origin - centre and |u| = 1: t^2 + 2 b t + c = 0, whose
-  // discriminant b^2 - c is r^2 less the squared distance from the centre to the line, taken
-  // that way: b^2 - c cancels away a centre far off to the side of a ray from far away.
+  // t^2 + 2bt + c = 0; the discriminant is taken as r^2 less the squared distance from the
+  // centre to the line, as b^2 - c cancels for a far centre off to the side.
   const mx = ox - x;
   const my = oy - y;
   const b = mx * dx + my * dy;
@@ -365,9 +313,7 @@ export function rayCircleDistance(
     if (touching ? disc < 0 : disc <= 0) return -1;
     root = Math.sqrt(disc);
   } else {
-    // Scaled down, the radius and the centre's distance to the line would underflow once
-    // squared (a ray from far away would then touch every small circle near its line):
-    // compare lengths instead.
+    // Scaled down, squares would underflow (a far ray would touch every small circle): compare lengths.
     const h = Math.hypot(px, py);
     if (touching ? h > r : h >= r) return -1;
     root = Math.sqrt((r - h) * (r + h));
@@ -390,9 +336,8 @@ export const B_CIRCLE = 2;
 
 /**
  * The earliest t in [lo, hi] where `a t² + b t + c` is below 0 (at most 0, with `touching`),
- * or -1: the moment a shrinking gap closes. Without `fromStart` the value at `lo` is known not
- * to count (the piece before ended there without meeting): it is not evaluated, as a gap that
- * only touches 0 at a cut evaluates a hair below it.
+ * or -1. Without `fromStart`, `lo` is known not to count and is not evaluated (a gap touching
+ * 0 at a cut evaluates a hair below it).
  */
 function firstBelowZero(
   a: number,
@@ -431,19 +376,11 @@ function firstBelowZero(
 }
 
 /**
- * The swept test for any two shapes: boxes A and B each move (corners linearly) from a start
- * box to an end box over the frame, t in [0, 1]; either may be a circle (`shapes`, see
- * A_CIRCLE, B_CIRCLE), the one inscribed in its box at each t. They meet when, at some t, they
- * overlap under the rule. `s` holds A's start and end boxes, then B's (16 numbers, each box
- * minX, minY, maxX, maxY). Returns whether they meet, and writes the first time of contact
- * into `s[16]` (0 when they overlap at the start) and the normal at that time, from A to B,
- * into `s[17]`, `s[18]` (0, 0 when they overlap at the start). Two boxes take
- * {@link sweptContact}, and so does a circle of radius 0 all along (a point, as in
- * circleBoxOverlap); a circle and a box, the distance from the circle's centre to the box,
- * which is piecewise linear in t, squared against the radius on each piece; two circles, the
- * distance between centres against the sum of the radii. Anywhere in float space: each
- * quadratic is built from its gaps and radii scaled by a power of two (see normalise), and
- * coordinates near the largest double are scaled down first, so no difference overflows.
+ * The swept test for any two shapes: as {@link sweptContact}, but either may be a circle
+ * (`shapes`, see A_CIRCLE, B_CIRCLE), the one inscribed in its box at each t. A circle and a
+ * box: the centre-to-box distance is piecewise linear in t, squared against the radius per
+ * piece; two circles: centre distance against the radii's sum. Works anywhere in float space
+ * (see normalise).
  */
 export function sweptShapes(s: Float64Array, shapes: number, touching: boolean): boolean {
   if (shapes === 0) return sweptContact(s, touching);
@@ -474,7 +411,7 @@ export function sweptShapes(s: Float64Array, shapes: number, touching: boolean):
   return met;
 }
 
-/** The paths sweptShapes changes (a point's, or all scaled down), so that the caller's stay as they were. */
+/** Scratch for the paths sweptShapes changes, so the caller's stay as they were. */
 const WORK_PATHS = new Float64Array(19);
 
 function pathsCopy(s: Float64Array): Float64Array {
@@ -542,11 +479,8 @@ function sweptCircles(s: Float64Array, touching: boolean): boolean {
 }
 
 /**
- * A moving box (at `box` in `s`) and a moving circle (at `circle`): the distance from the
- * circle's centre to the box, per axis `max(min - c, 0, c - max)`, is linear between the
- * times the centre crosses the box's sides; on each piece the squared distance against the
- * squared radius is a quadratic. `sign` 1 when A is the box (the normal points from box to
- * circle), -1 when A is the circle.
+ * A moving box and circle: the centre-to-box distance is linear between side crossings, so
+ * each piece is a quadratic. `sign` 1 when A is the box (normal box to circle), -1 otherwise.
  */
 function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: boolean, sign: number): boolean {
   // Breakpoints: where the centre crosses a side, on either axis.
@@ -575,8 +509,7 @@ function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: 
       hi = cuts[i + 1];
     if (hi < lo || (hi === lo && i + 2 < n)) continue;
     const mid = (lo + hi) * 0.5;
-    // Each axis's gap as g0 + g1 t on this piece (0 while the centre is between the sides),
-    // into v[0..3], then the radius r0 + k t into v[4], v[5].
+    // Each axis's gap as g0 + g1 t on this piece into v[0..3], the radius r0 + k t into v[4], v[5].
     for (let axis = 0; axis < 2; axis++) {
       const c0 = centreOf(s, circle, axis),
         cv = centreOf(s, circle + 4, axis) - c0;

@@ -1,10 +1,7 @@
 /** Any typed array the pools grow. */
 export type Growable = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array | Uint16Array;
 
-/**
- * A copy of `a` with `size` entries (the new ones set to `fill`), or `a` itself when it holds
- * that many already: how every pool and buffer grows. Callers pick the size (most double).
- */
+/** A copy of `a` with `size` entries (new ones `fill`), or `a` itself when big enough: how every pool grows. */
 export function grow<T extends Growable>(a: T, size: number, fill = 0): T {
   if (size <= a.length) return a;
   const b = new (a.constructor as new (n: number) => T)(size);
@@ -26,12 +23,7 @@ export function resize<T extends Growable>(a: T, size: number): T {
   return size > a.length ? grow(a, size) : (a.slice(0, size) as T);
 }
 
-/**
- * When a buffer whose use follows the step gives its room back after a burst (every pair
- * entering at once, a clear): it has more than 4,096 entries of room and used under a quarter
- * of them at 64 steps in a row. The wait keeps a step that alternates between few and many
- * from reallocating.
- */
+/** Whether a step-sized buffer gives back room: over 4,096 entries, under a quarter used for 64 steps in a row. */
 export class Slack {
   private idle = 0;
 

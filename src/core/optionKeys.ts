@@ -1,10 +1,7 @@
 import { fail, show } from './errors.js';
 import type { BudgetOptions, QuadtreeOptions } from './options.js';
 
-/**
- * The keys of an options type, as an object the compiler checks against the type: a key
- * added to the interface and not here (or the other way round) is a type error.
- */
+/** The keys of an options type, checked by the compiler against the type in both directions. */
 export type KeysOf<T> = { readonly [K in keyof Required<T>]: true };
 
 /** Keys of {@link QuadtreeOptions}. */
@@ -24,12 +21,7 @@ export const QUADTREE_KEYS: KeysOf<QuadtreeOptions> = {
 /** Keys of {@link BudgetOptions}. */
 export const BUDGET_KEYS: KeysOf<BudgetOptions> = { maxPairTests: true, maxMs: true, minChecksPerTier: true };
 
-/**
- * Refuses an options object with a key its type does not have: in plain JavaScript a
- * misspelled option (`widht`) would otherwise be ignored without a word. The error names the
- * key and the closest valid one. `what` names the object in the message (`option`,
- * `budget option`...).
- */
+/** Refuses an unknown key (a misspelled option would be ignored), naming the closest valid one. */
 export function checkKeys(what: string, options: unknown, known: object): void {
   if (typeof options !== 'object' || options === null) fail(`${what}s must be an object (got ${show(options)})`);
   for (const key of Object.keys(options)) {

@@ -5,23 +5,22 @@ export interface QuadtreeOptions {
   /** Top edge of the world. @default 0 */
   y?: number;
   /**
-   * World width. The root cell is a square of side `max(width, height)`. Items outside the
-   * world are kept and found; they only cost more (see docs/core.md, "Outside the world").
+   * World width; the root cell is a square of side `max(width, height)`. Items outside the
+   * world are kept and found, at more cost (see docs/core.md, "Outside the world").
    * @default 1024
    */
   width?: number;
   /** World height. @default 1024 */
   height?: number;
   /**
-   * Deepest level of the tree (root is 0). Clamped to 0..11. Together with the world size it
-   * sets the smallest cell: `max(width, height) / 2 ** maxDepth`. Each level in use keeps a
-   * dense cell index of 4^depth entries (12 bytes each): 768 KB at depth 8, 12 MB at 10.
+   * Deepest level of the tree (root is 0), clamped to 0..11; the smallest cell is
+   * `max(width, height) / 2 ** maxDepth`. Each level in use keeps a 4^depth-entry cell index.
    * @default the depth whose cells are closest to 40 units: `round(log2(max(width, height) / 40))`
    */
   maxDepth?: number;
   /**
-   * Count touching edges as overlap. When false (the default) overlap is strict: boxes that
-   * share only an edge or a corner do not collide. The same rule holds in every query.
+   * Count touching edges as overlap. When false, boxes sharing only an edge or corner do not
+   * collide. The same rule holds in every query.
    * @default false
    */
   touching?: boolean;
@@ -36,19 +35,15 @@ export interface QuadtreeOptions {
 }
 
 /**
- * A cap on the broadphase work of one step. Movers of tier 0 (priority 192-255) are always
- * checked; tiers 1-3 are checked in tier order while the budget lasts, oldest first, and the
- * rest wait for the next step. A big class of the lower tiers that does not pair with itself
- * (particles) is checked in shares instead, round-robin, each share sized from what the
- * budget left the step before; its items need not even be read until their share comes (the
- * ECS sync reads only the share). {@link QuadtreeStats.waitBound} tells the longest wait.
- * See docs/layers-and-budgets.md, "The step budget".
+ * A cap on the broadphase work of one step. Tier 0 movers (priority 192-255) are always
+ * checked; tiers 1-3 in order, oldest first, while the budget lasts; the rest wait. A big
+ * lower-tier class that does not pair with itself is checked in round-robin shares instead.
+ * {@link QuadtreeStats.waitBound} tells the longest wait. See docs/layers-and-budgets.md.
  */
 export interface BudgetOptions {
   /**
-   * Pair tests per step (deterministic). A share of a class checked in shares is charged one
-   * test per item it checks on top of that item's pair tests, since checking an item costs
-   * time even when it finds nothing: `stats.pairTests` may stay under this while items wait.
+   * Pair tests per step (deterministic). A share charges one test per item it checks on top
+   * of its pair tests, so `stats.pairTests` may stay under this while items wait.
    * @default Infinity
    */
   maxPairTests?: number;
@@ -56,11 +51,9 @@ export interface BudgetOptions {
   maxMs?: number;
   /**
    * Movers of each lower tier checked every step even when the budget is spent, and the least
-   * share of each class checked in shares. This is what bounds the wait of a deferred item: at
-   * most `floor(position / minChecksPerTier) + 1` steps, where `position` is its place in its
-   * tier's queue; for an item of a class checked in shares, `ceil(length / minChecksPerTier) + 1`,
-   * where `length` is its class's list (its items, and the places of removed ones not yet
-   * reused: at most a third more). Clamped to at least 1.
+   * share of a class checked in shares. Bounds a deferred item's wait to
+   * `floor(position / minChecksPerTier) + 1` steps (in shares, `ceil(length / minChecksPerTier) + 1`,
+   * `length` its class's list). Clamped to at least 1.
    * @default 32
    */
   minChecksPerTier?: number;
@@ -113,9 +106,8 @@ export const Shape = {
 export type ShapeValue = (typeof Shape)[keyof typeof Shape];
 
 /**
- * A list of pairs in typed buffers, sorted by priority (highest first), then `a`, then `b`.
- * `a < b` always. Read entries `0..count-1`; the buffers are reused and may be replaced by
- * larger ones on the next step, so do not keep them across steps.
+ * Pairs in typed buffers, sorted by priority (highest first), then `a`, then `b`; `a < b`.
+ * Read entries `0..count-1`; the buffers are reused, so do not keep them across steps.
  */
 export interface PairList {
   /** Pairs in the list: read entries `0..count-1`. */
@@ -128,19 +120,13 @@ export interface PairList {
   priority: Uint8Array;
 }
 
-/**
- * Numbers about the index and the last {@link LooseQuadtree.step}. One object, updated in
- * place by `step()` (and the node counts by `tick()`).
- */
+/** Numbers about the index and the last {@link LooseQuadtree.step}, updated in place by `step()` and `tick()`. */
 export interface QuadtreeStats {
   /** Items in the index (pending inserts included). */
   items: number;
   /** Items outside the root's loose bounds (kept in the root, tested by every query). */
   outside: number;
-  /**
-   * Items checked by the last step: the movers, or every item when at least half of them
-   * moved and there is no budget (one forward-looking pass over all items is cheaper then).
-   */
+  /** Items checked by the last step: the movers, or every item when half or more moved and there is no budget. */
   moved: number;
   /** Moves since the last step that changed an item's node. */
   relocated: number;
@@ -155,11 +141,8 @@ export interface QuadtreeStats {
   /** Overlap tests made by the last step. */
   pairTests: number;
   /**
-   * The part of `pairTests` the budget rationed: the tests of the lower tiers' queued movers
-   * and shares (their minimum and newborn included). The rest (tier 0, and classes joined
-   * whole) no budget cuts: when it alone comes near `maxPairTests`, the lower tiers get only
-   * their minimum and a budget saves little. 0 without a budget. Whether the budget cut
-   * anything is {@link QuadtreeStats.deferred}: the items it left waiting.
+   * The part of `pairTests` the budget rationed (lower tiers' movers and shares); 0 without a
+   * budget. When the rest alone nears `maxPairTests`, a budget saves little.
    */
   budgetedTests: number;
   /** Current pairs after the last step. */
@@ -176,16 +159,9 @@ export interface QuadtreeStats {
   stayedByTier: Int32Array;
   /** `exited` per tier 0..3. */
   exitedByTier: Int32Array;
-  /**
-   * Items the budget left unchecked in the last step, to check in a later one: queued movers
-   * of the lower tiers, and members of classes checked in shares outside this step's share.
-   * Greater than 0 exactly when the budget cut something; 0 without a budget.
-   */
+  /** Items the budget left unchecked in the last step; greater than 0 exactly when the budget cut something. */
   deferred: number;
-  /**
-   * With a budget, the most steps any item left waiting may still wait before it is checked
-   * (see {@link BudgetOptions.minChecksPerTier}); 0 without a budget or when nothing waits.
-   */
+  /** The most steps a waiting item may still wait (see {@link BudgetOptions.minChecksPerTier}); 0 without a budget. */
   waitBound: number;
   /** Wall time of the last step in milliseconds. */
   stepMs: number;

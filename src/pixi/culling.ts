@@ -10,22 +10,14 @@ export type CullTree = Pick<LooseQuadtree, 'queryRect'>;
 export interface CullOptions {
   /** Only items whose layer has a bit of this mask are considered (see `setCollider`). @default all layers */
   mask?: number;
-  /**
-   * Grows the view rectangle on every side, for sprites drawn larger than their boxes
-   * (glows, trails). In the tree's units.
-   * @default 0
-   */
+  /** Grows the view on every side (tree units), for sprites drawn larger than their boxes. @default 0 */
   margin?: number;
 }
 
 const CULL_KEYS: KeysOf<CullOptions> = { mask: true, margin: true };
 const PARTICLE_CULL_KEYS: KeysOf<CullOptions & { sortById?: boolean }> = { ...CULL_KEYS, sortById: true };
 
-/**
- * Anything with a `culled` flag: a PixiJS v8 `Container`, `Sprite`, `Graphics`... PixiJS
- * draws a container only when it is visible, renderable and not culled, so the culler can own
- * `culled` and leave `visible` to the game.
- */
+/** Anything with a `culled` flag (a PixiJS v8 `Container`, `Sprite`...): the culler owns `culled`, games `visible`. */
 export interface Cullable {
   /** Set by the culler while the object is out of view. */
   culled: boolean;
@@ -54,18 +46,13 @@ function checkEntry(id: number, what: string, value: unknown): void {
 }
 
 /**
- * Viewport culling for display objects of tree items: after {@link cull}, the registered
- * objects whose items overlap the view rectangle have `culled === false` and the others
- * `culled === true`, as PixiJS's own `Culler` would set them.
+ * Viewport culling for display objects of tree items: after {@link cull}, registered objects
+ * whose items overlap the view have `culled === false`, the others `true`.
  *
- * The culler owns `culled` and never writes `visible`: an object the game hid (a blinking
- * ship, a pooled bullet) stays hidden in view, since PixiJS draws only objects that are both
- * visible and not culled. {@link set} culls an object until a cull finds it in view. Do not
- * also run PixiJS's `CullerPlugin` over these objects: it rewrites `culled` on every frame.
- *
- * Costs O(in view), not O(registered): one rectangle query, then only the objects that
- * entered or left the view change their flag (a `culled` change rebuilds the render group,
- * so flags are never rewritten with the same value).
+ * The culler never writes `visible`, so an object the game hid stays hidden in view.
+ * {@link set} culls an object until a cull finds it in view. Do not also run PixiJS's
+ * `CullerPlugin` over these objects. Costs O(in view): only objects that entered or left
+ * the view have their flag written (a `culled` change rebuilds the render group).
  *
  * @example
  * const culler = new SpriteCuller();
@@ -133,11 +120,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
     this.visibleCount = 0;
   }
 
-  /**
-   * Clears `culled` on the objects of items overlapping the rectangle (grown by
-   * {@link margin}) and sets it on the ones in view at the previous cull that are no longer
-   * in it. Returns how many are in view.
-   */
+  /** Clears `culled` on objects in view (grown by {@link margin}), sets it on those that left; returns the count. */
   cull(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number): number {
     const hits = this.hits;
     const n = queryView(tree, minX, minY, maxX, maxY, this.margin, this.mask, hits);
@@ -186,13 +169,9 @@ export class SpriteCuller<T extends Cullable = Cullable> {
 }
 
 /**
- * Viewport culling for a PixiJS v8 `ParticleContainer`, whose particles have no `visible`
- * flag: after {@link cull}, the container's `particleChildren` holds exactly the registered
- * particles whose items overlap the view, so the GPU upload and the draw only cover what is
- * on screen. The culler owns `particleChildren`: add and remove particles through
- * {@link set} and {@link delete}, not on the container.
- *
- * Particles are drawn in the order the tree returns them, unless `sortById` is on.
+ * Viewport culling for a PixiJS v8 `ParticleContainer`: after {@link cull}, its
+ * `particleChildren` holds exactly the registered particles in view, in tree order unless
+ * `sortById`. The culler owns `particleChildren`: use {@link set} and {@link delete}.
  */
 export class ParticleCuller<T extends IParticle = IParticle> {
   /** The container whose `particleChildren` the culler owns. */
@@ -205,10 +184,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   sortById: boolean;
   /** Particles in view after the last {@link cull}. */
   visibleCount = 0;
-  /**
-   * Ids of the particles in view: entry `i` (below {@link visibleCount}) is the id of
-   * `container.particleChildren[i]`, so a game can update only the particles on screen.
-   */
+  /** Ids of the particles in view: entry `i` (below {@link visibleCount}) is `container.particleChildren[i]`'s. */
   visibleIds = new Int32Array(256);
 
   private readonly particles: (T | undefined)[] = [];

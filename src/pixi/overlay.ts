@@ -13,23 +13,21 @@ export type OverlayTree = Pick<
 /** Options for {@link QuadtreeOverlay}. Every field is optional and can be changed later on the overlay. */
 export interface QuadtreeOverlayOptions {
   /**
-   * Depth drawn pure red; shallower nodes fade towards white (the root). Give the tree's
-   * `maxDepth` so the leaves of the finest level are red. Clamped to 1..20.
+   * Depth drawn pure red; shallower nodes fade to white. Give the tree's `maxDepth`. Clamped to 1..20.
    * @default 8
    */
   maxDepth?: number;
   /** Skip nodes whose subtree holds no item (empty nodes still counting down their lifespan). @default false */
   skipEmpty?: boolean;
   /**
-   * Which rectangle of a node to draw: `'loose'`, the bounds its items may reach (the cell
-   * grown by half a cell on each side), or `'cell'`, the quadrant itself, which draws the
-   * familiar quadtree grid.
+   * Which rectangle of a node to draw: `'loose'` (the bounds its items may reach) or `'cell'`
+   * (the quadrant itself: the familiar grid).
    * @default 'loose'
    */
   bounds?: 'loose' | 'cell';
   /**
-   * Draw every line one screen pixel wide whatever the zoom, as GPU line primitives: the
-   * cheapest lines to rebuild each frame. When false, lines are `lineWidth` wide.
+   * Draw lines one screen pixel wide at any zoom (GPU line primitives, cheapest to rebuild);
+   * when false, `lineWidth` wide.
    * @default true
    */
   pixelLine?: boolean;
@@ -49,10 +47,7 @@ export interface QuadtreeOverlayOptions {
   pairColors?: readonly [number, number, number, number];
   /** At most this many pair lines per draw. @default 20000 */
   maxPairs?: number;
-  /**
-   * Draw, for every swept item in the view (see the core's `setSwept`), the box covering the
-   * path its last step tested, and a line from the start of that path to its end. @default false
-   */
+  /** Draw each swept item's last tested path in view: its covering box and a start-to-end line. @default false */
   paths?: boolean;
   /** Colour of swept paths. @default 0xff44ff */
   pathColor?: number;
@@ -87,12 +82,9 @@ const BOX = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 const END = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 
 /**
- * Debug drawing of a quadtree into a PixiJS v8 `Graphics`: the loose bounds (or cells) of
- * every live node coloured by depth, and optionally item boxes and pair lines. Each
- * {@link draw} clears the graphics and strokes one path per depth, deepest first (and one
- * per pair tier), so a redraw every frame costs a few strokes however many nodes there are.
- * Uses no `Text`.
- *
+ * Debug drawing of a quadtree into a PixiJS v8 `Graphics`: node bounds coloured by depth,
+ * and optionally items, pairs and swept paths. One stroke per depth (and per pair tier), so
+ * redrawing every frame stays cheap. Uses no `Text`.
  * @example
  * const overlay = new QuadtreeOverlay(new Graphics(), { maxDepth: 8, pairs: true });
  * app.stage.addChild(overlay.graphics);
@@ -194,11 +186,7 @@ export class QuadtreeOverlay {
     };
   }
 
-  /**
-   * Clears the graphics and draws the tree's nodes (and items and pairs, if enabled) that
-   * overlap the view rectangle, in the tree's coordinates. Without a view, draws everything.
-   * Returns the number of nodes drawn.
-   */
+  /** Clears the graphics and draws what overlaps the view (all without one). Returns the nodes drawn. */
   draw(tree: OverlayTree, minX = -FAR, minY = -FAR, maxX = FAR, maxY = FAR): number {
     const g = this.graphics;
     g.clear();

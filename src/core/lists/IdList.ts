@@ -1,18 +1,14 @@
 import { fit } from '../grow.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 
-/**
- * A growable list of ids (entity ids up to 2^32 - 1) in a typed array that doubles when full:
- * no allocation once warm.
- */
+/** A growable list of ids (up to 2^32 - 1) in a typed array that doubles when full. */
 export class IdList {
   data: Uint32Array;
   count = 0;
 
   constructor(capacity = 64) {
     this.data = new Uint32Array(capacity);
-    // Only the ids listed are state: a list keeps the room of its longest burst (every entity
-    // of a world queued at once), which snapshots need not copy.
+    // Only the ids listed are state: a burst's leftover room need not be copied.
     declareExtent(this, 'data', () => this.count);
   }
 

@@ -2,10 +2,7 @@ import { resize, Slack } from '../grow.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 import type { PairList } from '../options.js';
 
-/**
- * A growable {@link PairList}, with each pair's start step when it is the current list (a
- * step's found pairs, entries and exits need none: their `born` is an empty array).
- */
+/** A growable {@link PairList}, with each pair's start step in the current list (others have an empty `born`). */
 export class PairBuffer implements PairList {
   count = 0;
   a: Int32Array;
@@ -37,11 +34,7 @@ export class PairBuffer implements PairList {
     if (this.withBorn) this.born[i] = born;
   }
 
-  /**
-   * Makes room for `capacity` entries, growing by an eighth at least: a list that creeps up
-   * grows every eighth more pairs, and a long-lived list keeps little room it never uses (grown
-   * by half, the current list kept a third of its room empty).
-   */
+  /** Makes room for `capacity` entries, growing by an eighth at least: little unused room in a long-lived list. */
   reserve(capacity: number): void {
     if (capacity <= this.a.length) return;
     const least = this.a.length + (this.a.length >> 3);
@@ -58,12 +51,7 @@ export class PairBuffer implements PairList {
 
   private readonly slack = new Slack();
 
-  /**
-   * Gives memory back after a burst, shrinking to a quarter again what it holds (see Slack): a
-   * step's found pairs and their sort's scratch then keep a fifth of their room free in a steady
-   * scene, where half again kept a third (0.9 bytes a current pair more with a tenth of 100k
-   * boxes moving). Called once a step on the lists whose size follows the step, not the pairs.
-   */
+  /** Shrinks to a quarter again what it holds after a burst (see Slack); once a step, for lists sized by the step. */
   trim(): void {
     if (this.slack.due(this.count, this.a.length)) this.resize(Math.max(64, this.count + (this.count >> 2)));
   }

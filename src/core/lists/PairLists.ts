@@ -10,11 +10,7 @@ import { declareScratch } from '../snapshot/StatePlan.js';
 /** Runs of listed pairs at least this long move with copyWithin (a memmove); shorter ones entry by entry. */
 const MEMMOVE_RUN = 16;
 
-/**
- * The sorted pair lists a step leaves behind (current, entered, exited) and how a step brings
- * them up to date: one merge of the pairs its checks found with the current list, in place.
- * All sorted by (priority descending, a, b) (see order.ts).
- */
+/** The sorted pair lists a step leaves (current, entered, exited) and the step's in-place merge. */
 export class PairLists {
   /** Every pair after the last step. */
   readonly current = new PairBuffer();
@@ -30,12 +26,7 @@ export class PairLists {
   private entryAt = new Int32Array(64);
   /** A chunk of the list positions whose pairs have a touched side (scratch, see mergeFound). */
   private readonly touchedAt = new Int32Array(4096);
-  /**
-   * Per listed pair, the priority it had before {@link refreshPriorities} gave it its items'
-   * new one: a pair that ends in that step reports the one it had. Written by the refresh and
-   * read by the merge of the same step (scratch), and held only by a game that changes
-   * priorities: a column of the list would cost every pair a byte.
-   */
+  /** Per listed pair, its priority before {@link refreshPriorities}, which a pair ending that step reports. */
   private was = new Uint8Array(0);
   private readonly wasSlack = new Slack();
   /** Whether this step refreshed the priorities (the room in `was` is in use). */
@@ -46,10 +37,7 @@ export class PairLists {
     declareScratch(this, 'exitAt', 'entryAt', 'touchedAt', 'was', 'refreshed');
   }
 
-  /**
-   * Ends the step: its exits become the exited list (sorted), and the lists are counted into
-   * `stats`.
-   */
+  /** Ends the step: its exits become the sorted exited list, and the lists are counted into `stats`. */
   finish(stats: QuadtreeStats): void {
     const exits = this.exiting;
     this.exiting = this.exited;
@@ -98,23 +86,15 @@ export class PairLists {
   }
 
   /**
-   * Merges the sorted pairs the movers' checks found with the current list: a listed pair that this
-   * step's checks covered stays if it was found again and ends if not (one with a side in
-   * `covered`, an item of a detached class joined whole, or in `left`, an item removed; or with
-   * a side in `checked`, an item of a node whose probes reached the other side, unless that side
-   * is detached: only a join finds the pairs of a detached item); a found pair not listed
-   * begins; the other listed pairs are kept as they are. Entries come out in list order, so they
-   * need no sort; after {@link refreshPriorities}, ending pairs report the priority they had.
+   * Merges the movers' sorted found pairs with the current list: a listed pair this step's
+   * checks covered stays if found again and ends if not (a side in `covered` or `left`; or in
+   * `checked`, unless the other side is detached, as only a join finds a detached item's pairs);
+   * a new found pair begins; other listed pairs are kept. Entries come out in list order.
    * `touched`: the ids in `checked`, `covered` or `left`.
    *
-   * Every found pair has a touched side, so only the listed pairs with one can end or be found
-   * again. A first pass notes their places, a chunk at a time, with one look at two bits a pair;
-   * the merge then walks those places and the found pairs, and puts each entry in place among
-   * the untouched pairs by a binary search. With a tenth of 100k boxes moving (190k listed pairs,
-   * 36k of them touched) the two took 1.56 ms a step, where one walk of the whole list that
-   * stopped at each touched pair to compare it took 1.85. The changes are then applied in place
-   * (see {@link apply}), so the pairs between two changes, however many, move at most twice, in
-   * one memmove each.
+   * Only listed pairs with a touched side can change: a first pass notes their places a chunk
+   * at a time, the merge walks those places and the found pairs, placing each entry among the
+   * untouched pairs by binary search; {@link apply} then moves each run between changes at most twice.
    */
   mergeFound(
     found: PairBuffer,
@@ -166,8 +146,8 @@ export class PairLists {
       const end = i >= on;
       for (let t = 0; t < m || end; t++) {
         const at = t < m ? touchedAt[t] : on;
-        // Found again: it stays, unless a side was removed and inserted again (another pair:
-        // this one ends, and the found one begins after it). Most touched pairs, taken first.
+        // Found again: it stays, unless a side was removed and re-inserted (then this one ends and
+        // the found one begins). The common case, tested first.
         if (
           at < on &&
           j < fn &&
@@ -194,8 +174,7 @@ export class PairLists {
         prev = at;
         const a = la[at],
           b = lb[at];
-        // Found again once the entries before it are in: the fast path's test above, which
-        // stays (folding the two into this one made the merge 1-2% slower).
+        // Found again once the entries before it are in.
         if (j < fn && fa[j] === a && fb[j] === b && fp[j] === lp[at] && (!anyLeft || !(left.has(a) || left.has(b)))) {
           j++;
           continue;
@@ -216,13 +195,10 @@ export class PairLists {
   }
 
   /**
-   * After a step that checked every item: the sorted pairs it found become the current list. A
-   * listed pair not found again ends, a found pair not listed begins, a pair found again keeps
-   * its start step. One pass over both lists, then one copy of the found pairs: with every one
-   * of 100k boxes moving (17k entries and as many exits among 190k pairs, spread over the list)
-   * it took 2.5 ms a step where the merge in place took 3.8, {@link apply} moving most of the
-   * list in short runs. `born` is scratch for at least `found.count` entries; `left` as in
-   * {@link mergeFound}.
+   * After a step that checked every item: the sorted found pairs become the current list (a
+   * listed pair not found ends, a new one begins, one found again keeps its start step). One
+   * pass, then one copy, which beats merging in place when changes are spread over the list.
+   * `born` is scratch for at least `found.count` entries.
    */
   replaceWithFound(found: PairBuffer, step: number, left: IdBits, born: Int32Array): void {
     const { current: list, exiting, entered } = this;
@@ -251,8 +227,8 @@ export class PairLists {
         born[j++] = step;
       }
     }
-    // Whole arrays, as memcpy (a view of the first fn would be an allocation a step; a loop
-    // copying them took 8 times as long): the list makes room for the found list's capacity.
+    // Whole arrays, as memcpy (a view of the first fn would allocate each step): the list makes
+    // room for the found list's capacity.
     list.reserve(Math.max(fa.length, born.length));
     list.a.set(fa);
     list.b.set(fb);
@@ -262,11 +238,9 @@ export class PairLists {
   }
 
   /**
-   * Drops the listed pairs at `exitAt[0..exits-1]` and puts the entries (`entered`) in before
-   * the positions in `entryAt`, in one pass from the front. Until the first entry the
-   * writes never pass the reads; that entry moves the pairs not read yet to the end of the
-   * room (the list's length plus the entries), where they stay ahead of the writes. The pairs
-   * between two changes move as one run: a memmove when long.
+   * Drops the pairs at `exitAt[0..exits-1]` and inserts `entered` before the `entryAt` positions,
+   * in one front-to-back pass. At the first entry, the unread pairs move to the end of the room,
+   * staying ahead of the writes. Runs between changes move as one (a memmove when long).
    */
   private apply(exits: number, step: number): void {
     const list = this.current;
@@ -333,11 +307,7 @@ export class PairLists {
     list.count = n;
   }
 
-  /**
-   * After a collider's priority changed: gives every listed pair the priority its items have
-   * now and sorts the list again, so a merge with the found pairs lines up. The old priority
-   * stays in {@link was} for pairs that end now.
-   */
+  /** After a priority change: gives every listed pair its items' priority and re-sorts (old ones in {@link was}). */
   refreshPriorities(items: ItemStore): void {
     const cur = this.current;
     if (this.was.length < cur.count) this.was = new Uint8Array(cur.a.length);

@@ -1,9 +1,6 @@
 import type { PairList } from '../options.js';
 
-/**
- * The order of every pair list: priority descending, then `a`, then `b` (the one home of the
- * rule), and the searches it allows.
- */
+/** The order of every pair list (priority descending, then `a`, then `b`) in one place, and its searches. */
 
 /** -1 when pair (pa, aa, ba) comes before pair (pb, ab, bb), 1 when after, 0 when they are the same pair. */
 export function comparePairs(pa: number, aa: number, ba: number, pb: number, ab: number, bb: number): number {

@@ -1,15 +1,9 @@
 import type { PairBuffer } from './PairBuffer.js';
 import { before } from './order.js';
 
-/**
- * In-place sorts on parallel typed arrays (no comparator closures, no allocation):
- * pair lists by (priority descending, a, b), and hit lists by (distance, id).
- */
+/** An in-place sort of pair lists by (priority desc, a, b), on parallel typed arrays. */
 
-/**
- * Sorts a pair list's first `count` entries; every column it has moves along, and so does
- * `along` (a column kept beside the list), when given.
- */
+/** Sorts a pair list's first `count` entries, moving every column it has and `along` (a side column) if given. */
 export function sortPairs(list: PairBuffer, along: Uint8Array | null = null): void {
   quickPairs(list, along, 0, list.count - 1);
 }
@@ -71,51 +65,4 @@ function swapPair(list: PairBuffer, along: Uint8Array | null, i: number, j: numb
     along[i] = along[j];
     along[j] = t;
   }
-}
-
-/** Sorts hits by distance, then id, in caller-owned arrays (plain arrays or typed). */
-export function sortHits(ids: { [i: number]: number }, dist: { [i: number]: number }, count: number): void {
-  quickHits(ids, dist, 0, count - 1);
-}
-
-function hitBefore(da: number, ia: number, db: number, ib: number): boolean {
-  return da !== db ? da < db : ia < ib;
-}
-
-function quickHits(ids: { [i: number]: number }, dist: { [i: number]: number }, lo: number, hi: number): void {
-  while (hi - lo > 16) {
-    const mid = (lo + hi) >> 1;
-    const pd = dist[mid],
-      pi = ids[mid];
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (hitBefore(dist[i], ids[i], pd, pi)) i++;
-      while (hitBefore(pd, pi, dist[j], ids[j])) j--;
-      if (i <= j) {
-        swapHit(ids, dist, i, j);
-        i++;
-        j--;
-      }
-    }
-    if (j - lo < hi - i) {
-      quickHits(ids, dist, lo, j);
-      lo = i;
-    } else {
-      quickHits(ids, dist, i, hi);
-      hi = j;
-    }
-  }
-  for (let i = lo + 1; i <= hi; i++) {
-    for (let j = i; j > lo && hitBefore(dist[j], ids[j], dist[j - 1], ids[j - 1]); j--) swapHit(ids, dist, j, j - 1);
-  }
-}
-
-function swapHit(ids: { [i: number]: number }, dist: { [i: number]: number }, i: number, j: number): void {
-  const t = ids[i];
-  ids[i] = ids[j];
-  ids[j] = t;
-  const d = dist[i];
-  dist[i] = dist[j];
-  dist[j] = d;
 }

@@ -5,12 +5,7 @@ import { markOutside } from '../snapshot/StatePlan.js';
 const BITS = 12;
 const BUCKETS = 1 << BITS;
 
-/**
- * Sorts non-negative 32-bit integers with counting passes of 12 bits (LSD radix, as many
- * passes as the largest key needs), in buffers it owns and reuses: no allocation once warm.
- * Used to visit movers in slot order, so neighbouring movers read memory their predecessors
- * just brought into cache.
- */
+/** LSD radix sort of non-negative 32-bit integers in reused buffers (movers in slot order share cache). */
 export class KeySorter {
   keys: Int32Array = new Int32Array(256);
   count = 0;
@@ -67,11 +62,8 @@ const PRIORITY = 2;
 
 /**
  * Sorts a pair list by (priority descending, a, b) with counting passes: a, then each run of
- * one a by b in place, then the priority unless every pair has the same one. Ids below 2^20
- * take one pass (a bucket per id) when the pairs are not much fewer than the ids; otherwise
- * 11 bits per pass. Linear in the pairs, unlike a comparison sort. Swaps the list's arrays
- * with its own scratch list, so the caller's buffer ends up holding the result. The `born`
- * column is not carried (the lists sorted here have none).
+ * one a by b, then priority unless all equal. Linear in the pairs. Swaps the list's arrays
+ * with its scratch list so the caller's buffer holds the result; `born` is not carried.
  */
 export class PairRadix {
   private readonly digitCounts = new Int32Array(PAIR_BUCKETS);
@@ -105,7 +97,7 @@ export class PairRadix {
     this.passes = 0;
     this.movePriority = low !== high;
     // By a, then each run of one a by b in place: runs are short (an item's pairs with higher
-    // ids: 3 on average in bouncing boxes), so this costs one pass less than sorting by b first.
+    // ids), so this saves a pass over sorting by b first.
     this.byA(list, maxId, n);
     sortRuns((this.passes & 1) === 0 ? list : this.tmp, n, this.movePriority);
     if (low !== high) this.pass(list, PRIORITY, 0, 255, 256, true);
@@ -116,18 +108,12 @@ export class PairRadix {
     this.tmp.trim();
   }
 
-  /**
-   * Scratch of at least as many entries as the last sort's pairs, free until the next sort
-   * (the merge of a step that checked every item writes the start steps there).
-   */
+  /** Scratch of at least the last sort's pairs, free until the next sort. */
   scratch(): Int32Array {
     return this.tmp.a;
   }
 
-  /**
-   * Sorts by `a`: one pass with a bucket per id when ids are small enough and not many more
-   * than the pairs (the buckets are cleared and summed every pass), else 11 bits per pass.
-   */
+  /** Sorts by `a`: one pass with a bucket per id when ids are few enough for the pairs, else 11 bits per pass. */
   private byA(list: PairBuffer, maxId: number, n: number): void {
     if (maxId < WHOLE_ID_LIMIT && maxId <= 8 * n) {
       this.pass(list, A, 0, -1, maxId + 1, false);
@@ -170,10 +156,7 @@ export class PairRadix {
 /** Gaps of the shell sort for runs of one `a` (Ciura's), the last being plain insertion. */
 const GAPS = [701, 301, 132, 57, 23, 10, 4, 1];
 
-/**
- * Sorts each run of pairs with the same `a` by `b` (a shell sort: insertion for the short runs
- * most items have, gaps for an item with many pairs), carrying the priority when it varies.
- */
+/** Sorts each run of one `a` by `b` (shell sort: insertion for short runs), carrying priority when it varies. */
 function sortRuns(list: PairBuffer, n: number, withPriority: boolean): void {
   const a = list.a,
     b = list.b,

@@ -17,31 +17,25 @@ import type { IdArray } from '../queries/QueryEngine.js';
 /** A class this big or bigger may be detached (see Broadphase.choose). */
 const DETACH_MIN = 1024;
 
-/** A step in which 1 / MANY_MOVED of the items or more moved counts as one where many moved (see Broadphase.choose). */
+/** A step where 1 / MANY_MOVED of the items or more moved counts as one where many moved. */
 const MANY_MOVED = 16;
 
 /**
- * Incremental pair finding, in the manner of Box2D's move buffer: only items queued as
- * dirty (moved, resized, added, re-filtered) are checked; pairs of two items that did not
- * move are kept as they are: nothing about them can have changed. This class owns the queue
- * of moved items and picks, per step, one of two ways by how many moved:
+ * Incremental pair finding, in the manner of Box2D's move buffer: only dirty items (moved,
+ * resized, added, re-filtered) are checked; pairs of two unmoved items are kept as they are.
+ * Per step it takes one of two ways by how many moved:
  *
- * - movers: the movers probe the cells around them for every pair they are in, from slot
- *   memory alone (see PairFinder.runMovers), and every detached class one of whose items or
- *   partners moved is joined whole; the pairs are radix-sorted and merged with the list (see
- *   PairLists.mergeFound). The only way under a budget.
- * - all (half or more moved, no budget): the probe grid joins every class pair whole, the
- *   way a uniform grid finds every pair (see PairFinder.run), sorted the same way, and the
- *   pairs replace the list (see PairLists.replaceWithFound).
+ * - movers: each mover probes the cells around it (see PairFinder.runMovers), and each
+ *   detached class touched by a move is joined whole; the pairs are radix-sorted and merged
+ *   with the list (see PairLists.mergeFound). The only way under a budget.
+ * - all (half or more moved, no budget): grid joins of every class pair (see PairFinder.run),
+ *   and the sorted pairs replace the list (see PairLists.replaceWithFound).
  *
- * A big class most of which moves step after step is detached from the tree (see
- * SpatialTree.detach, {@link choose}): its moves only store the box, its births and deaths
- * only touch its list, and its pairs come from a grid join over its region of slots.
+ * A big class that keeps moving is detached from the tree (see {@link choose}).
  *
- * Dirty items wait in one FIFO per tier. Tier 0 is emptied every step. Tiers 1-3 are
- * served in order while the budget lasts, and at least `minChecksPerTier` from each one
- * regardless, so an item at position p of its queue is checked within floor(p / min) + 1
- * steps. New dirty items join the back, so deferred ones go first: round-robin.
+ * Dirty items wait in one FIFO per tier. Tier 0 is emptied every step; tiers 1-3 are served
+ * while the budget lasts, at least `minChecksPerTier` each, so an item at position p is
+ * checked within floor(p / min) + 1 steps.
  */
 export class Broadphase {
   readonly lists = new PairLists();
@@ -92,8 +86,7 @@ export class Broadphase {
     this.tree = tree;
     this.stats = stats;
     this.finder = new PairFinder(tree, touching);
-    // Scratch of a step's checks, written whole before it is read: not state. With the sort's
-    // buffers and the join's grid it held nearly half of a snapshot of 100k boxes all moving.
+    // Scratch of a step's checks, written whole before it is read: not state.
     declareScratch(this, 'found');
   }
 
@@ -115,10 +108,7 @@ export class Broadphase {
     if (items.markOnce(id, 2 * this.stepId + 3)) this.queues[tierOf(items.priorityOf(id))].push(id);
   }
 
-  /**
-   * {@link markDirty} for any indexed item: one of a detached class is only counted as its
-   * class's move (its class is joined whole).
-   */
+  /** {@link markDirty} for any indexed item; a detached one only counts as its class's move. */
   markChanged(id: number): void {
     const items = this.tree.items;
     if (items.nodeOf(id) === DETACHED) this.tree.classes.moved[items.classOf(id)]++;
@@ -144,11 +134,7 @@ export class Broadphase {
     }
   }
 
-  /**
-   * After a priority change: a queued item whose tier changed joins its new tier's queue too,
-   * so a promotion to tier 0 is never cut by the budget. The first entry served checks it;
-   * the other is then stale and skipped.
-   */
+  /** After a priority change: a queued item joins its new tier's queue too, so the budget never cuts a promotion. */
   requeue(id: number, oldPriority: number): void {
     const items = this.tree.items;
     if (items.priorityOf(id) !== oldPriority) this.priorityChanged = true;
@@ -158,10 +144,7 @@ export class Broadphase {
     else if (tier !== tierOf(oldPriority)) this.queues[tier].push(id);
   }
 
-  /**
-   * Ends every pair of an item leaving the index: the item joins `left`, and the next step's
-   * merge ends its listed pairs (the exits show in that step).
-   */
+  /** Ends every pair of an item leaving the index: the next step's merge ends its listed pairs. */
   endPairsOf(id: number): void {
     const items = this.tree.items;
     this.left.fit(items.capacity);
@@ -170,10 +153,7 @@ export class Broadphase {
     items.setState(id, 0);
   }
 
-  /**
-   * True when a listed pair no longer holds because one of its ids left the index since the
-   * last step, or left and came back as a new item.
-   */
+  /** True when one of the pair's ids left the index (or left and came back) since the last step. */
   endedByRemoval(a: number, b: number): boolean {
     return this.left.has(a) || this.left.has(b);
   }
@@ -195,11 +175,8 @@ export class Broadphase {
       dirty += Math.min(C.moved[k], C.size[k]);
     }
     const size = tree.size;
-    // A budget always takes the movers' way: its lower tiers are served in shares. Whole joins
-    // when half or more moved pay: with the movers' probes alone the storm's step took
-    // 1.26-1.37x as long at 10k and 100k, the effects' share 1.14-1.23x, and every box moving
-    // 1.9x at 1k and 1.1x at 100k (measured against the tree's cells swept class by class,
-    // which these joins replaced and match or beat).
+    // A budget always takes the movers' way (lower tiers go in shares); with half or more
+    // moved, whole joins cost less than probing from each mover.
     const onePass = unlimited && dirty * 2 >= size;
     this.stepId++;
     this.tests = 0;
@@ -216,8 +193,7 @@ export class Broadphase {
     this.budgetedTests = 0;
     stats.deferred = this.carryDeferred() + this.waitingMembers;
     stats.waitBound = 0;
-    // Every listed pair has its items' priorities now: refreshed before a merge, or re-tested
-    // by the check of the item whose priority changed (see requeue).
+    // Every listed pair has its items' priorities now (refreshed, or re-tested via requeue).
     this.priorityChanged = false;
     this.choose(unlimited, dirty * MANY_MOVED >= size);
     C.moved.fill(0);
@@ -232,12 +208,7 @@ export class Broadphase {
     stats.stepMs = performance.now() - started;
   }
 
-  /**
-   * Checks every item at once: the joins find every overlapping pair, a radix sort puts them
-   * in list order, and one pass against the previous list tells the pairs that stayed from
-   * those that began or ended (no per-pair lookup); the found pairs are then the list.
-   * Used when at least half the items moved and there is no budget.
-   */
+  /** Checks every item at once: joins find every pair, sorted, then one pass against the old list. */
   private checkAll(): number {
     this.countMovers();
     for (let t = 0; t < TIERS; t++) this.queues[t].clear();
@@ -255,16 +226,12 @@ export class Broadphase {
   }
 
   /**
-   * Checks the queued movers by probing from each the cells of every class it may pair
-   * with, from slot memory alone, and joins whole every detached class that one of its items
-   * or partners moved; the pairs are radix-sorted and merged with the list, where a listed
-   * pair of a checked item that was not found again ends (see {@link mergeFound} for what a
-   * check covers). Pairs of two items that did not move pass through the merge untouched.
+   * Checks the queued movers by probing from slot memory, and joins whole each detached class
+   * one of whose items or partners moved; the sorted pairs are merged with the list.
    *
-   * With a budget, the movers of tier 0 and the detached classes of tier 0 are checked in full;
-   * then the lower tiers' queued movers, in queue order, while the budget lasts (and at least
-   * `minChecksPerTier` from each); then each detached class of the lower tiers checks its share
-   * of its list, planned at the end of the step before (see {@link planShares}), round-robin.
+   * With a budget: tier 0 in full, then the lower tiers' movers in queue order while the budget
+   * lasts (at least `minChecksPerTier` each), then each lower-tier detached class's planned
+   * share (see {@link planShares}), round-robin.
    */
   private checkMovers(unlimited: boolean, started: number): number {
     const tree = this.tree;
@@ -305,8 +272,7 @@ export class Broadphase {
     const slotId = this.tree.slots.id;
     // Their marks say checked already: the callers set them as they took the movers.
     for (let i = 0; i < count; i++) {
-      // The probes skip partners checked already, so a pair of two movers is found once:
-      // runMovers sets each mover's bit as it goes.
+      // The probes skip partners already checked, so a pair of two movers is found once.
       this.checked.note(slotId[slots[i]]);
     }
     this.finder.runMovers(slots, count, this.checked.words, this.found);
@@ -314,10 +280,7 @@ export class Broadphase {
     return count;
   }
 
-  /**
-   * Serves the queued movers of tiers 1-3, oldest first, in batches, while the budget lasts
-   * and at least `minChecksPerTier` from each tier. Returns how many were checked.
-   */
+  /** Serves tiers 1-3's movers, oldest first, while the budget lasts (at least `minChecksPerTier` each). */
   private serveQueues(started: number): number {
     const items = this.tree.items;
     const mark = 2 * this.stepId + 1;
@@ -329,8 +292,7 @@ export class Broadphase {
       const queue = this.queues[t];
       let served = 0;
       while (queue.count > 0) {
-        // The guaranteed ones in batches; past them, one at a time while the budget lasts
-        // (the clock read every 32).
+        // The guaranteed ones in batches; then one at a time while the budget lasts (clock every 32).
         const past = served >= this.minChecksPerTier;
         if (
           past &&
@@ -342,8 +304,7 @@ export class Broadphase {
         let n = 0;
         while (queue.count > 0 && n < size) {
           const id = queue.shift();
-          // Stale (removed, checked already, or detached since: its class's join covers it) or
-          // listed twice: taken once.
+          // Stale (removed, checked already, or detached since) or listed twice: taken once.
           if (items.stateOf(id) !== mark || items.nodeOf(id) === DETACHED) continue;
           items.setState(id, mark - 1);
           moved[items.classOf(id)]++;
@@ -356,11 +317,7 @@ export class Broadphase {
     return checked;
   }
 
-  /**
-   * Each detached class of the lower tiers checks its newborn members (placed since the last
-   * step) and the share of its list planned for this step (see {@link planShares}). Returns
-   * the members checked.
-   */
+  /** Each lower-tier detached class checks its newborns and its planned share. Returns the members checked. */
   private serveShares(): number {
     const C = this.tree.classes;
     const items = this.tree.items;
@@ -411,12 +368,7 @@ export class Broadphase {
     return members;
   }
 
-  /**
-   * The most steps an item left waiting may still wait: past the queued movers ahead of it at
-   * `minChecksPerTier` a step; or, in a class checked in shares, two rounds at the least share
-   * each: a member checked last early in the round before, or born during it (checked at once,
-   * then placed past that round's end), is checked next in the round in progress.
-   */
+  /** The most steps a waiting item may still wait: past the queued movers ahead, or two rounds of shares. */
   private waitBound(): number {
     const C = this.tree.classes;
     const min = this.minChecksPerTier;
@@ -426,8 +378,7 @@ export class Broadphase {
       if (q > 0) bound = Math.max(bound, Math.floor((q - 1) / min) + 1);
     }
     for (let k = 0; k < MAX_CLASSES; k++) {
-      // A class whose members were all checked leaves none waiting (its members wait only
-      // from a step that leaves some of them).
+      // A class whose members were all checked leaves none waiting.
       if (C.detached[k] === 0 || !C.waits(k) || ((this.waitingClasses >>> k) & 1) === 0) continue;
       const before = Math.ceil(Math.max(C.lastRound[k], C.roundEnd[k]) / min);
       const now = Math.ceil(Math.max(C.roundEnd[k], C.end[k]) / min);
@@ -437,12 +388,9 @@ export class Broadphase {
   }
 
   /**
-   * Plans each lower-tier detached class's share of the next step: what the budget left after
-   * the rest of this step (`otherTests` tests), at the cost per entry its shares had this step
-   * (`shareTests` tests for `served` members), split by list length; at least
-   * `minChecksPerTier`. A round of shares covers the list as it was when the round began, from
-   * its start; the places the next share takes are fixed now, so that the ECS sync reads
-   * exactly those components.
+   * Plans each lower-tier detached class's share of the next step: the budget left by the rest
+   * of this step, at this step's cost per member, split by list length; at least
+   * `minChecksPerTier`. Fixed now so the ECS sync reads exactly those components.
    */
   planShares(shareTests: number, served: number, otherTests: number): void {
     const C = this.tree.classes;
@@ -470,10 +418,7 @@ export class Broadphase {
     }
   }
 
-  /**
-   * Detached classes to join this step, as a bit set: those whose items moved (or were added,
-   * or re-filtered), or one of whose partner classes did.
-   */
+  /** Detached classes to join this step, as bits: those that moved or one of whose partner classes did. */
   private touchedDetached(): number {
     const C = this.tree.classes;
     let joined = 0;
@@ -531,16 +476,11 @@ export class Broadphase {
   }
 
   /**
-   * After each step, picks the classes to keep out of the tree until further notice (see
-   * SpatialTree.detach): big (DETACH_MIN items or more) and not static. Without a budget, or
-   * for a class of tier 0: once half or more of it moved in two steps in a row where many items
-   * moved (`many`); back in the tree once under a quarter moved, or once few items moved anywhere. Under a budget, a lower-tier class
-   * that does not pair with itself is detached whatever moved: it is then checked in shares,
-   * each joined through a grid of its partners. Of two classes that may pair with each other
-   * only the larger stays detached: a join reads the other from its nodes.
-   * The grid join of a detached class is the third way to find pairs, kept because it pays:
-   * with no class detached, the storm's step took 2.5x (core) to 3.4x (ECS) as long at 100k,
-   * the effects scene's 1.3x (core) to 1.8x (ECS), every box moving 1.3x.
+   * After each step, picks the classes to keep out of the tree (see SpatialTree.detach): big
+   * (DETACH_MIN or more) and not static. Without a budget or in tier 0: once half of it moved
+   * in two steps in a row where many moved; back once under a quarter moves or few move at all.
+   * Under a budget, a lower-tier class that does not pair with itself is always detached (checked
+   * in shares). Of two classes that pair, only the larger stays detached.
    */
   private choose(unlimited: boolean, many: boolean): void {
     const tree = this.tree;
@@ -552,8 +492,7 @@ export class Broadphase {
         want |= 1 << k;
         continue;
       }
-      // Detached after two steps in a row where half of it moved (a world just filled moved
-      // once, all of it); kept so while a quarter moves.
+      // Half moved in two steps in a row (a world just filled moved once); kept while a quarter moves.
       const most = C.moved[k] * 2 >= C.size[k];
       if (many && (C.detached[k] === 1 ? C.moved[k] * 4 >= C.size[k] : most && this.mostBefore[k] === 1))
         want |= 1 << k;
@@ -579,10 +518,7 @@ export class Broadphase {
   /** Where {@link isCurrent} found its last pair in the current list. */
   private lastFound = 0;
 
-  /**
-   * Whether (a < b) is a pair after the last step. A caller walking the current list in order
-   * (a game's contact for each pair) is answered from the entry after the last one found.
-   */
+  /** Whether (a < b) is a pair after the last step; a walk of the list in order is answered from the next entry. */
   isCurrent(a: number, b: number): boolean {
     const cur = this.lists.current;
     const at = this.lastFound + 1;
@@ -614,10 +550,7 @@ export class Broadphase {
     return cur.born[at];
   }
 
-  /**
-   * Writes into `out` the ids paired with `id` after the last step (none of an item removed
-   * since) and returns how many.
-   */
+  /** Writes the ids paired with `id` after the last step into `out` (none if removed since); returns how many. */
   pairsOf(id: number, out: IdArray): number {
     if (this.left.has(id)) {
       out.length = 0;
@@ -636,11 +569,7 @@ export class Broadphase {
     return count;
   }
 
-  /**
-   * Takes the first `tiers` queues' waiting items into the sorter and returns their slots,
-   * sorted (`sorter.count` of them): slots lie in class and cell order, so neighbouring movers
-   * then read the memory their predecessors just brought into cache.
-   */
+  /** Takes the first `tiers` queues' waiting items and returns their slots sorted: cell order keeps reads in cache. */
   private collectMovers(tiers: number): Int32Array {
     const tree = this.tree;
     const items = tree.items;
@@ -652,8 +581,7 @@ export class Broadphase {
       const queue = this.queues[t];
       while (queue.count > 0) {
         const id = queue.shift();
-        // Stale (removed, checked already, or detached since: its class's join covers it) or
-        // listed twice: taken once (its mark becomes mark - 1, so a second entry is stale).
+        // Stale or listed twice: taken once (its mark becomes mark - 1).
         const slot = items.takeMarked(id, mark, mark - 1);
         if (slot < 0) continue;
         moved[items.classOf(id)]++;
@@ -664,10 +592,7 @@ export class Broadphase {
     return sorter.keys;
   }
 
-  /**
-   * Items left waiting by the budget: they stay dirty for the next step (their marks move on
-   * to it). An item can sit in a queue twice (re-inserted, or moved to another tier): counted once.
-   */
+  /** Items the budget left waiting stay dirty for the next step; one queued twice counts once. */
   private carryDeferred(): number {
     const items = this.tree.items;
     const waiting = 2 * this.stepId + 1;

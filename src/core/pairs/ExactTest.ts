@@ -3,12 +3,7 @@ import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemS
 import { FROM, LAST_FROM } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
-/**
- * The exact pair test for candidates whose boxes overlap but that need more than that: a
- * circle (see ItemStore.CIRCLE) is tested as the circle inscribed in its box, and a swept
- * item (see SweptStore) along its path. The pair finders find candidates by boxes (a swept
- * item's covers its path), then ask here. An item that is not swept stands still at its box.
- */
+/** The exact pair test for box-overlapping candidates: circles as circles, swept items along their paths. */
 export class ExactTest {
   private readonly tree: SpatialTree;
   private readonly touching: boolean;
@@ -34,11 +29,7 @@ export class ExactTest {
     return this.shapesOverlap(a, fa, b, fb);
   }
 
-  /**
-   * First contact of a and b (0..1) along the paths the last step tested, the normal then in
-   * `paths[17]`, `paths[18]`: 0 when neither is swept (they only meet at the step), -1 when
-   * they did not meet.
-   */
+  /** First contact (0..1) along last step's paths, normal in `paths[17..18]`; 0 if neither swept, -1 if apart. */
   timeOfImpact(a: number, b: number): number {
     const items = this.tree.items;
     const fa = items.flagsWord(a),
@@ -84,12 +75,9 @@ export class ExactTest {
 }
 
 /**
- * Whether two items that stand still overlap, one of them at least a circle (`ca`, `cb`):
- * their boxes at `sa[i..i+3]` and `sb[j..j+3]` (minX, minY, maxX, maxY). Written out here,
- * numbers taken from arrays, for the pair finders' inner loops (a call the engine does not
- * inline would box every number passed); the same results as circlesOverlap and
- * circleBoxOverlap, which it calls where squares tie or are tiny. Stored boxes lie within
- * float32's range, far short of where those scale first (see FAR): no square overflows here.
+ * Whether two still items overlap, one at least a circle (`ca`, `cb`), boxes at `sa[i..]` and
+ * `sb[j..]`: circlesOverlap / circleBoxOverlap written out for the pair finders' loops (an
+ * un-inlined call boxes its numbers). Stored boxes are within float32, so no square overflows.
  */
 export function roundOverlap(
   sa: Float32Array,
@@ -119,8 +107,7 @@ export function roundOverlap(
   }
   const d2 = dx * dx + dy * dy,
     r2 = reach * reach;
-  // A tie (a tangent, a point circle, squares that both overflowed or underflowed) or a tiny
-  // r²: the careful tests decide.
+  // A tie or a tiny r²: the careful tests decide.
   if (d2 === r2 || !(r2 >= MIN_SQUARE)) return roundOverlapExactly(sa, i, sb, j, cb, touching);
   return touching ? d2 <= r2 : d2 < r2;
 }

@@ -1,9 +1,6 @@
 import { grow } from '../grow.js';
 
-/**
- * A set of ids as a bit set (a few KB for a million ids, so look-ups in a merge stay in
- * cache), remembering which ids it holds so that clearing costs what was set, not the capacity.
- */
+/** A set of ids as bits (small enough to stay in cache), remembering its ids so clearing costs what was set. */
 export class IdBits {
   /** Bit `id & 31` of word `id >> 5`; hot loops read the words directly. */
   words: Int32Array = new Int32Array(32);

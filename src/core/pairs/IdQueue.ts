@@ -1,9 +1,6 @@
 import { Slack } from '../grow.js';
 
-/**
- * A FIFO of ids in a ring buffer that grows by doubling (no allocation once warm), and gives
- * its room back after a burst (a world filled at once queues every item).
- */
+/** A FIFO of ids in a ring buffer that doubles when full and gives room back after a burst. */
 export class IdQueue {
   private data = new Int32Array(64);
   private head = 0;
@@ -36,11 +33,7 @@ export class IdQueue {
     this.count = 0;
   }
 
-  /**
-   * Called once a step: shrinks the ring to the power of two at half again the most it held at
-   * once or more when that stayed under a quarter of its room for a while (see Slack), as the
-   * movers of a step fill it and the step empties it.
-   */
+  /** Once a step: shrinks the ring when its peak stayed under a quarter of its room for a while (see Slack). */
   trim(): void {
     const peak = Math.max(this.peak, this.count);
     this.peak = this.count;

@@ -6,24 +6,18 @@ import { ProbeGrid } from './ProbeGrid.js';
 import { ExactTest, roundOverlap } from './ExactTest.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
-/**
- * Cell-index margins, in cells: loose bounds reach 1.5 cells before a cell's index and 0.5
- * after it. The 1e-9 widening keeps float rounding from dropping a cell at the boundary.
- */
+/** Cell-index margins, in cells: loose bounds reach 1.5 cells before a cell and 0.5 after; 1e-9 absorbs rounding. */
 export const REACH = 1.5 + 1e-9;
 export const NEAR = 0.5 + 1e-9;
 
 /**
  * Overlapping pairs found class pair by class pair (see CollisionClasses), two ways:
  *
- * - {@link run}: every pair of every item, the way a uniform grid finds them, with the probe
- *   grid (see ProbeGrid): a class that may pair with itself is joined in the grid's cells, two
- *   classes by the bigger one's items probing a grid of the smaller one's, and a detached
- *   class with all of its partners. Class pairs whose filters reject each other are
- *   never looked at.
- * - {@link runMovers}: the pairs of the given movers only, from the tree: each probes, at
- *   every level, the cells of every class it may pair with, reading slot memory alone (box,
- *   id and collider, in region order).
+ * - {@link run}: every pair, through the probe grid (see ProbeGrid): self-pairing classes
+ *   within its cells, two classes by the bigger probing a grid of the smaller, a detached
+ *   class with all its partners. Class pairs the filters reject are never looked at.
+ * - {@link runMovers}: the given movers' pairs only, each probing every level's cells of
+ *   every class it may pair with, from slot memory alone.
  */
 export class PairFinder {
   /** Pair tests made by the last run. */
@@ -80,8 +74,7 @@ export class PairFinder {
           this.tests += this.filter
             ? grid.selfJoin(a, this.emitFiltered, null)
             : grid.selfJoin(a, this.emitWithin, this.careful ? this.exactTest : null);
-        // The smaller class goes into the grid and the bigger one probes it: the build, a
-        // scatter of each entry to a cell at random, is the dearer pass an item.
+        // The smaller class goes into the grid: its build scatters entries at random, the dearer pass.
         else if (C.size[a] <= C.size[b]) this.tests += grid.join(1 << a, this.emitSlots, b, null, 0, C.end[b]);
         else this.tests += grid.join(1 << b, this.emitSlots, a, null, 0, C.end[a]);
       }
@@ -89,11 +82,7 @@ export class PairFinder {
     this.out = null;
   }
 
-  /**
-   * Appends to `out` every pair of the members of detached class k at list places from..to-1,
-   * or with `places` at `places[from..to-1]` (a few of its members), with its partners, and
-   * (for its whole list only) within the class.
-   */
+  /** Appends the pairs of detached class k's members at places from..to-1 (or `places[from..to-1]`). */
   joinDetached(k: number, out: PairBuffer, places: Int32Array | null, from: number, to: number): void {
     this.out = out;
     this.skip = null;
@@ -102,11 +91,7 @@ export class PairFinder {
     this.out = null;
   }
 
-  /**
-   * Appends the pairs of the movers in slots `moverSlots[0..count-1]` to `out`, each once:
-   * a pair of two movers is reported by the first of them, whose bit in `checked` (a bit set
-   * by id) is set as it is done.
-   */
+  /** Appends the pairs of the movers in `moverSlots[0..count-1]`, each once (a done mover's `checked` bit is set). */
   runMovers(moverSlots: Int32Array, count: number, checked: Int32Array, out: PairBuffer): void {
     const tree = this.tree;
     const C = tree.classes;
@@ -132,12 +117,7 @@ export class PairFinder {
     this.skip = null;
   }
 
-  /**
-   * Pairs of the members of detached class s at list places from..to-1 (or `places[from..to-1]`;
-   * no other detached class among its partners) with every class it may pair with, and with
-   * each other when the class pairs with itself (then only for its whole list): its items are
-   * in no node, so the probe grid reads them from the class's region, in list order.
-   */
+  /** Pairs of detached class s's members at from..to-1 (or `places[...]`) with its partners and, whole, itself. */
   private runJoin(s: number, places: Int32Array | null, from: number, to: number): void {
     const C = this.tree.classes;
     this.careful = C.careful(s);
@@ -146,8 +126,8 @@ export class PairFinder {
     const owed = this.tree.owedBoxes;
     if (owed.isOwed(s) && (selfJoined || places !== null || from !== 0 || to < C.end[s])) owed.settle(s);
     if (selfJoined) {
-      // The joins return their tests: a field stored after their long loops would have no
-      // type feedback when the engine compiles them mid-loop, and throw the code away each call.
+      // The joins return their tests: a field stored after their long loops would lack type
+      // feedback when compiled mid-loop, and the code be thrown away each call.
       this.tests += this.grid.selfJoin(s, this.emitWithin, this.careful ? this.exactTest : null);
     }
     let partners = 0;
@@ -214,10 +194,7 @@ export class PairFinder {
     );
   }
 
-  /**
-   * Pairs the mover in slot s with class k's items in the cells
-   * [fx0..fx1] x [fy0..fy1] of level `d` (inside the grid, possibly empty ranges).
-   */
+  /** Pairs the mover in slot s with class k's items in cells [fx0..fx1] x [fy0..fy1] of level `d`. */
   private pairWithCells(s: number, k: number, d: number, fx0: number, fx1: number, fy0: number, fy1: number): void {
     const tree = this.tree;
     const box = tree.slots.box;
@@ -233,8 +210,7 @@ export class PairFinder {
     let tests = 0;
     for (let iy = fy0; iy <= fy1; iy++) {
       for (let c = (iy << d) + fx0, rowEnd = (iy << d) + fx1; c <= rowEnd; c++) {
-        // The region looked up here, not by a call: this runs per mover and cell, and the call
-        // cost 7% of a 10%-moving step at 10k.
+        // The region looked up inline, not by a call: this runs per mover and cell.
         let from: number;
         let count: number;
         if (byCell !== null) {

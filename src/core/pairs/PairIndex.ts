@@ -3,12 +3,7 @@ import { declareExtent } from '../snapshot/StatePlan.js';
 import type { ItemStore } from '../store/ItemStore.js';
 import type { PairBuffer } from '../lists/PairBuffer.js';
 
-/**
- * Each item's pairs, as positions in the current list grouped by the item's record (counted,
- * then filled: O(pairs + records)). Made when a per-item question (`pairsOf`, the start of a
- * pair after a priority change) first needs it after a step, so steps never keep per-item
- * pair lists up to date, and a game that never asks pays nothing.
- */
+/** Each item's pairs as positions in the current list, by record; made on first need after a step. */
 export class PairIndex {
   /** Set by every step (and every removal): the index is made again before it is next read. */
   stale = true;
@@ -35,8 +30,7 @@ export class PairIndex {
     const starts = this.starts;
     const entries = this.entries;
     starts.fill(0, 0, records + 1);
-    // Counts into starts[r + 1], then running sums: starts[r] is where r's pairs begin.
-    // A pair with an item cleared away since (no record) is left out: it ends in the next step.
+    // Counts into starts[r + 1], then running sums. A pair with an item gone since is left out.
     for (let i = 0; i < count; i++) {
       const ra = items.recordOf(a[i]);
       const rb = items.recordOf(b[i]);
@@ -46,8 +40,7 @@ export class PairIndex {
     }
     for (let r = 0; r < records; r++) starts[r + 1] += starts[r];
     const filled = starts[records];
-    // Filled from the back of each run (so each run is in list order), counting its end down
-    // to where it begins; starts[r + 1] then holds r's start: shifted down by one.
+    // Filled from the back of each run (keeping list order); starts[r + 1] then holds r's start.
     for (let i = count - 1; i >= 0; i--) {
       const ra = items.recordOf(a[i]);
       const rb = items.recordOf(b[i]);

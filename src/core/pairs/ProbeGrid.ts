@@ -12,20 +12,16 @@ const fround = Math.fround;
 const MAX_SIDE = 512;
 
 /**
- * The joins of whole classes, the way a hand-written uniform grid does them: those of
- * detached classes (see SpatialTree.detach), whose items are in no node, and every join of a
- * step where half or more moved (see PairFinder.run):
+ * Whole-class joins through a uniform grid: those of detached classes, and every join of a
+ * step where half or more moved (see PairFinder.run).
  *
- * - {@link join}: the partners' items are counting-sorted into one grid, with a copy of their
- *   boxes in cell order; then each item of the class, in list (id) order, tests the items of
- *   the cells its box covers.
- * - {@link selfJoin}: the class's own items, in list order, are counting-sorted into the grid,
- *   and each cell pairs its items among themselves. {@link probe} then joins the class with
- *   fewer partners from that same grid.
+ * - {@link join}: partners are counting-sorted into the grid (boxes copied in cell order);
+ *   each class item, in list order, tests the cells its box covers.
+ * - {@link selfJoin}: the class's own items fill the grid and each cell pairs its items;
+ *   {@link probe} then joins the class with fewer partners from that grid.
  *
- * A pair is reported only in the cell holding the top-left corner of the two boxes' overlap,
- * so once. Boxes outside the world are clamped onto the border cells, which keeps every
- * overlap in a shared cell. Cells are those of the level holding the most of the items.
+ * A pair is reported only in the cell holding the top-left corner of the boxes' overlap, so
+ * once; outside boxes are clamped to border cells. Cells are those of the busiest level.
  */
 export class ProbeGrid {
   private readonly tree: SpatialTree;
@@ -35,19 +31,15 @@ export class ProbeGrid {
   /** Per cell: first entry of its run; `start[cells]` is the entry count. */
   private start: Int32Array = new Int32Array(2);
   /**
-   * Per entry, in cell order: the item's box, and its tag: key (slot, or id for a self join),
-   * first column, first row, and its priority with its swept and circle bits above (a pair with
-   * either takes the exact test). Two arrays, so that the build's scatter writes two cache lines
-   * an entry.
+   * Per entry, in cell order: the box, and a tag of key (slot, or id for a self join), first
+   * column, first row, and priority with the swept and circle bits above. Two arrays, so the
+   * build's scatter writes two cache lines an entry.
    */
   private box: Float32Array = new Float32Array(0);
   private tag: Int32Array = new Int32Array(0);
   /** The box being probed (see probeCells). */
   private readonly query = new Float64Array(4);
-  /**
-   * The partner classes the grid holds (their slots' boxes) while it may serve another join
-   * in the same step, else -1 (see {@link invalidate}); and its entries.
-   */
+  /** The partner classes the grid holds while it may serve another join this step, else -1 (see {@link invalidate}). */
   private built = -1;
   /** The most entries and cells a build used since the last {@link invalidate}. */
   private used = 0;
@@ -68,9 +60,8 @@ export class ProbeGrid {
   /** Forgets the grid built for the last join: boxes may have moved since. Called before each step's joins. */
   invalidate(): void {
     this.built = -1;
-    // The first step of a world joins every class whole, whatever moves after it: a grid as
-    // big as the world that later steps may never build again (a tenth of 100k boxes moving:
-    // 85 bytes an item). It gives its room back as the pair lists do (see Slack).
+    // The first step joins every class whole: a world-sized grid later steps may never need.
+    // It gives its room back as the pair lists do (see Slack).
     if (this.slack.due(this.used, this.tag.length >> 2)) {
       const size = this.used + (this.used >> 3);
       this.box = resize(this.box, 4 * size);
@@ -81,10 +72,7 @@ export class ProbeGrid {
     this.usedCells = 0;
   }
 
-  /**
-   * Adds to {@link levels} the levels that a sample of detached class k's items would sit at
-   * (its items are in no node to count): up to 256 of them, evenly spread over its list.
-   */
+  /** Adds to {@link levels} the levels of up to 256 of detached class k's items, spread over its list. */
   private sampleLevels(k: number): void {
     const tree = this.tree;
     const C = tree.classes;
@@ -98,8 +86,7 @@ export class ProbeGrid {
       const r = 4 * (C.listStart[k] + i);
       const w = f32[r | MAX_X] - f32[r | MIN_X];
       const h = f32[r | MAX_Y] - f32[r | MIN_Y];
-      // The deepest level whose cell holds the box's larger side (SpatialTree.depthFor, written
-      // out: a call with the box's numbers would put them on the heap).
+      // SpatialTree.depthFor written out: a call would put the box's numbers on the heap.
       let d = tree.maxDepth;
       while (d > 0 && cell[d] < (w > h ? w : h)) d--;
       this.levels[d]++;
@@ -107,12 +94,9 @@ export class ProbeGrid {
   }
 
   /**
-   * Finds every overlapping pair of members of class `s` with the classes whose bit is set in
-   * `partners` (none detached), calling `emit(memberSlot, partnerSlot)` for each: the members
-   * at list places `lo..hi-1`, or with `places` those at `places[lo..hi-1]` (holes skipped).
-   * A detached class's boxes are read from its region in list order, a placed class's through
-   * its records; a whole class whose boxes are owed reads them from the game (see
-   * {@link joinOwed}).
+   * Finds every overlapping pair of class `s`'s members at list places `lo..hi-1` (or at
+   * `places[lo..hi-1]`) with the classes set in `partners` (none detached), calling
+   * `emit(memberSlot, partnerSlot)`. A whole owed class reads its boxes from the game (see {@link joinOwed}).
    */
   join(
     partners: number,
@@ -122,9 +106,8 @@ export class ProbeGrid {
     lo: number,
     hi: number,
   ): number {
-    // The cell loop of probeCells, written out: join runs it once per item of a big class
-    // (every dust particle of a storm), and the call alone cost 12% of a 100k-dust step.
-    // A step may join several shares of a class against the same partners: one grid serves them.
+    // probeCells's loop written out: a call per item of a big class costs a noticeable share of
+    // the step. Several shares of a class against the same partners reuse one grid.
     if (this.built !== partners) {
       this.entries = this.build(partners, false);
       this.built = partners;
@@ -188,7 +171,6 @@ export class ProbeGrid {
             to = start[cell + 1];
           tests += to - from;
           for (let e = from; e < to; e++) {
-            // The comparisons are anded without branches (see boxesOverlap).
             const x = touching
               ? +(x0 <= box[4 * e + 2]) & +(box[4 * e] <= x1)
               : +(x0 < box[4 * e + 2]) & +(box[4 * e] < x1);
@@ -208,12 +190,7 @@ export class ProbeGrid {
     return tests;
   }
 
-  /**
-   * {@link join} of the whole of class `s` with the grid built, its boxes owed (see
-   * OwedBoxes): each member's box is made from the game's centre and size, stored when it
-   * changed, and tested, in one pass. A loop of its own: the same loop with a branch per
-   * member between the two reads gained nothing over a pass to store and a pass to join.
-   */
+  /** {@link join} of all of class `s` with owed boxes: each made, stored and tested in one pass. */
   private joinOwed(emit: (slot: number, partner: number) => void, s: number): number {
     const tree = this.tree;
     const f32 = tree.slots.box;
@@ -288,7 +265,6 @@ export class ProbeGrid {
             to = start[cell + 1];
           tests += to - from;
           for (let e = from; e < to; e++) {
-            // The comparisons are anded without branches (see boxesOverlap).
             const x = touching
               ? +(x0 <= box[4 * e + 2]) & +(box[4 * e] <= x1)
               : +(x0 < box[4 * e + 2]) & +(box[4 * e] < x1);
@@ -310,11 +286,9 @@ export class ProbeGrid {
   }
 
   /**
-   * Right after {@link selfJoin} of a detached class (the grid then holds its items): the
-   * pairs of that class with the classes whose bit is set in `partners`, found the other way
-   * round from {@link join}: each partner item, its box read from its slot, tests the cells
-   * its box covers, calling `emit(memberSlot, partnerSlot)`. The same pairs, for when the
-   * partners are the fewer.
+   * Right after {@link selfJoin} of a detached class: its pairs with the `partners` classes,
+   * found the other way round from {@link join} (each partner probes the grid), for when the
+   * partners are the fewer. Calls `emit(memberSlot, partnerSlot)`.
    */
   probe(partners: number, emit: (slot: number, partner: number) => void): number {
     const tree = this.tree;
@@ -339,12 +313,7 @@ export class ProbeGrid {
     return tests;
   }
 
-  /**
-   * Tests the box in {@link query} (slot `probe`'s) against the grid entries of the cells it
-   * covers, calling `emit(entry's slot, probe)` for each overlap once, in the cell of its
-   * top-left corner. The box comes through a typed array so that no double crosses the call
-   * (it would be boxed on the heap).
-   */
+  /** Tests the box in {@link query} against its cells, calling `emit(entry's slot, probe)` once per overlap. */
   private probeCells(probe: number, emit: (slot: number, partner: number) => void): number {
     const { start, box, tag, inv, side, query } = this;
     const last = side - 1;
@@ -387,10 +356,9 @@ export class ProbeGrid {
   }
 
   /**
-   * Finds every overlapping pair within class `s`, calling `emit(lowerId, higherId, priority)`
-   * for each. With `exactTest` (the class holds swept items or circles), a pair with a swept
-   * item is emitted only if their paths meet, and one with a circle only if the shapes
-   * overlap; without it, every two overlapping boxes (the caller then tests what it must).
+   * Finds every overlapping pair within class `s`, calling `emit(lowerId, higherId, priority)`.
+   * With `exactTest`, a pair with a swept item is emitted only if the paths meet, one with a
+   * circle only if the shapes overlap; without it, every pair of overlapping boxes.
    */
   selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, exactTest: ExactTest | null): number {
     this.built = -1;
@@ -449,13 +417,7 @@ export class ProbeGrid {
     return tests;
   }
 
-  /**
-   * Counting-sorts the items of the classes whose bit is set in `classes` into the grid, keyed
-   * by slot, or for a self join by id (and in wider cells, see below): placed items found
-   * through their records, a detached class's straight from its run in list order. Returns the
-   * entries. A self join keys by id: it reports ids, and a slot's id read per pair found was a
-   * cache miss in cell order.
-   */
+  /** Counting-sorts the `classes` into the grid, keyed by slot (by id for a self join); returns the entries. */
   private build(classes: number, selfJoin: boolean): number {
     const tree = this.tree;
     const C = tree.classes;
@@ -472,13 +434,9 @@ export class ProbeGrid {
     if (count === 0) return 0;
     let best = 0;
     for (let d = 1; d <= tree.maxDepth; d++) if (levels[d] > levels[best]) best = d;
-    // A self join takes cells a third wider than the level's: its scatter writes each entry to
-    // a cell at random (a cache miss an entry), while its tests run in order along a cell. With
-    // every one of 100k bouncing boxes moving, that is 1.57 entries an item instead of 1.82 and
-    // 13.5 tests instead of 10.1, and a 6-8% faster step (every self-joined scene: 5-8% at 10k
-    // and 100k). A join's probes gained nothing from it (the storm, the effects).
-    // No more than about eight cells an item: the counting pass and its prefix sums go over
-    // every cell, and a sparser grid saves the probes little.
+    // A self join takes cells a third wider than the level's: its scatter misses cache per entry
+    // while its tests run in order along a cell. At most about eight cells an item: every pass
+    // goes over every cell, and a sparser grid saves the probes little.
     let side = Math.min(selfJoin ? Math.max(1, (3 << best) >> 2) : 1 << best, MAX_SIDE);
     while (side > 1 && side * side > 8 * count) side >>= 1;
     this.side = side;
@@ -526,9 +484,8 @@ export class ProbeGrid {
     const collider = tree.slots.collider;
     const wordOf = tree.slots.colliders.word;
     const slotIds = tree.slots.id;
-    // The same items again, last first (filling each cell's run backwards leaves it in the
-    // first pass's order), their cells worked out again from their boxes: cheaper than 12
-    // bytes an item of scratch written in the first pass and read back here.
+    // The same items again, last first (filling runs backwards keeps the first pass's order),
+    // their cells recomputed: cheaper than scratch written and read back.
     for (let k = MAX_CLASSES - 1; k >= 0; k--) {
       if (((classes >>> k) & 1) === 0) continue;
       const ids = C.ids[k];

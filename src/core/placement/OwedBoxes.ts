@@ -13,17 +13,13 @@ export interface Centres {
 }
 
 /**
- * Boxes of whole detached classes that a sync left in the game's arrays for the step to read.
- * A sync that would store every member's box in one pass over the class ({@link
- * SpatialTree.storeCentres}) may instead {@link owe} them: the step's join then reads each
- * member's centre and size, stores its box and tests it in one pass (see ProbeGrid.joinOwed).
- * Two passes over 100k dust became one: the storm through the ECS took 0.91-0.96x the time,
- * the particle effects' plugin share 0.94-0.98x.
+ * Boxes of whole detached classes that a sync left in the game's arrays: instead of a pass
+ * storing them ({@link SpatialTree.storeCentres}), a sync may {@link owe} them, and the step's
+ * join reads, stores and tests each in one pass (see ProbeGrid.joinOwed).
  *
- * Until the join has run, the owed classes' slots hold the boxes of the sync before: anything
- * else that reads them first settles them ({@link settle}, {@link settleAll}). A member whose
- * numbers make no box keeps its old one and is reported by {@link report} once it is safe to
- * take it out (never in the middle of a step).
+ * Until then the owed slots hold the previous sync's boxes: any other reader settles them
+ * first ({@link settle}, {@link settleAll}). A member whose numbers make no box keeps its old
+ * one and is reported by {@link report} when it is safe to remove (never mid-step).
  */
 export class OwedBoxes {
   /** Where owed boxes are read from (see {@link use}). */
@@ -46,10 +42,7 @@ export class OwedBoxes {
     markOutside(this.centres);
   }
 
-  /**
-   * Takes owed boxes from these arrays (read again by each sync: a game may replace them),
-   * and reports bad numbers to `onBad`.
-   */
+  /** Takes owed boxes from these arrays (passed each sync: a game may replace them); bad numbers go to `onBad`. */
   use(x: Numbers, y: Numbers, w: Numbers, h: Numbers, onBad: (id: number) => void): void {
     const c = this.centres;
     c.x = x;
@@ -59,10 +52,7 @@ export class OwedBoxes {
     this.onBad = onBad;
   }
 
-  /**
-   * Leaves detached class k's boxes in the game's arrays until the step. Every member counts
-   * as moved until the join counts them, so that the step joins the class.
-   */
+  /** Leaves detached class k's boxes in the game's arrays; all members count as moved so the step joins it. */
   owe(k: number): void {
     const C = this.tree.classes;
     this.owed |= 1 << k;
@@ -70,11 +60,7 @@ export class OwedBoxes {
     C.moved[k] += C.size[k];
   }
 
-  /**
-   * Whether class k's boxes wait in the game's arrays. Only a detached class's may: one emptied
-   * since it was owed and refilled through the core is in the tree, its boxes written as they
-   * came, and its debt is only left to close (see {@link settle}).
-   */
+  /** Whether class k's boxes wait in the game's arrays (only a detached class's may). */
   isOwed(k: number): boolean {
     return ((this.owed >>> k) & 1) === 1 && this.tree.classes.detached[k] === 1;
   }

@@ -38,25 +38,19 @@ export const OWE = 2;
 
 /** Rounds to float32, as the slots store a box's corners (see SlotPool.box). */
 const fround = Math.fround;
-/**
- * Items beyond which the slots (about 35 bytes an item) outgrow a core's cache: the slot
- * regions are then laid out in cell order more often (see compactIfScattered).
- */
+/** Items beyond which the slots outgrow a core's cache: regions are then relaid more often. */
 const LARGE_TREE = 1 << 15;
 
 /** Numbers by id: a plain array, a typed array or any indexable store. */
 export type Numbers = { readonly [id: number]: number };
 
 /**
- * The spatial part of the index: placement of items in a loose quadtree (looseness 2),
- * relocation, per-subtree counts and the lifespan of empty groups. Each node keeps its items
- * in one region of slots per collision class (see CollisionClasses).
+ * The spatial part of the index: placement in a loose quadtree (looseness 2), relocation,
+ * subtree counts and the lifespan of empty groups; each node keeps one slot region per class.
  *
- * Placement. A node at depth d has cell size s = rootSize / 2^d and loose bounds that grow
- * the cell by s/2 on each side. A box whose larger side is at most s and whose centre lies
- * in the cell always fits those loose bounds, so the depth follows from the box size and the
- * cell from its centre: no search. Boxes outside the world climb until a level holds them;
- * boxes that fit nowhere (far outside the world) stay in the root, which every query visits.
+ * A node at depth d has cell side s = rootSize / 2^d and loose bounds s/2 wider on each side,
+ * so a box with larger side ≤ s whose centre lies in the cell always fits: depth follows from
+ * size, cell from centre, no search. Boxes that fit nowhere stay in the root.
  */
 export class SpatialTree {
   readonly items: ItemStore;
@@ -79,11 +73,7 @@ export class SpatialTree {
   readonly lifespan: number;
   readonly maxLifespan: number;
 
-  /**
-   * Per depth, a dense index from cell (iy * 2^d + ix) to node, or NONE: the broadphase
-   * reaches the few cells around a box directly instead of walking down from the root.
-   * A level's array is made when its first node is; 4^d entries, so maxDepth is capped.
-   */
+  /** Per depth, cell (iy * 2^d + ix) to node, or NONE: 4^d entries, so maxDepth is capped. */
   readonly levelCells: (Int32Array | null)[];
 
   /** Items in the index, pending ones included. */
@@ -93,17 +83,10 @@ export class SpatialTree {
   /** Node changes since the counter was last reset by the broadphase. */
   relocated = 0;
 
-  /**
-   * Items placed in a node by {@link flush} since the pair finder last took them (see
-   * Broadphase.takeArrivals): they need a pair check. The tree only lists them; it never calls
-   * into the pair finder. (Items placed in a detached class count as that class's moves.)
-   */
+  /** Items {@link flush} placed in a node since the pair finder last took them: they need a pair check. */
   readonly arrived = new IdList();
 
-  /**
-   * Items placed in a detached class since the pair finder last took them: under a budget,
-   * a lower-tier class checks its newborn at once, whatever its share (see Broadphase).
-   */
+  /** Items placed in a detached class since last taken: under a budget, they are checked at once. */
   readonly born = new IdList();
 
   /** Scratch: where each record goes in {@link reorderIfScattered}, each slot in {@link relayList}. */
@@ -152,10 +135,7 @@ export class SpatialTree {
     declareScratch(this, 'dest', 'expired');
   }
 
-  /**
-   * Places an item whose box is already stored: into its class's list, and into its node
-   * unless the class is detached. Returns true when it went into a node.
-   */
+  /** Places an item whose box is stored, into its class list and node; true when it went into a node. */
   place(id: number): boolean {
     const k = this.classFor(id);
     const items = this.items;
@@ -182,10 +162,7 @@ export class SpatialTree {
     return true;
   }
 
-  /**
-   * Gives detached class k a region of `room` slots or more and moves its members' slots
-   * there, to their list places: after the list outgrew its region.
-   */
+  /** Moves detached class k's slots to a region of at least `room` slots, after its list outgrew its own. */
   private rehomeList(k: number, room: number): void {
     const C = this.classes;
     const slots = this.slots;
@@ -204,11 +181,7 @@ export class SpatialTree {
     C.listRoom[k] = size;
   }
 
-  /**
-   * Moves detached class k's slots to their members' new list places after a tidy, in place,
-   * along the cycles of the permutation: a second region as large as the list would leave its
-   * room free behind it, and free room brings a compaction of every slot.
-   */
+  /** Moves detached class k's slots to its new list places in place: a second region would force a compaction. */
   private relayList(k: number): void {
     const C = this.classes;
     const items = this.items;
@@ -242,22 +215,14 @@ export class SpatialTree {
     this.addToRegion(id, k, n);
     this.countUp(n);
     this.markOutside(id);
-    // A placement scatters slots as a relocation does: a burst of insertions is laid out in
-    // cell order (and its outgrown regions given back) at the end of its step.
+    // A burst of insertions scatters slots as relocations do: it gets laid out at step end.
     this.moved++;
   }
 
-  /**
-   * Re-places an item after its box changed. Keeps the node while the box still fits its
-   * loose bounds at the right depth (this is what looseness buys: only the slot's copy of the
-   * box is written). An item of a detached class is only counted as its class's move; then it
-   * returns true: the item needs no queueing (its class is joined whole).
-   */
+  /** Re-places an item after its box changed; true for a detached item (its class is joined whole). */
   update(id: number): boolean {
-    // One function on purpose: engines inline only small functions (V8: under 460 bytes of
-    // bytecode), and this one must not be inlined into `LooseQuadtree.move`, which must stay
-    // small enough to be inlined into the caller's loop of moves (or its four numbers become
-    // heap objects on every call).
+    // One function on purpose: it must not inline into `LooseQuadtree.move`, which must itself
+    // stay small enough to inline into the caller's loop (or its numbers get boxed).
     const items = this.items;
     const nodes = this.nodes;
     const n = items.nodeOf(id);
@@ -272,9 +237,8 @@ export class SpatialTree {
       minY = f32[b | MIN_Y],
       maxX = f32[b | MAX_X],
       maxY = f32[b | MAX_Y];
-    // Keep the node while the box fits its loose bounds (read from the node's packed cell,
-    // same arithmetic as looseBounds) and is not small enough to belong deeper: it
-    // does not fit the loose bounds of the deeper cell holding its centre.
+    // Keep the node while the box fits its loose bounds (same arithmetic as looseBounds) and
+    // does not fit the deeper cell holding its centre.
     const cell = nodes.cell[n];
     const depth = cellDepth(cell);
     const side = this.cellSize[depth];
@@ -315,8 +279,7 @@ export class SpatialTree {
     // The new slot takes the box before the old one is given up.
     this.addToRegion(id, k, to);
     this.removeFromRegion(k, n, slot);
-    // Only the nodes below the common ancestor m change counts: from m up, one item left and
-    // one came. Count up the new path before counting down the old one.
+    // Only nodes below the common ancestor m change counts; count up the new path first.
     this.countUp(to, m);
     this.countDown(n, m);
     this.markOutside(id);
@@ -325,12 +288,7 @@ export class SpatialTree {
     return false;
   }
 
-  /**
-   * Takes class k out of the tree: its items leave their nodes for one region of slots in
-   * list order (see CollisionClasses.detached). O(class), when most of a big class moves step
-   * after step: then keeping its nodes current costs more than a grid built from the region
-   * each step.
-   */
+  /** Takes class k out of the tree into one slot region in list order (see CollisionClasses.detached). O(class). */
   detach(k: number): void {
     const C = this.classes;
     const items = this.items;
@@ -370,23 +328,14 @@ export class SpatialTree {
   /** Boxes {@link storeCentres} changed in its last call. */
   stored = 0;
 
-  /**
-   * What {@link planScan} wrote: per range, the class, first and end list place, how its boxes
-   * are read ({@link STORE_CENTRES}, {@link OWE} or {@link MOVE_EACH}) and the items it counts as scanned.
-   */
+  /** Ranges {@link planScan} wrote: class, first and end place, how read (e.g. {@link OWE}), items counted. */
   readonly scanPlan = new Int32Array(2 * MAX_CLASSES * SCAN_FIELDS);
 
   /**
-   * Plans a sync's read of a game's boxes for the coming step, so that it needs nothing of
-   * the class lists but their ids: the classes whose items may move, in class order.
-   * - A detached class without swept items: its list range (or the next share of it under a
-   *   budget: only that share is checked this step, and its newborns were read when they were
-   *   admitted) goes to {@link storeCentres}, one loop for the whole class; or the whole
-   *   class is left owed to the step's join when it can read it (see {@link howWhole}).
-   * - Any other class: each listed item is moved one by one up to {@link listEnd}, read anew
-   *   each time (a held item leaves a hole behind, and an emptied list ends).
-   *
-   * Static classes are left out, but the mixed one (statics with movers). Returns the ranges.
+   * Plans a sync's read of a game's boxes, in class order, so it needs only the lists' ids:
+   * a detached class without swept items goes to {@link storeCentres} (just its share under a
+   * budget) or is left owed to the join (see {@link howWhole}); any other class is moved item by
+   * item up to {@link listEnd}. Static classes are skipped, except the mixed one. Returns the ranges.
    */
   planScan(): number {
     const C = this.classes;
@@ -404,12 +353,7 @@ export class SpatialTree {
     return n;
   }
 
-  /**
-   * How a sync reads the boxes of detached class k whole: it leaves them owed to the join
-   * (see OwedBoxes) when the join reads every member in list order from the class's own
-   * region: not a class that pairs within itself (its grid is built from the slots) nor one
-   * with circles (a circle's box must be checked square first).
-   */
+  /** How a sync reads detached class k whole: owed to the join unless it self-pairs or has circles. */
   private howWhole(k: number): number {
     const C = this.classes;
     const owes = this.owedBoxes.onBad !== null && C.round[k] === 0 && C.allowed[k * MAX_CLASSES + k] === 0;
@@ -438,22 +382,15 @@ export class SpatialTree {
     return this.classes.end[k];
   }
 
-  /**
-   * Whether a budget is set, and its least share per class and step (see Broadphase): a
-   * detached class of the lower tiers is then checked in shares, and only its share need be read.
-   */
+  /** Whether a budget is set, and its least share per class and step: lower tiers are then read in shares. */
   budgeted = false;
   minShare = 32;
 
   /**
-   * Gives the members of detached class k new boxes from centres and full sizes held in per-id
-   * arrays (a game's Position and Bounds), in list order, which is memory order for the records
-   * and for the arrays alike, at list places [from, to). This is `move` for a whole class
-   * without a call per item (a detached item's move only stores its box and counts it). Stops
-   * at the first member whose numbers make no valid box and returns its place, for the caller
-   * to report before it goes on from the next one; returns -1 at `to`. A circle whose box is
-   * not square stops it too. Classes with swept items take `move` item by item instead (their
-   * paths need more).
+   * Gives detached class k's members at list places [from, to) boxes from per-id centres and
+   * full sizes, in list order: `move` for a whole class without a call per item. Stops at the
+   * first member (or unsquare circle) whose numbers make no valid box and returns its place;
+   * -1 at `to`. Classes with swept items use `move` instead.
    */
   storeCentres(k: number, from: number, to: number, px: Numbers, py: Numbers, bw: Numbers, bh: Numbers): number {
     const C = this.classes;
@@ -522,11 +459,7 @@ export class SpatialTree {
     this.markOutside(id);
   }
 
-  /**
-   * After a collider or static change of an indexed item: its collider's flags word, and
-   * its class (the item moves to another class's region in the same node when the key
-   * changed, or into or out of the tree when one of the two classes is detached).
-   */
+  /** After a collider or static change of an indexed item: rewrites its flags and moves it to its new class. */
   colliderChanged(id: number): void {
     const items = this.items;
     const C = this.classes;
@@ -550,11 +483,7 @@ export class SpatialTree {
     this.place(id);
   }
 
-  /**
-   * After the swept or circle flag of an indexed item changed from `before` (its flags then):
-   * its class's counts and its collider's copy of the flags. The class stays (neither is part of
-   * its key).
-   */
+  /** After an item's swept or circle flag changed from `before`: its class counts and collider flags. */
   flagsChanged(id: number, before: number): void {
     const k = this.items.classOf(id);
     this.classes.count(k, before, -1);
@@ -581,11 +510,7 @@ export class SpatialTree {
     this.waiting--;
   }
 
-  /**
-   * Places every pending item. Ids removed while pending were set ABSENT and are skipped;
-   * an id queued twice is placed once. Each item placed in a node joins {@link arrived}.
-   * Returns the number placed.
-   */
+  /** Places every pending item once (removed ones skipped); those placed in nodes join {@link arrived}. */
   flush(): number {
     let placed = 0;
     for (let i = 0; i < this.pendingCount; i++) {
@@ -623,15 +548,10 @@ export class SpatialTree {
   private moved = 0;
 
   /**
-   * Lays the slot regions out again in class, level and row order when enough items changed
-   * node since the last time, or when over half the slots handed out are free (a class
-   * detached, a burst of removals: the compaction gives their room back): O(slots).
-   *
-   * Enough is a quarter of the items while their slots fit in a core's cache, a sixteenth
-   * beyond: with a tenth of the boxes moving, a sixteenth makes the step 6-8% faster at 100k
-   * and a fifth faster at a million (the movers' probes read their cells' slots in order),
-   * while at 1k and 10k it was 0-2% slower; a half was 6-8% slower at 100k. With every item
-   * moving the class is detached and its moves are not counted here.
+   * Lays the slot regions out again in class, level and row order once enough items changed
+   * node, or over half the handed-out slots are free. O(slots). Enough is a quarter of the
+   * items while the slots fit a core's cache, a sixteenth beyond: the movers' probes then read
+   * their cells' slots in order.
    */
   compactIfScattered(): void {
     const slots = this.slots;
@@ -645,12 +565,7 @@ export class SpatialTree {
     this.relayRegions(false);
   }
 
-  /**
-   * Lays the records out again in class-list order (each class's list is in id order) once
-   * an eighth of them were handed out again where other items left: births and deaths then
-   * leave passes over a class, and a game's moves in id order, reading memory in order.
-   * Between steps, after the departed records are freed. O(items), amortised over the births.
-   */
+  /** Lays records out in class-list order once an eighth were reused, so class passes read memory in order. */
   reorderIfScattered(): void {
     const items = this.items;
     const live = items.records;
@@ -675,17 +590,13 @@ export class SpatialTree {
     if (n === top) items.permute(dest);
   }
 
-  /**
-   * Walks every region in class, level and row order: with `place`, copies it to the next
-   * place of a compaction; else points its items' slots at where they now are.
-   */
+  /** Walks every region in class, level, row order: copies it for a compaction with `place`, else repoints items. */
   private relayRegions(place: boolean): void {
     const C = this.classes;
     const slots = this.slots;
     const items = this.items;
     if (place) {
-      // The slots outside the nodes keep their items' records up to date here: a detached
-      // class's region, and the own slot of each item between homes (see SLOT).
+      // Slots outside the nodes: a detached class's region, and each item's own slot between homes.
       for (let k = 0; k < C.size.length; k++) {
         if (C.listRoom[k] === 0) continue;
         const room = Math.min(C.listRoom[k], runRoomFor(C.end[k]));
@@ -786,10 +697,8 @@ export class SpatialTree {
     this.outside += isOutside ? 1 : -1;
   }
 
-  // centreCell, fitsCell, targetCell and fitsRoot run inside moves and read the slot's box
-  // directly: through accessors that the engine did not inline, every coordinate would
-  // become a heap number (measured: garbage on every deferred class's catch-up). The first
-  // three take the box's offset in the slots' boxes (`r`, see ItemStore.boxAt), found once per move.
+  // centreCell, fitsCell, targetCell and fitsRoot read the slot's box directly (`r`, see
+  // ItemStore.boxAt): through un-inlined accessors every coordinate would be a heap number.
 
   /** The depth-`d` cell holding the centre of the box at `r` (clamped to the grid), packed (see packCell). */
   private centreCell(r: number, d: number): number {
@@ -815,9 +724,8 @@ export class SpatialTree {
   /** The packed depth and cell of the node the box at `r` belongs in. */
   private targetCell(r: number): number {
     const f32 = this.slots.box;
-    // A box up to twice a cell's side fits that cell's loose bounds when its centre sits near
-    // the cell's centre: try one level deeper than the size alone promises first. Fewer
-    // levels in use means fewer levels a mover probes.
+    // A box fits one level deeper than its size promises when its centre is near the cell's
+    // centre: try that first, as fewer levels in use means fewer levels probed.
     const bySize = this.depthFor(f32[r | MIN_X], f32[r | MIN_Y], f32[r | MAX_X], f32[r | MAX_Y]);
     for (let d = bySize < this.maxDepth ? bySize + 1 : bySize; d >= 0; d--) {
       const cell = this.centreCell(r, d);
@@ -880,12 +788,7 @@ export class SpatialTree {
     nodes.cell[n] = packCell(d, ix, iy);
   }
 
-  /**
-   * Writes node n's loose bounds (minX, minY, maxX, maxY: its cell grown by half a cell on
-   * every side, looseness 2) into `out` from `at`. Worked out from the node's cell rather than
-   * kept (32 bytes a node), with the same arithmetic as findTarget, so a box that fits there
-   * fits here.
-   */
+  /** Writes node n's loose bounds into `out` at `at`, with the arithmetic of fitsCell so both agree. */
   looseBounds(n: number, out: Float64Array, at = 0): void {
     const nodes = this.nodes;
     const s = this.cellSize[nodes.depth[n]];
@@ -900,10 +803,7 @@ export class SpatialTree {
   /** The root's loose bounds, for {@link fitsRoot}. */
   private readonly rootBounds = new Float64Array(4);
 
-  /**
-   * Appends the item to class k's region of node n, growing the region by half when full, and
-   * moves its box there from the slot it had.
-   */
+  /** Appends the item to class k's region of node n (grown by half when full) and moves its box there. */
   private addToRegion(id: number, k: number, n: number): void {
     const items = this.items;
     const nodes = this.nodes;
@@ -936,10 +836,7 @@ export class SpatialTree {
     this.writeSlotMeta(id);
   }
 
-  /**
-   * Gives up `slot` of class k's region of node n (its item has moved on) by moving the
-   * region's last slot into its place.
-   */
+  /** Gives up `slot` of class k's region in node n by moving the region's last slot into it. */
   private removeFromRegion(k: number, n: number, slot: number): void {
     const items = this.items;
     const nodes = this.nodes;
@@ -974,11 +871,7 @@ export class SpatialTree {
     cells[2 * c + 1] = this.classes.own[k][n];
   }
 
-  /**
-   * Copies the item's flags word into its collider, for the filters of pair finding (its layer
-   * and mask live there already): the static, swept and circle bits, the class a mover's
-   * probes read with the box, the priority a pair takes. OUTSIDE stays with the record.
-   */
+  /** Copies the item's flags word (but OUTSIDE) into its collider, for the pair filters. */
   private writeSlotMeta(id: number): void {
     this.items.setColliderWord(id, this.items.flagsWord(id) & ~OUTSIDE);
   }

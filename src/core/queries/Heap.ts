@@ -1,11 +1,6 @@
 import { grow } from '../grow.js';
 
-/**
- * A binary heap of (key, id) entries in parallel typed arrays that grow by doubling: its top
- * is the least entry by key, then id, or with `greatestFirst` the greatest. No allocation
- * once warm. The nearest query keeps two: nodes to open, least distance first, and the k best
- * items so far, worst first (so the worst is the one to replace).
- */
+/** A binary heap of (key, id) in growable typed arrays: least key then id on top, or greatest with `greatestFirst`. */
 export class Heap {
   keys: Float64Array = new Float64Array(64);
   ids: Int32Array = new Int32Array(64);

@@ -104,7 +104,6 @@ export class QueryEngine {
   /** Nearest keys are distances, not squares, where squares could overflow (see extent). */
   private far = false;
   private hits = 0;
-  private stopped = false;
   private out: IdArray | null = null;
   private visitor: Visitor | null = null;
 
@@ -120,9 +119,14 @@ export class QueryEngine {
       this.nearNode.bind(this),
       box,
     ];
-    this.itemTests = [this.rectHit, this.circleHit, this.pointHit, this.rayHit, this.nearHit, this.sweepHit].map((f) =>
-      f.bind(this),
-    );
+    this.itemTests = [
+      this.rectHit.bind(this),
+      this.circleHit.bind(this),
+      this.pointHit.bind(this),
+      this.rayHit.bind(this),
+      this.nearHit.bind(this),
+      this.sweepHit.bind(this),
+    ];
     this.nodeTest = box;
     this.itemTest = this.itemTests[RECT];
   }
@@ -181,7 +185,6 @@ export class QueryEngine {
     this.touching = touching;
     this.mask = mask;
     this.hits = 0;
-    this.stopped = false;
     this.nodeTest = this.nodeTests[kind];
     this.itemTest = this.itemTests[kind];
     this.reachBox();
@@ -192,10 +195,10 @@ export class QueryEngine {
     const nodes = this.tree.nodes;
     const C = this.tree.classes;
     const wanted = this.classesFor(this.mask);
-    for (let k = 0; k < MAX_CLASSES && !this.stopped; k++) {
-      if (C.detached[k] === 1 && ((wanted >>> k) & 1) !== 0) this.scan(C.listStart[k], C.end[k], C.ids[k]);
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (C.detached[k] === 1 && ((wanted >>> k) & 1) !== 0 && !this.scan(C.listStart[k], C.end[k], C.ids[k])) return;
     }
-    if (this.stopped || nodes.total[0] === 0) return;
+    if (nodes.total[0] === 0) return;
     // Nearest first pays only where the k-th best bounds the walk.
     const ordered = this.mode === BEST && this.k < this.tree.size;
     const open = this.open;
@@ -217,8 +220,7 @@ export class QueryEngine {
       }
       for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const k = 31 - Math.clz32(bits & -bits);
-        this.scan(C.start[k][n], C.own[k][n], null);
-        if (this.stopped) return;
+        if (!this.scan(C.start[k][n], C.own[k][n], null)) return;
       }
       const first = nodes.firstChild[n];
       if (first === NONE) continue;
@@ -234,9 +236,9 @@ export class QueryEngine {
 
   /**
    * Tests `count` slots from `first` (a detached run names its holes in `ids`) and takes the
-   * hits. The reach box turns most misses away before the exact test.
+   * hits; false when a visitor stopped the walk. The reach box turns most misses away before the exact test.
    */
-  private scan(first: number, count: number, ids: Int32Array | null): void {
+  private scan(first: number, count: number, ids: Int32Array | null): boolean {
     const slots = this.tree.slots;
     const collider = slots.collider;
     const layerOf = slots.colliders.layer;
@@ -263,14 +265,12 @@ export class QueryEngine {
         (this.out as IdArray)[this.hits++] = id;
       } else if (mode === VISIT) {
         this.hits++;
-        if ((this.visitor as Visitor)(id) === false) {
-          this.stopped = true;
-          return;
-        }
+        if ((this.visitor as Visitor)(id) === false) return false;
       } else {
         this.offer(id);
       }
     }
+    return true;
   }
 
   /** Keeps the hit (its key in `near[0]`) if it is among the k best so far. */

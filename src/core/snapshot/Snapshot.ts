@@ -5,13 +5,9 @@ import { StatePlan } from './StatePlan.js';
 const plans = new WeakMap<object, StatePlan>();
 
 /**
- * A saved copy of a tree's whole collision state: items, pairs with their phases and start
- * steps, the budget's cursors and waiting items, swept paths, lifespans, tile layers. Made by
- * {@link LooseQuadtree.save}, brought back by {@link LooseQuadtree.restore}.
- *
- * It lives in memory and belongs to the tree that saved it. Pass it back to `save` to reuse
- * its memory: a rollback loop that keeps a ring of snapshots then allocates nothing while the
- * tree keeps its size.
+ * A saved copy of a tree's whole collision state, made by {@link LooseQuadtree.save} and
+ * brought back by {@link LooseQuadtree.restore}. It belongs to the tree that saved it; pass
+ * it back to `save` to reuse its memory (a rollback ring then allocates nothing).
  */
 export class QuadtreeSnapshot {
   /** @internal The structure saved, or null before the first save. */
@@ -79,10 +75,7 @@ export function saveState(root: object, into: QuadtreeSnapshot | undefined, step
   return snap;
 }
 
-/**
- * Restores `root`'s state from a snapshot of it. Everything is checked before anything is
- * written: a refused snapshot changes nothing.
- */
+/** Restores `root`'s state from a snapshot; all is checked first, so a refused snapshot changes nothing. */
 export function restoreState(root: object, snap: unknown, what: string): void {
   if (!(snap instanceof QuadtreeSnapshot)) fail(`restore takes a snapshot made by save (got ${describe(snap)})`);
   const plan = snap.plan;

@@ -1,16 +1,12 @@
 /**
- * Where a structure's state lives, found by walking its objects from a root: every field
- * holding a number, a boolean or a reference, every typed array's buffer, and the contents of
- * plain arrays of primitives and of maps. A snapshot copies what a plan names; a restore
- * writes it back into the same objects. Nothing here knows the layout of the tree: a new
- * field, array or object is saved as soon as it is reachable, so the state can change shape
- * without the snapshot code changing.
+ * Where a structure's state lives, found by walking its objects from a root: number, boolean
+ * and reference fields, typed-array buffers, and contents of primitive arrays and maps. A
+ * snapshot copies what a plan names and a restore writes it back into the same objects, so
+ * new state is saved as soon as it is reachable, with no snapshot code to change.
  *
- * The walk follows fields (own enumerable properties), array elements and map values. It does
- * not enter functions, typed arrays (their bytes are copied per buffer, so views that share a
- * buffer stay shared) or objects marked with {@link markOutside} (a caller's allocator, a
- * game's world, a step's scratch): those are saved as references only. Fields declared with
- * {@link declareScratch} are left out altogether.
+ * The walk does not enter functions, typed arrays (copied per buffer, so shared views stay
+ * shared) or objects marked with {@link markOutside}: those are saved as references.
+ * Fields declared with {@link declareScratch} are left out.
  */
 
 /** Field kinds. */
@@ -26,11 +22,7 @@ const outside = new WeakSet();
 /** Per holder, per typed-array field: how many of its elements are in use (see {@link declareExtent}). */
 const extents = new WeakMap<object, Record<string, () => number>>();
 
-/**
- * Declares that only the first `inUse()` elements of the typed array in `holder[key]` are
- * state: the rest is written before it is read (records not handed out yet, pairs past a
- * list's count). Snapshots then copy only those, however large the array has grown.
- */
+/** Declares only the first `inUse()` elements of typed array `holder[key]` state; the rest is written before read. */
 export function declareExtent(holder: object, key: string, inUse: () => number): void {
   const own = extents.get(holder);
   if (own === undefined) extents.set(holder, { [key]: inUse });
@@ -45,11 +37,7 @@ export function markOutside(o: object): void {
 /** Per holder, the fields that hold scratch (see {@link declareScratch}). */
 const scratch = new WeakMap<object, Set<string>>();
 
-/**
- * Declares that `holder[key]` is scratch for each key: written before it is read, whatever
- * array it holds (one grown since a save included). The plan leaves these fields out: a save
- * neither copies nor holds them, and a restore leaves them as they are.
- */
+/** Declares `holder[key]` scratch for each key (written before read): saves and restores skip it. */
 export function declareScratch(holder: object, ...keys: string[]): void {
   const own = scratch.get(holder);
   if (own === undefined) scratch.set(holder, new Set(keys));
@@ -82,7 +70,7 @@ export class StatePlan {
   readonly slots: number[] = [];
   /** The length of each array of objects when the plan was built (a change makes it stale). */
   readonly planned: unknown[] = [];
-  /** Every object and typed array the plan reaches: a reference may move among them (two buffers swapped) and the plan still fits. */
+  /** Every object and typed array the plan reaches: references may move among them and the plan still fits. */
   private readonly members: Set<object>;
   numbers = 0;
   refs = 0;
@@ -149,11 +137,7 @@ export class StatePlan {
     this.add(a, 'length', LENGTH, this.numbers++, a.length);
   }
 
-  /**
-   * Whether the state still has the shape this plan names: every reference to an object the
-   * plan reaches (or to one outside the state), every array of objects as long, every number
-   * still a number and every list still of primitives. Reads each field once, allocates nothing.
-   */
+  /** Whether the state still has the plan's shape (references, array lengths, kinds). Allocates nothing. */
   fits(): boolean {
     const { holders, keys, kinds, planned, members } = this;
     for (let f = 0; f < kinds.length; f++) {
@@ -191,7 +175,7 @@ export class StatePlan {
     for (let b = 0; b < this.buffers.length; b++) {
       const buffer = this.buffers[b];
       const n = used[b];
-      // A view per buffer saved in part (a few a save): the copy of a whole buffer needs none.
+      // A view per buffer saved in part; a whole buffer's copy needs none.
       if (n > 0) copies[b].set(n === buffer.length ? buffer : buffer.subarray(0, n));
     }
     for (let l = 0; l < this.lists.length; l++) copyList(this.lists[l], lists[l]);
@@ -231,12 +215,7 @@ export class StatePlan {
     }
   }
 
-  /**
-   * The bytes of each buffer that hold state, from the fields that hold a view over it now
-   * (buffers trade places between fields, as a compaction's two sets of arrays do): up to the
-   * furthest extent declared for those fields, all of it for a field without one, none for a
-   * buffer no field holds.
-   */
+  /** The bytes of each buffer holding state: up to the furthest declared extent of the fields viewing it now. */
   private measureUse(used: Int32Array): void {
     used.fill(0);
     const { holders, keys, kinds } = this;

@@ -6,17 +6,13 @@ import { declareExtent } from '../snapshot/StatePlan.js';
 const EMPTY = 0;
 
 /**
- * The distinct colliders of the items, each held once: a layer, a mask and the flags word the
- * pair finders filter by (the static, swept and circle bits, the class in the second byte, the
- * priority in the third: ItemStore's flags without OUTSIDE). Each slot names its item's
- * collider by its index here (see SlotPool.collider): 4 bytes a slot where the three numbers
- * took 12, and a game has a handful of distinct colliders, not one an item. The filters read
- * the three numbers from these small arrays, which stay in cache.
+ * The distinct colliders (layer, mask, and the flags word the pair finders filter by), each
+ * held once; each slot names its collider by index (see SlotPool.collider). A game has a
+ * handful of colliders, so the filters read small arrays that stay in cache.
  *
- * Each collider counts the items that hold it; one that no item holds any more is forgotten
- * and its index goes back to a free list, so a game that keeps changing priorities does not
- * fill the table. A hash table (open addressing, linear probing, deletion by backward shift)
- * finds a collider by its three numbers.
+ * Each collider counts its holders; an unheld one is forgotten and its index freed, so
+ * changing priorities does not fill the table. Found through an open-addressing hash table
+ * (linear probing, backward-shift deletion).
  */
 export class Colliders {
   layer = new Int32Array(16);
@@ -90,10 +86,7 @@ export class Colliders {
     this.free[this.freeCount++] = c;
   }
 
-  /**
-   * The index of (layer, mask, word) for an item that held collider c, which it then no
-   * longer holds: c itself when the three numbers are c's.
-   */
+  /** The index of (layer, mask, word) for an item leaving collider c: c itself when the numbers are c's. */
   change(c: number, layer: number, mask: number, word: number): number {
     if (this.layer[c] === layer && this.mask[c] === mask && this.word[c] === word) return c;
     const next = this.hold(layer, mask, word);
@@ -109,11 +102,7 @@ export class Colliders {
     this.table.fill(EMPTY);
   }
 
-  /**
-   * Checks the counts against `held` (items per collider, counted from the items; see
-   * TreeCheck) and that the hash table finds every collider in use. Throws naming the first
-   * mismatch.
-   */
+  /** Checks the counts against `held` (from TreeCheck) and the hash table; throws naming the first mismatch. */
   check(held: Int32Array): void {
     for (let c = 0; c < this.top; c++) {
       if (this.refs[c] !== held[c])

@@ -5,33 +5,19 @@ import type { ItemStore } from './ItemStore.js';
 
 /** Classes kept apart, the last of them being the shared one (see {@link MIXED}). */
 export const MAX_CLASSES = 16;
-/**
- * The class of every item whose key found no class of its own once the others were taken:
- * it pairs with every class and filters pair by pair.
- */
+/** The class of items whose key found no class of its own: it pairs with every class and filters pair by pair. */
 export const MIXED = MAX_CLASSES - 1;
-/**
- * Deepest level whose cells get dense per-class arrays (4^d entries: 2 MB at depth 9).
- * Deeper levels are reached through their nodes.
- */
+/** Deepest level whose cells get dense per-class arrays (4^d entries); deeper levels go through their nodes. */
 export const DENSE_DEPTH = 9;
 
 /**
- * Collision classes: items stored apart in every node (a region of slots per class and
- * node), the way Jolt keeps one tree per broadphase layer and Box2D separate trees for static
- * and moving bodies. Pair finding then skips whole class pairs that the filters reject (dust
- * whose mask leaves out dust never meets other dust, walls never meet walls) and joins two
- * classes from the smaller side.
+ * Collision classes: items stored apart in every node (a slot region per class and node), as
+ * Jolt keeps a tree per broadphase layer. Pair finding skips class pairs the filters reject
+ * and joins two classes from the smaller side.
  *
- * A class is keyed by what decides its pairs as a group: the mask, the static flag, and
- * whether the items' layer is in their own mask (then every two of them may pair, else none
- * may); and by whether they are tier 0, which a budget never cuts. Items of several layers may share a class; its `layer` is their union, and pairs are
- * filtered item by item in the end, so a class pair is only ever skipped when no two of its
- * items could pair. Splitting finer (by layer too) would only add class pairs to join when
- * the masks accept every layer.
- *
- * Regions are indexed by node; the node tree itself (cells, subtree counts, lifespans) is
- * shared by all classes.
+ * A class is keyed by mask, static flag, whether its layer is in its own mask, and whether it
+ * is tier 0. Items of several layers may share a class (its `layer` is their union); pairs
+ * are filtered item by item, so a class pair is skipped only when no two items could pair.
  */
 export class CollisionClasses {
   /** Union of the layers of the items ever placed in the class since it was last empty. */
@@ -40,17 +26,12 @@ export class CollisionClasses {
   readonly isStatic = new Uint8Array(MAX_CLASSES);
   /** 1 when the items' layers are in the class's mask: every two of them may pair. */
   readonly self = new Uint8Array(MAX_CLASSES);
-  /**
-   * 1 for a class of tier-0 items (priority 192 or more), which a budget never cuts; 0 for one
-   * of the lower tiers, whose items may wait their turn (see Broadphase, budget).
-   */
+  /** 1 for a class of tier-0 items (priority 192 or more), which a budget never cuts. */
   readonly top = new Uint8Array(MAX_CLASSES);
   /**
-   * Per detached class of the lower tiers under a budget (see Broadphase.planShares): where
-   * the round of shares in progress has got to in the list, and where it ends (the list's
-   * length when it began; members that join later are checked at once instead), and the length
-   * of the round before it; the entries the next step's share takes, and the places
-   * [planFrom, planTo) and [0, planWrap) they are at (the second when a round ends inside it).
+   * Per lower-tier detached class under a budget (see Broadphase.planShares): the round's
+   * cursor and end (list length when it began), the last round's length, the next share's
+   * size and its places [planFrom, planTo) and [0, planWrap) (when a round ends inside it).
    */
   readonly cursor = new Int32Array(MAX_CLASSES);
   readonly roundEnd = new Int32Array(MAX_CLASSES);
@@ -59,11 +40,7 @@ export class CollisionClasses {
   readonly planFrom = new Int32Array(MAX_CLASSES);
   readonly planTo = new Int32Array(MAX_CLASSES);
   readonly planWrap = new Int32Array(MAX_CLASSES);
-  /**
-   * Swept items in each class (see SweptStore). Swept is not part of the key: bullets share
-   * the class of the items they filter like, so a scene with a few bullets is joined the way
-   * it is without them; only pairs with a swept item take the exact test.
-   */
+  /** Swept items per class: not part of the key, so only pairs with a swept item take the exact test. */
   readonly swept = new Int32Array(MAX_CLASSES);
   /** Circles in each class: like swept items, they share the class of the boxes that filter like them. */
   readonly round = new Int32Array(MAX_CLASSES);
@@ -73,10 +50,7 @@ export class CollisionClasses {
   readonly size = new Int32Array(MAX_CLASSES);
   /** `allowed[a * MAX_CLASSES + b]`: items of classes a and b may form pairs. */
   readonly allowed = new Uint8Array(MAX_CLASSES * MAX_CLASSES);
-  /**
-   * `exact[a * MAX_CLASSES + b]`: every item of a may pair with every item of b (each's
-   * layers lie in the other's mask, and not both static), so no pair needs filtering.
-   */
+  /** `exact[a * MAX_CLASSES + b]`: every item of a may pair with every item of b, so no pair needs filtering. */
   readonly exact = new Uint8Array(MAX_CLASSES * MAX_CLASSES);
   /** Per class, per node: first slot of the class's region in the node, its items, its capacity. */
   readonly start: Int32Array[] = [];
@@ -86,20 +60,16 @@ export class CollisionClasses {
   readonly levelItems: Int32Array[] = [];
   /**
    * Per class and depth up to {@link DENSE_DEPTH}: each cell's region start and item count
-   * (`regionsByCell[k][d][2 * cell]`, `[2 * cell + 1]`), a copy of the per-node numbers laid out by
-   * cell, so a mover's probes read neighbouring cells from one array in order instead of chasing node
-   * indices. Made when the class first places an item at that depth; null before and deeper.
+   * (`[2 * cell]`, `[2 * cell + 1]`), so a mover's probes read neighbouring cells in order.
+   * Made when the class first places an item at that depth; null otherwise.
    */
   readonly regionsByCell: (Int32Array | null)[][] = [];
   /** Whether each class's arrays exist (a class gets them when first used). */
   readonly used = new Uint8Array(MAX_CLASSES);
   /**
-   * Per class, its members' ids in ascending order (`ids[k][0..end[k]-1]`), so that every pass
-   * over a class reads the per-id records and a game's per-entity arrays in memory order. An
-   * item that leaves leaves a hole, `~id`; the same id joining again (an entity id recycled,
-   * the common case with churn) takes its hole back, so births and deaths keep the order at
-   * O(1) each. A member appended out of order, or too many holes, is put right by
-   * {@link tidy}. Passes skip holes (negative entries).
+   * Per class, its members' ids in ascending order (`ids[k][0..end[k]-1]`), so passes read
+   * per-id arrays in memory order. A leaver leaves a hole `~id` which the same id takes back
+   * on rejoining; {@link tidy} fixes disorder and holes. Passes skip negative entries.
    */
   readonly ids: Int32Array[] = [];
   /** Entries in use in each class's list: members and holes. */
@@ -108,18 +78,9 @@ export class CollisionClasses {
   readonly holes = new Int32Array(MAX_CLASSES);
   /** Members appended out of id order since the list was last sorted. */
   readonly disorder = new Int32Array(MAX_CLASSES);
-  /**
-   * 1 for a detached class: a big class most of which moves every step, kept out of the tree
-   * (see SpatialTree.detach). Its items' slots are one region in list order ({@link listStart}):
-   * pair finding joins it through a uniform grid (see ProbeGrid), queries scan it. Births and
-   * deaths only touch its list and region.
-   */
+  /** 1 for a detached class: kept out of the tree in one slot region in list order ({@link listStart}). */
   readonly detached = new Uint8Array(MAX_CLASSES);
-  /**
-   * Per detached class: its region of slots, parallel to its list (member `ids[k][i]` has slot
-   * `listStart[k] + i`), and the region's size (0 for a class in the tree). A pass over the
-   * class reads the boxes in order, without the id map.
-   */
+  /** Per detached class: its slot region, parallel to its list (`ids[k][i]` at `listStart[k] + i`), and its size. */
   readonly listStart = new Int32Array(MAX_CLASSES);
   readonly listRoom = new Int32Array(MAX_CLASSES);
   /** Members moved, added or re-filtered since the last step (see Broadphase.choose). */
@@ -139,10 +100,7 @@ export class CollisionClasses {
     this.allowed.fill(1);
   }
 
-  /**
-   * The class for an item's collider: the one with this key, else a new or emptied one
-   * keyed anew, else {@link MIXED}.
-   */
+  /** The class for an item's collider: the one with this key, else a new or emptied one, else {@link MIXED}. */
   find(layer: number, mask: number, isStatic: number, top: number): number {
     const self = (layer & mask) !== 0 ? 1 : 0;
     for (let k = 0; k < this.defined; k++) {
@@ -160,11 +118,7 @@ export class CollisionClasses {
     return k;
   }
 
-  /**
-   * True for a class whose items may wait their turn under a budget, a share at a time (see
-   * Broadphase): of the lower tiers, and not pairing with itself (a share of it could not
-   * find its pairs within the class without the whole class).
-   */
+  /** True for a lower-tier class that does not pair with itself: it may be checked in shares under a budget. */
   waits(k: number): boolean {
     return this.top[k] === 0 && this.allowed[k * MAX_CLASSES + k] === 0 && k !== MIXED;
   }
@@ -181,10 +135,7 @@ export class CollisionClasses {
     }
   }
 
-  /**
-   * Adds an item to class k's list and returns its place there: its own hole back when
-   * `hint` (its place when it last left) still holds it, else the end.
-   */
+  /** Adds an item to class k's list; returns its place: its old hole if `hint` still holds it, else the end. */
   join(k: number, id: number, flags: number, hint: number): number {
     this.count(k, flags, 1);
     this.size[k]++;
@@ -231,12 +182,10 @@ export class CollisionClasses {
   }
 
   /**
-   * Puts class k's list back in shape between passes: drops the holes once they are a quarter
-   * of it, sorts it once a sixteenth was appended out of order. O(list), rare. Each member's place
-   * (ItemStore.listAt) is kept in step, and so is the class's {@link cursor}: dropping
-   * holes keeps it (and the round's end) before the same member. With `keepOrder` (a class
-   * checked in shares) it never sorts: a member moved further down the list would wait longer
-   * than a round; the sort comes once the budget is lifted. Returns whether the list changed.
+   * Puts class k's list back in shape between passes: drops holes once they are a quarter,
+   * sorts once a sixteenth is out of order, keeping each member's place and the {@link cursor}
+   * in step. With `keepOrder` (checked in shares) it never sorts, so no member waits more than
+   * a round. Returns whether the list changed.
    */
   tidy(k: number, items: ItemStore, sorter: KeySorter, keepOrder: boolean): boolean {
     const end = this.end[k];

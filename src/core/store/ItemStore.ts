@@ -7,26 +7,16 @@ import { writeBox, type SlotPool } from './SlotPool.js';
 export const ABSENT = -2;
 /** `node` value of an id waiting in the pending-insertion queue. */
 export const PENDING = -3;
-/**
- * `node` value of an item of a detached class: in its class's list, not in the tree (see
- * SpatialTree.detach). Just below the node indices, so that `node >= DETACHED` tells an item
- * that `move` may take on its fast path.
- */
+/** `node` value of a detached class's item; just below node indices, so `node >= DETACHED` is `move`'s fast path. */
 export const DETACHED = -1;
 
 /** Flag bits in `flags`. */
 export const STATIC = 1;
-/**
- * A circle: the circle inscribed in its box (centre the box's centre, diameter its width).
- * The broadphase finds its candidates by the box; pairs and queries then test the circle.
- */
+/** A circle inscribed in its box: candidates come from the box, pairs and queries test the circle. */
 export const CIRCLE = 2;
 /** Sits in the root because its box fits no loose bounds (far outside the world). */
 export const OUTSIDE = 4;
-/**
- * Found by its path (see SweptStore): the record holds the box covering where it was at the
- * last step and where it is now; the box it has now is kept apart.
- */
+/** Found by its path (see SweptStore): the record's box covers last step's and current position. */
 export const SWEPT = 8;
 /** The flags that make a candidate pair take the exact test (see ExactTest). */
 export const EXACT = SWEPT | CIRCLE;
@@ -50,24 +40,12 @@ export const MIN_Y = 1;
 export const MAX_X = 2;
 export const MAX_Y = 3;
 
-/**
- * Field offsets in an item's record: four int32 (`i32[r * 4 + K]`, 16 bytes), where `r` is
- * the item's record (see {@link ItemStore.rec}). A move reads its flags, slot and node from
- * them. The box and the layer and mask are not here: they live in the item's slot alone.
- */
+/** Field offsets in an item's record of four int32 (`i32[r * 4 + K]`); box, layer and mask live in its slot. */
 // LooseQuadtree.move writes FLAGS, SLOT and NODE out as numbers: keep them 0, 2 and 3.
 export const FLAGS = 0;
-/**
- * Where the item stands with the broadphase, as a step number s: `2s + 1` while it waits to
- * be checked by step s, `2s` once step s took it. Marks from older steps are stale by
- * construction, so no pass ever clears them.
- */
+/** The broadphase mark for step s: `2s + 1` waiting, `2s` taken; older marks are stale, so none is cleared. */
 export const STATE = 1;
-/**
- * The item's slot (see SlotPool), the only home of its box and of its layer and mask: in its
- * class's region of its node; in its detached class's region, at its list place; or a slot of
- * its own while it is between homes (admitted, pending, or removed until its record is freed).
- */
+/** The item's slot, sole home of its box, layer and mask: in a node's or detached region, or its own between homes. */
 export const SLOT = 2;
 /** Node holding the item, or PENDING / DETACHED (ABSENT while it is being removed). */
 export const NODE = 3;
@@ -76,38 +54,27 @@ export const NODE = 3;
 export const NO_RECORD = -1;
 
 /**
- * Item storage: a record per item, and a map from id to record that is the only per-id state
- * (4 bytes an id, and a bit), so memory follows the number of items, not the largest id.
- * A removed item's record stays with its id until the next step ends ({@link releaseDeparted}):
- * bitECS hands a removed entity's id out again at once, and the id then takes its record, and
- * so its place in its class's list (see `listAt`), back. Then records go to a free list, last
- * freed first. Items are never objects.
+ * Item storage: a record per item and an id-to-record map (the only per-id state), so memory
+ * follows the item count. A removed item's record stays with its id until the step ends
+ * ({@link releaseDeparted}): bitECS reuses ids at once, and the id then takes its record and
+ * list place back. Items are never objects.
  */
 export class ItemStore {
   /** Record of each id, or NO_RECORD; grown by doubling up to the id limit. */
   rec: Int32Array;
   /** Records: four int32 fields each. */
   i32: Int32Array;
-  /**
-   * One bit per id, set while the item's node is DETACHED: a merge of pair lists asks it for
-   * thousands of pairs a step, and 4 KB per 32k ids stay in cache where the records do not.
-   */
+  /** One bit per id, set while DETACHED: merges ask it often, and the bits stay in cache where records do not. */
   detachedBits: Int32Array;
   /** Where the boxes live (see SLOT). */
   readonly slots: SlotPool;
-  /**
-   * Per record: the item's place in its class's list (see CollisionClasses.ids); kept when the
-   * item leaves, so that the same id joining again with the same record takes its place back.
-   */
+  /** Per record, the item's place in its class's list; kept on leaving so the same id rejoins at its place. */
   listAt: Int32Array;
   /** Records handed out so far (the high-water mark); those freed since wait in `free`. */
   private top = 0;
   private free: Int32Array;
   private freeCount = 0;
-  /**
-   * Records handed out again from the free list since the last {@link permute}: they sit
-   * wherever an item left, so a pass over a class in id order jumps about in the records.
-   */
+  /** Records reused from the free list since the last {@link permute}: they break id-order passes. */
   scattered = 0;
   /** Ids removed since the last step ended, whose records wait for {@link releaseDeparted}. */
   private departed: Int32Array;
@@ -122,9 +89,8 @@ export class ItemStore {
     this.listAt = new Int32Array(cap).fill(-1);
     this.free = new Int32Array(cap);
     this.departed = new Int32Array(64);
-    // Records past the high-water mark are written when handed out (add, then setBox), and
-    // the lists past their counts when pushed: snapshots skip them. listAt is not among them:
-    // a fresh record's -1 there is read.
+    // Records and lists past their counts are written before read: snapshots skip them. listAt
+    // is not among them: a fresh record's -1 there is read.
     declareExtent(this, 'i32', () => 4 * this.top);
     declareExtent(this, 'free', () => this.freeCount);
     declareExtent(this, 'departed', () => this.departedCount);
@@ -156,11 +122,7 @@ export class ItemStore {
     }
   }
 
-  /**
-   * Gives an absent id (in the map's range) a record with the state of an item never inserted,
-   * and a slot of its own for its box: its own record and slot again when it left since the
-   * last step ended.
-   */
+  /** Gives an absent id a record as never inserted, with its own slot; its old record and slot if it left this step. */
   add(id: number): number {
     // Departed and back (rec >= 0): the record and its slot are still its own.
     let r = this.rec[id];
@@ -191,10 +153,7 @@ export class ItemStore {
     return r;
   }
 
-  /**
-   * Marks a removed id's record departed (its node is ABSENT already): it is freed once the
-   * step ends, unless the id comes back first.
-   */
+  /** Marks a removed id's record departed: freed when the step ends unless the id comes back. */
   depart(id: number): void {
     if (this.departedCount === this.departed.length) this.departed = grow(this.departed, 2 * this.departedCount);
     this.departed[this.departedCount++] = id;
@@ -225,12 +184,7 @@ export class ItemStore {
     return r >= 0 && this.i32[(r << 2) | NODE] === ABSENT;
   }
 
-  /**
-   * Moves every record r to `dest[r]` (a permutation of the records handed out, 0..top-1, that
-   * puts the records in use first and the free ones after them), in place: each swap puts one
-   * record where it belongs. O(records). The free list's records go along, in the order it
-   * hands them out.
-   */
+  /** Moves every record r to `dest[r]` (records in use first) in place; free records go along. O(records). */
   permute(dest: Int32Array): void {
     const { i32, rec, listAt } = this;
     // The map first, from each record in use to its id through its slot (a record keeps no id).
@@ -252,10 +206,7 @@ export class ItemStore {
     this.scattered = 0;
   }
 
-  /**
-   * Gives the own slot of every item between homes (queued for insertion, or removed until its
-   * record is freed) its place in the compaction in progress (see SlotPool.place).
-   */
+  /** Gives each between-homes item's own slot its place in the compaction in progress (see SlotPool.place). */
   placeOwnSlots(): void {
     const i32 = this.i32;
     for (let r = 0; r < this.top; r++) {
@@ -265,11 +216,7 @@ export class ItemStore {
     }
   }
 
-  /**
-   * The id holding record r, or -1 when r is free. A record keeps no id of its own: its slot
-   * holds it (every item's slot names its id). A free record's slot field is stale, and the
-   * slot it names belongs to no one or to an item that maps to another record.
-   */
+  /** The id holding record r, or -1 when free: a record keeps no id, its slot names it. */
   idAtRecord(r: number): number {
     const s = this.i32[(r << 2) | SLOT];
     if (s < 0 || s >= this.slots.id.length) return -1;
@@ -291,11 +238,7 @@ export class ItemStore {
     return this.freeCount;
   }
 
-  /**
-   * Checks the map against the records (for validate): every id with a record is that
-   * record's id, no record is both used and free, and the counts agree. Throws naming the
-   * first broken one.
-   */
+  /** Checks the map against the records (for validate); throws naming the first broken one. */
   check(): void {
     const used = new Uint8Array(this.top);
     let mapped = 0;
@@ -330,11 +273,7 @@ export class ItemStore {
     this.scattered = 0;
   }
 
-  /**
-   * Gives room back when over a quarter of the records' arrays lies past the high-water mark
-   * (growth by half overshoots by up to that): down to an eighth more than handed out. The
-   * free list's records are below the mark, so none is lost. Between steps.
-   */
+  /** Gives room back once over a quarter of the records' arrays lies past the high-water mark. Between steps. */
   trim(): void {
     const top = this.top;
     const cap = this.listAt.length;
@@ -349,19 +288,15 @@ export class ItemStore {
     this.listAt = grow(this.listAt, cap, -1);
   }
 
-  // Accessors: code outside this file reads and writes records only through these, so the
-  // record layout above stays this file's business. One hot path indexes the record directly
-  // (LooseQuadtree.move, which must stay small enough to be inlined into a game's loop).
+  // Accessors: only this file knows the record layout, but for LooseQuadtree.move, which must
+  // stay small enough to inline and indexes records directly.
 
   /** The item's record number (dense, below {@link handedOut}), or -1 for an absent id. */
   recordOf(id: number): number {
     return id < this.rec.length ? this.rec[id] : NO_RECORD;
   }
 
-  /**
-   * Gives an indexed item the broadphase mark `mark` (see STATE); false when it had it
-   * already. Kept small: moves inline it through Broadphase.markDirty.
-   */
+  /** Gives an indexed item mark `mark` (see STATE); false when it had it. Small: moves inline it. */
   markOnce(id: number, mark: number): boolean {
     const r = (this.rec[id] << 2) | STATE;
     if (this.i32[r] === mark) return false;
@@ -369,10 +304,7 @@ export class ItemStore {
     return true;
   }
 
-  /**
-   * Takes a queued mover: when the item is present, of a node (not detached) and holds
-   * `mark`, sets its mark to `taken` and returns its slot; else -1 (a stale queue entry).
-   */
+  /** Takes a queued mover of a node holding `mark`: sets `taken`, returns its slot; else -1 (stale). */
   takeMarked(id: number, mark: number, taken: number): number {
     const r = this.rec[id];
     if (r < 0) return -1;
@@ -394,8 +326,7 @@ export class ItemStore {
     else this.detachedBits[id >> 5] &= ~(1 << (id & 31));
   }
 
-  // Layer and mask live in the item's collider alone (see SlotPool.collider), where the pair
-  // finders read them.
+  // Layer and mask live in the item's collider alone (see SlotPool.collider).
   layerOf(id: number): number {
     return this.slots.colliders.layer[this.colliderOf(id)];
   }
@@ -415,10 +346,7 @@ export class ItemStore {
     return true;
   }
 
-  /**
-   * Gives the item's collider the flags word `word` (its record's without OUTSIDE; see
-   * SlotPool.collider), keeping its layer and mask.
-   */
+  /** Gives the item's collider the flags word `word`, keeping its layer and mask. */
   setColliderWord(id: number, word: number): void {
     const slots = this.slots;
     const s = this.slotOf(id);
@@ -493,10 +421,7 @@ export class ItemStore {
     f32[r | MAX_Y] = from[3];
   }
 
-  /**
-   * Stores a box in the item's slot (each corner rounded to float32, see SlotPool.box);
-   * returns false when it equals the stored one.
-   */
+  /** Stores a box in the item's slot (rounded to float32); false when it equals the stored one. */
   setBox(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
     return writeBox(this.slots.box, this.boxAt(id), minX, minY, maxX, maxY);
   }

@@ -1,9 +1,8 @@
 import { grow } from '../grow.js';
 /**
- * The node pool: parallel typed arrays indexed by node. Children come in groups of four
- * (group g holds nodes 4g..4g+3, child order: x-low/y-low, x-high/y-low, x-low/y-high,
- * x-high/y-high). Group 0 is reserved: node 0 is the root, nodes 1..3 are never used.
- * Freed groups are threaded into a free list through `firstChild` of their first node.
+ * The node pool: parallel typed arrays by node. Children come in groups of four (group g holds
+ * nodes 4g..4g+3: x-low/y-low, x-high/y-low, x-low/y-high, x-high/y-high). Group 0 is reserved
+ * (node 0 is the root, 1..3 unused); freed groups are threaded through their first `firstChild`.
  */
 export const NONE = -1;
 
@@ -12,10 +11,7 @@ export class NodePool {
   /** First node of the child group, or NONE for a leaf. */
   firstChild: Int32Array;
   depth: Uint8Array;
-  /**
-   * Depth and cell coordinates at that depth (0..2^depth-1), packed (see packCell): a move
-   * tests the loose bounds of its item's node from this one number.
-   */
+  /** Depth and cell coordinates packed (see packCell): a move tests its node's loose bounds from this one number. */
   cell: Int32Array;
   /** Items stored in this node itself (all classes). */
   own: Int32Array;

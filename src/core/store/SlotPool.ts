@@ -2,19 +2,12 @@ import { fit, resize } from '../grow.js';
 import { declareExtent, declareScratch } from '../snapshot/StatePlan.js';
 import { Colliders } from './Colliders.js';
 
-/**
- * Slots a detached class's run keeps for `members` list places: an eighth more and one. A run
- * is big and its list changes slowly (births past its end), so less room than a node's region
- * keeps does; an outgrown run moves to one half as big again.
- */
+/** Slots a detached class's run keeps for `members` places: its list changes slowly, so little spare room. */
 export function runRoomFor(members: number): number {
   return members + (members >> 3) + 1;
 }
 
-/**
- * Writes a box into a float32 box array at offset `o` (minX, minY, maxX, maxY), which rounds
- * each corner; returns false when the rounded box is the one there already.
- */
+/** Writes a box into a float32 box array at `o` (rounding each corner); false when that box is there already. */
 export function writeBox(
   box: Float32Array,
   o: number,
@@ -36,42 +29,25 @@ export function writeBox(
 export const MIN_REGION = 2;
 const CLASSES = 31;
 
-/**
- * Slots a region of `own` items keeps after a compaction: a quarter more and one, so that a
- * few arrivals do not move it. Power-of-two regions kept 1.7 slots an item where most nodes
- * hold 4 to 10 items; this keeps about 1.4.
- */
+/** Slots a region of `own` items keeps after a compaction: a quarter more and one, so a few arrivals do not move it. */
 export function roomFor(own: number): number {
   return own + (own >> 2) + 1;
 }
 
 /**
- * Contiguous per-node item storage. Each node owns a region of slots holding copies of its
- * items' boxes and their ids, so scanning a node reads memory in order, as a uniform grid's
- * cells do, instead of chasing a linked list across per-id arrays. Regions come from a bump
- * allocator with one free list per power-of-two size class; a compaction lays them out again
- * back to back with little room to spare (see {@link roomFor}).
+ * Contiguous per-node item storage: each node owns a region of slots holding copies of its
+ * items' boxes and ids, so scanning a node reads memory in order. Regions come from a bump
+ * allocator with a free list per power-of-two size class; a compaction packs them back to back.
  */
 export class SlotPool {
-  /**
-   * minX, minY, maxX, maxY per slot, in float32: each corner rounded to the nearest float32 as
-   * it is stored (the array does it). Half the bytes of float64 in the biggest array per item
-   * and in every scan's reads; corners past float32's range are refused before they get here.
-   */
+  /** minX, minY, maxX, maxY per slot in float32: half the bytes of the biggest per-item array. */
   box: Float32Array;
   id: Int32Array;
-  /**
-   * The collider of each slot's item, as its index in {@link colliders}: its layer, mask and
-   * flags word (a copy of the record's without its OUTSIDE bit), so that a pass over every item
-   * filters candidates without touching records. Layer and mask live there alone.
-   */
+  /** Each slot's collider index in {@link colliders} (layer, mask, flags word), so filters skip the records. */
   collider: Int32Array;
   readonly colliders = new Colliders();
   private top = 0;
-  /**
-   * Free region starts per size class (class c holds regions of 2^c to 2^(c+1) - 1 slots),
-   * threaded through `id`; a free region's size is in its first slot's `collider`.
-   */
+  /** Free region starts per size class (2^c to 2^(c+1) - 1 slots), linked through `id`; sizes in `collider`. */
   private readonly freeHead = new Int32Array(CLASSES).fill(-1);
   /** Slots in free regions, for validate. */
   freeSlots = 0;
@@ -82,8 +58,7 @@ export class SlotPool {
     this.box = new Float32Array(capacity * 4);
     this.id = new Int32Array(capacity);
     this.collider = new Int32Array(capacity);
-    // Slots past the high-water mark are written when handed out: snapshots skip them. What a
-    // compaction keeps aside is written by it before it reads it.
+    // Slots past the high-water mark are written when handed out: snapshots skip them.
     declareExtent(this, 'box', () => 4 * this.top);
     declareExtent(this, 'id', () => this.top);
     declareExtent(this, 'collider', () => this.top);
@@ -100,11 +75,7 @@ export class SlotPool {
     return this.id.length;
   }
 
-  /**
-   * A region of `size` slots or more (its size is then in {@link allocated}). Returns its start.
-   * A free region of the size's own class is taken when big enough, else one of the class
-   * above (all big enough), else the pool's end.
-   */
+  /** A region of `size` slots or more (actual size in {@link allocated}); returns its start. */
   alloc(size: number): number {
     const c = classOf(size);
     let head = this.freeHead[c];
@@ -120,11 +91,7 @@ export class SlotPool {
     return head;
   }
 
-  /**
-   * One slot, for an item between homes (admitted, pending, or removed until its record is
-   * freed; see ItemStore): a freed single slot, else the pool's end. Never a bigger region, so
-   * that {@link freeOne} gives back exactly what it took.
-   */
+  /** One slot, for an item between homes: never a bigger region, so {@link freeOne} gives back exactly that. */
   allocOne(): number {
     const head = this.freeHead[0];
     if (head === -1) return this.bump(1);
@@ -162,29 +129,20 @@ export class SlotPool {
   }
 
   /**
-   * The regions of the compaction in progress, in their new order: old start and new start
-   * of each (its room runs to the next one's new start, the last's to {@link placed}); an old
-   * start is stored inverted (~) for a region held apart (see {@link endCompact}). Scratch that
-   * lives while a compaction runs, sized by the last one's regions.
+   * The compaction's regions in new order: old and new start of each (room runs to the next
+   * new start, the last's to {@link placed}); an old start is stored as ~start when held apart.
    */
   private moves = new Int32Array(0);
   private moveCount = 0;
   private lastMoveCount = 0;
-  /**
-   * The slots of the regions held apart (see {@link endCompact}) while a compaction runs: box,
-   * id and collider, six numbers a slot.
-   */
+  /** Slots held apart during a compaction (see {@link endCompact}): box, id and collider, six numbers each. */
   private held = new Float64Array(0);
   /** Slots given out so far by the compaction in progress. */
   private placed = 0;
   /** The high-water mark the last compaction left (see {@link endCompact}). */
   private compactedTop = 0;
 
-  /**
-   * Starts a compaction: the caller re-places every region with {@link place} in scan
-   * order, then calls {@link endCompact}. Regions end up back to back, so a scan over
-   * neighbouring cells reads one run of memory.
-   */
+  /** Starts a compaction: the caller {@link place}s every region in scan order, then calls {@link endCompact}. */
   beginCompact(): void {
     const last = this.lastMoveCount;
     this.moves = new Int32Array(2 * (last + (last >> 3)) + 64);
@@ -192,10 +150,7 @@ export class SlotPool {
     this.placed = 0;
   }
 
-  /**
-   * Gives the region at `oldStart` its place in the new layout, cut to its first `room` slots
-   * (its items are in the first ones; the rest go free); returns its new start.
-   */
+  /** Gives the region at `oldStart` its new place, cut to its first `room` slots; returns its new start. */
   place(oldStart: number, room: number): number {
     const start = this.placed;
     this.placed += room;
@@ -208,21 +163,14 @@ export class SlotPool {
   }
 
   /**
-   * Moves every placed region to its new start, each as a run of memory read and written in
-   * order, and drops the free regions (they go past the new high-water mark). The regions that
-   * move down go in their new order: what one is written over lies below its new start, where
-   * only regions placed before it go. Those that move up go in the reverse order, likewise.
-   * One direction goes first, and a region of the other whose old place the first writes over
-   * is held apart and written last; the direction that holds fewer slots goes first. In a
-   * layout that drifts up by a little from one compaction to the next, that is the upward
-   * drift, and the held regions are the few that grew out of their place since. (Following a
-   * permutation's cycles slot by slot, as this once did, read the slots in no order: a tenth of
-   * the step at a million.)
+   * Moves every placed region to its new start, each as one sequential run, and drops the free
+   * regions. Regions moving down go in new order: what one overwrites lies below its new start,
+   * where only regions placed before it go; regions moving up go in reverse order, likewise.
+   * One direction goes first (the one that holds fewer slots); a region of the other whose old
+   * place it overwrites is held apart and written last.
    *
-   * Then keeps room for as many slots as were handed out between the last compaction and this
-   * one (regions that grew, items that changed node), capped at an eighth, and a sixteenth more:
-   * the arrays give back the rest when that is a sixteenth of them or more. A steady scene then
-   * neither grows nor shrinks them from one compaction to the next.
+   * Then keeps room for the slots handed out since the last compaction (at most an eighth) and
+   * a sixteenth more, so a steady scene neither grows nor shrinks the arrays.
    */
   endCompact(): void {
     const { moves, moveCount: count } = this;
@@ -242,7 +190,7 @@ export class SlotPool {
       if (moves[2 * i] >= 0) continue;
       for (let d = moves[2 * i + 1], end = moves[2 * i + 3]; d < end; d++) this.swapHeld(d, h++);
     }
-    // Most compactions hold a few slots, a scrambled layout (a world's first) most: none kept.
+    // Most compactions hold a few slots, a scrambled layout most: none kept.
     this.held = new Float64Array(0);
     this.lastMoveCount = count;
     this.moves = new Int32Array(0);
@@ -256,10 +204,7 @@ export class SlotPool {
     if (keep + (keep >> 4) <= this.id.length) this.resize(keep);
   }
 
-  /**
-   * Swaps slot s with place h of the held slots: a held slot goes out there, and back in to its
-   * new slot (what either leaves behind is written over or free).
-   */
+  /** Swaps slot s with held place h (what either leaves behind is overwritten or free). */
   private swapHeld(s: number, h: number): void {
     const { box, id, collider, held } = this;
     for (let k = 0; k < 4; k++) {
@@ -300,11 +245,9 @@ export class SlotPool {
   private upFirst = false;
 
   /**
-   * Marks (see {@link moves}) the regions to hold apart, sets {@link upFirst}, and returns how
-   * many slots they hold. Going up first, a region bound down is held when the new place of one bound up
-   * covers its old place (found by a binary search over the new starts); going down first,
-   * likewise the other way round. One pass finds both sets (a region is in one at most), and
-   * the order that holds fewer slots keeps its marks.
+   * Marks (see {@link moves}) the regions to hold apart, sets {@link upFirst}, and returns their
+   * slots. Going up first, a region bound down is held when an upward region's new place covers
+   * its old one (binary search over new starts); likewise the other way. The order holding fewer wins.
    */
   private markHeld(): number {
     const { moves, moveCount: count } = this;
@@ -343,11 +286,7 @@ export class SlotPool {
     return upFirst ? ifUpFirst : ifDownFirst;
   }
 
-  /**
-   * Moves slot `start + p` to `start + dest[p]` for p in 0..count-1 (`dest` a permutation of
-   * 0..count-1, left as the identity), in place, along each cycle: the slot in hand goes to
-   * its place and picks up the one there, so each slot is read and written once.
-   */
+  /** Moves slot `start + p` to `start + dest[p]` in place along each cycle (`dest` left as the identity). */
   permute(start: number, dest: Int32Array, count: number): void {
     for (let p = 0; p < count; p++) {
       if (dest[p] === p) continue;
@@ -396,11 +335,7 @@ export class SlotPool {
     this.id[to] = this.id[from];
   }
 
-  /**
-   * Gives the arrays room for `min` slots at least, growing by a quarter (slots are the
-   * biggest arrays per item, and the compaction gives back what a burst leaves unused), or
-   * exactly `min` to shrink; the slots in use are kept.
-   */
+  /** Room for `min` slots at least, growing by a quarter (compaction trims any excess), or exactly `min` to shrink. */
   private resize(min: number): void {
     let cap = this.id.length;
     if (min < cap) cap = min;

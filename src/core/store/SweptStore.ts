@@ -9,15 +9,11 @@ export const LAST_TO = 12;
 const STRIDE = 16;
 
 /**
- * The paths of swept items (see LooseQuadtree.setSwept), by a dense index per item so that a
- * few swept items among many cost memory for themselves only.
+ * The paths of swept items, densely indexed so a few swept items cost memory for themselves only.
  *
- * Each entry holds four boxes: `from`, where the item was when the last step ended (the start
- * of the path the next step tests); `to`, where it is now; and the path the last step tested
- * (`lastFrom`, `lastTo`), from which a pair's time of impact is read after the step. The
- * item's record holds the box covering `from` and `to`, so placement, slots and every pair
- * finder see the whole path the way Box2D enlarges a bullet's proxy by its displacement; only
- * the final pair test and the queries look here.
+ * Each entry holds four boxes: `from` (where the last step left it), `to` (now), and the last
+ * tested path (`lastFrom`, `lastTo`) for time of impact. The record holds the box covering
+ * `from` and `to`, as Box2D enlarges a bullet's proxy, so only the final test and queries look here.
  */
 export class SweptStore {
   /** Entry of each id, or -1. */
@@ -25,10 +21,7 @@ export class SweptStore {
   /** Id of each entry. */
   ids: Int32Array = new Int32Array(16);
   count = 0;
-  /**
-   * Per entry, four boxes of four numbers (minX, minY, maxX, maxY) at FROM, TO, LAST_FROM,
-   * LAST_TO, in float32 as the slots hold boxes (see SlotPool.box).
-   */
+  /** Per entry, four float32 boxes (minX, minY, maxX, maxY) at FROM, TO, LAST_FROM, LAST_TO. */
   boxes: Float32Array = new Float32Array(16 * STRIDE);
 
   has(id: number): boolean {

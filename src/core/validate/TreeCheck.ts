@@ -19,11 +19,7 @@ import { FROM, TO } from '../store/SweptStore.js';
 import { NONE } from '../store/NodePool.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
-/**
- * One check of the spatial index's invariants (nodes, the group pool, class regions, slots,
- * item records), holding what the walk has counted so far. Slow on purpose: it recounts
- * everything from scratch instead of trusting any counter. Throws naming the first invariant broken.
- */
+/** One check of the spatial index's invariants, recounting rather than trusting counters; throws on the first. */
 export class TreeCheck {
   private readonly tree: SpatialTree;
   /** Loose bounds of the node being checked. */
@@ -63,11 +59,7 @@ export class TreeCheck {
     this.checkSlotCount();
   }
 
-  /**
-   * Each class's list: its members point back at their place, name the class, and are in a
-   * node exactly when the class is not detached; holes and members add up to the counters.
-   * A detached class has no item in any node; its items' boxes are counted as a node's are.
-   */
+  /** Each class's list: members point back and are in a node exactly when the class is attached; counters add up. */
   private checkLists(): void {
     const tree = this.tree;
     const C = tree.classes;
@@ -371,10 +363,7 @@ export class TreeCheck {
     }
   }
 
-  /**
-   * A swept item's record covers its path, from where the last step left it to where it is
-   * (after a step it may still cover the path before, until the item moves again).
-   */
+  /** A swept item's record covers its path (after a step possibly still the previous path, until it moves). */
   private checkPath(id: number): void {
     const items = this.tree.items;
     const sweeps = this.tree.sweeps;
@@ -392,10 +381,7 @@ export class TreeCheck {
     }
   }
 
-  /**
-   * Every item with a record (placed, pending, or removed until the step ends) holds one
-   * collider, and each collider counts the items that hold it.
-   */
+  /** Every item with a record holds one collider, and each collider counts its holders. */
   private checkColliders(): void {
     const items = this.tree.items;
     const slots = this.tree.slots;
@@ -422,11 +408,7 @@ export class TreeCheck {
     }
   }
 
-  /**
-   * The item in slot s of class k's region of node n: it points back at n, its class and its
-   * slot; its collider's flags word equals its record's; a keyed class holds only its key;
-   * its box lies inside n's loose bounds (or is flagged outside, in the root).
-   */
+  /** The item in slot s of class k's region of node n: back-pointers, collider word, key, box in n's loose bounds. */
   private checkSlot(n: number, k: number, s: number): void {
     const tree = this.tree;
     const items = tree.items;

@@ -5,9 +5,8 @@ import { before } from '../lists/order.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /**
- * The current list's invariants: ordered, each pair once, no static pairs, begun no later than
- * the last step. Pairs of items removed (or removed and inserted again) since the step are
- * still listed; they end in the next one. Throws naming the first broken.
+ * The current list's invariants: ordered, each pair once, no static pairs, begun by the last
+ * step (pairs of items removed since stay until the next). Throws naming the first broken.
  */
 export function checkPairs(tree: SpatialTree, bp: Broadphase): void {
   const items = tree.items;

@@ -3,10 +3,7 @@ import type { SpatialTree } from '../placement/SpatialTree.js';
 import { checkPairs } from './pairChecks.js';
 import { TreeCheck } from './TreeCheck.js';
 
-/**
- * Proves the invariants of the index (see TreeCheck) and of the pair set (see pairChecks);
- * throws naming the first one broken. O(items + nodes + pairs): for tests.
- */
+/** Proves the invariants of the index and pair set; throws naming the first broken. O(items + nodes + pairs). */
 export function validateIndex(tree: SpatialTree, bp: Broadphase): void {
   new TreeCheck(tree).run();
   checkPairs(tree, bp);
