@@ -4,8 +4,8 @@ import { PairPool } from './pair-pool.js';
 import { DT, type Scene } from './scene.js';
 
 /**
- * `Settings.lengthUnitsPerMeter` used in the table: planck's default, a fat-AABB margin of
- * 0.1 px (plus twice the displacement ahead). Larger margins (4, 10, 32) measured slower here.
+ * `Settings.lengthUnitsPerMeter` kept with --no-tune: planck's default, a fat-AABB margin of
+ * 0.1 px (plus twice the displacement ahead).
  */
 export const DEFAULT_UNIT_PX = 1;
 
@@ -47,6 +47,8 @@ class PlanckContender implements Contender {
   }
 
   frame(scene: Scene, sum: PairSum): void {
+    // A global that moveProxy reads: set per frame, as other margins run interleaved.
+    Settings.lengthUnitsPerMeter = this.unitPx;
     const { bp, proxy, displacement } = this;
     const { movers, vx, vy, minX, minY, maxX, maxY } = scene;
     for (let k = 0; k < movers.length; k++) {
@@ -84,6 +86,7 @@ export function planckSpec(unitPx = DEFAULT_UNIT_PX): ContenderSpec {
     key: 'planck',
     name: 'planck',
     note: `\`BroadPhase\` (Box2D's dynamic AABB tree), \`lengthUnitsPerMeter\` ${unitPx} (fat margin ${0.1 * unitPx} px, plus twice the displacement ahead); \`moveProxy\` the movers, \`updatePairs\`, then a contact list kept like Box2D's contact manager: a contact is dropped when the fat AABBs part, the rest are tested exactly`,
+    tuning: { what: 'lengthUnitsPerMeter', candidates: [1, 4, 16], fallback: DEFAULT_UNIT_PX, build: planckSpec },
     create: () => new PlanckContender(unitPx),
   };
 }
