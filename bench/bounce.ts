@@ -10,6 +10,7 @@ import { gridSpec } from './grid.js';
 import { runLockstep, TABLE_BUDGET, UNCAPPED, type LockstepResult, type Series } from './lockstep.js';
 import { oursSpec } from './ours.js';
 import { planckSpec } from './planck.js';
+import { rapierSpec } from './rapier.js';
 import { rbushSpec } from './rbush.js';
 import { cellText, footnotes, renderTable, seriesOf } from './report.js';
 import { AREA_PER_ITEM, MAX_SPEED, MIN_SPEED, Scene, SIZE_BANDS, type Mode } from './scene.js';
@@ -46,6 +47,7 @@ export function bounceSpecs(): ContenderSpec[] {
     flatbushSpec(),
     rbushSpec(),
     planckSpec(),
+    rapierSpec(),
     detectCollisionsSpec(),
     classicQuadtreeSpec,
   ];

@@ -1,7 +1,8 @@
 /**
- * The pairs an incremental broadphase keeps between frames (planck's contact list): a dense
- * pool, pair c joining items ca[c] < cb[c], with per-item edge
- * lists to find a pair by its items. Edges 2c and 2c+1 are pair c's in ca's and in cb's list.
+ * The pairs an incremental broadphase keeps between frames (planck's contact list, the pairs
+ * of Rapier's started and stopped events): a dense pool, pair c joining items ca[c] < cb[c],
+ * with per-item edge lists to find a pair by its items. Edges 2c and 2c+1 are pair c's in
+ * ca's and in cb's list.
  */
 export class PairPool {
   count = 0;

@@ -11,6 +11,7 @@ import { DEFAULT_SEED, type Mode } from './scene.js';
 import { runStorm, stormMismatches, stormSection, stormSpecs } from './storm.js';
 import { bulletsMismatches, bulletsSection, runBullets } from './bullets.js';
 import { runSweep, sweepMismatches, sweepSection } from './sweep.js';
+import { initRapier } from './rapier.js';
 import { TUNED_FILE, tunedMismatches, tunedSection, type TuneOptions } from './tune.js';
 import { effectsMismatches, effectsSection, effectsSpecs, runEffects } from './effects.js';
 import { runShapes, shapesMismatches, shapesSection } from './shapes.js';
@@ -75,7 +76,7 @@ Profiling one contender alone (nothing else runs, not even the pair check):
 (the first command also builds node_modules/.cache/bench/run.mjs; open the .cpuprofile in
 Chrome DevTools or speedscope).`;
 
-function main(): void {
+async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       scene: { type: 'string', default: 'all' },
@@ -164,6 +165,7 @@ function main(): void {
     frames: quick ? 5 : 8,
     log,
   };
+  if (scenes.has('bounce') || scenes.has('storm')) await initRapier();
   if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
     log('note: run with --expose-gc (npm run bench does) for collections between runs and frames');
   }
@@ -337,4 +339,4 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-main();
+await main();

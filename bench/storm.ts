@@ -3,6 +3,7 @@
 import type { ContenderSpec, TableOptions } from './contender.js';
 import { label } from './format.js';
 import { runLockstep, TABLE_BUDGET, UNCAPPED, type LockstepResult, type Series } from './lockstep.js';
+import { rapierSpec } from './rapier.js';
 import { cellText, footnotes, renderTable, seriesOf } from './report.js';
 import { STORM_BRUTE_MAX_DUST, stormBrute } from './storm-brute.js';
 import { stormEcsOffSpec, stormEcsOnSpec } from './storm-ecs.js';
@@ -23,7 +24,7 @@ export interface StormOptions extends TableOptions {
 
 /** The storm's contenders, the hand-written grid (the reference) first. */
 export function stormSpecs(): ContenderSpec<StormScene>[] {
-  return [stormGridSpec, stormCoreSpec, stormEcsOffSpec, stormEcsOnSpec];
+  return [stormGridSpec, stormCoreSpec, stormEcsOffSpec, stormEcsOnSpec, rapierSpec<StormScene>()];
 }
 
 export interface StormTable {
