@@ -10,10 +10,12 @@ import { gridSpec } from './grid.js';
 import { runLockstep, TABLE_BUDGET, UNCAPPED, type LockstepResult, type Series } from './lockstep.js';
 import { oursSpec } from './ours.js';
 import { planckSpec } from './planck.js';
+import { rapierSpec } from './rapier.js';
 import { rbushSpec } from './rbush.js';
 import { cellText, footnotes, renderTable, seriesOf } from './report.js';
 import { AREA_PER_ITEM, MAX_SPEED, MIN_SPEED, Scene, SIZE_BANDS, type Mode } from './scene.js';
 import { median } from './summary.js';
+import { tunedNote, tuneSpecs, type Tuned, type TuneOptions } from './tune.js';
 
 const OURS = 'bitecs-quadtree';
 
@@ -22,6 +24,7 @@ const SLOW_FRAME_MS = 2000;
 
 export interface BounceOptions extends TableOptions {
   modes: Mode[];
+  tune: TuneOptions;
 }
 
 export interface BounceTable {
@@ -32,6 +35,8 @@ export interface BounceTable {
   results: Map<number, LockstepResult>;
   /** Per contender key and N: why it did not run. */
   skipped: Map<string, Map<number, string>>;
+  /** The settings the tunable contenders ran with. */
+  tuned: Tuned[];
 }
 
 export function bounceSpecs(): ContenderSpec[] {
@@ -39,9 +44,10 @@ export function bounceSpecs(): ContenderSpec[] {
     oursSpec(),
     bruteSpec,
     gridSpec(),
-    flatbushSpec,
-    rbushSpec,
+    flatbushSpec(),
+    rbushSpec(),
     planckSpec(),
+    rapierSpec(),
     detectCollisionsSpec(),
     classicQuadtreeSpec,
   ];
@@ -54,7 +60,7 @@ export function runBounce(o: BounceOptions): BounceTable[] {
 }
 
 function runMode(mode: Mode, specs: ContenderSpec[], o: BounceOptions): BounceTable {
-  const table: BounceTable = { mode, ns: o.ns, specs, results: new Map(), skipped: new Map() };
+  const table: BounceTable = { mode, ns: o.ns, specs, results: new Map(), skipped: new Map(), tuned: [] };
   for (const spec of specs) table.skipped.set(spec.key, new Map());
   for (const n of o.ns) {
     const running = specs.filter((spec) => {
@@ -63,6 +69,9 @@ function runMode(mode: Mode, specs: ContenderSpec[], o: BounceOptions): BounceTa
       return why === undefined;
     });
     if (running.length === 0) continue;
+    const scene = () => new Scene(n, mode, o.seed);
+    const where = `bounce, ${MODE_TITLE[mode].toLowerCase()}, ${label(n)}`;
+    const tuned = tuneSpecs(running, where, scene, o.tune, table.tuned);
     // Brute force is the reference up to its largest N, bitecs-quadtree above.
     const refKey = n <= (bruteSpec.maxN ?? 0) ? bruteSpec.key : 'ours';
     const reference = running.findIndex((s) => s.key === refKey);
@@ -74,8 +83,8 @@ function runMode(mode: Mode, specs: ContenderSpec[], o: BounceOptions): BounceTa
       n,
       runLockstep({
         title: `mode ${mode}, N=${label(n)}`,
-        scene: () => new Scene(n, mode, o.seed),
-        specs: running,
+        scene,
+        specs: tuned,
         budgets: running.map((_, i) => (i === reference ? UNCAPPED : TABLE_BUDGET)),
         reference,
         oracle: null,
@@ -146,7 +155,7 @@ export function bounceSection(tables: BounceTable[], markdown: boolean, ctx: { w
   out.push('', ...footnotes(cellsOf(tables), checkedLine(tables)).flatMap((line) => [line, '']));
   if (markdown) {
     out.push('How each contender runs:', '');
-    for (const spec of first.specs) out.push(`- **${spec.name}**: ${spec.note}.`);
+    for (const spec of first.specs) out.push(`- **${spec.name}**: ${spec.note}${tunedNote(spec)}.`);
   }
   return out.join('\n').trimEnd();
 }

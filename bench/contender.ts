@@ -74,7 +74,20 @@ export interface ContenderSpec<S = Scene> {
   /** One line describing the setup, for the notes under the table. */
   readonly note: string;
   readonly maxN?: number;
+  /** A setting swept per scene and N before the table runs (bench/tune.ts); `create` uses its default. */
+  readonly tuning?: Tuning<S>;
   create(): Contender<S>;
+}
+
+/** One knob of a contender (a cell size, a node size, a margin) and how to build it at each value. */
+export interface Tuning<S = Scene> {
+  /** The knob's name with its unit, as the printed results name it ("cell px"). */
+  readonly what: string;
+  readonly candidates: readonly number[];
+  /** The setting `create` uses, kept with --no-tune. */
+  readonly fallback: number;
+  /** The contender at `setting`: the same key and name, its note naming the setting. */
+  build(setting: number): ContenderSpec<S>;
 }
 
 /** Whether `--only` lets a contender run (matched by key or name). */

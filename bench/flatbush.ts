@@ -2,8 +2,12 @@ import Flatbush from 'flatbush';
 import { PairSum, type Contender, type ContenderSpec } from './contender.js';
 import type { Scene } from './scene.js';
 
+/** flatbush's own default node size, kept with --no-tune. */
+export const DEFAULT_NODE_SIZE = 16;
+
 /** Rebuilt every frame (static packed Hilbert R-tree); search per item through the filter. */
 class FlatbushContender implements Contender {
+  private readonly nodeSize: number;
   /** The frame's sum, set before each search (a placeholder until the first). */
   private sum = new PairSum();
   private i = 0;
@@ -18,11 +22,15 @@ class FlatbushContender implements Contender {
     return false;
   };
 
+  constructor(nodeSize: number) {
+    this.nodeSize = nodeSize;
+  }
+
   setup(): void {}
 
   frame(scene: Scene, sum: PairSum): void {
     const { n, minX, minY, maxX, maxY } = scene;
-    const index = new Flatbush(n);
+    const index = new Flatbush(n, this.nodeSize);
     for (let i = 0; i < n; i++) index.add(minX[i], minY[i], maxX[i], maxY[i]);
     index.finish();
     this.sum = sum;
@@ -37,9 +45,12 @@ class FlatbushContender implements Contender {
   }
 }
 
-export const flatbushSpec: ContenderSpec = {
-  key: 'flatbush',
-  name: 'flatbush',
-  note: 'rebuilt every frame (`add` all, `finish`, nodeSize 16); `search` per item with the exact test in the filter callback (no result arrays), keep j > i',
-  create: () => new FlatbushContender(),
-};
+export function flatbushSpec(nodeSize = DEFAULT_NODE_SIZE): ContenderSpec {
+  return {
+    key: 'flatbush',
+    name: 'flatbush',
+    note: `rebuilt every frame (\`add\` all, \`finish\`, nodeSize ${nodeSize}); \`search\` per item with the exact test in the filter callback (no result arrays), keep j > i`,
+    tuning: { what: 'nodeSize', candidates: [4, 8, 16, 32, 64], fallback: DEFAULT_NODE_SIZE, build: flatbushSpec },
+    create: () => new FlatbushContender(nodeSize),
+  };
+}

@@ -2,8 +2,10 @@ import type { Contender, ContenderSpec, PairSum } from './contender.js';
 import { CellCounts } from './cells.js';
 import type { Scene } from './scene.js';
 
-/** Cell side in px used in the table. */
+/** Cell side in px kept with --no-tune. */
 export const DEFAULT_CELL = 32;
+/** Cell sides in px swept per scene and N: from about the small items' size to the large ones'. */
+export const GRID_CELLS = [16, 24, 32, 48, 64, 96];
 
 /**
  * A uniform grid rebuilt every frame by counting sort on typed arrays. An item is entered in
@@ -99,6 +101,7 @@ export function gridSpec(cell = DEFAULT_CELL): ContenderSpec {
     key: 'grid',
     name: 'uniform grid',
     note: `${cell} px cells, rebuilt every frame by counting sort into typed arrays (boxes copied in cell order); each pair reported only in the cell holding its overlap's top-left corner`,
+    tuning: { what: 'cell px', candidates: GRID_CELLS, fallback: DEFAULT_CELL, build: gridSpec },
     create: () => new UniformGrid(cell),
   };
 }

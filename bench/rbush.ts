@@ -10,17 +10,25 @@ interface Item {
   id: number;
 }
 
+/** rbush's own default, kept with --no-tune. */
+export const DEFAULT_MAX_ENTRIES = 9;
+
 /** Bulk load once; per frame remove and reinsert the movers, then search per item. */
 class RBushContender implements Contender {
   private tree = new RBush<Item>();
   private items: Item[] = [];
+  private readonly maxEntries: number;
+
+  constructor(maxEntries: number) {
+    this.maxEntries = maxEntries;
+  }
 
   setup(scene: Scene): void {
     this.items = [];
     for (let i = 0; i < scene.n; i++) {
       this.items.push({ minX: scene.minX[i], minY: scene.minY[i], maxX: scene.maxX[i], maxY: scene.maxY[i], id: i });
     }
-    this.tree = new RBush<Item>().load(this.items);
+    this.tree = new RBush<Item>(this.maxEntries).load(this.items);
   }
 
   frame(scene: Scene, sum: PairSum): void {
@@ -50,9 +58,12 @@ class RBushContender implements Contender {
   }
 }
 
-export const rbushSpec: ContenderSpec = {
-  key: 'rbush',
-  name: 'rbush',
-  note: '`load` once (maxEntries 9); per frame `remove` + `insert` the movers, `search` per item, exact test, keep j > i',
-  create: () => new RBushContender(),
-};
+export function rbushSpec(maxEntries = DEFAULT_MAX_ENTRIES): ContenderSpec {
+  return {
+    key: 'rbush',
+    name: 'rbush',
+    note: `\`load\` once (maxEntries ${maxEntries}); per frame \`remove\` + \`insert\` the movers, \`search\` per item, exact test, keep j > i`,
+    tuning: { what: 'maxEntries', candidates: [4, 9, 16, 32], fallback: DEFAULT_MAX_ENTRIES, build: rbushSpec },
+    create: () => new RBushContender(maxEntries),
+  };
+}

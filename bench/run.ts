@@ -8,12 +8,11 @@ import type { Select } from './contender.js';
 import { ecsMismatches, ecsSection, ecsSpecs, runEcsBench } from './ecs.js';
 import { cellLegend, machineLine } from './report.js';
 import { DEFAULT_SEED, type Mode } from './scene.js';
-import { runStorm, stormMismatches, stormSection } from './storm.js';
+import { runStorm, stormMismatches, stormSection, stormSpecs } from './storm.js';
 import { bulletsMismatches, bulletsSection, runBullets } from './bullets.js';
 import { runSweep, sweepMismatches, sweepSection } from './sweep.js';
-import { stormCoreSpec } from './storm-ours.js';
-import { stormEcsOffSpec, stormEcsOnSpec } from './storm-ecs.js';
-import { stormGridSpec } from './storm-grid.js';
+import { initRapier } from './rapier.js';
+import { TUNED_FILE, tunedMismatches, tunedSection, type TuneOptions } from './tune.js';
 import { effectsMismatches, effectsSection, effectsSpecs, runEffects } from './effects.js';
 import { runShapes, shapesMismatches, shapesSection } from './shapes.js';
 import { coldLoad, runTilemap, tilemapMismatches, tilemapSection, WALL_KINDS, type WallKind } from './tilemap.js';
@@ -40,7 +39,9 @@ const USAGE = `Usage: npm run bench -- [options]
                        bounce ${bounceSpecs()
                          .map((s) => s.key)
                          .join(', ')};
-                       storm ${[stormGridSpec, stormCoreSpec, stormEcsOffSpec, stormEcsOnSpec].map((s) => s.key).join(', ')}, brute (the check);
+                       storm ${stormSpecs()
+                         .map((s) => s.key)
+                         .join(', ')}, brute (the check);
                        ECS table ${ecsSpecs()
                          .map((s) => s.key)
                          .join(', ')}; bullets unswept, swept;
@@ -52,6 +53,12 @@ const USAGE = `Usage: npm run bench -- [options]
                        above; storm: grid; ECS: core) is among them.
   --depths 6,7,8       maxDepth values for the sweep of bitecs-quadtree (default 6..10)
   --no-sweep           skip the maxDepth sweep
+  --retune             sweep the tunable peers' settings again (grid cell size, flatbush nodeSize,
+                       rbush maxEntries, planck lengthUnitsPerMeter; the storm grid's cell size):
+                       by default each scene and N is swept once on a machine, a few interleaved
+                       frames per candidate, and the fastest setting is kept in
+                       ${TUNED_FILE} for the runs after
+  --no-tune            no sweep: run the tunable peers at their defaults
   --no-ecs             skip the bitECS-face table
   --seed S             scene seed (default ${DEFAULT_SEED})
   --markdown           print the results as Markdown sections for docs/performance.md
@@ -69,7 +76,7 @@ Profiling one contender alone (nothing else runs, not even the pair check):
 (the first command also builds node_modules/.cache/bench/run.mjs; open the .cpuprofile in
 Chrome DevTools or speedscope).`;
 
-function main(): void {
+async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       scene: { type: 'string', default: 'all' },
@@ -81,6 +88,8 @@ function main(): void {
       only: { type: 'string' },
       depths: { type: 'string' },
       'no-sweep': { type: 'boolean', default: false },
+      retune: { type: 'boolean', default: false },
+      'no-tune': { type: 'boolean', default: false },
       'no-ecs': { type: 'boolean', default: false },
       seed: { type: 'string' },
       markdown: { type: 'boolean', default: false },
@@ -148,6 +157,15 @@ function main(): void {
   const select = selector(values.only);
   const depths = numbers(values.depths ?? (quick ? '7,8,9' : '6,7,8,9,10'), 'depths');
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (values['no-tune'] && values.retune) usage('--no-tune and --retune exclude each other');
+  const tune: TuneOptions = {
+    mode: values['no-tune'] ? 'off' : values.retune ? 'sweep' : 'cached',
+    file: TUNED_FILE,
+    warmup: quick ? 2 : 3,
+    frames: quick ? 5 : 8,
+    log,
+  };
+  if (scenes.has('bounce') || scenes.has('storm')) await initRapier();
   if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
     log('note: run with --expose-gc (npm run bench does) for collections between runs and frames');
   }
@@ -161,7 +179,9 @@ function main(): void {
   };
   const bounce = !scenes.has('bounce')
     ? []
-    : timed('bounce tables', () => runBounce({ modes, ns: bounceNs, warmup, framesFor, seed, runs, select, log }));
+    : timed('bounce tables', () =>
+        runBounce({ modes, ns: bounceNs, warmup, framesFor, seed, runs, select, log, tune }),
+      );
   const sweep =
     !scenes.has('bounce') || values['no-sweep']
       ? null
@@ -186,7 +206,7 @@ function main(): void {
       : timed('ECS table', () => runEcsBench({ ns: ecsNs, modes, warmup, frames: framesFor, seed, runs, select, log }));
   const storm = !scenes.has('storm')
     ? null
-    : timed('storm', () => runStorm({ ns: stormNs, warmup, framesFor: stormFramesFor, seed, runs, select, log }));
+    : timed('storm', () => runStorm({ ns: stormNs, warmup, framesFor: stormFramesFor, seed, runs, select, log, tune }));
   const bullets = !scenes.has('bullets')
     ? null
     : timed('bullets', () => runBullets({ ns: stormNs, warmup, framesFor: bulletFramesFor, seed, runs, select, log }));
@@ -230,9 +250,14 @@ function main(): void {
   const sections = [
     md ? `## Performance\n\n${machineLine(runs)}\n\n${cellLegend(runs)}` : machineLine(runs),
     bounceSection(bounce, md, context),
+    tunedSection(
+      bounce.flatMap((t) => t.tuned),
+      md,
+    ),
     sweep === null ? '' : sweepSection(sweep, md),
     ecsSection(ecs, md),
     stormSection(storm, md, context),
+    tunedSection(storm?.tuned ?? [], md),
     bulletsSection(bullets, md, context),
     shapesSection(shapes, md, context),
     effectsSection(effects, md, effectsContext),
@@ -271,6 +296,7 @@ function main(): void {
 
   const bad = [
     ...bounceMismatches(bounce),
+    ...tunedMismatches([...bounce.flatMap((t) => t.tuned), ...(storm?.tuned ?? [])]),
     ...(sweep === null ? [] : sweepMismatches(sweep)),
     ...ecsMismatches(ecs),
     ...stormMismatches(storm),
@@ -313,4 +339,4 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-main();
+await main();

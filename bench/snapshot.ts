@@ -4,6 +4,8 @@
  * bouncing boxes (a tenth moving, in the core and through a bitECS world; all moving, joined
  * whole on a grid each step, in the core) and the storm, after
  * the scene has run a while. Saves reuse one snapshot, as a rollback loop's ring of them does.
+ * Rapier's `world.takeSnapshot()` and `World.restoreSnapshot` are timed beside them on the same
+ * core scenes (its snapshot is a new buffer each save, its restore a new world).
  *
  *   npx tsx --expose-gc bench/snapshot.ts [--n 10000,100000] [--repeats 200]
  */
@@ -17,13 +19,16 @@ import {
   restoreQuadtree,
   saveQuadtree,
 } from '../src/index.js';
+import RAPIER from '@dimforge/rapier2d-compat';
 import { PairSum } from './contender.js';
 import { coreFrame, coreOver } from './ours.js';
+import { initRapier, RapierWorld, stepWorld } from './rapier.js';
 import { Scene } from './scene.js';
 import { StormScene } from './storm-scene.js';
 import { median } from './summary.js';
 
 interface Row {
+  engine: string;
   scene: string;
   n: number;
   pairs: number;
@@ -108,7 +113,36 @@ function worldSubject(scene: Scene): Subject {
   };
 }
 
-function measure(subject: Subject, label: string, n: number, repeats: number): Row {
+/** The same scene in a Rapier world: its whole world is the collision state saved. */
+function rapierSubject(scene: Scene | StormScene): Subject {
+  const { world: first, colliders } = new RapierWorld(scene);
+  let world = first;
+  const events = new RAPIER.EventQueue(true);
+  let snap = world.takeSnapshot();
+  return {
+    frame: () => {
+      scene.advance();
+      stepWorld(scene, world, colliders, events);
+    },
+    save: () => {
+      snap = world.takeSnapshot();
+    },
+    restore: () => {
+      world.free();
+      world = RAPIER.World.restoreSnapshot(snap);
+    },
+    pairs: () => {
+      let count = 0;
+      for (const h of colliders)
+        world.intersectionPairsWith(world.getCollider(h), (other) => (count += other.handle > h ? 1 : 0));
+      return count;
+    },
+    held: () => snap.byteLength,
+    copied: () => snap.byteLength,
+  };
+}
+
+function measure(subject: Subject, label: string, n: number, repeats: number, engine = 'bitecs-quadtree'): Row {
   for (let f = 0; f < 20; f++) subject.frame();
   const saves: number[] = [];
   const restores: number[] = [];
@@ -126,6 +160,7 @@ function measure(subject: Subject, label: string, n: number, repeats: number): R
     restores.push(t3 - t2);
   }
   return {
+    engine,
     scene: label,
     n,
     pairs: subject.pairs(),
@@ -136,7 +171,8 @@ function measure(subject: Subject, label: string, n: number, repeats: number): R
   };
 }
 
-function main(): void {
+async function main(): Promise<void> {
+  await initRapier();
   const { values } = parseArgs({
     options: { n: { type: 'string', default: '10000,100000' }, repeats: { type: 'string', default: '200' } },
   });
@@ -148,13 +184,19 @@ function main(): void {
     const storm = new StormScene(n);
     rows.push(measure(coreSubject(storm), 'storm', storm.n, repeats));
     rows.push(measure(worldSubject(new Scene(n, '10')), 'bounce, bitECS world', n, repeats));
+    rows.push(measure(rapierSubject(new Scene(n, '10')), 'bounce, 10% moving', n, repeats, 'Rapier'));
+    rows.push(measure(rapierSubject(new Scene(n, 'all')), 'bounce, all moving', n, repeats, 'Rapier'));
+    const rapierStorm = new StormScene(n);
+    rows.push(measure(rapierSubject(rapierStorm), 'storm', rapierStorm.n, repeats, 'Rapier'));
   }
-  console.log('scene                 items    pairs   save ms  restore ms  both ms  held B/item  copied B/item');
+  console.log(
+    'engine           scene                 items    pairs   save ms  restore ms  both ms  held B/item  copied B/item',
+  );
   for (const r of rows) {
     console.log(
-      `${r.scene.padEnd(20)} ${String(r.n).padStart(7)} ${String(r.pairs).padStart(8)} ${r.save.toFixed(3).padStart(9)} ${r.restore.toFixed(3).padStart(11)} ${(r.save + r.restore).toFixed(3).padStart(8)} ${r.bytesPerItem.toFixed(0).padStart(12)} ${r.copiedPerItem.toFixed(0).padStart(14)}`,
+      `${r.engine.padEnd(16)} ${r.scene.padEnd(20)} ${String(r.n).padStart(7)} ${String(r.pairs).padStart(8)} ${r.save.toFixed(3).padStart(9)} ${r.restore.toFixed(3).padStart(11)} ${(r.save + r.restore).toFixed(3).padStart(8)} ${r.bytesPerItem.toFixed(0).padStart(12)} ${r.copiedPerItem.toFixed(0).padStart(14)}`,
     );
   }
 }
 
-main();
+await main();

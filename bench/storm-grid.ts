@@ -2,8 +2,10 @@ import type { Contender, ContenderSpec, PairSum } from './contender.js';
 import { CellCounts, clamp } from './cells.js';
 import type { StormScene } from './storm-scene.js';
 
-/** Cell side in px. */
+/** Cell side in px kept with --no-tune. */
 export const STORM_CELL = 128;
+/** Cell sides in px swept per N: from under an actor's size to about a long wall's. */
+export const STORM_CELLS = [16, 24, 32, 48, 64, 96, 128];
 
 /**
  * What a game programmer would write for the storm: the walls and actors (the "solids")
@@ -14,14 +16,19 @@ export const STORM_CELL = 128;
  * two actors find each other, so the lower id reports.
  */
 class StormGrid implements Contender<StormScene> {
+  private readonly cell: number;
   private cells!: CellCounts;
   // Per entry, in cell order: box (minX, minY, maxX, maxY), tag (id, first column, first row, layer, mask).
   private box = new Float64Array(0);
   private tag = new Int32Array(0);
 
+  constructor(cell: number) {
+    this.cell = cell;
+  }
+
   setup(scene: StormScene): void {
     const solids = scene.firstDust;
-    this.cells = new CellCounts(scene.side, STORM_CELL, solids);
+    this.cells = new CellCounts(scene.side, this.cell, solids);
     this.reserve(solids * 4);
   }
 
@@ -104,12 +111,17 @@ class StormGrid implements Contender<StormScene> {
   }
 }
 
-export const stormGridSpec: ContenderSpec<StormScene> = {
-  key: 'grid',
-  name: 'hand-written grid',
-  note:
-    `${STORM_CELL} px cells; every frame the walls and actors are counting-sorted into typed arrays (boxes ` +
-    'copied in cell order), then every actor and dust particle probes the cells its box covers, with the layer/mask ' +
-    "test; a pair is reported in the cell of its overlap's top-left corner, by the lower id between two actors",
-  create: () => new StormGrid(),
-};
+export function stormGrid(cell = STORM_CELL): ContenderSpec<StormScene> {
+  return {
+    key: 'grid',
+    name: 'hand-written grid',
+    note:
+      `${cell} px cells; every frame the walls and actors are counting-sorted into typed arrays (boxes ` +
+      'copied in cell order), then every actor and dust particle probes the cells its box covers, with the layer/mask ' +
+      "test; a pair is reported in the cell of its overlap's top-left corner, by the lower id between two actors",
+    tuning: { what: 'cell px', candidates: STORM_CELLS, fallback: STORM_CELL, build: stormGrid },
+    create: () => new StormGrid(cell),
+  };
+}
+
+export const stormGridSpec = stormGrid();

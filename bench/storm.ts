@@ -3,6 +3,7 @@
 import type { ContenderSpec, TableOptions } from './contender.js';
 import { label } from './format.js';
 import { runLockstep, TABLE_BUDGET, UNCAPPED, type LockstepResult, type Series } from './lockstep.js';
+import { rapierSpec } from './rapier.js';
 import { cellText, footnotes, renderTable, seriesOf } from './report.js';
 import { STORM_BRUTE_MAX_DUST, stormBrute } from './storm-brute.js';
 import { stormEcsOffSpec, stormEcsOnSpec } from './storm-ecs.js';
@@ -10,13 +11,21 @@ import { STORM_CELL, stormGridSpec } from './storm-grid.js';
 import { stormCoreSpec } from './storm-ours.js';
 import { STORM, StormScene } from './storm-scene.js';
 import { median, spread } from './summary.js';
+import { tunedNote, tuneSpecs, type Tuned, type TuneOptions } from './tune.js';
 
 const BASELINE = stormGridSpec.name;
 /** Frames between the brute-force checks (frame 0, every this many, and the last). */
 const BRUTE_EVERY = 10;
 
 /** `ns` are the dust counts. */
-export type StormOptions = TableOptions;
+export interface StormOptions extends TableOptions {
+  tune: TuneOptions;
+}
+
+/** The storm's contenders, the hand-written grid (the reference) first. */
+export function stormSpecs(): ContenderSpec<StormScene>[] {
+  return [stormGridSpec, stormCoreSpec, stormEcsOffSpec, stormEcsOnSpec, rapierSpec<StormScene>()];
+}
 
 export interface StormTable {
   ns: number[];
@@ -24,12 +33,14 @@ export interface StormTable {
   results: Map<number, LockstepResult>;
   /** Whether the brute-force check ran at each N. */
   brute: Map<number, boolean>;
+  /** The settings the tunable contenders ran with. */
+  tuned: Tuned[];
 }
 
 export function runStorm(o: StormOptions): StormTable | null {
-  const specs = [stormGridSpec, stormCoreSpec, stormEcsOffSpec, stormEcsOnSpec].filter(o.select);
+  const specs = stormSpecs().filter(o.select);
   if (specs.length === 0) return null;
-  const table: StormTable = { ns: o.ns, specs, results: new Map(), brute: new Map() };
+  const table: StormTable = { ns: o.ns, specs, results: new Map(), brute: new Map(), tuned: [] };
   const reference = specs.indexOf(stormGridSpec);
   for (const n of o.ns) {
     const brute = n <= STORM_BRUTE_MAX_DUST && o.select({ key: 'brute', name: 'brute force' });
@@ -38,12 +49,14 @@ export function runStorm(o: StormOptions): StormTable | null {
       `storm, N=${label(n)}: ${specs.length} contender${specs.length === 1 ? '' : 's'}, ` +
         `reference ${reference >= 0 ? BASELINE : 'none (not selected)'}${brute ? `, brute force every ${BRUTE_EVERY} frames` : ''}`,
     );
+    const scene = () => new StormScene(n, o.seed);
+    const tuned = tuneSpecs(specs, `storm, ${label(n)}`, scene, o.tune, table.tuned);
     table.results.set(
       n,
       runLockstep({
         title: `storm, N=${label(n)}`,
-        scene: () => new StormScene(n, o.seed),
-        specs,
+        scene,
+        specs: tuned,
         budgets: specs.map((_, i) => (i === reference ? UNCAPPED : TABLE_BUDGET)),
         reference,
         oracle: brute ? stormBrute(BRUTE_EVERY) : null,
@@ -108,7 +121,7 @@ export function stormSection(
         `a square world of N x ${STORM.areaPerDust} px² (side ${sides.join(', ')}); mulberry32 seed ${ctx.seed}, ` +
         "dt 1/60, everything but the walls moves every frame. Pairs: strict overlap, each side's mask has the " +
         "other's layer, never two static items; so dust-actor, dust-wall, actor-actor and actor-wall, no dust-dust. " +
-        `Baseline for the ratios: the ${BASELINE} (${STORM_CELL} px cells). ${ctx.warmup} warm-up frames, then ` +
+        `Baseline for the ratios: the ${BASELINE} (${STORM_CELL} px cells by default, tuned per N). ${ctx.warmup} warm-up frames, then ` +
         `${frames} measured per run.`,
       '',
     );
@@ -119,7 +132,7 @@ export function stormSection(
   if (extra.length > 0) out.push(...extra.flatMap((line) => [line, '']));
   if (markdown) {
     out.push('How each contender runs:', '');
-    for (const spec of table.specs) out.push(`- **${spec.name}**: ${spec.note}.`);
+    for (const spec of table.specs) out.push(`- **${spec.name}**: ${spec.note}${tunedNote(spec)}.`);
   }
   return out.join('\n').trimEnd();
 }
