@@ -42,6 +42,8 @@ export const SWEEP = 5;
 
 /** A per-kind item test (see QueryEngine.itemTests). */
 type ItemTest = (src: Float32Array, at: number, circle: boolean) => boolean;
+/** A per-kind node test, past the reach box (see QueryEngine.nodeTests). */
+type NodeTest = (nb: Float64Array) => boolean;
 
 /** What the walk does with a hit: write it out, hand it to a visitor, or keep the k best by key. */
 const LIST = 0;
@@ -81,16 +83,16 @@ export class QueryEngine {
   private readonly reach = new Float64Array(4);
   /** The loose bounds of the node a walk is looking at. */
   private readonly nodeBox = new Float64Array(4);
-  /** Offset of the box {@link boxNow} last returned. */
+  /** Offset of the box {@link sweptBox} last returned. */
   private at = 0;
   /**
-   * Per kind, the node test and the item test. Called through these tables, so the walk never
-   * inlines them: what crosses the call is a box array, an offset and a flag, never a number
-   * to box, and each test inlines its own geometry.
+   * Per kind, the node test past the reach box (none for a box or a point) and the item test.
+   * Called through these tables, so the walk never inlines them: what crosses the call is an
+   * array, an offset and a flag, never a number to box, and each test inlines its geometry.
    */
-  private readonly nodeTests: ((nb: Float64Array) => boolean)[];
+  private readonly nodeTests: (NodeTest | null)[];
   private readonly itemTests: ItemTest[];
-  private nodeTest: (nb: Float64Array) => boolean;
+  private nodeTest: NodeTest | null = null;
   private itemTest: ItemTest;
 
   // The running walk.
@@ -110,25 +112,9 @@ export class QueryEngine {
   constructor(tree: SpatialTree) {
     this.tree = tree;
     this.stack = new Int32Array(4 * (tree.maxDepth + 2));
-    const box = this.boxNode.bind(this);
-    this.nodeTests = [
-      box,
-      this.circleNode.bind(this),
-      this.pointNode.bind(this),
-      this.rayNode.bind(this),
-      this.nearNode.bind(this),
-      box,
-    ];
-    this.itemTests = [
-      this.rectHit.bind(this),
-      this.circleHit.bind(this),
-      this.pointHit.bind(this),
-      this.rayHit.bind(this),
-      this.nearHit.bind(this),
-      this.sweepHit.bind(this),
-    ];
-    this.nodeTest = box;
-    this.itemTest = this.itemTests[RECT];
+    this.nodeTests = [null, this.circleNode, null, this.rayNode, this.nearNode, null];
+    this.itemTests = [this.rectHit, this.circleHit, this.pointHit, this.rayHit, this.nearHit, this.sweepHit];
+    this.itemTest = this.rectHit;
   }
 
   /** Writes the ids of every hit into `out`; returns the count. */
@@ -204,6 +190,7 @@ export class QueryEngine {
     const open = this.open;
     const stack = this.stack;
     const nb = this.nodeBox;
+    const reach = this.reach;
     let top = 0;
     open.clear();
     this.near[0] = 0;
@@ -227,7 +214,10 @@ export class QueryEngine {
       for (let c = first; c < first + 4; c++) {
         if (nodes.total[c] === 0) continue;
         this.tree.looseBounds(c, nb);
-        if (!this.nodeTest(nb)) continue;
+        // The reach box first; it is the whole test of a box or a point.
+        if (nb[0] > reach[2] || nb[2] < reach[0] || nb[1] > reach[3] || nb[3] < reach[1]) continue;
+        this.near[0] = 0;
+        if (this.nodeTest !== null && !this.nodeTest(nb)) continue;
         if (!ordered) stack[top++] = c;
         else if (this.near[0] <= this.bound[0]) open.push(this.near, c);
       }
@@ -244,6 +234,7 @@ export class QueryEngine {
     const layerOf = slots.colliders.layer;
     const wordOf = slots.colliders.word;
     const slotId = slots.id;
+    const box = slots.box;
     const reach = this.reach;
     const x0 = reach[0],
       y0 = reach[1],
@@ -251,25 +242,29 @@ export class QueryEngine {
       y1 = reach[3];
     const mask = this.mask;
     const mode = this.mode;
+    let hits = this.hits;
     for (let i = 0; i < count; i++) {
       if (ids !== null && ids[i] < 0) continue;
       const s = first + i;
       const c = collider[s];
       if ((layerOf[c] & mask) === 0) continue;
-      const src = this.boxNow(s),
-        at = this.at;
+      const word = wordOf[c];
+      // A swept item's slot covers its whole path: it is where its path ends.
+      const src = (word & SWEPT) === 0 ? box : this.sweptBox(s);
+      const at = (word & SWEPT) === 0 ? 4 * s : this.at;
       if (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0) continue;
-      if (!this.itemTest(src, at, (wordOf[c] & CIRCLE_ITEM) !== 0)) continue;
+      if (!this.itemTest(src, at, (word & CIRCLE_ITEM) !== 0)) continue;
       const id = ids !== null ? ids[i] : slotId[s];
       if (mode === LIST) {
-        (this.out as IdArray)[this.hits++] = id;
+        (this.out as IdArray)[hits++] = id;
       } else if (mode === VISIT) {
-        this.hits++;
+        this.hits = ++hits;
         if ((this.visitor as Visitor)(id) === false) return false;
       } else {
         this.offer(id);
       }
     }
+    this.hits = hits;
     return true;
   }
 
@@ -284,35 +279,24 @@ export class QueryEngine {
   }
 
   /**
-   * The node tests: whether a node with loose bounds `nb` may hold a hit, and for the kinds of
-   * a best walk its key in `near[0]` (a lower bound of its items' keys). Closed: they prune
-   * only what cannot hold a hit under either rule.
+   * The node tests: whether a node with loose bounds `nb` (within the reach box) may hold a
+   * hit, and for the kinds of a best walk its key in `near[0]` (a lower bound of its items'
+   * keys). Closed: they prune only what cannot hold a hit under either rule.
    */
-  private boxNode(nb: Float64Array): boolean {
-    const a = this.args;
-    this.near[0] = 0;
-    return !(nb[0] > a[2] || nb[2] < a[0] || nb[1] > a[3] || nb[3] < a[1]);
-  }
-
-  private pointNode(nb: Float64Array): boolean {
-    const a = this.args;
-    return !(nb[0] > a[0] || nb[2] < a[0] || nb[1] > a[1] || nb[3] < a[1]);
-  }
-
-  private circleNode(nb: Float64Array): boolean {
+  private readonly circleNode = (nb: Float64Array): boolean => {
     const a = this.args;
     return pointBoxDistanceSq(a[0], a[1], nb[0], nb[1], nb[2], nb[3]) <= a[2] * a[2];
-  }
+  };
 
-  private rayNode(nb: Float64Array): boolean {
+  private readonly rayNode = (nb: Float64Array): boolean => {
     const a = this.args;
     const t = rayBoxDistance(a[0], a[1], a[2], a[3], this.bound[0], nb[0], nb[1], nb[2], nb[3], true);
     this.near[0] = t;
     return t >= 0;
-  }
+  };
 
   /** Widened far beyond the rounding of items' distances (a circle's is hypot minus radius): the key stays below theirs. */
-  private nearNode(nb: Float64Array): boolean {
+  private readonly nearNode = (nb: Float64Array): boolean => {
     const x = this.args[0],
       y = this.args[1];
     const pad =
@@ -324,13 +308,13 @@ export class QueryEngine {
       y1 = nb[3] + pad;
     this.near[0] = this.far ? pointBoxDistance(x, y, x0, y0, x1, y1) : pointBoxDistanceSq(x, y, x0, y0, x1, y1);
     return true;
-  }
+  };
 
   /**
    * The item tests, for the box at `src[at]` (the circle inscribed in it with `circle`):
    * whether it hits, and for the kinds of a best walk its key in `near[0]`.
    */
-  private rectHit(src: Float32Array, at: number, circle: boolean): boolean {
+  private readonly rectHit = (src: Float32Array, at: number, circle: boolean): boolean => {
     const a = this.args;
     const x0 = src[at],
       y0 = src[at + 1],
@@ -347,9 +331,9 @@ export class QueryEngine {
       a[3],
       this.touching,
     );
-  }
+  };
 
-  private circleHit(src: Float32Array, at: number, circle: boolean): boolean {
+  private readonly circleHit = (src: Float32Array, at: number, circle: boolean): boolean => {
     const a = this.args;
     const x0 = src[at],
       y0 = src[at + 1],
@@ -365,9 +349,9 @@ export class QueryEngine {
       x1 * 0.5 - x0 * 0.5,
       this.touching,
     );
-  }
+  };
 
-  private pointHit(src: Float32Array, at: number, circle: boolean): boolean {
+  private readonly pointHit = (src: Float32Array, at: number, circle: boolean): boolean => {
     const a = this.args;
     const x0 = src[at],
       y0 = src[at + 1],
@@ -375,10 +359,10 @@ export class QueryEngine {
       y1 = src[at + 3];
     if (!circle) return pointInBox(a[0], a[1], x0, y0, x1, y1, this.touching);
     return pointInCircle(a[0], a[1], x0 * 0.5 + x1 * 0.5, y0 * 0.5 + y1 * 0.5, x1 * 0.5 - x0 * 0.5, this.touching);
-  }
+  };
 
   /** Tested against the full length, not the bound: a hit at the best distance with a lower id must win the tie. */
-  private rayHit(src: Float32Array, at: number, circle: boolean): boolean {
+  private readonly rayHit = (src: Float32Array, at: number, circle: boolean): boolean => {
     const a = this.args;
     const x0 = src[at],
       y0 = src[at + 1],
@@ -399,10 +383,10 @@ export class QueryEngine {
       : rayBoxDistance(a[0], a[1], a[2], a[3], a[4], x0, y0, x1, y1, this.touching);
     this.near[0] = t;
     return t >= 0;
-  }
+  };
 
   /** A sweep's test: the item stands still where it is; the key is the time of impact. */
-  private sweepHit(src: Float32Array, at: number, circle: boolean): boolean {
+  private readonly sweepHit = (src: Float32Array, at: number, circle: boolean): boolean => {
     if (!this.rectHit(src, at, false)) return false;
     const p = this.paths;
     p[8] = p[12] = src[at];
@@ -412,10 +396,10 @@ export class QueryEngine {
     if (!sweptShapes(p, circle ? B_CIRCLE : 0, this.touching)) return false;
     this.near[0] = p[16];
     return true;
-  }
+  };
 
   /** The nearest query's item test: within range, keyed by the square of the distance reported (or with `far` the distance). */
-  private nearHit(src: Float32Array, at: number, circle: boolean): boolean {
+  private readonly nearHit = (src: Float32Array, at: number, circle: boolean): boolean => {
     const x0 = src[at],
       y0 = src[at + 1],
       x1 = src[at + 2],
@@ -459,7 +443,7 @@ export class QueryEngine {
     const d = Math.sqrt(d2);
     this.near[0] = d * d;
     return true;
-  }
+  };
 
   /**
    * Sets the reach box: the query's closed bounding box, widened by a margin far above the
@@ -497,18 +481,10 @@ export class QueryEngine {
     reach[3] = y1 + pad;
   }
 
-  /**
-   * The box of slot s's item where it is now, as an array and the offset {@link at} of its
-   * minX: the slot's box, except for a swept item, whose slot covers its whole path.
-   */
-  private boxNow(s: number): Float32Array {
-    const slots = this.tree.slots;
-    if ((slots.colliders.word[slots.collider[s]] & SWEPT) === 0) {
-      this.at = 4 * s;
-      return slots.box;
-    }
+  /** The box of swept slot s's item where it is now: its path's end, at offset {@link at}. */
+  private sweptBox(s: number): Float32Array {
     const sweeps = this.tree.sweeps;
-    this.at = sweeps.at(slots.id[s]) + TO;
+    this.at = sweeps.at(this.tree.slots.id[s]) + TO;
     return sweeps.boxes;
   }
 
