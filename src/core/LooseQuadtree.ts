@@ -974,7 +974,7 @@ export class LooseQuadtree {
     const s = this.stats;
     const nodes = this.tree.nodes;
     s.items = this.tree.size;
-    s.outside = this.tree.outside;
+    s.outside = this.tree.countOutside();
     s.relocated = this.tree.relocated;
     s.nodesFree = nodes.freeGroups * 4;
     s.nodesLive = 1 + (nodes.groupsUsed - 1 - nodes.freeGroups) * 4;

@@ -12,7 +12,6 @@ import {
   MAX_Y,
   MIN_X,
   MIN_Y,
-  OUTSIDE,
   packCell,
   PENDING,
   STATIC,
@@ -78,8 +77,6 @@ export class SpatialTree {
 
   /** Items in the index, pending ones included. */
   size = 0;
-  /** Items in the root because they fit no loose bounds. */
-  outside = 0;
   /** Node changes since the counter was last reset by the broadphase. */
   relocated = 0;
 
@@ -214,7 +211,6 @@ export class SpatialTree {
     const n = this.descend(0, cellDepth(target), cellX(target), cellY(target));
     this.addToRegion(id, k, n);
     this.countUp(n);
-    this.markOutside(id);
     // A burst of insertions scatters slots as relocations do: it gets laid out at step end.
     this.moved++;
   }
@@ -254,14 +250,10 @@ export class SpatialTree {
         !this.fitsCell(b, this.centreCell(b, depth + 1)))
     ) {
       // A root item may have come back inside the world (or left it) without changing node.
-      if (n === 0) this.markOutside(id);
       return false;
     }
     const target = this.targetCell(b);
-    if (target === cell) {
-      this.markOutside(id);
-      return false;
-    }
+    if (target === cell) return false;
     // Climb to the first ancestor on the target's path, then go down from there.
     const d = cellDepth(target),
       tx = cellX(target),
@@ -282,7 +274,6 @@ export class SpatialTree {
     // Only nodes below the common ancestor m change counts; count up the new path first.
     this.countUp(to, m);
     this.countDown(n, m);
-    this.markOutside(id);
     this.relocated++;
     this.moved++;
     return false;
@@ -308,7 +299,6 @@ export class SpatialTree {
       this.removeFromRegion(k, n, slot);
       this.countDown(n);
       items.setNode(id, DETACHED);
-      this.markOutside(id);
     }
   }
 
@@ -456,7 +446,6 @@ export class SpatialTree {
     }
     this.removeFromRegion(k, n, slot);
     this.countDown(n);
-    this.markOutside(id);
   }
 
   /** After a collider or static change of an indexed item: rewrites its flags and moves it to its new class. */
@@ -646,7 +635,6 @@ export class SpatialTree {
     this.setNodeCell(0, 0, 0, 0);
     this.indexCell(0);
     this.size = 0;
-    this.outside = 0;
     this.pendingCount = 0;
     this.waiting = 0;
     this.moved = 0;
@@ -688,13 +676,20 @@ export class SpatialTree {
     );
   }
 
-  /** Keeps the OUTSIDE flag and the outside count in step with the item's node and box. */
-  private markOutside(id: number): void {
-    const items = this.items;
-    const isOutside = items.nodeOf(id) === 0 && !this.fitsRoot(id);
-    if (isOutside === items.hasFlag(id, OUTSIDE)) return;
-    items.setFlag(id, OUTSIDE, isOutside);
-    this.outside += isOutside ? 1 : -1;
+  /** Items in the root whose box fits no loose bounds (far outside the world), for stats: the root's own items are few. */
+  countOutside(): number {
+    const C = this.classes;
+    const f32 = this.slots.box;
+    const nb = this.rootBounds;
+    this.looseBounds(0, nb);
+    let outside = 0;
+    for (let bits = this.nodes.classBits[0]; bits !== 0; bits &= bits - 1) {
+      const k = 31 - Math.clz32(bits & -bits);
+      for (let b = 4 * C.start[k][0], end = b + 4 * C.own[k][0]; b < end; b += 4) {
+        if (!(f32[b] >= nb[0] && f32[b + 1] >= nb[1] && f32[b + 2] <= nb[2] && f32[b + 3] <= nb[3])) outside++;
+      }
+    }
+    return outside;
   }
 
   // centreCell, fitsCell, targetCell and fitsRoot read the slot's box directly (`r`, see
@@ -871,9 +866,9 @@ export class SpatialTree {
     cells[2 * c + 1] = this.classes.own[k][n];
   }
 
-  /** Copies the item's flags word (but OUTSIDE) into its collider, for the pair filters. */
+  /** Copies the item's flags word into its collider, for the pair filters. */
   private writeSlotMeta(id: number): void {
-    this.items.setColliderWord(id, this.items.flagsWord(id) & ~OUTSIDE);
+    this.items.setColliderWord(id, this.items.flagsWord(id));
   }
 
   /** Adds one to the subtree counts from n up to `stop` (exclusive; the root by default); a counting group that gains an item is reused. */

@@ -14,8 +14,6 @@ export const DETACHED = -1;
 export const STATIC = 1;
 /** A circle inscribed in its box: candidates come from the box, pairs and queries test the circle. */
 export const CIRCLE = 2;
-/** Sits in the root because its box fits no loose bounds (far outside the world). */
-export const OUTSIDE = 4;
 /** Found by its path (see SweptStore): the record's box covers last step's and current position. */
 export const SWEPT = 8;
 /** The flags that make a candidate pair take the exact test (see ExactTest). */
@@ -355,7 +353,7 @@ export class ItemStore {
     slots.collider[s] = C.change(c, C.layer[c], C.mask[c], word);
   }
 
-  /** The low byte of the item's flags (STATIC, CIRCLE, OUTSIDE, SWEPT). */
+  /** The low byte of the item's flags (STATIC, CIRCLE, SWEPT). */
   flagsOf(id: number): number {
     return this.i32[(this.rec[id] << 2) | FLAGS] & 0xff;
   }
@@ -365,7 +363,7 @@ export class ItemStore {
     return this.i32[(this.rec[id] << 2) | FLAGS];
   }
 
-  /** True when the flag bit (STATIC, CIRCLE, OUTSIDE, SWEPT) is set. */
+  /** True when the flag bit (STATIC, CIRCLE, SWEPT) is set. */
   hasFlag(id: number, flag: number): boolean {
     return (this.i32[(this.rec[id] << 2) | FLAGS] & flag) !== 0;
   }

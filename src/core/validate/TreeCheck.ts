@@ -8,7 +8,6 @@ import {
   CLASS_SHIFT,
   PRIORITY_SHIFT,
   DETACHED,
-  OUTSIDE,
   packCell,
   PENDING,
   STATIC,
@@ -38,7 +37,6 @@ export class TreeCheck {
   private placed = 0;
   /** Members met in the class lists of detached classes. */
   private detachedItems = 0;
-  private outside = 0;
 
   constructor(tree: SpatialTree) {
     this.tree = tree;
@@ -91,7 +89,6 @@ export class TreeCheck {
           if (items.slotOf(id) !== s || tree.slots.id[s] !== id)
             fail(`validate: item ${id} at place ${i} of detached class ${k} is not in slot ${s} of its region`);
           this.checkMeta(id, k, s);
-          if (items.hasFlag(id, OUTSIDE)) fail(`validate: detached item ${id} is flagged outside`);
           this.checkKey(id, k);
           if (items.hasFlag(id, SWEPT)) {
             this.sweptCounts[k]++;
@@ -315,7 +312,6 @@ export class TreeCheck {
       fail(`validate: ${detached} items record a detached class, ${this.detachedItems} are listed in one`);
     if (present - pending - detached !== this.placed)
       fail(`validate: ${present - pending - detached} items placed but ${this.placed} reachable`);
-    if (this.outside !== tree.outside) fail(`validate: ${this.outside} items outside, counter says ${tree.outside}`);
     if (tree.nodes.total[0] !== this.placed)
       fail(`validate: root counts ${tree.nodes.total[0]} items, ${this.placed} reachable`);
   }
@@ -441,12 +437,6 @@ export class TreeCheck {
         `validate: item ${id} box [${minX}, ${minY}, ${maxX}, ${maxY}] ` +
           `is outside the loose bounds of node ${n} [${nb[0]}, ${nb[1]}, ${nb[2]}, ${nb[3]}]`,
       );
-    }
-    if (n === 0 && !inside) {
-      this.outside++;
-      if (!items.hasFlag(id, OUTSIDE)) fail(`validate: item ${id} is outside the root but not flagged`);
-    } else if (items.hasFlag(id, OUTSIDE)) {
-      fail(`validate: item ${id} is flagged outside but fits node ${n}`);
     }
   }
 }
