@@ -8,7 +8,16 @@ export type CullTree = Pick<LooseQuadtree, 'queryRect'>;
 
 /** Options for {@link SpriteCuller} and {@link ParticleCuller}. */
 export interface CullOptions {
-  /** Only items whose layer has a bit of this mask are considered (see `setCollider`). @default all layers */
+  /**
+   * Only items whose layer has a bit of this mask are considered (see `setCollider`).
+   *
+   * **Pass the layers of your sprites** (`Layer.Enemy | Layer.Bullet`). The cull is one
+   * rectangle query, and without a mask it walks the items of every layer: a detached class
+   * (particles, most of which move each step) is scanned whole, in view or not, and each of its
+   * items in view comes back only to be skipped for having no object here. A mask leaves those
+   * layers out of the walk, so the cull costs what the registered objects in view cost.
+   * @default -1 (all layers)
+   */
   mask?: number;
   /** Grows the view on every side (tree units), for sprites drawn larger than their boxes. @default 0 */
   margin?: number;
@@ -45,6 +54,11 @@ function checkEntry(id: number, what: string, value: unknown): void {
   if (value === null || typeof value !== 'object') fail(`${what} for id ${id} must be an object (got ${show(value)})`);
 }
 
+/** `ids` if it holds `n` entries, else a new array (its contents dropped): it grows by doubling, not every cull. */
+function roomFor(ids: Int32Array, n: number): Int32Array {
+  return ids.length >= n ? ids : new Int32Array(Math.max(n, ids.length * 2));
+}
+
 /**
  * Viewport culling for display objects of tree items: after {@link cull}, registered objects
  * whose items overlap the view have `culled === false`, the others `true`.
@@ -52,10 +66,15 @@ function checkEntry(id: number, what: string, value: unknown): void {
  * The culler never writes `visible`, so an object the game hid stays hidden in view.
  * {@link set} culls an object until a cull finds it in view. Do not also run PixiJS's
  * `CullerPlugin` over these objects. Costs O(in view): only objects that entered or left
- * the view have their flag written (a `culled` change rebuilds the render group).
+ * the view have their flag written (a `culled` change rebuilds the render group). Give it a
+ * {@link CullOptions.mask | mask} of your sprites' layers, or the cull also walks the items
+ * of every other layer (particles above all).
+ *
+ * Counters: {@link size} is live; {@link visibleCount}, {@link culledCount}, {@link shown},
+ * {@link hidden} and {@link visibleIds} describe the last cull.
  *
  * @example
- * const culler = new SpriteCuller();
+ * const culler = new SpriteCuller({ mask: Layer.Enemy | Layer.Ship }); // the layers that have sprites
  * culler.set(eid, sprite);                      // when the entity gets its sprite
  * culler.cull(tree, camX, camY, camX + w, camY + h); // every frame, after the tree is synced
  * culler.delete(eid);                           // when the entity goes
@@ -65,24 +84,43 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   mask: number;
   /** See {@link CullOptions.margin}; may be changed between culls. */
   margin: number;
-  /** Registered objects found in view by the last {@link cull}. */
+  /**
+   * Registered objects the last {@link cull} found in view (their `culled` is false): the
+   * entries of {@link visibleIds} to read. Objects set or deleted since change {@link size} only.
+   */
   visibleCount = 0;
-  /** Objects that entered the view at the last {@link cull} (`culled` cleared). */
+  /**
+   * Registered objects the last {@link cull} left out of view (their `culled` is true):
+   * {@link size} at that cull minus {@link visibleCount}. Includes objects whose id has no
+   * item in the tree, or whose layer the {@link mask} leaves out.
+   */
+  culledCount = 0;
+  /** Objects that entered the view at the last {@link cull} (`culled` cleared): a change, not a total. */
   shown = 0;
-  /** Objects that left the view at the last {@link cull} (`culled` set). */
+  /** Objects that left the view at the last {@link cull} (`culled` set): a change, not a total. */
   hidden = 0;
 
-  /** Ids of the objects in view after the last {@link cull}: entries `0..visibleCount-1`, tree order. */
-  get visibleIds(): readonly number[] {
-    return this.lastIds;
+  /**
+   * Ids of the objects in view after the last {@link cull}, in tree order: read entries
+   * `0..visibleCount-1` (the array is longer; entries past the count are stale). The same
+   * array from cull to cull until a cull finds more than it holds, so re-read it after a cull
+   * rather than keep it. Do not write into it.
+   */
+  get visibleIds(): Int32Array {
+    return this.ids;
+  }
+
+  /** Registered objects, now: {@link set} adds one for a new id, {@link delete} removes one. */
+  get size(): number {
+    return this.registered;
   }
 
   private readonly objects: (T | undefined)[] = [];
+  private registered = 0;
   // stamp[id] === frame: the id's object was in view at the latest cull.
   private stamp = new Uint32Array(256);
   private frame = 1;
-  private shownIds: number[] = [];
-  private lastIds: number[] = [];
+  private ids: Int32Array = new Int32Array(256);
   private readonly hits: number[] = [];
 
   constructor(options: CullOptions = {}) {
@@ -95,6 +133,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   set(id: number, object: T): void {
     checkEntry(id, 'object', object);
     if (id >= this.stamp.length) this.growStamp(id);
+    if (this.objects[id] === undefined) this.registered++;
     this.objects[id] = object;
     this.stamp[id] = 0;
     object.culled = true;
@@ -109,15 +148,20 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   delete(id: number): boolean {
     if (this.objects[id] === undefined) return false;
     this.objects[id] = undefined;
+    this.registered--;
     if (id < this.stamp.length) this.stamp[id] = 0;
     return true;
   }
 
-  /** Forgets every object (leaves their flags as they are). */
+  /** Forgets every object (leaves their flags as they are) and zeroes the counters. */
   clear(): void {
     this.objects.length = 0;
+    this.registered = 0;
     this.stamp.fill(0);
     this.visibleCount = 0;
+    this.culledCount = 0;
+    this.shown = 0;
+    this.hidden = 0;
   }
 
   /** Clears `culled` on objects in view (grown by {@link margin}), sets it on those that left; returns the count. */
@@ -128,10 +172,10 @@ export class SpriteCuller<T extends Cullable = Cullable> {
     const prevFrame = this.frame;
     const frame = ++this.frame;
     const stamp = this.stamp;
-    const now = this.shownIds;
     let count = 0;
     let shown = 0;
     let hidden = 0;
+    // The ids in view are gathered at the front of `hits`: the old list is read below.
     for (let i = 0; i < n; i++) {
       const id = hits[i];
       const object = objects[id];
@@ -141,9 +185,9 @@ export class SpriteCuller<T extends Cullable = Cullable> {
         shown++;
       }
       stamp[id] = frame;
-      now[count++] = id;
+      hits[count++] = id;
     }
-    const last = this.lastIds;
+    const last = this.ids;
     for (let i = 0; i < this.visibleCount; i++) {
       const id = last[i];
       // In view again this frame, or forgotten since (remove, or a stale entry).
@@ -155,9 +199,10 @@ export class SpriteCuller<T extends Cullable = Cullable> {
       }
       stamp[id] = 0;
     }
-    this.lastIds = now;
-    this.shownIds = last;
+    const ids = (this.ids = roomFor(last, count));
+    for (let i = 0; i < count; i++) ids[i] = hits[i];
     this.visibleCount = count;
+    this.culledCount = this.registered - count;
     this.shown = shown;
     this.hidden = hidden;
     return count;
@@ -171,7 +216,21 @@ export class SpriteCuller<T extends Cullable = Cullable> {
 /**
  * Viewport culling for a PixiJS v8 `ParticleContainer`: after {@link cull}, its
  * `particleChildren` holds exactly the registered particles in view, in tree order unless
- * `sortById`. The culler owns `particleChildren`: use {@link set} and {@link delete}.
+ * `sortById`. The culler owns `particleChildren`: use {@link set} and {@link delete}. Give it
+ * a {@link CullOptions.mask | mask} of its particles' layers (see there why).
+ *
+ * Counters: {@link size} is live; {@link visibleCount}, {@link culledCount} and
+ * {@link visibleIds} describe the last cull, as on {@link SpriteCuller}.
+ *
+ * @example
+ * const sparks = new ParticleContainer<Particle>({ dynamicProperties: { position: true } });
+ * const culler = new ParticleCuller(sparks, { mask: Layer.Spark });
+ * culler.set(eid, new Particle(texture));            // when the entity is born
+ * const n = culler.cull(tree, camX, camY, camX + w, camY + h); // every frame, after the sync
+ * for (let i = 0; i < n; i++) {                      // place only the particles in view
+ *   const eid = culler.visibleIds[i];
+ *   sparks.particleChildren[i].x = Position.x[eid];
+ * }
  */
 export class ParticleCuller<T extends IParticle = IParticle> {
   /** The container whose `particleChildren` the culler owns. */
@@ -182,14 +241,38 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   margin: number;
   /** Draw visible particles in id order (stable layering between frames) at the cost of a sort. @default false */
   sortById: boolean;
-  /** Particles in view after the last {@link cull}. */
+  /**
+   * Registered particles the last {@link cull} found in view: the length of the container's
+   * `particleChildren` and the entries of {@link visibleIds} to read.
+   */
   visibleCount = 0;
-  /** Ids of the particles in view: entry `i` (below {@link visibleCount}) is `container.particleChildren[i]`'s. */
-  visibleIds = new Int32Array(256);
+  /**
+   * Registered particles the last {@link cull} left out of the container: {@link size} at that
+   * cull minus {@link visibleCount}. Includes particles whose id has no item in the tree, or
+   * whose layer the {@link mask} leaves out.
+   */
+  culledCount = 0;
+
+  /**
+   * Ids of the particles in view after the last {@link cull}: read entries `0..visibleCount-1`
+   * (the array is longer; entries past the count are stale); entry `i` is the id of
+   * `container.particleChildren[i]`. The same array from cull to cull until a cull finds more
+   * than it holds, so re-read it after a cull rather than keep it. Do not write into it.
+   */
+  get visibleIds(): Int32Array {
+    return this.ids;
+  }
+
+  /** Registered particles, now: {@link set} adds one for a new id, {@link delete} removes one. */
+  get size(): number {
+    return this.registered;
+  }
 
   private readonly particles: (T | undefined)[] = [];
+  private registered = 0;
   private readonly hits: number[] = [];
-  private sorted = new Int32Array(256);
+  private ids: Int32Array = new Int32Array(256);
+  private sorted: Int32Array = new Int32Array(256);
 
   constructor(container: ParticleContainer<T>, options: CullOptions & { sortById?: boolean } = {}) {
     // Typed, but plain JavaScript may pass anything.
@@ -209,6 +292,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   /** Registers the particle for an id (replacing any other); it shows from the next cull on. */
   set(id: number, particle: T): void {
     checkEntry(id, 'particle', particle);
+    if (this.particles[id] === undefined) this.registered++;
     this.particles[id] = particle;
   }
 
@@ -221,15 +305,18 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   delete(id: number): boolean {
     if (this.particles[id] === undefined) return false;
     this.particles[id] = undefined;
+    this.registered--;
     return true;
   }
 
-  /** Forgets every particle and empties the container. */
+  /** Forgets every particle, empties the container and zeroes the counters. */
   clear(): void {
     this.particles.length = 0;
+    this.registered = 0;
     this.container.particleChildren.length = 0;
     this.container.update();
     this.visibleCount = 0;
+    this.culledCount = 0;
   }
 
   /** Fills the container with the particles of items overlapping the rectangle. Returns how many. */
@@ -238,7 +325,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     const n = queryView(tree, minX, minY, maxX, maxY, this.margin, this.mask, hits);
     let ids: ArrayLike<number> = hits;
     if (this.sortById) {
-      if (this.sorted.length < n) this.sorted = new Int32Array(Math.max(n, this.sorted.length * 2));
+      this.sorted = roomFor(this.sorted, n);
       for (let i = 0; i < n; i++) this.sorted[i] = hits[i];
       this.sorted.subarray(0, n).sort();
       ids = this.sorted;
@@ -246,8 +333,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     const out = this.container.particleChildren;
     const particles = this.particles;
     const before = out.length;
-    if (this.visibleIds.length < n) this.visibleIds = new Int32Array(Math.max(n, this.visibleIds.length * 2));
-    const visibleIds = this.visibleIds;
+    const visibleIds = (this.ids = roomFor(this.ids, n));
     let changed = false;
     let count = 0;
     for (let i = 0; i < n; i++) {
@@ -267,6 +353,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     // Only a changed list needs the container to re-upload its static properties.
     if (changed) this.container.update();
     this.visibleCount = count;
+    this.culledCount = this.registered - count;
     return count;
   }
 }

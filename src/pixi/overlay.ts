@@ -13,10 +13,21 @@ export type OverlayTree = Pick<
 /** Options for {@link QuadtreeOverlay}. Every field is optional and can be changed later on the overlay. */
 export interface QuadtreeOverlayOptions {
   /**
-   * Depth drawn pure red; shallower nodes fade to white. Give the tree's `maxDepth`. Clamped to 1..20.
+   * Depth the default node colours reach pure red at (shallower nodes fade to white), and the
+   * second argument of a {@link QuadtreeOverlayOptions.nodeColors | nodeColors} function.
+   * Give the tree's `maxDepth`. Clamped to 1..20.
    * @default 8
    */
   maxDepth?: number;
+  /**
+   * Colours of node outlines by depth: a palette (depth `d` takes entry `d`, the deeper ones
+   * the last entry: `[0x4488ff]` draws every node blue), or a function of the depth and
+   * {@link QuadtreeOverlayOptions.maxDepth | maxDepth}, called once per depth drawn. Colours
+   * are integers `0x000000..0xffffff`. Change it when the default's reds clash with red or
+   * orange sprites.
+   * @default {@link depthColor} (white root to red at `maxDepth`)
+   */
+  nodeColors?: readonly number[] | ((depth: number, maxDepth: number) => number);
   /** Skip nodes whose subtree holds no item (empty nodes still counting down their lifespan). @default false */
   skipEmpty?: boolean;
   /**
@@ -43,7 +54,11 @@ export interface QuadtreeOverlayOptions {
   maxItems?: number;
   /** Draw a line between the box centres of every current pair with an end in the view. @default false */
   pairs?: boolean;
-  /** Colour of pair lines per tier, tier 0 (priority 192-255) first. @default [0xffee00, 0xff8800, 0x33ccff, 0x8888aa] */
+  /**
+   * Colour of pair lines per tier, tier 0 (priority 192-255) first; `[c, c, c, c]` for one
+   * colour. Four integers `0x000000..0xffffff`.
+   * @default [0xffee00, 0xff8800, 0x33ccff, 0x8888aa]
+   */
   pairColors?: readonly [number, number, number, number];
   /** At most this many pair lines per draw. @default 20000 */
   maxPairs?: number;
@@ -55,6 +70,7 @@ export interface QuadtreeOverlayOptions {
 
 const OVERLAY_KEYS: KeysOf<QuadtreeOverlayOptions> = {
   maxDepth: true,
+  nodeColors: true,
   skipEmpty: true,
   bounds: true,
   pixelLine: true,
@@ -77,6 +93,41 @@ export function depthColor(depth: number, maxDepth: number): number {
   return 0xff0000 | (gb << 8) | gb;
 }
 
+function isColour(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffff;
+}
+
+function checkColour(what: string, value: unknown): void {
+  if (!isColour(value)) fail(`QuadtreeOverlay ${what} must be a colour 0x000000..0xffffff (got ${show(value)})`);
+}
+
+/** A value for a message, an array in brackets (`String([])` is empty). */
+function showList(value: unknown): string {
+  return Array.isArray(value) ? `[${value.map(show).join(', ')}]` : show(value);
+}
+
+/** Checks the colour options given to the constructor, by name; the node colours are checked again as drawn. */
+function checkColours(options: QuadtreeOverlayOptions): void {
+  // Typed, but plain JavaScript may pass anything.
+  const { nodeColors, pairColors, itemColor, pathColor } = options as { [K in keyof QuadtreeOverlayOptions]?: unknown };
+  if (nodeColors !== undefined && typeof nodeColors !== 'function') {
+    if (!Array.isArray(nodeColors) || nodeColors.length === 0) {
+      fail(
+        `QuadtreeOverlay nodeColors must be a non-empty array of colours or a function (got ${showList(nodeColors)})`,
+      );
+    }
+    nodeColors.forEach((c: unknown, i) => checkColour(`nodeColors[${i}]`, c));
+  }
+  if (pairColors !== undefined) {
+    if (!Array.isArray(pairColors) || pairColors.length !== 4) {
+      fail(`QuadtreeOverlay pairColors must be 4 colours, one per tier (got ${showList(pairColors)})`);
+    }
+    pairColors.forEach((c: unknown, i) => checkColour(`pairColors[${i}]`, c));
+  }
+  if (itemColor !== undefined) checkColour('itemColor', itemColor);
+  if (pathColor !== undefined) checkColour('pathColor', pathColor);
+}
+
 const FAR = Number.MAX_VALUE;
 const BOX = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 const END = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
@@ -96,6 +147,8 @@ export class QuadtreeOverlay {
   // The options, as fields: change any of them between draws.
   /** See {@link QuadtreeOverlayOptions.maxDepth}. */
   maxDepth: number;
+  /** See {@link QuadtreeOverlayOptions.nodeColors}. */
+  nodeColors: readonly number[] | ((depth: number, maxDepth: number) => number);
   /** See {@link QuadtreeOverlayOptions.skipEmpty}. */
   skipEmpty: boolean;
   /** See {@link QuadtreeOverlayOptions.bounds}. */
@@ -157,8 +210,10 @@ export class QuadtreeOverlay {
       fail(`QuadtreeOverlay needs a PixiJS Graphics (got ${show(graphics)})`);
     }
     checkKeys('QuadtreeOverlay option', options, OVERLAY_KEYS);
+    checkColours(options);
     this.graphics = graphics;
     this.maxDepth = Math.min(20, Math.max(1, Math.floor(options.maxDepth ?? 8)));
+    this.nodeColors = options.nodeColors ?? depthColor;
     this.skipEmpty = options.skipEmpty ?? false;
     this.bounds = options.bounds ?? 'loose';
     this.pixelLine = options.pixelLine ?? true;
@@ -229,10 +284,18 @@ export class QuadtreeOverlay {
         g.stroke({
           width: this.lineWidth,
           pixelLine: this.pixelLine,
-          color: depthColor(d, this.maxDepth),
+          color: this.nodeColor(d),
           alpha: this.alpha,
         });
     }
+  }
+
+  /** The outline colour of nodes at `depth`; checked here, as the field may have changed since the constructor. */
+  private nodeColor(depth: number): number {
+    const colors = this.nodeColors;
+    const c = typeof colors === 'function' ? colors(depth, this.maxDepth) : colors[Math.min(depth, colors.length - 1)];
+    if (!isColour(c)) fail(`QuadtreeOverlay nodeColors gave no colour for depth ${depth} (got ${show(c)})`);
+    return c;
   }
 
   /** Shapes (boxes or circles) of the first `n` items of {@link ids}. */

@@ -154,6 +154,9 @@ describe('SpriteCuller', () => {
         }
         expect(count).toBe(expected);
         expect(culler.visibleCount).toBe(expected);
+        expect(culler.size).toBe(sprites.size);
+        expect(culler.culledCount).toBe(sprites.size - expected);
+        expect(culler.culledCount).toBe([...sprites.values()].filter((s) => s.culled).length);
         const shownIds = culler.visibleIds.slice(0, count);
         expect(new Set(shownIds).size).toBe(count);
         for (const id of shownIds) expect(sprites.get(id)!.culled).toBe(false);
@@ -299,6 +302,8 @@ describe('ParticleCuller', () => {
         const count = culler.cull(scene.tree, v.minX, v.minY, v.maxX, v.maxY);
         const want = [...particles].filter(([id]) => scene.inView(id, v, 0, -1)).map(([, p]) => p);
         expect(count).toBe(want.length);
+        expect(culler.size).toBe(particles.size);
+        expect([culler.visibleCount, culler.culledCount]).toEqual([want.length, particles.size - want.length]);
         expect(new Set(container.particleChildren)).toEqual(new Set(want));
         expect(container.particleChildren.length).toBe(want.length);
         if (sortById) expect(container.particleChildren).toEqual(want);
@@ -348,5 +353,113 @@ describe('ParticleCuller', () => {
     culler.clear();
     expect(container.particleChildren).toEqual([]);
     expect(culler.cull(tree, 0, 0, 100, 100)).toBe(0);
+  });
+});
+
+describe('both cullers', () => {
+  /** Items 1..n on a row, 10 apart, layer 1 for odd ids and 2 for even ones. */
+  function row(n: number): LooseQuadtree {
+    const tree = new LooseQuadtree({ width: 16384, height: 64 });
+    for (let id = 1; id <= n; id++) {
+      tree.insert(id, id * 10, 0, id * 10 + 5, 5);
+      tree.setCollider(id, id % 2 === 1 ? 1 : 2, -1, 128);
+    }
+    return tree;
+  }
+
+  it('count the registered objects (size), now, through set, replace, delete and clear', () => {
+    const sprites = new SpriteCuller<FakeSprite>();
+    const particles = new ParticleCuller(new ParticleContainer<Particle>());
+    for (const culler of [sprites, particles] as const) {
+      const add = (id: number) => {
+        if (culler instanceof SpriteCuller) culler.set(id, new FakeSprite());
+        else culler.set(id, new Particle(Texture.WHITE));
+      };
+      expect(culler.size).toBe(0);
+      add(1);
+      add(2);
+      add(7);
+      expect(culler.size).toBe(3);
+      add(2); // a new object for an id already registered
+      expect(culler.size).toBe(3);
+      expect(culler.delete(7)).toBe(true);
+      expect(culler.delete(7)).toBe(false);
+      expect(culler.size).toBe(2);
+      culler.clear();
+      expect(culler.size).toBe(0);
+      add(3);
+      expect(culler.size).toBe(1);
+    }
+  });
+
+  it('count the objects in view and out of view at the last cull; shown and hidden count its changes', () => {
+    const tree = row(10);
+    const culler = new SpriteCuller<FakeSprite>();
+    const particles = new ParticleCuller(new ParticleContainer<Particle>());
+    // Ids 1..8 have objects; 11 has one but no item, so it is never in view.
+    for (const id of [1, 2, 3, 4, 5, 6, 7, 8, 11]) {
+      culler.set(id, new FakeSprite());
+      particles.set(id, new Particle(Texture.WHITE));
+    }
+    // The view takes items 1..4 (x 10..45), then 3..6.
+    for (const c of [culler, particles]) {
+      expect(c.cull(tree, 0, 0, 47, 10)).toBe(4);
+      expect([c.visibleCount, c.culledCount]).toEqual([4, 5]);
+    }
+    expect([culler.shown, culler.hidden]).toEqual([4, 0]);
+    for (const c of [culler, particles]) {
+      c.cull(tree, 27, 0, 67, 10);
+      expect([c.visibleCount, c.culledCount]).toEqual([4, 5]);
+    }
+    // Two entered and two left: the totals did not move.
+    expect([culler.shown, culler.hidden]).toEqual([2, 2]);
+    // A mask of layer 2 leaves the odd ids out: culled, and counted so.
+    for (const c of [culler, particles]) {
+      c.mask = 2;
+      c.cull(tree, 27, 0, 67, 10);
+      expect([c.visibleCount, c.culledCount]).toEqual([2, 7]);
+      expect(Array.from(c.visibleIds.subarray(0, c.visibleCount)).sort()).toEqual([4, 6]);
+    }
+    expect([culler.shown, culler.hidden]).toEqual([0, 2]);
+    // Set and delete since a cull change the size only; the next cull counts again.
+    culler.delete(4);
+    culler.set(12, new FakeSprite());
+    expect([culler.size, culler.visibleCount, culler.culledCount]).toEqual([9, 2, 7]);
+    culler.cull(tree, 27, 0, 67, 10);
+    expect([culler.size, culler.visibleCount, culler.culledCount]).toEqual([9, 1, 8]);
+    culler.clear();
+    particles.clear();
+    for (const c of [culler, particles]) expect([c.size, c.visibleCount, c.culledCount]).toEqual([0, 0, 0]);
+    expect([culler.shown, culler.hidden]).toEqual([0, 0]);
+  });
+
+  it('give the ids in view as an Int32Array, the same one from cull to cull until more are in view than it holds', () => {
+    const tree = row(1000);
+    const culler = new SpriteCuller<FakeSprite>();
+    const particles = new ParticleCuller(new ParticleContainer<Particle>(), { sortById: true });
+    for (let id = 1; id <= 1000; id++) {
+      culler.set(id, new FakeSprite());
+      particles.set(id, new Particle(Texture.WHITE));
+    }
+    for (const c of [culler, particles]) {
+      c.cull(tree, 0, 0, 100, 10);
+      const ids = c.visibleIds;
+      expect(ids).toBeInstanceOf(Int32Array);
+      c.cull(tree, 200, 0, 400, 10);
+      expect(c.visibleIds).toBe(ids);
+      // All 1,000 in view: more than the first array holds.
+      expect(c.cull(tree, 0, 0, 16384, 10)).toBe(1000);
+      expect(c.visibleIds.length).toBeGreaterThanOrEqual(1000);
+      expect(Array.from(c.visibleIds.subarray(0, 1000)).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 1000 }, (_, i) => i + 1),
+      );
+      // And back to a few: the grown array stays, its first entries the ones in view.
+      const grown = c.visibleIds;
+      expect(c.cull(tree, 0, 0, 35, 10)).toBe(3);
+      expect(c.visibleIds).toBe(grown);
+      expect(Array.from(c.visibleIds.subarray(0, 3)).sort()).toEqual([1, 2, 3]);
+    }
+    // The sprites agree with the list after the shrink: only 1..3 drawn.
+    expect([...Array(1000).keys()].filter((i) => !culler.get(i + 1)!.culled)).toEqual([0, 1, 2]);
   });
 });

@@ -27,6 +27,9 @@ describe('PixiJS helpers refuse unknown option keys', () => {
     expect(thrown(() => new QuadtreeOverlay(new Graphics(), loose<QuadtreeOverlayOptions>({ pair: true })))).toBe(
       'bitecs-quadtree: unknown QuadtreeOverlay option "pair" (did you mean "pairs"?)',
     );
+    expect(
+      thrown(() => new QuadtreeOverlay(new Graphics(), loose<QuadtreeOverlayOptions>({ nodeColor: 0xffffff }))),
+    ).toBe('bitecs-quadtree: unknown QuadtreeOverlay option "nodeColor" (did you mean "nodeColors"?)');
     const overlay = new QuadtreeOverlay(new Graphics(), { pairs: true, maxDepth: 5, bounds: 'cell' });
     expect([overlay.pairs, overlay.maxDepth, overlay.bounds]).toEqual([true, 5, 'cell']);
   });

@@ -2,7 +2,7 @@
 import { Graphics, type StrokeInstruction } from 'pixi.js';
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree, Shape } from '../../src/core/index.js';
-import { QuadtreeOverlay, depthColor } from '../../src/pixi/index.js';
+import { QuadtreeOverlay, depthColor, type QuadtreeOverlayOptions } from '../../src/pixi/index.js';
 
 type Rect = [number, number, number, number];
 interface Stroke {
@@ -246,6 +246,65 @@ describe('QuadtreeOverlay', () => {
     const path = strokes(overlay.graphics).find((s) => s.color === 7)!;
     expect(path.rects).toEqual([[10, 10, 34, 14]]);
     expect(path.lines).toEqual([[12, 12, 42, 22]]);
+  });
+
+  it('colours nodes from a palette by depth, the last entry for the depths below it', () => {
+    const overlay = new QuadtreeOverlay(new Graphics(), { maxDepth: 3, nodeColors: [0x112233, 0x4488ff] });
+    overlay.draw(knownTree());
+    expect(strokes(overlay.graphics).map((s) => s.color)).toEqual([0x4488ff, 0x4488ff, 0x4488ff, 0x112233]);
+    // A field like the others: one colour for every node from the next draw on.
+    overlay.nodeColors = [0x00ff00];
+    overlay.draw(knownTree());
+    expect(strokes(overlay.graphics).map((s) => s.color)).toEqual([0x00ff00, 0x00ff00, 0x00ff00, 0x00ff00]);
+  });
+
+  it('colours nodes with a function of the depth and maxDepth, called once per depth drawn', () => {
+    const calls: number[][] = [];
+    const overlay = new QuadtreeOverlay(new Graphics(), {
+      maxDepth: 5,
+      nodeColors: (depth, maxDepth) => {
+        calls.push([depth, maxDepth]);
+        return depth * 0x10;
+      },
+    });
+    overlay.draw(knownTree());
+    expect(calls).toEqual([
+      [3, 5],
+      [2, 5],
+      [1, 5],
+      [0, 5],
+    ]);
+    expect(strokes(overlay.graphics).map((s) => s.color)).toEqual([0x30, 0x20, 0x10, 0]);
+    // The default is depthColor.
+    expect(new QuadtreeOverlay(new Graphics()).nodeColors).toBe(depthColor);
+  });
+
+  it('refuses colours that are not 0x000000..0xffffff, naming the option', () => {
+    const make = (options: QuadtreeOverlayOptions) => () => new QuadtreeOverlay(new Graphics(), options);
+    const bad = (value: unknown) => value as number;
+    expect(make({ nodeColors: [] })).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay nodeColors must be a non-empty array of colours or a function (got [])',
+    );
+    expect(make({ nodeColors: [0xffffff, bad('red')] })).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay nodeColors[1] must be a colour 0x000000..0xffffff (got "red")',
+    );
+    expect(make({ pairColors: [1, 2, 3] as unknown as [number, number, number, number] })).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay pairColors must be 4 colours, one per tier (got [1, 2, 3])',
+    );
+    expect(make({ pairColors: [1, 2, 3, -1] })).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay pairColors[3] must be a colour 0x000000..0xffffff (got -1)',
+    );
+    expect(make({ itemColor: 0x1000000 })).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay itemColor must be a colour 0x000000..0xffffff (got 16777216)',
+    );
+    expect(make({ pathColor: 1.5 })).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay pathColor must be a colour 0x000000..0xffffff (got 1.5)',
+    );
+    // A function's colours are checked as they are drawn.
+    const overlay = new QuadtreeOverlay(new Graphics(), { nodeColors: (depth) => (depth === 2 ? NaN : 0) });
+    expect(() => overlay.draw(knownTree())).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay nodeColors gave no colour for depth 2 (got NaN)',
+    );
   });
 
   it('refuses something that is not a Graphics', () => {
