@@ -331,8 +331,8 @@ export class TileLayer {
 /**
  * Makes a {@link TileLayer} whose rectangles go to `sinkOf`'s sink instead of a tree (the ECS
  * face makes entities), saved with `owner`'s snapshots. The options are those of the layer
- * without `ids`.
- * @internal
+ * without `ids`. Not public API, but not tagged internal either: only the tile layers'
+ * internal entry exports it, and that entry's declarations must still find it.
  */
 export function tileLayerWith(sinkOf: SinkMaker, owner: LayerOwner, options: TileGridOptions): TileLayer {
   madeSink = sinkOf;

@@ -33,4 +33,34 @@ describe('links on the pages', () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it("every link into the repository by its URL names a file of the repository's main branch", () => {
+    // Absolute, for what the package does not ship (the demo's picture, examples/): the same
+    // file here must exist, so the link works on GitHub once this is merged.
+    const broken: string[] = [];
+    let seen = 0;
+    for (const page of pages()) {
+      const text = readFileSync(join(root, page), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const path = repositoryPath(target);
+        if (path === null) continue;
+        seen++;
+        const [file, fragment] = path.split('#') as [string, string | undefined];
+        if (!existsSync(join(root, file))) broken.push(`${page}: ${target} (no file ${file})`);
+        else if (fragment !== undefined && file.endsWith('.md') && !anchors(file).has(fragment)) {
+          broken.push(`${page}: ${target} (no heading #${fragment} in ${file})`);
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect(broken).toEqual([]);
+  });
 });
+
+/** The path in the repository that a URL of its main branch names, or null for another URL. */
+function repositoryPath(url: string): string | null {
+  const m =
+    /^https:\/\/github\.com\/bitecs-quadtree\/bitecs-quadtree\/(?:blob|tree)\/main\/(.+)$/.exec(url) ??
+    /^https:\/\/raw\.githubusercontent\.com\/bitecs-quadtree\/bitecs-quadtree\/main\/(.+)$/.exec(url);
+  return m === null ? null : m[1];
+}
