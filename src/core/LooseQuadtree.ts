@@ -718,37 +718,37 @@ export class LooseQuadtree {
   /** Ids of items overlapping the rectangle into `out` (length set), in no promised order. Returns the count. */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: IdArray, mask = ALL): number {
     this.rectArgs(minX, minY, maxX, maxY, mask);
-    return trim(out, this.queries.list(RECT, this.touching, mask, out));
+    return trim(out, this.queries.all(RECT, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item overlapping the rectangle, in no promised order; `false` stops. Returns the hits visited. */
   visitRect(minX: number, minY: number, maxX: number, maxY: number, visit: Visitor, mask = ALL): number {
     this.rectArgs(minX, minY, maxX, maxY, mask);
-    return this.queries.visit(RECT, this.touching, mask, visit);
+    return this.queries.all(RECT, this.touching, mask, null, visit);
   }
 
   /** Ids of items overlapping the circle into `out`, in no promised order; radius 0 is a point. Returns the count. */
   queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
     this.circleArgs(x, y, radius, mask);
-    return trim(out, this.queries.list(CIRCLE_QUERY, this.touching, mask, out));
+    return trim(out, this.queries.all(CIRCLE_QUERY, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item overlapping the circle, in no promised order; `false` stops. */
   visitCircle(x: number, y: number, radius: number, visit: Visitor, mask = ALL): number {
     this.circleArgs(x, y, radius, mask);
-    return this.queries.visit(CIRCLE_QUERY, this.touching, mask, visit);
+    return this.queries.all(CIRCLE_QUERY, this.touching, mask, null, visit);
   }
 
   /** Ids of items containing the point, into `out`, in no promised order. Returns the count. */
   queryPoint(x: number, y: number, out: IdArray, mask = ALL): number {
     this.pointArgs(x, y, mask);
-    return trim(out, this.queries.list(POINT, this.touching, mask, out));
+    return trim(out, this.queries.all(POINT, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item containing the point, in no promised order; `false` stops. */
   visitPoint(x: number, y: number, visit: Visitor, mask = ALL): number {
     this.pointArgs(x, y, mask);
-    return this.queries.visit(POINT, this.touching, mask, visit);
+    return this.queries.all(POINT, this.touching, mask, null, visit);
   }
 
   /** The first item a ray hits within `maxDistance` (ties by lower id) into `hit`; whether one was hit. */

@@ -757,7 +757,6 @@ export class SpatialTree {
       const m = first + c;
       nodes.parent[m] = n;
       nodes.firstChild[m] = NONE;
-      nodes.own[m] = 0;
       nodes.total[m] = 0;
       nodes.classBits[m] = 0;
       this.setNodeCell(m, d, x + (c & 1), y + (c >> 1));
@@ -823,7 +822,6 @@ export class SpatialTree {
     items.setSlot(id, slot);
     C.own[k][n] = own + 1;
     if (own === 0) nodes.classBits[n] |= 1 << k;
-    nodes.own[n]++;
     C.levelItems[k][nodes.depth[n]]++;
     this.indexRegion(k, n);
     items.setClass(id, k);
@@ -844,7 +842,6 @@ export class SpatialTree {
       items.setSlot(slots.id[slot], slot);
     }
     C.own[k][n] = own;
-    nodes.own[n]--;
     C.levelItems[k][nodes.depth[n]]--;
     if (own === 0) {
       // An empty region is given back; a busy one is kept to avoid churn.

@@ -41,7 +41,7 @@ export const NEAREST = 4;
 export const SWEEP = 5;
 
 /** A per-kind item test (see QueryEngine.itemTests). */
-type ItemTest = (src: Float32Array, at: number, circle: boolean) => boolean;
+type ItemTest = (circle: boolean) => boolean;
 /** A per-kind node test, past the reach box (see QueryEngine.nodeTests). */
 type NodeTest = (nb: Float64Array) => boolean;
 
@@ -77,6 +77,8 @@ export class QueryEngine {
   /** Nodes to open, nearest first, and the best hits so far, worst on top. */
   private readonly open = new Heap(false);
   private readonly kept = new Heap(true);
+  /** The item being tested: its box, then a circle item's centre and radius. */
+  private readonly item = new Float64Array(7);
   /** The last item test's key: a distance, a squared distance or a time of impact. */
   private readonly near = new Float64Array(1);
   /** The query's closed bounding box, widened (see reachBox): a cheap first item test. */
@@ -87,8 +89,9 @@ export class QueryEngine {
   private at = 0;
   /**
    * Per kind, the node test past the reach box (none for a box or a point) and the item test.
-   * Called through these tables, so the walk never inlines them: what crosses the call is an
-   * array, an offset and a flag, never a number to box, and each test inlines its geometry.
+   * Called through these tables, so the walk never inlines them: what crosses the call is a
+   * node's bounds or a flag (the item waits in `item`), never a number to box, and each test
+   * inlines its geometry.
    */
   private readonly nodeTests: (NodeTest | null)[];
   private readonly itemTests: ItemTest[];
@@ -117,20 +120,13 @@ export class QueryEngine {
     this.itemTest = this.rectHit;
   }
 
-  /** Writes the ids of every hit into `out`; returns the count. */
-  list(kind: number, touching: boolean, mask: number, out: IdArray): number {
-    this.start(kind, LIST, touching, mask);
+  /** Writes the ids of every hit into `out`, or calls `visit` for each until it returns false; returns the hits. */
+  all(kind: number, touching: boolean, mask: number, out: IdArray | null, visit: Visitor | null): number {
+    this.start(kind, out !== null ? LIST : VISIT, touching, mask);
     this.out = out;
-    this.walk();
-    this.out = null;
-    return this.hits;
-  }
-
-  /** Calls `visit` for every hit until it returns false; returns the hits visited. */
-  visit(kind: number, touching: boolean, mask: number, visit: Visitor): number {
-    this.start(kind, VISIT, touching, mask);
     this.visitor = visit;
     this.walk();
+    this.out = null;
     this.visitor = null;
     return this.hits;
   }
@@ -146,7 +142,7 @@ export class QueryEngine {
     this.k = k;
     const args = this.args;
     if (kind === NEAREST) {
-      this.far = this.extent(args[0], args[1], args[2], this.classesFor(mask)) >= FAR;
+      this.far = this.extent(args[0], args[1], args[2]) >= FAR;
       this.bound[0] = this.far ? args[2] : args[2] * args[2];
     } else {
       this.bound[0] = kind === RAY ? args[4] : Infinity;
@@ -236,6 +232,7 @@ export class QueryEngine {
     const slotId = slots.id;
     const box = slots.box;
     const reach = this.reach;
+    const item = this.item;
     const x0 = reach[0],
       y0 = reach[1],
       x1 = reach[2],
@@ -253,7 +250,18 @@ export class QueryEngine {
       const src = (word & SWEPT) === 0 ? box : this.sweptBox(s);
       const at = (word & SWEPT) === 0 ? 4 * s : this.at;
       if (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0) continue;
-      if (!this.itemTest(src, at, (word & CIRCLE_ITEM) !== 0)) continue;
+      const circle = (word & CIRCLE_ITEM) !== 0;
+      item[0] = src[at];
+      item[1] = src[at + 1];
+      item[2] = src[at + 2];
+      item[3] = src[at + 3];
+      if (circle) {
+        // The circle inscribed in the box, computed as every shape test expects it.
+        item[4] = item[0] * 0.5 + item[2] * 0.5;
+        item[5] = item[1] * 0.5 + item[3] * 0.5;
+        item[6] = item[2] * 0.5 - item[0] * 0.5;
+      }
+      if (!this.itemTest(circle)) continue;
       const id = ids !== null ? ids[i] : slotId[s];
       if (mode === LIST) {
         (this.out as IdArray)[hits++] = id;
@@ -311,129 +319,87 @@ export class QueryEngine {
   };
 
   /**
-   * The item tests, for the box at `src[at]` (the circle inscribed in it with `circle`):
+   * The item tests, for the item in `item` (its box, and a circle item's centre and radius):
    * whether it hits, and for the kinds of a best walk its key in `near[0]`.
    */
-  private readonly rectHit = (src: Float32Array, at: number, circle: boolean): boolean => {
+  private readonly rectHit = (circle: boolean): boolean => {
     const a = this.args;
-    const x0 = src[at],
-      y0 = src[at + 1],
-      x1 = src[at + 2],
-      y1 = src[at + 3];
-    if (!circle) return boxesOverlap(x0, y0, x1, y1, a[0], a[1], a[2], a[3], this.touching);
-    return circleBoxOverlap(
-      x0 * 0.5 + x1 * 0.5,
-      y0 * 0.5 + y1 * 0.5,
-      x1 * 0.5 - x0 * 0.5,
-      a[0],
-      a[1],
-      a[2],
-      a[3],
-      this.touching,
-    );
+    const b = this.item;
+    return circle
+      ? circleBoxOverlap(b[4], b[5], b[6], a[0], a[1], a[2], a[3], this.touching)
+      : boxesOverlap(b[0], b[1], b[2], b[3], a[0], a[1], a[2], a[3], this.touching);
   };
 
-  private readonly circleHit = (src: Float32Array, at: number, circle: boolean): boolean => {
+  private readonly circleHit = (circle: boolean): boolean => {
     const a = this.args;
-    const x0 = src[at],
-      y0 = src[at + 1],
-      x1 = src[at + 2],
-      y1 = src[at + 3];
-    if (!circle) return circleBoxOverlap(a[0], a[1], a[2], x0, y0, x1, y1, this.touching);
-    return circlesOverlap(
-      a[0],
-      a[1],
-      a[2],
-      x0 * 0.5 + x1 * 0.5,
-      y0 * 0.5 + y1 * 0.5,
-      x1 * 0.5 - x0 * 0.5,
-      this.touching,
-    );
+    const b = this.item;
+    return circle
+      ? circlesOverlap(a[0], a[1], a[2], b[4], b[5], b[6], this.touching)
+      : circleBoxOverlap(a[0], a[1], a[2], b[0], b[1], b[2], b[3], this.touching);
   };
 
-  private readonly pointHit = (src: Float32Array, at: number, circle: boolean): boolean => {
+  private readonly pointHit = (circle: boolean): boolean => {
     const a = this.args;
-    const x0 = src[at],
-      y0 = src[at + 1],
-      x1 = src[at + 2],
-      y1 = src[at + 3];
-    if (!circle) return pointInBox(a[0], a[1], x0, y0, x1, y1, this.touching);
-    return pointInCircle(a[0], a[1], x0 * 0.5 + x1 * 0.5, y0 * 0.5 + y1 * 0.5, x1 * 0.5 - x0 * 0.5, this.touching);
+    const b = this.item;
+    return circle
+      ? pointInCircle(a[0], a[1], b[4], b[5], b[6], this.touching)
+      : pointInBox(a[0], a[1], b[0], b[1], b[2], b[3], this.touching);
   };
 
   /** Tested against the full length, not the bound: a hit at the best distance with a lower id must win the tie. */
-  private readonly rayHit = (src: Float32Array, at: number, circle: boolean): boolean => {
+  private readonly rayHit = (circle: boolean): boolean => {
     const a = this.args;
-    const x0 = src[at],
-      y0 = src[at + 1],
-      x1 = src[at + 2],
-      y1 = src[at + 3];
+    const b = this.item;
     const t = circle
-      ? rayCircleDistance(
-          a[0],
-          a[1],
-          a[2],
-          a[3],
-          a[4],
-          x0 * 0.5 + x1 * 0.5,
-          y0 * 0.5 + y1 * 0.5,
-          x1 * 0.5 - x0 * 0.5,
-          this.touching,
-        )
-      : rayBoxDistance(a[0], a[1], a[2], a[3], a[4], x0, y0, x1, y1, this.touching);
+      ? rayCircleDistance(a[0], a[1], a[2], a[3], a[4], b[4], b[5], b[6], this.touching)
+      : rayBoxDistance(a[0], a[1], a[2], a[3], a[4], b[0], b[1], b[2], b[3], this.touching);
     this.near[0] = t;
     return t >= 0;
   };
 
   /** A sweep's test: the item stands still where it is; the key is the time of impact. */
-  private readonly sweepHit = (src: Float32Array, at: number, circle: boolean): boolean => {
-    if (!this.rectHit(src, at, false)) return false;
+  private readonly sweepHit = (circle: boolean): boolean => {
+    if (!this.rectHit(false)) return false;
     const p = this.paths;
-    p[8] = p[12] = src[at];
-    p[9] = p[13] = src[at + 1];
-    p[10] = p[14] = src[at + 2];
-    p[11] = p[15] = src[at + 3];
+    const b = this.item;
+    p[8] = p[12] = b[0];
+    p[9] = p[13] = b[1];
+    p[10] = p[14] = b[2];
+    p[11] = p[15] = b[3];
     if (!sweptShapes(p, circle ? B_CIRCLE : 0, this.touching)) return false;
     this.near[0] = p[16];
     return true;
   };
 
   /** The nearest query's item test: within range, keyed by the square of the distance reported (or with `far` the distance). */
-  private readonly nearHit = (src: Float32Array, at: number, circle: boolean): boolean => {
-    const x0 = src[at],
-      y0 = src[at + 1],
-      x1 = src[at + 2],
-      y1 = src[at + 3];
-    const args = this.args;
+  private readonly nearHit = (circle: boolean): boolean => {
+    const b = this.item;
     const touching = this.touching;
-    const x = args[0],
-      y = args[1],
-      maxDistance = args[2];
+    const x = this.args[0],
+      y = this.args[1],
+      maxDistance = this.args[2];
     if (circle) {
-      const cx = x0 * 0.5 + x1 * 0.5,
-        cy = y0 * 0.5 + y1 * 0.5,
-        r = x1 * 0.5 - x0 * 0.5;
-      const d = pointCircleDistance(x, y, cx, cy, r);
+      const d = pointCircleDistance(x, y, b[4], b[5], b[6]);
       // A range of 0 is a point, as for queryCircle: it finds the disks that hold it inside.
       if (
         (touching ? d > maxDistance : d >= maxDistance) &&
-        (touching || maxDistance !== 0 || !pointInCircle(x, y, cx, cy, r, false))
+        (touching || maxDistance !== 0 || !pointInCircle(x, y, b[4], b[5], b[6], false))
       )
         return false;
       this.near[0] = this.far ? d : d * d;
       return true;
     }
     if (this.far) {
-      if (!circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)) return false;
-      this.near[0] = pointBoxDistance(x, y, x0, y0, x1, y1);
+      if (!circleBoxOverlap(x, y, maxDistance, b[0], b[1], b[2], b[3], touching)) return false;
+      this.near[0] = pointBoxDistance(x, y, b[0], b[1], b[2], b[3]);
       return true;
     }
-    const d2 = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
+    const d2 = pointBoxDistanceSq(x, y, b[0], b[1], b[2], b[3]);
     const m2 = maxDistance * maxDistance;
     // A tie or a tiny range (a range of 0 among them): the careful test of queryCircle.
     if (
       d2 === m2 || !(m2 >= MIN_SQUARE)
-        ? !circleBoxOverlap(x, y, maxDistance, x0, y0, x1, y1, touching)
+        ? !circleBoxOverlap(x, y, maxDistance, b[0], b[1], b[2], b[3], touching)
         : touching
           ? d2 > m2
           : d2 >= m2
@@ -497,30 +463,13 @@ export class QueryEngine {
   }
 
   /**
-   * The largest coordinate magnitude a nearest query can meet: the point, a finite range, the
-   * root's loose bounds (which hold every item below the root), the root's own items and the
-   * detached classes' items.
+   * The largest coordinate magnitude a nearest query can meet: the point, a finite range and
+   * the root's loose bounds. Items stand within float32's range, far below FAR.
    */
-  private extent(x: number, y: number, maxDistance: number, wanted: number): number {
-    const nodes = this.tree.nodes;
+  private extent(x: number, y: number, maxDistance: number): number {
     const nb = this.nodeBox;
-    const box = this.tree.slots.box;
-    const C = this.tree.classes;
     this.tree.looseBounds(0, nb);
-    let m = Math.max(Math.abs(x), Math.abs(y), Math.abs(nb[0]), Math.abs(nb[1]), Math.abs(nb[2]), Math.abs(nb[3]));
-    if (maxDistance < Infinity && maxDistance > m) m = maxDistance;
-    for (let bits = nodes.classBits[0]; bits !== 0; bits &= bits - 1) {
-      const k = 31 - Math.clz32(bits & -bits);
-      for (let s = 4 * C.start[k][0], end = s + 4 * C.own[k][0]; s < end; s++) m = Math.max(m, Math.abs(box[s]));
-    }
-    for (let k = 0; k < MAX_CLASSES; k++) {
-      if (C.detached[k] === 0 || ((wanted >>> k) & 1) === 0) continue;
-      const ids = C.ids[k];
-      for (let i = 0, end = C.end[k]; i < end; i++) {
-        if (ids[i] < 0) continue;
-        for (let r = 4 * (C.listStart[k] + i), e = r + 4; r < e; r++) m = Math.max(m, Math.abs(box[r]));
-      }
-    }
-    return m;
+    const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(nb[0]), Math.abs(nb[1]), Math.abs(nb[2]), Math.abs(nb[3]));
+    return maxDistance < Infinity && maxDistance > m ? maxDistance : m;
   }
 }

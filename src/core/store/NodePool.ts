@@ -13,8 +13,6 @@ export class NodePool {
   depth: Uint8Array;
   /** Depth and cell coordinates packed (see packCell): a move tests its node's loose bounds from this one number. */
   cell: Int32Array;
-  /** Items stored in this node itself (all classes). */
-  own: Int32Array;
   /** Items in this node and all its descendants (lets traversals skip empty subtrees). */
   total: Int32Array;
   /** Bit k set: class k has items in this node (see CollisionClasses). */
@@ -42,7 +40,6 @@ export class NodePool {
     this.firstChild = new Int32Array(cap);
     this.depth = new Uint8Array(cap);
     this.cell = new Int32Array(cap);
-    this.own = new Int32Array(cap);
     this.total = new Int32Array(cap);
     this.classBits = new Int32Array(cap);
     const groups = cap >> 2;
@@ -68,7 +65,6 @@ export class NodePool {
     this.firstChild[0] = NONE;
     this.depth[0] = 0;
     this.cell[0] = 0;
-    this.own[0] = 0;
     this.total[0] = 0;
     this.classBits[0] = 0;
   }
@@ -128,7 +124,6 @@ export class NodePool {
     this.firstChild = grow(this.firstChild, cap);
     this.depth = grow(this.depth, cap);
     this.cell = grow(this.cell, cap);
-    this.own = grow(this.own, cap);
     this.total = grow(this.total, cap);
     this.classBits = grow(this.classBits, cap);
     const groups = cap >> 2;

@@ -338,7 +338,6 @@ export class TreeCheck {
       this.classCounts[k * (tree.maxDepth + 1) + d] += own;
       for (let s = start; s < start + own; s++) this.checkSlot(n, k, s);
     }
-    if (nodes.own[n] !== total) fail(`validate: node ${n} counts ${nodes.own[n]} own items, its regions hold ${total}`);
     return total;
   }
 
