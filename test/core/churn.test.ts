@@ -8,6 +8,7 @@ import {
   readPairs,
   Rng,
   sorted,
+  stored,
   type ModelItem,
   type Pair,
 } from './helpers.js';
@@ -106,6 +107,7 @@ class ChurnRun {
   private add(item: ModelItem): number {
     const id = this.free.length > 0 ? this.free.pop()! : this.nextId++;
     if (this.removedSinceStep.has(id)) this.seen.recycled++;
+    [item.minX, item.minY, item.maxX, item.maxY] = stored([item.minX, item.minY, item.maxX, item.maxY]);
     this.model.set(id, item);
     this.tree.insert(id, item.minX, item.minY, item.maxX, item.maxY);
     this.tree.setCollider(id, item.layer, item.mask, item.priority);
@@ -149,10 +151,13 @@ class ChurnRun {
   private move(id: number): void {
     const item = this.model.get(id)!;
     const [vx, vy] = this.velocity.get(id)!;
-    item.minX += vx;
-    item.maxX += vx;
-    item.minY += vy;
-    item.maxY += vy;
+    // The model keeps the box as the tree stores it (float32 corners): pairs are those of the rounded boxes.
+    [item.minX, item.minY, item.maxX, item.maxY] = stored([
+      item.minX + vx,
+      item.minY + vy,
+      item.maxX + vx,
+      item.maxY + vy,
+    ]);
     this.tree.move(id, item.minX, item.minY, item.maxX, item.maxY);
   }
 
