@@ -656,15 +656,6 @@ export class SpatialTree {
     return d;
   }
 
-  /** True when the item's box fits the root's loose bounds. */
-  fitsRoot(id: number): boolean {
-    const f32 = this.slots.box;
-    const r = this.items.boxAt(id);
-    const nb = this.rootBounds;
-    this.looseBounds(0, nb);
-    return f32[r | MIN_X] >= nb[0] && f32[r | MIN_Y] >= nb[1] && f32[r | MAX_X] <= nb[2] && f32[r | MAX_Y] <= nb[3];
-  }
-
   /** The class an item's collider and static flag belong to. */
   private classFor(id: number): number {
     const items = this.items;
@@ -692,7 +683,7 @@ export class SpatialTree {
     return outside;
   }
 
-  // centreCell, fitsCell, targetCell and fitsRoot read the slot's box directly (`r`, see
+  // centreCell, fitsCell and targetCell read the slot's box directly (`r`, see
   // ItemStore.boxAt): through un-inlined accessors every coordinate would be a heap number.
 
   /** The depth-`d` cell holding the centre of the box at `r` (clamped to the grid), packed (see packCell). */
@@ -794,7 +785,7 @@ export class SpatialTree {
     out[at + 3] = ly + 2 * s;
   }
 
-  /** The root's loose bounds, for {@link fitsRoot}. */
+  /** The root's loose bounds, for {@link countOutside}. */
   private readonly rootBounds = new Float64Array(4);
 
   /** Appends the item to class k's region of node n (grown by half when full) and moves its box there. */
