@@ -1,9 +1,9 @@
 /** The overlap rules, in one place so queries and pair finding agree: open boxes, or closed with `touching`. */
 
 /**
- * True when the boxes overlap under the rule. The pair finders' inner loops inline this test
- * by hand (an un-inlined call boxes its numbers), combining comparisons with `&` rather than
- * `&&`: candidates fail at random, so the branches would be mispredicted.
+ * True when the boxes overlap under the rule: the one box test of queries and pair finding.
+ * Comparisons are combined with `&`, not `&&`: in the pair loops candidates fail at random, so
+ * branches would be mispredicted. Small enough to be inlined there, where a call would box numbers.
  */
 export function boxesOverlap(
   aMinX: number,
@@ -17,8 +17,8 @@ export function boxesOverlap(
   touching: boolean,
 ): boolean {
   return touching
-    ? aMinX <= bMaxX && bMinX <= aMaxX && aMinY <= bMaxY && bMinY <= aMaxY
-    : aMinX < bMaxX && bMinX < aMaxX && aMinY < bMaxY && bMinY < aMaxY;
+    ? (+(aMinX <= bMaxX) & +(bMinX <= aMaxX) & +(aMinY <= bMaxY) & +(bMinY <= aMaxY)) !== 0
+    : (+(aMinX < bMaxX) & +(bMinX < aMaxX) & +(aMinY < bMaxY) & +(bMinY < aMaxY)) !== 0;
 }
 
 /** Squared distance from a point to a box (0 inside or on the edge). */

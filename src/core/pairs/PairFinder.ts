@@ -3,6 +3,7 @@ import { CIRCLE, CLASS_BITS, CLASS_SHIFT, EXACT, PRIORITY_SHIFT, STATIC, SWEPT }
 import { NONE } from '../store/NodePool.js';
 import type { PairBuffer } from '../lists/PairBuffer.js';
 import { ProbeGrid } from './ProbeGrid.js';
+import { boxesOverlap } from '../geometry.js';
 import { ExactTest, roundOverlap } from './ExactTest.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
@@ -224,14 +225,8 @@ export class PairFinder {
         }
         tests += count;
         for (let t = from, to = from + count; t < to; t++) {
-          // The comparisons are anded without branches (see boxesOverlap).
-          const x = touching
-            ? +(x0 <= box[4 * t + 2]) & +(box[4 * t] <= x1)
-            : +(x0 < box[4 * t + 2]) & +(box[4 * t] < x1);
-          const y = touching
-            ? +(y0 <= box[4 * t + 3]) & +(box[4 * t + 1] <= y1)
-            : +(y0 < box[4 * t + 3]) & +(box[4 * t + 1] < y1);
-          if ((x & y) !== 0) this.emit(s, t);
+          if (boxesOverlap(x0, y0, x1, y1, box[4 * t], box[4 * t + 1], box[4 * t + 2], box[4 * t + 3], touching))
+            this.emit(s, t);
         }
       }
     }

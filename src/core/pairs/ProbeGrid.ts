@@ -2,6 +2,7 @@ import { MAX_CLASSES } from '../store/CollisionClasses.js';
 import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, PRIORITY_SHIFT, SWEPT } from '../store/ItemStore.js';
 import { grow, resize, Slack } from '../grow.js';
 import { makesBox } from '../errors.js';
+import { boxesOverlap } from '../geometry.js';
 import { markOutside } from '../snapshot/StatePlan.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
@@ -37,8 +38,6 @@ export class ProbeGrid {
    */
   private box: Float32Array = new Float32Array(0);
   private tag: Int32Array = new Int32Array(0);
-  /** The box being probed (see probeCells). */
-  private readonly query = new Float64Array(4);
   /** The partner classes the grid holds while it may serve another join this step, else -1 (see {@link invalidate}). */
   private built = -1;
   /** The most entries and cells a build used since the last {@link invalidate}. */
@@ -96,7 +95,7 @@ export class ProbeGrid {
   /**
    * Finds every overlapping pair of class `s`'s members at list places `lo..hi-1` (or at
    * `places[lo..hi-1]`) with the classes set in `partners` (none detached), calling
-   * `emit(memberSlot, partnerSlot)`. A whole owed class reads its boxes from the game (see {@link joinOwed}).
+   * `emit(memberSlot, partnerSlot)`.
    */
   join(
     partners: number,
@@ -106,33 +105,86 @@ export class ProbeGrid {
     lo: number,
     hi: number,
   ): number {
-    // probeCells's loop written out: a call per item of a big class costs a noticeable share of
-    // the step. Several shares of a class against the same partners reuse one grid.
+    // Several shares of a class against the same partners reuse one grid.
     if (this.built !== partners) {
       this.entries = this.build(partners, false);
       this.built = partners;
     }
-    if (this.entries === 0) return 0;
+    return this.entries === 0 ? 0 : this.probeClass(s, places, lo, hi, emit);
+  }
+
+  /**
+   * Right after {@link selfJoin} of a detached class: its pairs with the `partners` classes,
+   * found the other way round from {@link join} (each partner probes the grid), for when the
+   * partners are the fewer. Calls `emit(partnerSlot, memberSlot)`.
+   */
+  probe(partners: number, emit: (slot: number, partner: number) => void): number {
+    let tests = 0;
+    for (let k = 0; k < MAX_CLASSES; k++) {
+      if (((partners >>> k) & 1) !== 0) tests += this.probeClass(k, null, 0, this.tree.classes.end[k], emit);
+    }
+    return tests;
+  }
+
+  /**
+   * Tests class k's members at places `lo..hi-1` (or `places[lo..hi-1]`) against the grid's
+   * cells, calling `emit(memberSlot, entrySlot)` once per overlap. A whole owed class has its
+   * boxes made, stored and tested in this one pass (see OwedBoxes).
+   */
+  private probeClass(
+    k: number,
+    places: Int32Array | null,
+    lo: number,
+    hi: number,
+    emit: (slot: number, partner: number) => void,
+  ): number {
+    // One loop for every item, not a call per item: that call cost a noticeable share of the step.
     const tree = this.tree;
-    if (places === null && lo === 0 && hi >= tree.classes.end[s] && tree.owedBoxes.isOwed(s))
-      return this.joinOwed(emit, s);
-    const detached = tree.classes.detached[s] === 1;
+    const C = tree.classes;
     const f32 = tree.slots.box;
     const items = tree.items;
-    const ids = tree.classes.ids[s];
-    const first = tree.classes.listStart[s];
+    const ids = C.ids[k];
+    const detached = C.detached[k] === 1;
+    const first = C.listStart[k];
+    const owedBoxes = tree.owedBoxes;
+    const owed = places === null && lo === 0 && hi >= C.end[k] && owedBoxes.isOwed(k);
+    const { x: cx, y: cy, w: cw, h: ch } = owedBoxes.centres;
     const { start, box, tag, inv, side } = this;
     const last = side - 1;
     const ox = tree.originX;
     const oy = tree.originY;
     const touching = this.touching;
     let tests = 0;
+    let changed = 0;
     for (let j = lo; j < hi; j++) {
       const i = places === null ? j : places[j];
       const id = ids[i];
       if (id < 0) continue;
       const slot = detached ? first + i : items.slotOf(id);
       const b = 4 * slot;
+      if (owed) {
+        const x = cx[id],
+          y = cy[id],
+          hw = cw[id] * 0.5,
+          hh = ch[id] * 0.5;
+        // The corners as the slot holds them (float32): past its range they are infinite.
+        const x0 = fround(x - hw),
+          y0 = fround(y - hh),
+          x1 = fround(x + hw),
+          y1 = fround(y + hh);
+        // The member keeps its last box.
+        if (!makesBox(hw, hh, x0, y0, x1, y1)) {
+          owedBoxes.badMember(id);
+          continue;
+        }
+        if (f32[b | MIN_X] !== x0 || f32[b | MIN_Y] !== y0 || f32[b | MAX_X] !== x1 || f32[b | MAX_Y] !== y1) {
+          f32[b | MIN_X] = x0;
+          f32[b | MIN_Y] = y0;
+          f32[b | MAX_X] = x1;
+          f32[b | MAX_Y] = y1;
+          changed++;
+        }
+      }
       const x0 = f32[b | MIN_X],
         y0 = f32[b | MIN_Y],
         x1 = f32[b | MAX_X],
@@ -146,24 +198,6 @@ export class ProbeGrid {
         c1 = fc1 < 0 ? 0 : fc1 >= side ? last : fc1 | 0;
       const r0 = fr0 < 0 ? 0 : fr0 >= side ? last : fr0 | 0,
         r1 = fr1 < 0 ? 0 : fr1 >= side ? last : fr1 | 0;
-      if (c0 === c1 && r0 === r1) {
-        // Most small items lie in one cell: every overlap found there is reported there.
-        const cell = r0 * side + c0;
-        const from = start[cell],
-          to = start[cell + 1];
-        tests += to - from;
-        for (let e = from; e < to; e++) {
-          // The comparisons are anded without branches (see boxesOverlap).
-          const x = touching
-            ? +(x0 <= box[4 * e + 2]) & +(box[4 * e] <= x1)
-            : +(x0 < box[4 * e + 2]) & +(box[4 * e] < x1);
-          const y = touching
-            ? +(y0 <= box[4 * e + 3]) & +(box[4 * e + 1] <= y1)
-            : +(y0 < box[4 * e + 3]) & +(box[4 * e + 1] < y1);
-          if ((x & y) !== 0) emit(slot, tag[4 * e]);
-        }
-        continue;
-      }
       for (let r = r0; r <= r1; r++) {
         for (let c = c0; c <= c1; c++) {
           const cell = r * side + c;
@@ -171,187 +205,17 @@ export class ProbeGrid {
             to = start[cell + 1];
           tests += to - from;
           for (let e = from; e < to; e++) {
-            const x = touching
-              ? +(x0 <= box[4 * e + 2]) & +(box[4 * e] <= x1)
-              : +(x0 < box[4 * e + 2]) & +(box[4 * e] < x1);
-            const y = touching
-              ? +(y0 <= box[4 * e + 3]) & +(box[4 * e + 1] <= y1)
-              : +(y0 < box[4 * e + 3]) & +(box[4 * e + 1] < y1);
-            if ((x & y) !== 0) {
-              // Only in the cell of the overlap's top-left corner.
-              const pc = tag[4 * e + 1],
-                pr = tag[4 * e + 2];
-              if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(slot, tag[4 * e]);
-            }
-          }
-        }
-      }
-    }
-    return tests;
-  }
-
-  /** {@link join} of all of class `s` with owed boxes: each made, stored and tested in one pass. */
-  private joinOwed(emit: (slot: number, partner: number) => void, s: number): number {
-    const tree = this.tree;
-    const f32 = tree.slots.box;
-    const ids = tree.classes.ids[s];
-    const first = tree.classes.listStart[s];
-    const base = 4 * first;
-    const { start, box, tag, inv, side } = this;
-    const last = side - 1;
-    const ox = tree.originX;
-    const oy = tree.originY;
-    const touching = this.touching;
-    const owed = tree.owedBoxes;
-    const { x: cx, y: cy, w: cw, h: ch } = owed.centres;
-    let changed = 0;
-    let tests = 0;
-    for (let i = 0, end = tree.classes.end[s]; i < end; i++) {
-      const id = ids[i];
-      if (id < 0) continue;
-      const b = base + 4 * i;
-      const x = cx[id],
-        y = cy[id],
-        hw = cw[id] * 0.5,
-        hh = ch[id] * 0.5;
-      // The corners as the slot holds them (float32): past its range they are infinite.
-      const x0 = fround(x - hw),
-        y0 = fround(y - hh),
-        x1 = fround(x + hw),
-        y1 = fround(y + hh);
-      // The member keeps its last box.
-      if (!makesBox(hw, hh, x0, y0, x1, y1)) {
-        owed.badMember(id);
-        continue;
-      }
-      if (f32[b | MIN_X] !== x0 || f32[b | MIN_Y] !== y0 || f32[b | MAX_X] !== x1 || f32[b | MAX_Y] !== y1) {
-        f32[b | MIN_X] = x0;
-        f32[b | MIN_Y] = y0;
-        f32[b | MAX_X] = x1;
-        f32[b | MAX_Y] = y1;
-        changed++;
-      }
-      // Cells by truncation: negative and huge values are clamped first, so `| 0` is a floor.
-      const fc0 = (x0 - ox) * inv,
-        fc1 = (x1 - ox) * inv,
-        fr0 = (y0 - oy) * inv,
-        fr1 = (y1 - oy) * inv;
-      const c0 = fc0 < 0 ? 0 : fc0 >= side ? last : fc0 | 0,
-        c1 = fc1 < 0 ? 0 : fc1 >= side ? last : fc1 | 0;
-      const r0 = fr0 < 0 ? 0 : fr0 >= side ? last : fr0 | 0,
-        r1 = fr1 < 0 ? 0 : fr1 >= side ? last : fr1 | 0;
-      if (c0 === c1 && r0 === r1) {
-        // Most small items lie in one cell: every overlap found there is reported there.
-        const cell = r0 * side + c0;
-        const from = start[cell],
-          to = start[cell + 1];
-        tests += to - from;
-        for (let e = from; e < to; e++) {
-          // The comparisons are anded without branches (see boxesOverlap).
-          const x = touching
-            ? +(x0 <= box[4 * e + 2]) & +(box[4 * e] <= x1)
-            : +(x0 < box[4 * e + 2]) & +(box[4 * e] < x1);
-          const y = touching
-            ? +(y0 <= box[4 * e + 3]) & +(box[4 * e + 1] <= y1)
-            : +(y0 < box[4 * e + 3]) & +(box[4 * e + 1] < y1);
-          if ((x & y) !== 0) emit(first + i, tag[4 * e]);
-        }
-        continue;
-      }
-      for (let r = r0; r <= r1; r++) {
-        for (let c = c0; c <= c1; c++) {
-          const cell = r * side + c;
-          const from = start[cell],
-            to = start[cell + 1];
-          tests += to - from;
-          for (let e = from; e < to; e++) {
-            const x = touching
-              ? +(x0 <= box[4 * e + 2]) & +(box[4 * e] <= x1)
-              : +(x0 < box[4 * e + 2]) & +(box[4 * e] < x1);
-            const y = touching
-              ? +(y0 <= box[4 * e + 3]) & +(box[4 * e + 1] <= y1)
-              : +(y0 < box[4 * e + 3]) & +(box[4 * e + 1] < y1);
-            if ((x & y) !== 0) {
-              // Only in the cell of the overlap's top-left corner.
-              const pc = tag[4 * e + 1],
-                pr = tag[4 * e + 2];
-              if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(first + i, tag[4 * e]);
-            }
-          }
-        }
-      }
-    }
-    owed.paid(s, changed);
-    return tests;
-  }
-
-  /**
-   * Right after {@link selfJoin} of a detached class: its pairs with the `partners` classes,
-   * found the other way round from {@link join} (each partner probes the grid), for when the
-   * partners are the fewer. Calls `emit(memberSlot, partnerSlot)`.
-   */
-  probe(partners: number, emit: (slot: number, partner: number) => void): number {
-    const tree = this.tree;
-    const C = tree.classes;
-    const items = tree.items;
-    const slotBox = tree.slots.box;
-    const q = this.query;
-    let tests = 0;
-    for (let k = 0; k < MAX_CLASSES; k++) {
-      if (((partners >>> k) & 1) === 0) continue;
-      const ids = C.ids[k];
-      for (let i = 0, end = C.end[k]; i < end; i++) {
-        if (ids[i] < 0) continue;
-        const slot = items.slotOf(ids[i]);
-        q[0] = slotBox[4 * slot];
-        q[1] = slotBox[4 * slot + 1];
-        q[2] = slotBox[4 * slot + 2];
-        q[3] = slotBox[4 * slot + 3];
-        tests += this.probeCells(slot, emit);
-      }
-    }
-    return tests;
-  }
-
-  /** Tests the box in {@link query} against its cells, calling `emit(entry's slot, probe)` once per overlap. */
-  private probeCells(probe: number, emit: (slot: number, partner: number) => void): number {
-    const { start, box, tag, inv, side, query } = this;
-    const last = side - 1;
-    const x0 = query[0],
-      y0 = query[1],
-      x1 = query[2],
-      y1 = query[3];
-    const touching = this.touching;
-    const c0 = clamp(Math.floor((x0 - this.tree.originX) * inv), last),
-      c1 = clamp(Math.floor((x1 - this.tree.originX) * inv), last);
-    const r0 = clamp(Math.floor((y0 - this.tree.originY) * inv), last),
-      r1 = clamp(Math.floor((y1 - this.tree.originY) * inv), last);
-    let tests = 0;
-    for (let r = r0; r <= r1; r++) {
-      for (let c = c0; c <= c1; c++) {
-        const cell = r * side + c;
-        const from = start[cell],
-          to = start[cell + 1];
-        tests += to - from;
-        for (let e = from; e < to; e++) {
-          // The comparisons are anded without branches (see boxesOverlap).
-          const x = touching
-            ? +(x0 <= box[4 * e + 2]) & +(box[4 * e] <= x1)
-            : +(x0 < box[4 * e + 2]) & +(box[4 * e] < x1);
-          const y = touching
-            ? +(y0 <= box[4 * e + 3]) & +(box[4 * e + 1] <= y1)
-            : +(y0 < box[4 * e + 3]) & +(box[4 * e + 1] < y1);
-          if ((x & y) !== 0) {
-            // Only in the cell of the overlap's top-left corner.
+            if (!boxesOverlap(x0, y0, x1, y1, box[4 * e], box[4 * e + 1], box[4 * e + 2], box[4 * e + 3], touching))
+              continue;
+            // Only in the cell of the overlap's top-left corner (always so for a one-cell box).
             const pc = tag[4 * e + 1],
               pr = tag[4 * e + 2];
-            if ((pc > c0 ? pc : c0) !== c || (pr > r0 ? pr : r0) !== r) continue;
-            // The grid was built by selfJoin, keyed by id.
-            emit(this.tree.items.slotOf(tag[4 * e]), probe);
+            if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(slot, tag[4 * e]);
           }
         }
       }
     }
+    if (owed) owedBoxes.paid(k, changed);
     return tests;
   }
 
@@ -364,6 +228,7 @@ export class ProbeGrid {
     this.built = -1;
     if (this.build(1 << s, true) === 0) return 0;
     const { start, box, tag, side } = this;
+    const slotIds = this.tree.slots.id;
     const cells = side * side;
     const touching = this.touching;
     let tests = 0;
@@ -379,34 +244,27 @@ export class ProbeGrid {
         const cp = tag[4 * p + 1],
           rp = tag[4 * p + 2];
         for (let q = p + 1; q < to; q++) {
-          // The comparisons are anded without branches (see boxesOverlap).
-          const x = touching
-            ? +(x0 <= box[4 * q + 2]) & +(box[4 * q] <= x1)
-            : +(x0 < box[4 * q + 2]) & +(box[4 * q] < x1);
-          const y = touching
-            ? +(y0 <= box[4 * q + 3]) & +(box[4 * q + 1] <= y1)
-            : +(y0 < box[4 * q + 3]) & +(box[4 * q + 1] < y1);
-          if ((x & y) !== 0) {
-            const cq = tag[4 * q + 1],
-              rq = tag[4 * q + 2];
-            if ((cp > cq ? cp : cq) !== c || (rp > rq ? rp : rq) !== r) continue;
-            const a = tag[4 * p],
-              b = tag[4 * q];
-            const tp = tag[4 * p + 3],
-              tq = tag[4 * q + 3];
-            const e = (tp | tq) >> 8;
-            if (
-              exactTest !== null &&
-              e !== 0 &&
-              !((e & SWEPT) === 0
-                ? roundOverlap(box, 4 * p, ((tp >> 8) & CIRCLE) !== 0, box, 4 * q, ((tq >> 8) & CIRCLE) !== 0, touching)
-                : exactTest.meets(a, b))
-            )
-              continue;
-            const pa = tp & 0xff,
-              pb = tq & 0xff;
-            emit(a < b ? a : b, a < b ? b : a, pa < pb ? pa : pb);
-          }
+          if (!boxesOverlap(x0, y0, x1, y1, box[4 * q], box[4 * q + 1], box[4 * q + 2], box[4 * q + 3], touching))
+            continue;
+          const cq = tag[4 * q + 1],
+            rq = tag[4 * q + 2];
+          if ((cp > cq ? cp : cq) !== c || (rp > rq ? rp : rq) !== r) continue;
+          const a = slotIds[tag[4 * p]],
+            b = slotIds[tag[4 * q]];
+          const tp = tag[4 * p + 3],
+            tq = tag[4 * q + 3];
+          const e = (tp | tq) >> 8;
+          if (
+            exactTest !== null &&
+            e !== 0 &&
+            !((e & SWEPT) === 0
+              ? roundOverlap(box, 4 * p, ((tp >> 8) & CIRCLE) !== 0, box, 4 * q, ((tq >> 8) & CIRCLE) !== 0, touching)
+              : exactTest.meets(a, b))
+          )
+            continue;
+          const pa = tp & 0xff,
+            pb = tq & 0xff;
+          emit(a < b ? a : b, a < b ? b : a, pa < pb ? pa : pb);
         }
       }
       if (++c === side) {
@@ -417,7 +275,7 @@ export class ProbeGrid {
     return tests;
   }
 
-  /** Counting-sorts the `classes` into the grid, keyed by slot (by id for a self join); returns the entries. */
+  /** Counting-sorts the `classes` into the grid, keyed by slot; returns the entries. */
   private build(classes: number, selfJoin: boolean): number {
     const tree = this.tree;
     const C = tree.classes;
@@ -483,7 +341,6 @@ export class ProbeGrid {
     const tag = this.tag;
     const collider = tree.slots.collider;
     const wordOf = tree.slots.colliders.word;
-    const slotIds = tree.slots.id;
     // The same items again, last first (filling runs backwards keeps the first pass's order),
     // their cells recomputed: cheaper than scratch written and read back.
     for (let k = MAX_CLASSES - 1; k >= 0; k--) {
@@ -494,7 +351,6 @@ export class ProbeGrid {
       for (let i = C.end[k] - 1; i >= 0; i--) {
         if (ids[i] < 0) continue;
         const slot = detached ? listStart + i : items.slotOf(ids[i]);
-        const key = selfJoin ? slotIds[slot] : slot;
         const b = 4 * slot;
         const word = wordOf[collider[slot]];
         const bits = (word >>> PRIORITY_SHIFT) | ((word & EXACT) << 8);
@@ -509,7 +365,7 @@ export class ProbeGrid {
             gbox[4 * e + 1] = source[b + 1];
             gbox[4 * e + 2] = source[b + 2];
             gbox[4 * e + 3] = source[b + 3];
-            tag[4 * e] = key;
+            tag[4 * e] = slot;
             tag[4 * e + 1] = c0;
             tag[4 * e + 2] = r0;
             tag[4 * e + 3] = bits;
