@@ -214,7 +214,7 @@ export class LooseQuadtree {
 
   /** Places every pending item; returns how many. Queries and steps do this by themselves. */
   flush(): number {
-    this.tree.owedBoxes.settleAll();
+    this.tree.gameBoxes.settleAll();
     return this.placePending();
   }
 
@@ -314,7 +314,7 @@ export class LooseQuadtree {
    * any time in the frame; {@link timeOfImpact} tells when. The path starts where the item is now.
    */
   setSwept(id: number, swept: boolean): void {
-    this.tree.owedBoxes.settleAll();
+    this.tree.gameBoxes.settleAll();
     const node = this.nodeOf(id, 'setSwept');
     if (typeof swept !== 'boolean') fail(`item ${id} has a swept flag that is not a boolean (got ${show(swept)})`);
     const items = this.tree.items;
@@ -354,7 +354,7 @@ export class LooseQuadtree {
    * @throws naming the item and the sizes if the box is not square
    */
   setShape(id: number, shape: ShapeValue): void {
-    this.tree.owedBoxes.settleAll();
+    this.tree.gameBoxes.settleAll();
     const node = this.nodeOf(id, 'setShape');
     // Typed, but plain JavaScript may pass anything.
     const given: unknown = shape;
@@ -409,7 +409,7 @@ export class LooseQuadtree {
    * @internal
    */
   contactOf<T extends Contact>(a: number, b: number, out: T, noun: 'item' | 'entity'): T {
-    this.tree.owedBoxes.settleAll();
+    this.tree.gameBoxes.settleAll();
     if (!this.isPair(a, b)) {
       const missing = !this.has(a) ? a : !this.has(b) ? b : null;
       fail(
@@ -464,7 +464,7 @@ export class LooseQuadtree {
    * start; -1 if not a pair after the last step. Read it before moving them again.
    */
   timeOfImpact(a: number, b: number): number {
-    this.tree.owedBoxes.settleAll();
+    this.tree.gameBoxes.settleAll();
     this.nodeOf(a, 'timeOfImpact');
     this.nodeOf(b, 'timeOfImpact');
     return this.isPair(a, b) ? this.exactTest.timeOfImpact(a, b) : -1;
@@ -524,7 +524,7 @@ export class LooseQuadtree {
    * @throws if the id is not in the index
    */
   getBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, out: T): T {
-    this.tree.owedBoxes.settleAll();
+    this.tree.gameBoxes.settleAll();
     this.nodeOf(id, 'getBox');
     const items = this.tree.items;
     if (items.hasFlag(id, SWEPT)) {
@@ -577,8 +577,8 @@ export class LooseQuadtree {
    * @param priority - 0..255, higher is more important; a pair has the lower of its two
    */
   setCollider(id: number, layer: number, mask: number, priority: number): void {
-    // A class change copies the item's box: it must be stored (see OwedBoxes).
-    this.tree.owedBoxes.settleAll();
+    // A class change copies the item's box: it must be stored (see GameBoxes).
+    this.tree.gameBoxes.settleAll();
     this.nodeOf(id, 'setCollider');
     checkBits(id, 'layer', layer);
     if ((layer | 0) === 0) fail(`item ${id} has layer 0: it would match no mask (got ${show(layer)})`);
@@ -597,7 +597,7 @@ export class LooseQuadtree {
 
   /** Marks an item static (a wall): never paired with another static item. */
   setStatic(id: number, isStatic: boolean): void {
-    this.tree.owedBoxes.settleAll();
+    this.tree.gameBoxes.settleAll();
     this.nodeOf(id, 'setStatic');
     const items = this.tree.items;
     if (items.hasFlag(id, STATIC) === isStatic) return;
@@ -610,14 +610,14 @@ export class LooseQuadtree {
   /** Finds the pair changes since the last step into {@link current}, {@link entered}, {@link exited}. */
   step(): QuadtreeStats {
     this.placePending();
-    this.tree.tick();
-    this.tree.compactIfScattered();
+    this.tree.nodes.tick();
+    this.tree.layout.compactIfScattered();
     this.broadphase.run();
     this.tree.items.releaseDeparted();
     // Owed classes and bad members are reported after records are released, so one removed
     // now keeps its record until the next step ends, like any removal.
-    this.tree.owedBoxes.settleAll();
-    this.tree.reorderIfScattered();
+    this.tree.gameBoxes.settleAll();
+    this.tree.layout.reorderIfScattered();
     this.tree.items.trim();
     if (this.tree.sweeps.count !== 0) this.advancePaths();
     this.fillStats();
@@ -633,7 +633,7 @@ export class LooseQuadtree {
    * @throws if `into` is given and is not a snapshot
    */
   save(into?: QuadtreeSnapshot): QuadtreeSnapshot {
-    this.tree.owedBoxes.settleAll();
+    this.tree.gameBoxes.settleAll();
     return saveState(this, into, this.stepCount);
   }
 
@@ -664,7 +664,7 @@ export class LooseQuadtree {
 
   /** Advances the lifespan timers of empty groups by one frame without a broadphase step. */
   tick(): void {
-    this.tree.tick();
+    this.tree.nodes.tick();
     this.fillStats();
   }
 
@@ -859,9 +859,9 @@ export class LooseQuadtree {
     return trim(outIds, count);
   }
 
-  /** Places pending items, and stores boxes a sync left owed (see OwedBoxes), before a query reads the tree. */
+  /** Places pending items, and stores boxes a sync left owed (see GameBoxes), before a query reads the tree. */
   private catchUp(): void {
-    if (this.tree.pendingCount !== 0 || this.tree.owedBoxes.owed !== 0) this.flush();
+    if (this.tree.pendingCount !== 0 || this.tree.gameBoxes.owed !== 0) this.flush();
   }
 
   // The *Args helpers check a query's numbers, place pending items and store the numbers; small, so they inline.
@@ -946,7 +946,7 @@ export class LooseQuadtree {
 
   /** Checks every invariant of the tree, lists and pairs; throws naming the first broken one. For tests. */
   validate(): void {
-    this.tree.owedBoxes.settleAll();
+    this.tree.gameBoxes.settleAll();
     validateIndex(this.tree, this.broadphase);
   }
 

@@ -51,9 +51,9 @@ export function quadtreeCollisionSystem<W extends object>(world: W): W {
   stats.deferred = ts.deferred;
   stats.waitBound = ts.waitBound;
   stats.pairEntities = s.pairEntityCount;
-  // The boxes the step's join read from the components itself (see the core's OwedBoxes), and
+  // The boxes the step's join read from the components itself (see the core's GameBoxes), and
   // the entities it held for numbers that made no box: as the sync counts and reports its own.
-  stats.dirty += spatialTreeOf(tree).owedBoxes.takeChanged();
+  stats.dirty += spatialTreeOf(tree).gameBoxes.takeChanged();
   refreshCounts(s);
   stats.collisionMs = performance.now() - started;
   if (s.error !== null) {

@@ -55,8 +55,8 @@ export function saveQuadtree(world: object, into?: QuadtreeWorldSnapshot): Quadt
     fail(`saveQuadtree takes a snapshot to reuse, or nothing (got ${describe(into)})`);
   const snap = into ?? new QuadtreeWorldSnapshot();
   // Boxes a sync left for the step to read are stored first: the snapshot holds what the
-  // sync read, whatever the game's components do after it (see the core's OwedBoxes).
-  spatialTreeOf(s.tree).owedBoxes.settleAll();
+  // sync read, whatever the game's components do after it (see the core's GameBoxes).
+  spatialTreeOf(s.tree).gameBoxes.settleAll();
   saveState(s, snap.state, s.tree.stepCount);
   listTracked(s, snap);
   listPairEntities(s, snap);

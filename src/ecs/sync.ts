@@ -14,7 +14,7 @@ import {
 import { HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
 import { Shape } from '../core/index.js';
-import { OWE, SCAN_FIELDS, spatialTreeOf, STORE_CENTRES, type SpatialTree } from '../core/internal.js';
+import { OWE, SCAN_FIELDS, spatialTreeOf, STORE_CENTRES, type GameBoxes } from '../core/internal.js';
 
 /**
  * The sync system: brings the tree up to date with the components. Inserts the entities that
@@ -372,28 +372,28 @@ function scan(s: QuadtreeState): void {
   const bh = s.bounds.height;
   const tree = s.tree;
   tree.flush();
-  const index = spatialTreeOf(tree);
-  index.owedBoxes.use(px, py, bw, bh, (s.holdBadBox ??= (eid) => hold(s, eid, BAD_BOX)));
-  const plan = index.scanPlan;
+  const game = spatialTreeOf(tree).gameBoxes;
+  game.use(px, py, bw, bh, (s.holdBadBox ??= (eid) => hold(s, eid, BAD_BOX)));
+  const plan = game.scanPlan;
   let scanned = 0;
   let dirty = 0;
-  for (let r = 0, ranges = index.planScan(); r < ranges; r++) {
+  for (let r = 0, ranges = game.planScan(); r < ranges; r++) {
     const k = plan[SCAN_FIELDS * r];
     if (plan[SCAN_FIELDS * r + 3] === OWE) {
-      // The step's join reads this class's Positions and Bounds itself (see OwedBoxes): its
+      // The step's join reads this class's Positions and Bounds itself (see GameBoxes): its
       // changed boxes count as dirty then, and a bad one is held and reported by the step.
       scanned += plan[SCAN_FIELDS * r + 4];
-      index.owedBoxes.owe(k);
+      game.owe(k);
       continue;
     }
     if (plan[SCAN_FIELDS * r + 3] === STORE_CENTRES) {
       scanned += plan[SCAN_FIELDS * r + 4];
-      dirty += storeRange(s, index, k, plan[SCAN_FIELDS * r + 1], plan[SCAN_FIELDS * r + 2]);
+      dirty += storeRange(s, game, k, plan[SCAN_FIELDS * r + 1], plan[SCAN_FIELDS * r + 2]);
       continue;
     }
-    const ids = index.listIds(k);
+    const ids = game.listIds(k);
     // A held entity leaves a hole behind (and an emptied list ends): the end is re-read.
-    for (let i = 0; i < index.listEnd(k); i++) {
+    for (let i = 0; i < game.listEnd(k); i++) {
       const eid = ids[i];
       if (eid < 0 || ent.isStatic[eid] === 1) continue;
       scanned++;
@@ -420,19 +420,19 @@ function scan(s: QuadtreeState): void {
 }
 
 /** Stores the boxes of detached class k's members at list places [from, to); holds the bad ones. Returns the changed. */
-function storeRange(s: QuadtreeState, index: SpatialTree, k: number, from: number, to: number): number {
+function storeRange(s: QuadtreeState, game: GameBoxes, k: number, from: number, to: number): number {
   const { x, y } = s.position;
   const { width, height } = s.bounds;
   let changed = 0;
   for (
-    let at = index.storeCentres(k, from, to, x, y, width, height);
+    let at = game.storeCentres(k, from, to, x, y, width, height);
     at >= 0;
-    at = index.storeCentres(k, at + 1, to, x, y, width, height)
+    at = game.storeCentres(k, at + 1, to, x, y, width, height)
   ) {
-    changed += index.stored;
-    hold(s, index.listIds(k)[at], BAD_BOX);
+    changed += game.stored;
+    hold(s, game.listIds(k)[at], BAD_BOX);
   }
-  return changed + index.stored;
+  return changed + game.stored;
 }
 
 function applyMarks(s: QuadtreeState): void {

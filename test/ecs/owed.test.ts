@@ -24,7 +24,7 @@ const DUST = 2;
 /**
  * A row of walls and 2,000 dust particles that meet walls but not each other, all drifting
  * right: a big class that mostly moves, so the step reads its boxes itself (see the core's
- * OwedBoxes). Particle `i` sits on wall `i % 40` for the first frames.
+ * GameBoxes). Particle `i` sits on wall `i % 40` for the first frames.
  */
 function dustScene(options: QuadtreeWorldOptions = {}): { scene: Scene; dust: number[]; walls: number[] } {
   const scene = new Scene({ width: 4096, height: 4096, ...options });
@@ -44,7 +44,7 @@ function drift(scene: Scene, dust: number[]): void {
 }
 
 function owed(scene: Scene): number {
-  return spatialTreeOf(getQuadtree(scene.world)).owedBoxes.owed;
+  return spatialTreeOf(getQuadtree(scene.world)).gameBoxes.owed;
 }
 
 function pairsOf(scene: Scene, eid: number): string[] {

@@ -198,7 +198,7 @@ export class Broadphase {
     this.choose(unlimited, dirty * MANY_MOVED >= size);
     C.moved.fill(0);
     tree.born.clear();
-    tree.tidy();
+    tree.layout.tidy();
     if (!unlimited) {
       this.planShares(this.shareTests, this.shareServed, this.tests - this.shareTests);
       stats.waitBound = this.waitBound();

@@ -124,7 +124,7 @@ export class PairFinder {
     this.careful = C.careful(s);
     const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;
     // Owed boxes are read by join alone, over the whole class; any other way settles them first.
-    const owed = this.tree.owedBoxes;
+    const owed = this.tree.gameBoxes;
     if (owed.isOwed(s) && (selfJoined || places !== null || from !== 0 || to < C.end[s])) owed.settle(s);
     if (selfJoined) {
       // The joins return their tests: a field stored after their long loops would lack type
@@ -206,7 +206,7 @@ export class PairFinder {
     const C = tree.classes;
     const byCell = C.regionsByCell[k][d];
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a level that holds items has its cell array (made by indexCell); a check here would sit in the join loop
-    const cells = tree.levelCells[d]!;
+    const cells = tree.nodes.levelCells[d]!;
     const touching = this.touching;
     let tests = 0;
     for (let iy = fy0; iy <= fy1; iy++) {

@@ -129,7 +129,7 @@ export class ProbeGrid {
   /**
    * Tests class k's members at places `lo..hi-1` (or `places[lo..hi-1]`) against the grid's
    * cells, calling `emit(memberSlot, entrySlot)` once per overlap. A whole owed class has its
-   * boxes made, stored and tested in this one pass (see OwedBoxes).
+   * boxes made, stored and tested in this one pass (see GameBoxes).
    */
   private probeClass(
     k: number,
@@ -146,9 +146,9 @@ export class ProbeGrid {
     const ids = C.ids[k];
     const detached = C.detached[k] === 1;
     const first = C.listStart[k];
-    const owedBoxes = tree.owedBoxes;
-    const owed = places === null && lo === 0 && hi >= C.end[k] && owedBoxes.isOwed(k);
-    const { x: cx, y: cy, w: cw, h: ch } = owedBoxes.centres;
+    const gameBoxes = tree.gameBoxes;
+    const owed = places === null && lo === 0 && hi >= C.end[k] && gameBoxes.isOwed(k);
+    const { x: cx, y: cy, w: cw, h: ch } = gameBoxes.centres;
     const { start, box, tag, inv, side } = this;
     const last = side - 1;
     const ox = tree.originX;
@@ -174,7 +174,7 @@ export class ProbeGrid {
           y1 = fround(y + hh);
         // The member keeps its last box.
         if (!makesBox(hw, hh, x0, y0, x1, y1)) {
-          owedBoxes.badMember(id);
+          gameBoxes.badMember(id);
           continue;
         }
         if (f32[b | MIN_X] !== x0 || f32[b | MIN_Y] !== y0 || f32[b | MAX_X] !== x1 || f32[b | MAX_Y] !== y1) {
@@ -215,7 +215,7 @@ export class ProbeGrid {
         }
       }
     }
-    if (owed) owedBoxes.paid(k, changed);
+    if (owed) gameBoxes.paid(k, changed);
     return tests;
   }
 

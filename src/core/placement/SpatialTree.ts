@@ -1,7 +1,6 @@
-import { CollisionClasses, MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
+import { CollisionClasses } from '../store/CollisionClasses.js';
 import {
   ABSENT,
-  CIRCLE,
   TOP_PRIORITY,
   cellDepth,
   cellX,
@@ -16,32 +15,13 @@ import {
   PENDING,
   STATIC,
 } from '../store/ItemStore.js';
-import { NodePool, NONE } from '../store/NodePool.js';
+import { NodePool } from '../store/NodePool.js';
 import { grow } from '../grow.js';
 import { IdList } from '../lists/IdList.js';
-import { KeySorter } from '../lists/radix.js';
 import { SweptStore } from '../store/SweptStore.js';
-import { MIN_REGION, SlotPool, roomFor, runRoomFor } from '../store/SlotPool.js';
-import { isSquare, makesBox } from '../errors.js';
-import { declareScratch } from '../snapshot/StatePlan.js';
-import { OwedBoxes } from './OwedBoxes.js';
-
-/** Fields of a {@link SpatialTree.scanPlan} range. */
-export const SCAN_FIELDS = 5;
-/** A range of a detached class, whose boxes {@link SpatialTree.storeCentres} stores in one loop. */
-export const STORE_CENTRES = 0;
-/** A range of items to move one by one (`LooseQuadtree.move`). */
-export const MOVE_EACH = 1;
-/** A whole detached class whose boxes the step's join reads from the game's arrays (see OwedBoxes). */
-export const OWE = 2;
-
-/** Rounds to float32, as the slots store a box's corners (see SlotPool.box). */
-const fround = Math.fround;
-/** Items beyond which the slots outgrow a core's cache: regions are then relaid more often. */
-const LARGE_TREE = 1 << 15;
-
-/** Numbers by id: a plain array, a typed array or any indexable store. */
-export type Numbers = { readonly [id: number]: number };
+import { MIN_REGION, SlotPool, runRoomFor } from '../store/SlotPool.js';
+import { GameBoxes } from './GameBoxes.js';
+import { Layout } from './Layout.js';
 
 /**
  * The spatial part of the index: placement in a loose quadtree (looseness 2), relocation,
@@ -58,8 +38,8 @@ export class SpatialTree {
   readonly classes: CollisionClasses;
   /** Paths of swept items (see LooseQuadtree.setSwept). */
   readonly sweeps = new SweptStore();
-  /** Boxes of detached classes a sync left in the game's arrays for the step's join. */
-  readonly owedBoxes = new OwedBoxes(this);
+  /** How a sync reads the game's boxes, and those it left there for the step's join. */
+  readonly gameBoxes = new GameBoxes(this);
   readonly originX: number;
   readonly originY: number;
   readonly rootSize: number;
@@ -69,16 +49,16 @@ export class SpatialTree {
   /** 1 / cell side per depth, for the cell index of a coordinate. */
   readonly invCellSize: Float64Array;
   readonly idLimit: number;
-  readonly lifespan: number;
-  readonly maxLifespan: number;
-
-  /** Per depth, cell (iy * 2^d + ix) to node, or NONE: 4^d entries, so maxDepth is capped. */
-  readonly levelCells: (Int32Array | null)[];
 
   /** Items in the index, pending ones included. */
   size = 0;
   /** Node changes since the counter was last reset by the broadphase. */
   relocated = 0;
+
+  /** Relocations and placements since the slot regions were last laid out (see Layout). */
+  moved = 0;
+  /** Puts lists, regions and records back in order between steps. */
+  readonly layout = new Layout(this);
 
   /** Items {@link flush} placed in a node since the pair finder last took them: they need a pair check. */
   readonly arrived = new IdList();
@@ -86,19 +66,11 @@ export class SpatialTree {
   /** Items placed in a detached class since last taken: under a budget, they are checked at once. */
   readonly born = new IdList();
 
-  /** Scratch: where each record goes in {@link reorderIfScattered}, each slot in {@link relayList}. */
-  private dest: Int32Array = new Int32Array(0);
-
-  /** Sorts class lists for {@link tidy}. */
-  private readonly sorter = new KeySorter();
-
   /** Ids queued for insertion, in order; an entry whose item was removed since is stale. */
   pending: Int32Array;
   pendingCount = 0;
   /** Items waiting in {@link pending} (its stale entries left out). */
   waiting = 0;
-
-  private expired: Int32Array;
 
   constructor(
     originX: number,
@@ -114,22 +86,14 @@ export class SpatialTree {
     this.rootSize = rootSize;
     this.maxDepth = maxDepth;
     this.idLimit = idLimit;
-    this.lifespan = lifespan;
-    this.maxLifespan = maxLifespan;
     this.cellSize = new Float64Array(maxDepth + 2);
     for (let d = 0; d <= maxDepth + 1; d++) this.cellSize[d] = rootSize / 2 ** d;
     this.invCellSize = this.cellSize.map((s) => 1 / s);
     this.slots = new SlotPool(4096);
     this.items = new ItemStore(1024, this.slots);
-    this.nodes = new NodePool(256);
+    this.nodes = new NodePool(256, maxDepth, lifespan, maxLifespan);
     this.classes = new CollisionClasses(this.nodes.capacity, maxDepth);
-    this.levelCells = new Array<Int32Array | null>(maxDepth + 1).fill(null);
-    this.setNodeCell(0, 0, 0, 0);
-    this.indexCell(0);
     this.pending = new Int32Array(256);
-    this.expired = new Int32Array(64);
-    // Written before they are read, in each relayout and tick: not state.
-    declareScratch(this, 'dest', 'expired');
   }
 
   /** Places an item whose box is stored, into its class list and node; true when it went into a node. */
@@ -178,27 +142,8 @@ export class SpatialTree {
     C.listRoom[k] = size;
   }
 
-  /** Moves detached class k's slots to its new list places in place: a second region would force a compaction. */
-  private relayList(k: number): void {
-    const C = this.classes;
-    const items = this.items;
-    const ids = C.ids[k];
-    const base = C.listStart[k];
-    const end = C.end[k];
-    const room = C.listRoom[k];
-    if (this.dest.length < room) this.dest = new Int32Array(room);
-    // dest[old place] = new place; the places nobody moves to take the rest, in order.
-    const dest = this.dest;
-    dest.fill(-1, 0, room);
-    for (let i = 0; i < end; i++) dest[items.slotOf(ids[i]) - base] = i;
-    let free = end;
-    for (let p = 0; p < room; p++) if (dest[p] === -1) dest[p] = free++;
-    this.slots.permute(base, dest, room);
-    for (let i = 0; i < end; i++) items.setSlot(ids[i], base + i);
-  }
-
   /** Gives back the region of a class that stopped being detached (emptied or attached). */
-  private dropListRegion(k: number): void {
+  dropListRegion(k: number): void {
     const C = this.classes;
     if (C.detached[k] === 1 || C.listRoom[k] === 0) return;
     this.slots.free(C.listStart[k], C.listRoom[k]);
@@ -208,9 +153,9 @@ export class SpatialTree {
   /** Links an item of class k into the node its box belongs in. */
   private placeInNode(id: number, k: number): void {
     const target = this.targetCell(this.items.boxAt(id));
-    const n = this.descend(0, cellDepth(target), cellX(target), cellY(target));
+    const n = this.nodeAt(0, cellDepth(target), cellX(target), cellY(target));
     this.addToRegion(id, k, n);
-    this.countUp(n);
+    this.nodes.countUp(n);
     // A burst of insertions scatters slots as relocations do: it gets laid out at step end.
     this.moved++;
   }
@@ -266,14 +211,14 @@ export class SpatialTree {
     ) {
       m = nodes.parent[m];
     }
-    const to = this.descend(m, d, tx, ty);
+    const to = this.nodeAt(m, d, tx, ty);
     const k = items.classOf(id);
     // The new slot takes the box before the old one is given up.
     this.addToRegion(id, k, to);
     this.removeFromRegion(k, n, slot);
     // Only nodes below the common ancestor m change counts; count up the new path first.
-    this.countUp(to, m);
-    this.countDown(n, m);
+    this.nodes.countUp(to, m);
+    this.nodes.countDown(n, m);
     this.relocated++;
     this.moved++;
     return false;
@@ -297,7 +242,7 @@ export class SpatialTree {
       slots.copy(slot, start + i);
       items.setSlot(id, start + i);
       this.removeFromRegion(k, n, slot);
-      this.countDown(n);
+      this.nodes.countDown(n);
       items.setNode(id, DETACHED);
     }
   }
@@ -306,7 +251,7 @@ export class SpatialTree {
   attach(k: number): void {
     const C = this.classes;
     const ids = C.ids[k];
-    this.owedBoxes.settle(k);
+    this.gameBoxes.settle(k);
     C.detached[k] = 0;
     for (let i = 0, end = C.end[k]; i < end; i++) {
       const id = ids[i];
@@ -315,119 +260,9 @@ export class SpatialTree {
     this.dropListRegion(k);
   }
 
-  /** Boxes {@link storeCentres} changed in its last call. */
-  stored = 0;
-
-  /** Ranges {@link planScan} wrote: class, first and end place, how read (e.g. {@link OWE}), items counted. */
-  readonly scanPlan = new Int32Array(2 * MAX_CLASSES * SCAN_FIELDS);
-
-  /**
-   * Plans a sync's read of a game's boxes, in class order, so it needs only the lists' ids:
-   * a detached class without swept items goes to {@link storeCentres} (just its share under a
-   * budget) or is left owed to the join (see {@link howWhole}); any other class is moved item by
-   * item up to {@link listEnd}. Static classes are skipped, except the mixed one. Returns the ranges.
-   */
-  planScan(): number {
-    const C = this.classes;
-    let n = 0;
-    for (let k = 0; k < MAX_CLASSES; k++) {
-      if (C.size[k] === 0 || (C.isStatic[k] === 1 && k !== MIXED)) continue;
-      if (C.detached[k] === 0 || C.swept[k] === 1) n = this.planRange(n, k, 0, C.end[k], MOVE_EACH, 0);
-      else if (!this.budgeted || !C.waits(k)) n = this.planRange(n, k, 0, C.end[k], this.howWhole(k), C.size[k]);
-      else {
-        const share = C.planTo[k] - C.planFrom[k] + C.planWrap[k];
-        n = this.planRange(n, k, C.planFrom[k], C.planTo[k], STORE_CENTRES, share);
-        n = this.planRange(n, k, 0, C.planWrap[k], STORE_CENTRES, 0);
-      }
-    }
-    return n;
-  }
-
-  /** How a sync reads detached class k whole: owed to the join unless it self-pairs or has circles. */
-  private howWhole(k: number): number {
-    const C = this.classes;
-    const owes = this.owedBoxes.onBad !== null && C.round[k] === 0 && C.allowed[k * MAX_CLASSES + k] === 0;
-    return owes ? OWE : STORE_CENTRES;
-  }
-
-  /** Writes range n of {@link scanPlan}; returns n + 1. */
-  private planRange(n: number, k: number, from: number, to: number, how: number, counted: number): number {
-    const o = SCAN_FIELDS * n;
-    const plan = this.scanPlan;
-    plan[o] = k;
-    plan[o + 1] = from;
-    plan[o + 2] = to;
-    plan[o + 3] = how;
-    plan[o + 4] = counted;
-    return n + 1;
-  }
-
-  /** Class k's list: ids by place, -1 in holes (see CollisionClasses.ids). */
-  listIds(k: number): Int32Array {
-    return this.classes.ids[k];
-  }
-
-  /** Class k's list end: places from here on are unused. */
-  listEnd(k: number): number {
-    return this.classes.end[k];
-  }
-
   /** Whether a budget is set, and its least share per class and step: lower tiers are then read in shares. */
   budgeted = false;
   minShare = 32;
-
-  /**
-   * Gives detached class k's members at list places [from, to) boxes from per-id centres and
-   * full sizes, in list order: `move` for a whole class without a call per item. Stops at the
-   * first member (or unsquare circle) whose numbers make no valid box and returns its place;
-   * -1 at `to`. Classes with swept items use `move` instead.
-   */
-  storeCentres(k: number, from: number, to: number, px: Numbers, py: Numbers, bw: Numbers, bh: Numbers): number {
-    const C = this.classes;
-    const ids = C.ids[k];
-    const box = this.slots.box;
-    const base = 4 * C.listStart[k];
-    let changed = 0;
-    const end = to < C.end[k] ? to : C.end[k];
-    const round = C.round[k] > 0;
-    let i = from;
-    for (; i < end; i++) {
-      const id = ids[i];
-      if (id < 0) continue;
-      const x = px[id],
-        y = py[id],
-        hw = bw[id] * 0.5,
-        hh = bh[id] * 0.5;
-      // The corners as the slot holds them (float32): past its range they are infinite.
-      const minX = fround(x - hw),
-        minY = fround(y - hh),
-        maxX = fround(x + hw),
-        maxY = fround(y + hh);
-      if (!makesBox(hw, hh, minX, minY, maxX, maxY)) break;
-      if (round && hw !== hh && this.items.hasFlag(id, CIRCLE) && !isSquare(x - hw, y - hh, x + hw, y + hh)) break;
-      const b = base + 4 * i;
-      if (box[b] === minX && box[b + 1] === minY && box[b + 2] === maxX && box[b + 3] === maxY) continue;
-      box[b] = minX;
-      box[b + 1] = minY;
-      box[b + 2] = maxX;
-      box[b + 3] = maxY;
-      changed++;
-    }
-    C.moved[k] += changed;
-    this.stored = changed;
-    return i < end ? i : -1;
-  }
-
-  /** Puts every class's list in order (see CollisionClasses.tidy). Between passes only. */
-  tidy(): void {
-    const C = this.classes;
-    for (let k = 0; k < C.size.length; k++) {
-      if (C.end[k] === 0) continue;
-      const changed = C.tidy(k, this.items, this.sorter, this.budgeted && C.detached[k] === 1 && C.waits(k));
-      // A detached class's slots follow their members' new places.
-      if (changed && C.detached[k] === 1) this.relayList(k);
-    }
-  }
 
   /** Unlinks an item from its node (or its detached class); its box moves to a slot of its own. */
   unplace(id: number): void {
@@ -445,7 +280,7 @@ export class SpatialTree {
       return;
     }
     this.removeFromRegion(k, n, slot);
-    this.countDown(n);
+    this.nodes.countDown(n);
   }
 
   /** After a collider or static change of an indexed item: rewrites its flags and moves it to its new class. */
@@ -513,115 +348,6 @@ export class SpatialTree {
     return placed;
   }
 
-  /** Advances the lifespan of empty groups by one frame and frees the expired ones. */
-  tick(): void {
-    const nodes = this.nodes;
-    let expiredCount = 0;
-    for (let i = 0; i < nodes.countingCount; i++) {
-      const g = nodes.counting[i];
-      if (--nodes.framesLeft[g] === 0) {
-        if (expiredCount === this.expired.length) this.expired = grow(this.expired, expiredCount * 2);
-        this.expired[expiredCount++] = g;
-      }
-    }
-    for (let i = 0; i < expiredCount; i++) {
-      const g = this.expired[i];
-      // A group freed as a descendant of an earlier one has already left the list.
-      if (nodes.countingAt[g] === NONE) continue;
-      nodes.firstChild[nodes.parent[g << 2]] = NONE;
-      this.freeBranch(g);
-    }
-  }
-
-  /** Relocations since the slot regions were last laid out in cell order. */
-  private moved = 0;
-
-  /**
-   * Lays the slot regions out again in class, level and row order once enough items changed
-   * node, or over half the handed-out slots are free. O(slots). Enough is a quarter of the
-   * items while the slots fit a core's cache, a sixteenth beyond: the movers' probes then read
-   * their cells' slots in order.
-   */
-  compactIfScattered(): void {
-    const slots = this.slots;
-    const sparse = slots.freeSlots * 2 > slots.used && slots.capacity > 4096;
-    const share = this.size > LARGE_TREE ? 16 : 4;
-    if (!sparse && (this.moved * share < this.size || this.size === 0)) return;
-    this.moved = 0;
-    slots.beginCompact();
-    this.relayRegions(true);
-    slots.endCompact();
-    this.relayRegions(false);
-  }
-
-  /** Lays records out in class-list order once an eighth were reused, so class passes read memory in order. */
-  reorderIfScattered(): void {
-    const items = this.items;
-    const live = items.records;
-    if (items.scattered * 8 < live || live < 256) return;
-    const top = items.handedOut;
-    if (this.dest.length < top) this.dest = new Int32Array(top + (top >> 3));
-    const dest = this.dest;
-    dest.fill(-1, 0, top);
-    const C = this.classes;
-    let n = 0;
-    for (let k = 0; k < C.end.length; k++) {
-      const ids = C.ids[k];
-      for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) dest[items.recordOf(ids[i])] = n++;
-    }
-    // Pending items are in no list yet; a queued id may be listed twice (stale entries).
-    for (let i = 0; i < this.pendingCount; i++) {
-      const id = this.pending[i];
-      if (items.nodeOf(id) === PENDING && dest[items.recordOf(id)] === -1) dest[items.recordOf(id)] = n++;
-    }
-    for (let j = 0; j < items.freeRecords; j++) dest[items.freeRecord(j)] = n++;
-    // Every record once (no departed one: they were freed when the step ended), else leave it.
-    if (n === top) items.permute(dest);
-  }
-
-  /** Walks every region in class, level, row order: copies it for a compaction with `place`, else repoints items. */
-  private relayRegions(place: boolean): void {
-    const C = this.classes;
-    const slots = this.slots;
-    const items = this.items;
-    if (place) {
-      // Slots outside the nodes: a detached class's region, and each item's own slot between homes.
-      for (let k = 0; k < C.size.length; k++) {
-        if (C.listRoom[k] === 0) continue;
-        const room = Math.min(C.listRoom[k], runRoomFor(C.end[k]));
-        const start = (C.listStart[k] = slots.place(C.listStart[k], room));
-        C.listRoom[k] = room;
-        const ids = C.ids[k];
-        for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) items.setSlot(ids[i], start + i);
-      }
-      items.placeOwnSlots();
-    }
-    for (let k = 0; k < C.size.length; k++) {
-      if (C.size[k] === 0) continue;
-      const start = C.start[k];
-      const own = C.own[k];
-      for (let d = 0; d <= this.maxDepth; d++) {
-        const cells = this.levelCells[d];
-        if (cells === null || C.levelItems[k][d] === 0) continue;
-        const byCell = C.regionsByCell[k][d];
-        for (let c = 0; c < cells.length; c++) {
-          // The class's cell array when the level has one: read in order, no node lookups.
-          if (byCell !== null && byCell[2 * c + 1] === 0) continue;
-          const n = cells[c];
-          if (n === NONE || own[n] === 0) continue;
-          if (place) {
-            const room = Math.min(C.cap[k][n], roomFor(own[n]));
-            start[n] = slots.place(start[n], room);
-            C.cap[k][n] = room;
-            if (byCell !== null) byCell[2 * c] = start[n];
-          } else {
-            for (let s = start[n], end = s + own[n]; s < end; s++) items.setSlot(slots.id[s], s);
-          }
-        }
-      }
-    }
-  }
-
   /** Empties the index, keeping its arrays for reuse. */
   clear(): void {
     this.items.reset();
@@ -631,9 +357,6 @@ export class SpatialTree {
     this.nodes.reset();
     this.slots.reset();
     this.classes.clear();
-    for (const cells of this.levelCells) cells?.fill(NONE);
-    this.setNodeCell(0, 0, 0, 0);
-    this.indexCell(0);
     this.size = 0;
     this.pendingCount = 0;
     this.waiting = 0;
@@ -720,57 +443,11 @@ export class SpatialTree {
     return packCell(0, 0, 0);
   }
 
-  /** Walks from `from` down to the node at (d, ix, iy), creating child groups on the way. */
-  private descend(from: number, d: number, ix: number, iy: number): number {
-    const nodes = this.nodes;
-    let n = from;
-    while (nodes.depth[n] < d) {
-      if (nodes.firstChild[n] === NONE) this.split(n);
-      const k = d - nodes.depth[n] - 1;
-      n = nodes.firstChild[n] + ((ix >> k) & 1) + (((iy >> k) & 1) << 1);
-    }
+  /** The node at (d, ix, iy), made on the way down from `from` if missing (see NodePool.descend). */
+  private nodeAt(from: number, d: number, ix: number, iy: number): number {
+    const n = this.nodes.descend(from, d, ix, iy);
+    this.classes.ensureNodes(this.nodes.capacity);
     return n;
-  }
-
-  /** Gives a leaf its four children. */
-  private split(n: number): void {
-    const nodes = this.nodes;
-    const g = nodes.allocGroup();
-    this.classes.ensureNodes(nodes.capacity);
-    nodes.nextLifespan[g] = this.lifespan;
-    nodes.countingAt[g] = NONE;
-    const first = g << 2;
-    nodes.firstChild[n] = first;
-    const d = nodes.depth[n] + 1;
-    const x = cellX(nodes.cell[n]) << 1;
-    const y = cellY(nodes.cell[n]) << 1;
-    for (let c = 0; c < 4; c++) {
-      const m = first + c;
-      nodes.parent[m] = n;
-      nodes.firstChild[m] = NONE;
-      nodes.total[m] = 0;
-      nodes.classBits[m] = 0;
-      this.setNodeCell(m, d, x + (c & 1), y + (c >> 1));
-      this.indexCell(m);
-    }
-  }
-
-  /** Records a node in its level's cell index. */
-  private indexCell(n: number): void {
-    const nodes = this.nodes;
-    const d = nodes.depth[n];
-    let cells = this.levelCells[d];
-    if (cells === null) {
-      cells = new Int32Array(4 ** d).fill(NONE);
-      this.levelCells[d] = cells;
-    }
-    cells[(cellY(nodes.cell[n]) << d) + cellX(nodes.cell[n])] = n;
-  }
-
-  private setNodeCell(n: number, d: number, ix: number, iy: number): void {
-    const nodes = this.nodes;
-    nodes.depth[n] = d;
-    nodes.cell[n] = packCell(d, ix, iy);
   }
 
   /** Writes node n's loose bounds into `out` at `at`, with the arithmetic of fitsCell so both agree. */
@@ -857,48 +534,5 @@ export class SpatialTree {
   /** Copies the item's flags word into its collider, for the pair filters. */
   private writeSlotMeta(id: number): void {
     this.items.setColliderWord(id, this.items.flagsWord(id));
-  }
-
-  /** Adds one to the subtree counts from n up to `stop` (exclusive; the root by default); a counting group that gains an item is reused. */
-  private countUp(n: number, stop = NONE): void {
-    const nodes = this.nodes;
-    for (let m = n; m !== stop; m = nodes.parent[m]) {
-      nodes.total[m]++;
-      const g = m >> 2;
-      if (g !== 0 && nodes.countingAt[g] !== NONE) {
-        nodes.stopCounting(g);
-        const doubled = nodes.nextLifespan[g] * 2;
-        nodes.nextLifespan[g] = doubled > this.maxLifespan ? this.maxLifespan : doubled;
-      }
-    }
-  }
-
-  /** Takes one from the subtree counts from n up to `stop` (exclusive; the root by default); a group left empty starts counting down. */
-  private countDown(n: number, stop = NONE): void {
-    const nodes = this.nodes;
-    for (let m = n; m !== stop; m = nodes.parent[m]) {
-      if (--nodes.total[m] === 0 && m !== 0) {
-        const first = m & ~3;
-        if (nodes.total[first] + nodes.total[first + 1] + nodes.total[first + 2] + nodes.total[first + 3] === 0) {
-          nodes.startCounting(m >> 2);
-        }
-      }
-    }
-  }
-
-  /** Frees a group and every group below it (all empty). */
-  private freeBranch(g: number): void {
-    const nodes = this.nodes;
-    const first = g << 2;
-    for (let c = 0; c < 4; c++) {
-      const child = nodes.firstChild[first + c];
-      if (child !== NONE) this.freeBranch(child >> 2);
-    }
-    const d = nodes.depth[first];
-    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a child group was indexed when it was made (see indexCell)
-    const cells = this.levelCells[d]!;
-    for (let c = first; c < first + 4; c++) cells[(cellY(nodes.cell[c]) << d) + cellX(nodes.cell[c])] = NONE;
-    nodes.stopCounting(g);
-    nodes.freeGroup(g);
   }
 }

@@ -1,6 +1,9 @@
 import { grow } from '../grow.js';
+import { cellX, cellY, packCell } from './ItemStore.js';
+import { declareScratch } from '../snapshot/StatePlan.js';
 /**
- * The node pool: parallel typed arrays by node. Children come in groups of four (group g holds
+ * The loose quadtree's nodes, as parallel typed arrays by node: their links and cells, subtree
+ * counts, the cell index of each level, and the lifespans of empty groups. Children come in groups of four (group g holds
  * nodes 4g..4g+3: x-low/y-low, x-high/y-low, x-low/y-high, x-high/y-high). Group 0 is reserved
  * (node 0 is the root, 1..3 unused); freed groups are threaded through their first `firstChild`.
  */
@@ -34,7 +37,14 @@ export class NodePool {
   freeGroups = 0;
   groupsFreed = 0;
 
-  constructor(groupCapacity: number) {
+  /** Per depth, cell (iy * 2^d + ix) to node, or NONE: 4^d entries, so maxDepth is capped. */
+  readonly levelCells: (Int32Array | null)[];
+  /** Frames an emptied group is kept, and the cap its doubling on reuse reaches. */
+  readonly lifespan: number;
+  readonly maxLifespan: number;
+  private expired = new Int32Array(64);
+
+  constructor(groupCapacity: number, maxDepth: number, lifespan: number, maxLifespan: number) {
     const cap = Math.max(4, groupCapacity) * 4;
     this.parent = new Int32Array(cap);
     this.firstChild = new Int32Array(cap);
@@ -47,7 +57,12 @@ export class NodePool {
     this.nextLifespan = new Uint16Array(groups);
     this.countingAt = new Int32Array(groups).fill(NONE);
     this.counting = new Int32Array(groups);
+    this.levelCells = new Array<Int32Array | null>(maxDepth + 1).fill(null);
+    this.lifespan = lifespan;
+    this.maxLifespan = maxLifespan;
     this.resetRoot();
+    // Written before it is read, in each tick: not state.
+    declareScratch(this, 'expired');
   }
 
   /** Drops every group and leaves a lone empty root. Keeps the arrays. */
@@ -57,6 +72,7 @@ export class NodePool {
     this.freeGroups = 0;
     this.countingCount = 0;
     this.countingAt.fill(NONE);
+    for (const cells of this.levelCells) cells?.fill(NONE);
     this.resetRoot();
   }
 
@@ -67,6 +83,7 @@ export class NodePool {
     this.cell[0] = 0;
     this.total[0] = 0;
     this.classBits[0] = 0;
+    this.indexCell(0);
   }
 
   /** Nodes the arrays hold (grows by doubling). */
@@ -118,6 +135,112 @@ export class NodePool {
     this.countingAt[g] = NONE;
   }
 
+  /** Advances the lifespan of empty groups by one frame and frees the expired ones. */
+  tick(): void {
+    let expiredCount = 0;
+    for (let i = 0; i < this.countingCount; i++) {
+      const g = this.counting[i];
+      if (--this.framesLeft[g] === 0) {
+        if (expiredCount === this.expired.length) this.expired = grow(this.expired, expiredCount * 2);
+        this.expired[expiredCount++] = g;
+      }
+    }
+    for (let i = 0; i < expiredCount; i++) {
+      const g = this.expired[i];
+      // A group freed as a descendant of an earlier one has already left the list.
+      if (this.countingAt[g] === NONE) continue;
+      this.firstChild[this.parent[g << 2]] = NONE;
+      this.freeBranch(g);
+    }
+  }
+
+  /** Walks from `from` down to the node at (d, ix, iy), creating child groups on the way. */
+  descend(from: number, d: number, ix: number, iy: number): number {
+    let n = from;
+    while (this.depth[n] < d) {
+      if (this.firstChild[n] === NONE) this.split(n);
+      const k = d - this.depth[n] - 1;
+      n = this.firstChild[n] + ((ix >> k) & 1) + (((iy >> k) & 1) << 1);
+    }
+    return n;
+  }
+
+  /** Gives a leaf its four children. */
+  private split(n: number): void {
+    const g = this.allocGroup();
+    this.nextLifespan[g] = this.lifespan;
+    this.countingAt[g] = NONE;
+    const first = g << 2;
+    this.firstChild[n] = first;
+    const d = this.depth[n] + 1;
+    const x = cellX(this.cell[n]) << 1;
+    const y = cellY(this.cell[n]) << 1;
+    for (let c = 0; c < 4; c++) {
+      const m = first + c;
+      this.parent[m] = n;
+      this.firstChild[m] = NONE;
+      this.total[m] = 0;
+      this.classBits[m] = 0;
+      this.setNodeCell(m, d, x + (c & 1), y + (c >> 1));
+      this.indexCell(m);
+    }
+  }
+
+  /** Records a node in its level's cell index. */
+  indexCell(n: number): void {
+    const d = this.depth[n];
+    let cells = this.levelCells[d];
+    if (cells === null) {
+      cells = new Int32Array(4 ** d).fill(NONE);
+      this.levelCells[d] = cells;
+    }
+    cells[(cellY(this.cell[n]) << d) + cellX(this.cell[n])] = n;
+  }
+
+  setNodeCell(n: number, d: number, ix: number, iy: number): void {
+    this.depth[n] = d;
+    this.cell[n] = packCell(d, ix, iy);
+  }
+
+  /** Adds one to the subtree counts from n up to `stop` (exclusive; the root by default); a counting group that gains an item is reused. */
+  countUp(n: number, stop = NONE): void {
+    for (let m = n; m !== stop; m = this.parent[m]) {
+      this.total[m]++;
+      const g = m >> 2;
+      if (g !== 0 && this.countingAt[g] !== NONE) {
+        this.stopCounting(g);
+        const doubled = this.nextLifespan[g] * 2;
+        this.nextLifespan[g] = doubled > this.maxLifespan ? this.maxLifespan : doubled;
+      }
+    }
+  }
+
+  /** Takes one from the subtree counts from n up to `stop` (exclusive; the root by default); a group left empty starts counting down. */
+  countDown(n: number, stop = NONE): void {
+    for (let m = n; m !== stop; m = this.parent[m]) {
+      if (--this.total[m] === 0 && m !== 0) {
+        const first = m & ~3;
+        if (this.total[first] + this.total[first + 1] + this.total[first + 2] + this.total[first + 3] === 0) {
+          this.startCounting(m >> 2);
+        }
+      }
+    }
+  }
+
+  /** Frees a group and every group below it (all empty). */
+  private freeBranch(g: number): void {
+    const first = g << 2;
+    for (let c = 0; c < 4; c++) {
+      const child = this.firstChild[first + c];
+      if (child !== NONE) this.freeBranch(child >> 2);
+    }
+    const d = this.depth[first];
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a child group was indexed when it was made (see indexCell)
+    const cells = this.levelCells[d]!;
+    for (let c = first; c < first + 4; c++) cells[(cellY(this.cell[c]) << d) + cellX(this.cell[c])] = NONE;
+    this.stopCounting(g);
+    this.freeGroup(g);
+  }
   private growArrays(): void {
     const cap = this.parent.length * 2;
     this.parent = grow(this.parent, cap);

@@ -196,9 +196,9 @@ export class TreeCheck {
     if (counting !== (groupTotal === 0)) {
       fail(`validate: group ${g} holds ${groupTotal} items but ${counting ? 'is' : 'is not'} counting down`);
     }
-    if (counting && (nodes.framesLeft[g] < 1 || nodes.framesLeft[g] > tree.maxLifespan))
+    if (counting && (nodes.framesLeft[g] < 1 || nodes.framesLeft[g] > tree.nodes.maxLifespan))
       fail(`validate: group ${g} has framesLeft ${nodes.framesLeft[g]}`);
-    if (nodes.nextLifespan[g] < tree.lifespan || nodes.nextLifespan[g] > tree.maxLifespan)
+    if (nodes.nextLifespan[g] < tree.nodes.lifespan || nodes.nextLifespan[g] > tree.nodes.maxLifespan)
       fail(`validate: group ${g} has nextLifespan ${nodes.nextLifespan[g]}`);
     return groupTotal;
   }
@@ -244,7 +244,7 @@ export class TreeCheck {
         fail(`validate: class ${k} counts ${C.round[k]} circles, holds ${this.roundCounts[k]}`);
       for (let d = 0; d <= tree.maxDepth; d++) {
         const byCell = C.regionsByCell[k][d];
-        const cells = tree.levelCells[d];
+        const cells = tree.nodes.levelCells[d];
         if (byCell === null || cells === null) continue;
         for (let c = 0; c < cells.length; c++) {
           const n = cells[c];

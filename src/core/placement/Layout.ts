@@ -1,0 +1,145 @@
+import { KeySorter } from '../lists/radix.js';
+import { declareScratch } from '../snapshot/StatePlan.js';
+import { PENDING } from '../store/ItemStore.js';
+import { NONE } from '../store/NodePool.js';
+import { roomFor, runRoomFor } from '../store/SlotPool.js';
+import type { SpatialTree } from './SpatialTree.js';
+
+/** Items beyond which the slots outgrow a core's cache: regions are then relaid more often. */
+const LARGE_TREE = 1 << 15;
+
+/**
+ * Memory order between steps: class lists in id order, slot regions in class, level and row
+ * order, item records in list order, so each pass reads memory front to back.
+ */
+export class Layout {
+  private readonly tree: SpatialTree;
+
+  constructor(tree: SpatialTree) {
+    this.tree = tree;
+    // Written before it is read, in each relayout: not state.
+    declareScratch(this, 'dest');
+  }
+
+  /** Scratch: where each record goes in {@link reorderIfScattered}, each slot in {@link relayList}. */
+  private dest: Int32Array = new Int32Array(0);
+
+  /** Sorts class lists for {@link tidy}. */
+  private readonly sorter = new KeySorter();
+
+  /** Puts every class's list in order (see CollisionClasses.tidy). Between passes only. */
+  tidy(): void {
+    const C = this.tree.classes;
+    for (let k = 0; k < C.size.length; k++) {
+      if (C.end[k] === 0) continue;
+      const changed = C.tidy(k, this.tree.items, this.sorter, this.tree.budgeted && C.detached[k] === 1 && C.waits(k));
+      // A detached class's slots follow their members' new places.
+      if (changed && C.detached[k] === 1) this.relayList(k);
+    }
+  }
+
+  /** Moves detached class k's slots to its new list places in place: a second region would force a compaction. */
+  relayList(k: number): void {
+    const C = this.tree.classes;
+    const items = this.tree.items;
+    const ids = C.ids[k];
+    const base = C.listStart[k];
+    const end = C.end[k];
+    const room = C.listRoom[k];
+    if (this.dest.length < room) this.dest = new Int32Array(room);
+    // dest[old place] = new place; the places nobody moves to take the rest, in order.
+    const dest = this.dest;
+    dest.fill(-1, 0, room);
+    for (let i = 0; i < end; i++) dest[items.slotOf(ids[i]) - base] = i;
+    let free = end;
+    for (let p = 0; p < room; p++) if (dest[p] === -1) dest[p] = free++;
+    this.tree.slots.permute(base, dest, room);
+    for (let i = 0; i < end; i++) items.setSlot(ids[i], base + i);
+  }
+
+  /**
+   * Lays the slot regions out again in class, level and row order once enough items changed
+   * node, or over half the handed-out slots are free. O(slots). Enough is a quarter of the
+   * items while the slots fit a core's cache, a sixteenth beyond: the movers' probes then read
+   * their cells' slots in order.
+   */
+  compactIfScattered(): void {
+    const slots = this.tree.slots;
+    const sparse = slots.freeSlots * 2 > slots.used && slots.capacity > 4096;
+    const share = this.tree.size > LARGE_TREE ? 16 : 4;
+    if (!sparse && (this.tree.moved * share < this.tree.size || this.tree.size === 0)) return;
+    this.tree.moved = 0;
+    slots.beginCompact();
+    this.relayRegions(true);
+    slots.endCompact();
+    this.relayRegions(false);
+  }
+
+  /** Lays records out in class-list order once an eighth were reused, so class passes read memory in order. */
+  reorderIfScattered(): void {
+    const items = this.tree.items;
+    const live = items.records;
+    if (items.scattered * 8 < live || live < 256) return;
+    const top = items.handedOut;
+    if (this.dest.length < top) this.dest = new Int32Array(top + (top >> 3));
+    const dest = this.dest;
+    dest.fill(-1, 0, top);
+    const C = this.tree.classes;
+    let n = 0;
+    for (let k = 0; k < C.end.length; k++) {
+      const ids = C.ids[k];
+      for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) dest[items.recordOf(ids[i])] = n++;
+    }
+    // Pending items are in no list yet; a queued id may be listed twice (stale entries).
+    for (let i = 0; i < this.tree.pendingCount; i++) {
+      const id = this.tree.pending[i];
+      if (items.nodeOf(id) === PENDING && dest[items.recordOf(id)] === -1) dest[items.recordOf(id)] = n++;
+    }
+    for (let j = 0; j < items.freeRecords; j++) dest[items.freeRecord(j)] = n++;
+    // Every record once (no departed one: they were freed when the step ended), else leave it.
+    if (n === top) items.permute(dest);
+  }
+
+  /** Walks every region in class, level, row order: copies it for a compaction with `place`, else repoints items. */
+  private relayRegions(place: boolean): void {
+    const C = this.tree.classes;
+    const slots = this.tree.slots;
+    const items = this.tree.items;
+    if (place) {
+      // Slots outside the nodes: a detached class's region, and each item's own slot between homes.
+      for (let k = 0; k < C.size.length; k++) {
+        if (C.listRoom[k] === 0) continue;
+        const room = Math.min(C.listRoom[k], runRoomFor(C.end[k]));
+        const start = (C.listStart[k] = slots.place(C.listStart[k], room));
+        C.listRoom[k] = room;
+        const ids = C.ids[k];
+        for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) items.setSlot(ids[i], start + i);
+      }
+      items.placeOwnSlots();
+    }
+    for (let k = 0; k < C.size.length; k++) {
+      if (C.size[k] === 0) continue;
+      const start = C.start[k];
+      const own = C.own[k];
+      for (let d = 0; d <= this.tree.maxDepth; d++) {
+        const cells = this.tree.nodes.levelCells[d];
+        if (cells === null || C.levelItems[k][d] === 0) continue;
+        const byCell = C.regionsByCell[k][d];
+        for (let c = 0; c < cells.length; c++) {
+          // The class's cell array when the level has one: read in order, no node lookups.
+          if (byCell !== null && byCell[2 * c + 1] === 0) continue;
+          const n = cells[c];
+          if (n === NONE || own[n] === 0) continue;
+          if (place) {
+            const room = Math.min(C.cap[k][n], roomFor(own[n]));
+            start[n] = slots.place(start[n], room);
+            C.cap[k][n] = room;
+            if (byCell !== null) byCell[2 * c] = start[n];
+          } else {
+            for (let s = start[n], end = s + own[n]; s < end; s++) items.setSlot(slots.id[s], s);
+          }
+        }
+      }
+    }
+  }
+}
