@@ -147,7 +147,7 @@ export function bounceSection(tables: BounceTable[], markdown: boolean, ctx: { w
   }
   for (const table of tables) {
     const title = markdown
-      ? `### ${MODE_TITLE[table.mode]}`
+      ? `#### ${MODE_TITLE[table.mode]}`
       : `bouncing boxes, ${MODE_TITLE[table.mode].toLowerCase()}: ` +
         `median ms per frame (range over runs) · time relative to ${OURS}`;
     out.push('', title, '', renderTable(rows(table), markdown));

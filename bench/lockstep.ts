@@ -86,7 +86,7 @@ function collect(): void {
 
 /**
  * Young-generation collection before every timed frame, so one contender's garbage is not
- * scavenged on another's clock (about 0.1 ms, untimed). Its own garbage it still pays for.
+ * scavenged on another's clock (untimed). Its own garbage it still pays for.
  */
 function scavenge(): void {
   if (typeof gc === 'function') gc(MINOR);

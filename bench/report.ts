@@ -36,16 +36,12 @@ export function machineLine(runs: number): string {
 /** How every table is measured and what its cells mean. */
 export function cellLegend(runs: number): string {
   return (
-    `Every table is measured the same way. A run builds fresh contenders, each on its own copy of the ` +
-    'seeded scene, and plays their frames interleaved in one process (frame f of each contender in turn, ' +
-    'starting one further along each frame), so drift on a shared machine hits all of them alike; slow peers ' +
-    'stop taking frames when their time budget for the run is spent (†). Before each timed frame the young ' +
-    "generation is collected, untimed, so one contender's short-lived garbage is not collected on another's " +
-    `clock. The whole measurement is repeated ${runs} time${runs === 1 ? '' : 's'}. A cell reads ` +
-    "`median ms (range) · ratio (range)`: the median over the runs of each run's median frame time, with the " +
-    'lowest and highest run in parentheses, then the time relative ' +
-    "to the table's baseline, computed within each run from that run's medians, as the median ratio over the runs " +
-    'and its range.'
+    `Each run builds fresh contenders on copies of the seeded scene and plays their frames interleaved, so ` +
+    `drift on the machine hits all of them alike (slow peers stop when their time budget is spent: †). A cell ` +
+    "reads `median ms (range) · ratio (range)`: the median over the runs of each run's median frame, the " +
+    "lowest and highest run in parentheses, then the time over the table's baseline, taken within each run; " +
+    `the machine is shared, so a few percent between runs is noise, and the range of the ${runs} ` +
+    `run${runs === 1 ? '' : 's'} shows how much.`
   );
 }
 

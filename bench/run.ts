@@ -1,11 +1,21 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bounceMismatches, bounceSection, bounceSpecs, MODE_TITLE, runBounce } from './bounce.js';
 import { chartSvg, type ChartPanel } from './chart.js';
 import { panelOf } from './chart-panels.js';
 import type { Select } from './contender.js';
 import { ecsMismatches, ecsSection, ecsSpecs, runEcsBench } from './ecs.js';
+import {
+  bounceWhere,
+  headlinesOf,
+  performancePage,
+  PERFORMANCE_CHART,
+  readmeBlock,
+  writeDocs,
+  type HeadlineSpec,
+} from './docs.js';
+import { label } from './format.js';
 import { cellLegend, machineLine } from './report.js';
 import { DEFAULT_SEED, type Mode } from './scene.js';
 import { runStorm, stormMismatches, stormSection, stormSpecs } from './storm.js';
@@ -61,12 +71,16 @@ const USAGE = `Usage: npm run bench -- [options]
   --no-tune            no sweep: run the tunable peers at their defaults
   --no-ecs             skip the bitECS-face table
   --seed S             scene seed (default ${DEFAULT_SEED})
-  --markdown           print the results as Markdown sections for docs/performance.md
+  --markdown           print the results as Markdown sections
+  --write-docs DIR     write DIR/docs/performance.md whole, its chart DIR/docs/performance.svg and
+                       the Performance section of DIR/README.md between its perf:start and perf:end
+                       markers (DIR is . for this repository's docs); every scene, no --only; nothing
+                       is written when a pair set differs
   --chart FILE.svg     also write an SVG chart: ms per frame against the item count, log
                        scales, a line per contender (the median of the runs, a bar over their
                        range), a panel per scene table run at two counts or more. Default: no
-                       chart. bench/results/ is ignored by git, for charts of your own;
-                       docs/performance.svg is the one the docs show
+                       chart. bench/results/ is ignored by git, for charts of your own
+                       (--write-docs draws docs/performance.svg)
   --quick              smoke run: N = 1k, 10k (storm 10k), few frames, small sweep
 
 Profiling one contender alone (nothing else runs, not even the pair check):
@@ -94,6 +108,7 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       markdown: { type: 'boolean', default: false },
       chart: { type: 'string' },
+      'write-docs': { type: 'string' },
       quick: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
       'tilemap-cold': { type: 'string' },
@@ -150,6 +165,13 @@ async function main(): Promise<void> {
   // its id to a newborn: before that the ids are still in order, and every pass looks cheaper.
   const effectsWarmup = values.warmup === undefined ? (quick ? 30 : 160) : warmup;
   const effectsFramesFor = (n: number) => fixedFrames ?? (quick ? 15 : n <= 20_000 ? 120 : n <= 50_000 ? 80 : 60);
+  const docsRoot = values['write-docs'];
+  if (docsRoot !== undefined) {
+    if (values.only !== undefined || scenes.size < 6) usage('--write-docs takes a run of every scene, without --only');
+    if (!existsSync(join(docsRoot, 'README.md'))) usage(`--write-docs: no README.md in ${docsRoot}`);
+    if (values.chart !== undefined) usage('--write-docs draws its own chart (docs/performance.svg); leave out --chart');
+    values.chart = join(docsRoot, PERFORMANCE_CHART);
+  }
   if (values.chart !== undefined && !values.chart.endsWith('.svg')) {
     usage(`--chart takes a file name ending in .svg (got ${values.chart})`);
   }
@@ -244,32 +266,36 @@ async function main(): Promise<void> {
     usage(`--only matched no contender of the scenes run (${values.only})`);
   }
 
-  const md = values.markdown;
+  const md = values.markdown || docsRoot !== undefined;
   const context = { warmup, seed };
   const effectsContext = { warmup: effectsWarmup, seed };
-  const sections = [
-    md ? `## Performance\n\n${machineLine(runs)}\n\n${cellLegend(runs)}` : machineLine(runs),
-    bounceSection(bounce, md, context),
-    tunedSection(
-      bounce.flatMap((t) => t.tuned),
-      md,
-    ),
+  const bounceText = bounceSection(bounce, md, context);
+  const scenesText = [
+    md && bounceText !== '' ? `### Bouncing boxes\n\n${bounceText}` : bounceText,
     sweep === null ? '' : sweepSection(sweep, md),
     ecsSection(ecs, md),
     stormSection(storm, md, context),
-    tunedSection(storm?.tuned ?? [], md),
     bulletsSection(bullets, md, context),
     shapesSection(shapes, md, context),
     effectsSection(effects, md, effectsContext),
     tilemapSection(tilemap, md),
   ];
-  console.log(
-    sections
-      .map((s) => s.trim())
-      .filter((s) => s !== '')
-      .join('\n\n'),
-  );
+  const tuned = [...bounce.flatMap((t) => t.tuned), ...(storm?.tuned ?? [])];
+  const sections = [
+    md ? `## Performance\n\n${machineLine(runs)}\n\n${cellLegend(runs)}` : machineLine(runs),
+    ...scenesText,
+    tunedSection(tuned, md),
+  ];
+  if (docsRoot === undefined) {
+    console.log(
+      sections
+        .map((s) => s.trim())
+        .filter((s) => s !== '')
+        .join('\n\n'),
+    );
+  }
 
+  let svg: string | null = null;
   if (values.chart !== undefined) {
     const panels = [
       ...bounce.map((t) => panelOf(`Bouncing boxes: ${MODE_TITLE[t.mode].toLowerCase()}`, t, 'ours')),
@@ -281,7 +307,7 @@ async function main(): Promise<void> {
     if (panels.length === 0) {
       log(`no chart: no scene table was run at two item counts or more (${values.chart} not written)`);
     } else {
-      const svg = chartSvg({
+      svg = chartSvg({
         title: 'ms per frame against the item count, log scales: the median of the runs, a bar over their range',
         subtitle: machineLine(runs),
         panels,
@@ -308,6 +334,59 @@ async function main(): Promise<void> {
   if (bad.length > 0) {
     console.error(`\nCHECKSUM MISMATCH (${bad.length}):\n  ${bad.join('\n  ')}`);
     process.exitCode = 1;
+  }
+
+  if (docsRoot !== undefined) {
+    if (bad.length > 0) {
+      log(`docs not written: pair sets differ (${bad.length})`);
+      return;
+    }
+    const machine = machineLine(runs);
+    const peers = ['flatbush', 'rbush', 'planck', 'rapier', 'detect-collisions', 'quadtree-ts'];
+    const byMode = (mode: Mode) => bounce.find((t) => t.mode === mode);
+    const specs: (HeadlineSpec | null)[] = [
+      ...(['10', 'all'] as Mode[]).map((mode) => {
+        const table = byMode(mode);
+        return table === undefined
+          ? null
+          : {
+              title: mode === '10' ? 'boxes, a tenth moving' : 'boxes, all moving',
+              table,
+              ours: 'ours',
+              grid: 'grid',
+              peers,
+              tunedWhere: bounceWhere(MODE_TITLE[mode]),
+            };
+      }),
+      storm === null
+        ? null
+        : {
+            title: 'particle storm, ECS',
+            table: storm,
+            ours: 'ecs-off',
+            grid: 'grid',
+            peers: ['rapier'],
+            tunedWhere: (n) => `storm, ${label(n)}`,
+          },
+      effects === null
+        ? null
+        : { title: 'particle effects, core', table: effects, ours: 'core', grid: 'grid', peers: [] },
+    ];
+    const headlines = headlinesOf(
+      specs.filter((x): x is HeadlineSpec => x !== null),
+      tuned,
+    );
+    const page = performancePage({
+      machine,
+      runs,
+      sections: scenesText,
+      tuned: tunedSection(tuned, true),
+      chart: svg !== null,
+    });
+    writeDocs(docsRoot, page, svg, readmeBlock(machine, headlines));
+    log(
+      `docs written: ${join(docsRoot, 'docs/performance.md')}, ${join(docsRoot, PERFORMANCE_CHART)}, ${join(docsRoot, 'README.md')}`,
+    );
   }
 }
 

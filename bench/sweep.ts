@@ -78,6 +78,7 @@ export function sweepSection(sweep: Sweep, markdown: boolean): string {
   });
   const bad = sweepMismatches(sweep);
   return [
+    ...(markdown ? ['#### maxDepth sweep', ''] : []),
     `maxDepth sweep of ${OURS} (median ms per frame over up to ${sweep.frames} frames, range over runs; the tables ` +
       'use the library default, round(log2(side / 40))):',
     '',

@@ -483,7 +483,7 @@ export function tilemapSection(r: TilemapResult | null, markdown: boolean): stri
     'collision step (or `step()`); cold in a fresh process, warm after four loads. Memory: heap and array ' +
     'buffers the walls added, in the cold process. Frame: the three worlds played frame by frame in turn.';
   return markdown
-    ? `## ${title}\n\n${renderTable(rows, true)}\n\n${legend} Check: ${check}.`
+    ? `### ${title}\n\n${renderTable(rows, true)}\n\n${legend} Check: ${check}.`
     : `${title}\n${renderTable(rows, false)}\n${legend}\nCheck: ${check}`;
 }
 

@@ -141,7 +141,7 @@ describe('published package', () => {
     // Every module of src/ is built into dist/ as its code, its types and its source map.
     const modules = sourceFiles('src').map((f) => f.slice('src/'.length, -'.ts'.length));
     const built = modules.flatMap((m) => [`dist/${m}.js`, `dist/${m}.d.ts`, `dist/${m}.js.map`]);
-    // The guides, versioned with the code, and the chart they and the README show; not the
+    // The guides, versioned with the code, and the chart the performance guide shows; not the
     // demo's picture (as large as the rest of the package: the pages link it on GitHub).
     const guides = readdirSync(join(root, 'docs'))
       .filter((f) => f.endsWith('.md') || f.endsWith('.svg'))
@@ -292,7 +292,7 @@ describe('published package', () => {
     expect(consumer).toEqual([]);
   });
 
-  it("without pixi.js the pixi entry's types fail on pixi.js alone, as the README says", () => {
+  it("without pixi.js the pixi entry's types fail on pixi.js alone, as the guide says", () => {
     const { pixi } = strictCheck();
     expect(pixi.length).toBeGreaterThan(0);
     for (const e of pixi)
