@@ -4,7 +4,9 @@ import {
   checkBoxIn,
   checkId,
   checkNumber,
+  checkQueryNumber,
   fail,
+  FLOAT32_MAX as F32,
   isBits32,
   isSquare,
   refuseCircleBox,
@@ -793,24 +795,19 @@ export class LooseQuadtree {
     mask = ALL,
   ): boolean {
     if (!(
-      minX - minX === 0 &&
-      minY - minY === 0 &&
-      maxX - maxX === 0 &&
-      maxY - maxY === 0 &&
+      Math.abs(minX) <= F32 &&
+      Math.abs(minY) <= F32 &&
+      Math.abs(maxX) <= F32 &&
+      Math.abs(maxY) <= F32 &&
       minX <= maxX &&
       minY <= maxY
     )) {
       checkQueryBox(minX, minY, maxX, maxY);
     }
-    checkNumber('sweep dx', dx);
-    checkNumber('sweep dy', dy);
-    if (!(
-      Number.isFinite(minX + dx) &&
-      Number.isFinite(maxX + dx) &&
-      Number.isFinite(minY + dy) &&
-      Number.isFinite(maxY + dy)
-    ))
-      fail(`sweep by (${show(dx)}, ${show(dy)}) takes the box beyond floating point`);
+    if (!(Math.abs(dx) <= F32 && Math.abs(dy) <= F32)) {
+      checkQueryNumber('sweep dx', dx);
+      checkQueryNumber('sweep dy', dy);
+    }
     if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
     const args = this.queries.args;
@@ -847,7 +844,14 @@ export class LooseQuadtree {
     outDistances: IdArray | null = null,
     mask = ALL,
   ): number {
-    if (!(x - x === 0 && y - y === 0 && maxDistance >= 0 && k >>> 0 === k)) checkNearest(x, y, k, maxDistance);
+    if (!(
+      Math.abs(x) <= F32 &&
+      Math.abs(y) <= F32 &&
+      maxDistance >= 0 &&
+      (maxDistance <= F32 || maxDistance === Infinity) &&
+      k >>> 0 === k
+    ))
+      checkNearest(x, y, k, maxDistance);
     if (!isBits32(mask)) refuseMask(mask);
     this.flush();
     const args = this.queries.args;
@@ -867,10 +871,10 @@ export class LooseQuadtree {
   // The *Args helpers check a query's numbers, place pending items and store the numbers; small, so they inline.
   private rectArgs(minX: number, minY: number, maxX: number, maxY: number, mask: number): void {
     if (!(
-      minX - minX === 0 &&
-      minY - minY === 0 &&
-      maxX - maxX === 0 &&
-      maxY - maxY === 0 &&
+      Math.abs(minX) <= F32 &&
+      Math.abs(minY) <= F32 &&
+      Math.abs(maxX) <= F32 &&
+      Math.abs(maxY) <= F32 &&
       minX <= maxX &&
       minY <= maxY
     )) {
@@ -886,7 +890,7 @@ export class LooseQuadtree {
   }
 
   private circleArgs(x: number, y: number, radius: number, mask: number): void {
-    if (!(x - x === 0 && y - y === 0 && radius - radius === 0 && radius >= 0)) checkCircle(x, y, radius);
+    if (!(Math.abs(x) <= F32 && Math.abs(y) <= F32 && radius <= F32 && radius >= 0)) checkCircle(x, y, radius);
     if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
     const args = this.queries.args;
@@ -896,7 +900,7 @@ export class LooseQuadtree {
   }
 
   private pointArgs(x: number, y: number, mask: number): void {
-    if (!(x - x === 0 && y - y === 0)) checkPoint(x, y);
+    if (!(Math.abs(x) <= F32 && Math.abs(y) <= F32)) checkPoint(x, y);
     if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
     const args = this.queries.args;
@@ -906,10 +910,11 @@ export class LooseQuadtree {
 
   private rayArgs(ox: number, oy: number, dx: number, dy: number, maxDistance: number, mask: number): void {
     if (!(
-      ox - ox === 0 &&
-      oy - oy === 0 &&
-      dx - dx === 0 &&
-      dy - dy === 0 &&
+      Math.abs(ox) <= F32 &&
+      Math.abs(oy) <= F32 &&
+      Math.abs(dx) <= F32 &&
+      Math.abs(dy) <= F32 &&
+      (maxDistance <= F32 || maxDistance === Infinity) &&
       maxDistance >= 0 &&
       (dx !== 0 || dy !== 0)
     )) {
@@ -917,7 +922,7 @@ export class LooseQuadtree {
     }
     if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
-    // hypot, not sqrt of squares: no overflow for huge components, and the documented norm.
+    // hypot, not sqrt of squares: no underflow for tiny components, and the documented norm.
     const len = Math.hypot(dx, dy);
     const args = this.queries.args;
     args[0] = ox;
@@ -1013,10 +1018,10 @@ function budgetNumber(field: string, value: number | undefined): number {
 }
 
 function checkQueryBox(minX: number, minY: number, maxX: number, maxY: number): void {
-  checkNumber('query minX', minX);
-  checkNumber('query minY', minY);
-  checkNumber('query maxX', maxX);
-  checkNumber('query maxY', maxY);
+  checkQueryNumber('query minX', minX);
+  checkQueryNumber('query minY', minY);
+  checkQueryNumber('query maxX', maxX);
+  checkQueryNumber('query maxY', maxY);
   if (minX > maxX) fail(`query rectangle has minX ${show(minX)} > maxX ${show(maxX)}: pass the lower corner first`);
   fail(`query rectangle has minY ${show(minY)} > maxY ${show(maxY)}: pass the lower corner first`);
 }
@@ -1027,28 +1032,34 @@ function refuseMask(mask: number): never {
 }
 
 function checkCircle(x: number, y: number, radius: number): void {
-  checkNumber('circle x', x);
-  checkNumber('circle y', y);
-  checkNumber('circle radius', radius);
+  checkQueryNumber('circle x', x);
+  checkQueryNumber('circle y', y);
+  checkQueryNumber('circle radius', radius);
   if (radius < 0) fail(`circle radius must be >= 0 (got ${show(radius)})`);
 }
 
 function checkRay(ox: number, oy: number, dx: number, dy: number, maxDistance: number): void {
-  checkNumber('ray origin x', ox);
-  checkNumber('ray origin y', oy);
-  checkNumber('ray direction x', dx);
-  checkNumber('ray direction y', dy);
-  if (!(maxDistance >= 0)) fail(`ray maxDistance must be >= 0 (got ${show(maxDistance)})`);
+  checkQueryNumber('ray origin x', ox);
+  checkQueryNumber('ray origin y', oy);
+  checkQueryNumber('ray direction x', dx);
+  checkQueryNumber('ray direction y', dy);
+  checkRange('ray maxDistance', maxDistance);
   if (dx === 0 && dy === 0) fail('ray direction must not be zero (got 0, 0)');
 }
 
 function checkPoint(x: number, y: number): void {
-  checkNumber('point x', x);
-  checkNumber('point y', y);
+  checkQueryNumber('point x', x);
+  checkQueryNumber('point y', y);
 }
 
 function checkNearest(x: number, y: number, k: number, maxDistance: number): void {
   checkPoint(x, y);
   if (!Number.isInteger(k) || k < 0) fail(`k must be a non-negative integer (got ${show(k)})`);
-  if (!(maxDistance >= 0)) fail(`maxDistance must be >= 0 (got ${show(maxDistance)})`);
+  checkRange('maxDistance', maxDistance);
+}
+
+/** A query's range: not negative, and within float32's range or endless. */
+function checkRange(what: string, maxDistance: number): void {
+  if (!(maxDistance >= 0)) fail(`${what} must be >= 0 (got ${show(maxDistance)})`);
+  if (maxDistance !== Infinity) checkQueryNumber(what, maxDistance);
 }

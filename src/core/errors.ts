@@ -21,8 +21,8 @@ export function checkId(id: number, limit: number, what = 'id'): void {
   if (id >= limit) fail(`${what} ${id} is beyond the id limit ${limit} (option maxId)`);
 }
 
-/** The largest float32: a box's corners are stored in float32 (see SlotPool.box). */
-const FLOAT32_MAX = 3.4028234663852886e38;
+/** The largest float32: a box's corners are stored in float32 (see SlotPool.box), and queries take numbers within ±it. */
+export const FLOAT32_MAX = 3.4028234663852886e38;
 
 /** What every message about a corner past float32's range ends with. */
 export const FLOAT32_RANGE = `boxes are stored in float32, corners within ±${FLOAT32_MAX}`;
@@ -69,6 +69,16 @@ function checkCorner(id: number, field: string, value: number): void {
 export function checkNumber(what: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value))
     fail(`${what} must be a finite number (got ${show(value)})`);
+}
+
+/**
+ * Checks a number argument of a query: finite and within float32's range, as stored boxes
+ * are, so the shape tests' squares cannot overflow.
+ */
+export function checkQueryNumber(what: string, value: number): void {
+  checkNumber(what, value);
+  if (!(value <= FLOAT32_MAX && value >= -FLOAT32_MAX))
+    fail(`${what} ${show(value)} is past float32's range (±3.4e38)`);
 }
 
 /** True for a value that stands for 32 layer bits: an integer from -2^31 to 2^32 - 1 (signed or unsigned). */

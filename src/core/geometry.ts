@@ -1,4 +1,8 @@
-/** The overlap rules, in one place so queries and pair finding agree: open boxes, or closed with `touching`. */
+/**
+ * The overlap rules, in one place so queries and pair finding agree: open boxes, or closed with
+ * `touching`. Numbers are within float32's range (±3.4e38), as the tree's boxes and queries are:
+ * no square overflows, though a tiny one may underflow.
+ */
 
 /**
  * True when the boxes overlap under the rule: the one box test of queries and pair finding.
@@ -35,20 +39,15 @@ export function pointBoxDistanceSq(
   return dx * dx + dy * dy;
 }
 
-/** Power of two that scales coordinates down so squared distances cannot overflow (exact scaling). */
-const DOWN = 2 ** -600;
-
-/** Distance from a point to a box (0 inside or on the edge); finite for any finite input. */
+/** Distance from a point to a box (0 inside or on the edge). */
 export function pointBoxDistance(x: number, y: number, minX: number, minY: number, maxX: number, maxY: number): number {
-  const d2 = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
-  if (d2 < Infinity) return Math.sqrt(d2);
-  return Math.sqrt(pointBoxDistanceSq(x * DOWN, y * DOWN, minX * DOWN, minY * DOWN, maxX * DOWN, maxY * DOWN)) / DOWN;
+  return Math.sqrt(pointBoxDistanceSq(x, y, minX, minY, maxX, maxY));
 }
 
 /**
  * True when a circle and a box overlap: the open box must come closer than r to the centre;
  * radius 0 is a point, inside the open (or, with `touching`, closed) box. Compares squares,
- * and scaled values when they tie or r² is too small to hold its digits.
+ * and scaled ones when r² is too small to hold its digits.
  */
 export function circleBoxOverlap(
   x: number,
@@ -62,12 +61,12 @@ export function circleBoxOverlap(
 ): boolean {
   const d2 = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
   const r2 = r * r;
-  if (d2 === r2 || !(r2 >= MIN_SQUARE)) return circleBoxExactly(x, y, r, minX, minY, maxX, maxY, touching);
-  return touching ? d2 <= r2 : d2 < r2;
+  if (r2 >= MIN_SQUARE) return touching ? d2 <= r2 : d2 < r2;
+  return smallCircleBox(x, y, r, minX, minY, maxX, maxY, touching);
 }
 
-/** {@link circleBoxOverlap} where squares cannot decide; apart so the common case inlines. */
-function circleBoxExactly(
+/** {@link circleBoxOverlap} for a radius below 2^-484; apart so the common case inlines. */
+function smallCircleBox(
   x: number,
   y: number,
   r: number,
@@ -79,48 +78,39 @@ function circleBoxExactly(
 ): boolean {
   const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
   const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
-  if (r === 0) return touching ? dx === 0 && dy === 0 : pointInBox(x, y, minX, minY, maxX, maxY, false);
-  return withinScaled(dx, dy, r, touching);
+  if (r === 0) return pointInBox(x, y, minX, minY, maxX, maxY, touching);
+  return withinSmall(dx, dy, r, touching);
 }
 
 /** Squares below this hold too few digits to compare: a radius above 2^-484 squares to a full double. */
 export const MIN_SQUARE = 2 ** -968;
 
-/** Whether |(dx, dy)| < r (≤ r with `touching`), scaled by a power of two so squaring cannot over- or underflow. */
-function withinScaled(dx: number, dy: number, r: number, touching: boolean): boolean {
-  dx = Math.abs(dx);
-  dy = Math.abs(dy);
-  const m = dx > dy ? (dx > r ? dx : r) : dy > r ? dy : r;
-  if (m === 0) return touching;
-  // A gap past the float range is farther than any radius of a finite box.
-  if (m === Infinity) return dx < Infinity && dy < Infinity;
-  const e = Math.floor(Math.log2(m));
-  // 2^-e in two factors: neither alone may leave the float range.
-  const p = 2 ** -(e >> 1),
-    q = 2 ** ((e >> 1) - e);
-  const x = dx * p * q,
-    y = dy * p * q,
-    s = r * p * q;
+/**
+ * Whether |(dx, dy)| < r (≤ r with `touching`) for r below 2^-484, on values scaled up by 2^600
+ * (exactly): r² then keeps its digits, and a gap whose square overflows is past r.
+ */
+function withinSmall(dx: number, dy: number, r: number, touching: boolean): boolean {
+  const x = dx * 2 ** 600,
+    y = dy * 2 ** 600,
+    s = r * 2 ** 600;
   const d2 = x * x + y * y;
   return touching ? d2 <= s * s : d2 < s * s;
 }
 
-/** Scales `v[0..n-1]` by a power of two to about 1 when outside [2^-200, 2^200], so quadratics stay finite. */
+/** Scales `v[0..n-1]` up by a power of two to about 1 when all lie below 2^-200, so its quadratics keep their digits. */
 function normalise(v: Float64Array, n: number): void {
   let m = 0;
   for (let i = 0; i < n; i++) {
     const a = Math.abs(v[i]);
     if (a > m) m = a;
   }
-  if (m === 0 || (m >= 2 ** -200 && m <= 2 ** 200)) return;
+  if (m === 0 || m >= 2 ** -200) return;
   const e = Math.floor(Math.log2(m));
+  // 2^-e in two factors: it may exceed the largest double.
   const p = 2 ** -(e >> 1),
     q = 2 ** ((e >> 1) - e);
   for (let i = 0; i < n; i++) v[i] = v[i] * p * q;
 }
-
-/** Coordinates beyond this may overflow a squared distance: queries meeting them use overflow-safe distances. */
-export const FAR = 2 ** 500;
 
 /** True when the point lies in the box (open box unless `touching`). */
 export function pointInBox(
@@ -222,17 +212,6 @@ export function sweptContact(s: Float64Array, touching: boolean): boolean {
 // Circles: an item that is a circle is the one inscribed in its box. Strict rule: interiors
 // must meet; a circle of no size is a point. With `touching` both are closed.
 
-/** Largest magnitude among numbers, for deciding whether squares may overflow. */
-function magnitude(a: number, b: number, c: number, d: number): number {
-  const x = Math.abs(a),
-    y = Math.abs(b),
-    z = Math.abs(c),
-    w = Math.abs(d);
-  const m = x > y ? x : y;
-  const n = z > w ? z : w;
-  return m > n ? m : n;
-}
-
 /** True when two circles overlap (centre distance below the radii's sum; at most, with `touching`). */
 export function circlesOverlap(
   x1: number,
@@ -243,18 +222,14 @@ export function circlesOverlap(
   r2: number,
   touching: boolean,
 ): boolean {
-  if (magnitude(x1, y1, x2, y2) >= FAR || r1 + r2 >= FAR) {
-    // Halved, no difference or sum can overflow; compared scaled, nothing small underflows.
-    return withinScaled(x2 * 0.5 - x1 * 0.5, y2 * 0.5 - y1 * 0.5, r1 * 0.5 + r2 * 0.5, touching);
-  }
   const dx = x2 - x1;
   const dy = y2 - y1;
   const d2 = dx * dx + dy * dy;
   const r = r1 + r2;
   const rr = r * r;
-  // A tie (a tangent, two points, or squares that underflowed), or too few digits in r².
-  if (d2 === rr || !(rr >= MIN_SQUARE)) return withinScaled(dx, dy, r, touching);
-  return touching ? d2 <= rr : d2 < rr;
+  if (rr >= MIN_SQUARE) return touching ? d2 <= rr : d2 < rr;
+  // Too few digits in r² (two points among them): compared scaled.
+  return withinSmall(dx, dy, r, touching);
 }
 
 /** True when the point lies in the circle (open unless `touching`). */
@@ -262,19 +237,10 @@ export function pointInCircle(px: number, py: number, x: number, y: number, r: n
   return circlesOverlap(px, py, 0, x, y, r, touching);
 }
 
-/** Distance from a point to a circle (0 inside or on it), without overflow anywhere in float space. */
+/** Distance from a point to a circle (0 inside or on it). */
 export function pointCircleDistance(px: number, py: number, x: number, y: number, r: number): number {
-  let scale = 1;
-  if (magnitude(px, py, x, y) >= FAR || r >= FAR) {
-    px *= DOWN;
-    py *= DOWN;
-    x *= DOWN;
-    y *= DOWN;
-    r *= DOWN;
-    scale = 1 / DOWN;
-  }
   const d = Math.hypot(x - px, y - py) - r;
-  return d > 0 ? d * scale : 0;
+  return d > 0 ? d : 0;
 }
 
 /** Distance along a ray (unit `dx,dy`) into the open disk (closed with `touching`) up to `maxDistance`, or -1. */
@@ -289,16 +255,6 @@ export function rayCircleDistance(
   r: number,
   touching: boolean,
 ): number {
-  let scale = 1;
-  if (magnitude(ox, oy, x, y) >= FAR || r >= FAR || (maxDistance >= FAR && maxDistance < Infinity)) {
-    ox *= DOWN;
-    oy *= DOWN;
-    x *= DOWN;
-    y *= DOWN;
-    r *= DOWN;
-    maxDistance *= DOWN;
-    scale = 1 / DOWN;
-  }
   // t^2 + 2bt + c = 0; the discriminant is taken as r^2 less the squared distance from the
   // centre to the line, as b^2 - c cancels for a far centre off to the side.
   const mx = ox - x;
@@ -307,17 +263,9 @@ export function rayCircleDistance(
   const c = mx * mx + my * my - r * r;
   const px = mx - b * dx,
     py = my - b * dy;
-  let root: number;
-  if (scale === 1) {
-    const disc = r * r - (px * px + py * py);
-    if (touching ? disc < 0 : disc <= 0) return -1;
-    root = Math.sqrt(disc);
-  } else {
-    // Scaled down, squares would underflow (a far ray would touch every small circle): compare lengths.
-    const h = Math.hypot(px, py);
-    if (touching ? h > r : h >= r) return -1;
-    root = Math.sqrt((r - h) * (r + h));
-  }
+  const disc = r * r - (px * px + py * py);
+  if (touching ? disc < 0 : disc <= 0) return -1;
+  const root = Math.sqrt(disc);
   // The nearer root without cancellation: -b - root when b > 0, else c / (-b + root).
   const enter = b > 0 ? -b - root : c / (-b + root);
   const exit = b > 0 ? c / (-b - root) : -b + root;
@@ -326,7 +274,7 @@ export function rayCircleDistance(
   } else if (!(enter < maxDistance) || !(exit > 0)) {
     return -1;
   }
-  return enter > 0 ? enter * scale : 0;
+  return enter > 0 ? enter : 0;
 }
 
 /** Shape bit for the swept and contact tests: the first of the two is a circle. */
@@ -379,8 +327,8 @@ function firstBelowZero(
  * The swept test for any two shapes: as {@link sweptContact}, but either may be a circle
  * (`shapes`, see A_CIRCLE, B_CIRCLE), the one inscribed in its box at each t. A circle and a
  * box: the centre-to-box distance is piecewise linear in t, squared against the radius per
- * piece; two circles: centre distance against the radii's sum. Works anywhere in float space
- * (see normalise).
+ * piece; two circles: centre distance against the radii's sum. Corners up to twice float32's
+ * range (a sweep's end box) square without overflow; tiny paths are scaled up (see normalise).
  */
 export function sweptShapes(s: Float64Array, shapes: number, touching: boolean): boolean {
   if (shapes === 0) return sweptContact(s, touching);
@@ -391,13 +339,6 @@ export function sweptShapes(s: Float64Array, shapes: number, touching: boolean):
     toCentre(w, o);
     toCentre(w, o + 4);
     shapes &= o === 0 ? ~A_CIRCLE : ~B_CIRCLE;
-  }
-  let big = 0;
-  for (let i = 0; i < 16; i++) if (Math.abs(w[i]) > big) big = Math.abs(w[i]);
-  // Centres, their differences and the differences of those stay below 2^1020 scaled by 2^-8.
-  if (big >= 2 ** 1016) {
-    if (w === s) w = pathsCopy(s);
-    for (let i = 0; i < 16; i++) w[i] *= 2 ** -8;
   }
   const met =
     shapes === 0

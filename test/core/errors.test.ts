@@ -259,6 +259,89 @@ describe('bad input is refused with a clear error, and the index is untouched', 
     expect(tree.flush()).toBe(1);
   });
 
+  it("query numbers past float32's range, for every query and argument; its edge and an endless range pass", () => {
+    const F32 = 3.4028234663852886e38;
+    const out: number[] = [];
+    const dist: number[] = [];
+    const hit: RayHit = { id: 123, distance: 456 };
+    const sweep = { id: 123, toi: 456 };
+    // Each query with its arguments' names and values in range (edges at ±F32 where the order allows).
+    const queries: [name: string, args: [string, number][], call: (a: number[]) => unknown][] = [
+      ['queryRect', rect(), (a) => tree.queryRect(a[0], a[1], a[2], a[3], out)],
+      ['visitRect', rect(), (a) => tree.visitRect(a[0], a[1], a[2], a[3], () => true)],
+      ['queryCircle', circle(), (a) => tree.queryCircle(a[0], a[1], a[2], out)],
+      ['visitCircle', circle(), (a) => tree.visitCircle(a[0], a[1], a[2], () => true)],
+      ['queryPoint', point(), (a) => tree.queryPoint(a[0], a[1], out)],
+      ['visitPoint', point(), (a) => tree.visitPoint(a[0], a[1], () => true)],
+      ['raycast', ray(), (a) => tree.raycast(a[0], a[1], a[2], a[3], a[4], hit)],
+      ['raycastAll', ray(), (a) => tree.raycastAll(a[0], a[1], a[2], a[3], a[4], out, dist)],
+      ['nearest', [...point(), ['maxDistance', F32]], (a) => tree.nearest(a[0], a[1], 3, a[2], out, dist)],
+      [
+        'sweepBox',
+        [...rect(), ['sweep dx', -F32], ['sweep dy', F32]],
+        (a) => tree.sweepBox(a[0], a[1], a[2], a[3], a[4], a[5], sweep),
+      ],
+    ];
+    function rect(): [string, number][] {
+      return [
+        ['query minX', -F32],
+        ['query minY', -F32],
+        ['query maxX', F32],
+        ['query maxY', F32],
+      ];
+    }
+    function circle(): [string, number][] {
+      return [
+        ['circle x', -F32],
+        ['circle y', F32],
+        ['circle radius', F32],
+      ];
+    }
+    function point(): [string, number][] {
+      return [
+        ['point x', F32],
+        ['point y', -F32],
+      ];
+    }
+    function ray(): [string, number][] {
+      return [
+        ['ray origin x', -F32],
+        ['ray origin y', F32],
+        ['ray direction x', F32],
+        ['ray direction y', -F32],
+        ['ray maxDistance', F32],
+      ];
+    }
+    // The double just past float32's largest, far past it, and past it below.
+    const past: [number, string][] = [
+      [F32 * (1 + 2 ** -52), '3.4028234663852894e+38'],
+      [1e300, '1e+300'],
+      [-3.5e38, '-3.5e+38'],
+    ];
+    let refused = 0;
+    for (const [name, args, call] of queries) {
+      const values = args.map(([, v]) => v);
+      // At float32's edge every argument passes, and a range may be endless.
+      expect(() => call(values), name).not.toThrow();
+      if (name.startsWith('ray') || name === 'nearest') {
+        expect(() => call([...values.slice(0, -1), Infinity]), name).not.toThrow();
+      }
+      args.forEach(([arg], i) => {
+        for (const [value, shown] of past) {
+          // A negative radius or range says so first.
+          if (value < 0 && (arg.endsWith('radius') || arg.endsWith('maxDistance'))) continue;
+          const a = [...values];
+          a[i] = value;
+          expectRefused(() => call(a), `${arg} ${shown} is past float32's range (±3.4e38)`);
+          refused++;
+        }
+      });
+    }
+    // 37 arguments, three values each, less the negative radii (2) and ranges (3).
+    expect(refused).toBe(3 * 37 - 5);
+    expect(hit).not.toEqual({ id: 123, distance: 456 });
+  });
+
   it('an inverted query rectangle', () => {
     const out: number[] = [];
     expectRefused(() => tree.queryRect(10, 0, 3, 10, out), 'query rectangle', 'minX 10 > maxX 3');

@@ -46,7 +46,7 @@ interface Scenario {
   quantum: number;
   /** Switch a random budget on and off now and then (pairs are then exact only without one). */
   budgets?: boolean;
-  /** Now and then put items at up to ±3.4e38 (float32's edge, the stored boxes'), queries and radii at up to ±1e300. */
+  /** Now and then put items, radii and ranges out to 3.4e38 (float32's edge, the stored boxes' and queries'), or tiny. */
   huge?: boolean;
 }
 
@@ -650,7 +650,7 @@ class OracleRun {
     const [x, y] = this.randomPoint();
     const r =
       this.s.huge && rng.chance(0.1)
-        ? rng.pick([1e200, 5e299, 1.5e300])
+        ? rng.pick([1e30, 3e35, 3.4e38, 1e-200, 5e-320])
         : rng.chance(0.1)
           ? 0
           : this.snap(rng.range(0, Math.max(this.s.width, this.s.height) / 4));
@@ -747,7 +747,7 @@ class OracleRun {
     const span = Math.max(this.s.width, this.s.height);
     const maxDistance =
       this.s.huge && rng.chance(0.1)
-        ? rng.pick([1e200, 2e300])
+        ? rng.pick([1e38, 3.4e38, 1e-200])
         : rng.pick([Infinity, 0, this.snap(rng.range(0, span / 4)), this.snap(rng.range(0, span))]);
     // In range means inside the circle of radius maxDistance (the rule circle queries use).
     const all = this.candidates(mask)

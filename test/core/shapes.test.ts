@@ -137,34 +137,37 @@ describe('circle geometry against exact arithmetic', () => {
   });
 });
 
-describe('circles far from the origin', () => {
-  // Past 2^500 the circle tests work on values scaled down by 2^-600: a small radius, or a
-  // small offset beside a far ray, must not underflow to 0 when squared.
+describe("circles at the edge of float32's range", () => {
+  // Squares of coordinates there (about 1e77) stay finite; a small radius, or a small offset
+  // beside a far ray, must still count.
   it('a ray from far away misses a small circle beside its line, and hits one on it', () => {
     for (const touching of [false, true]) {
-      expect(rayCircleDistance(952, -1.6e299, 0, 1, Infinity, 238, 818, 2, touching)).toBe(-1);
-      expect(rayCircleDistance(952, -1.6e299, 0, 1, Infinity, 952.5, 818, 2, touching)).toBe(1.6e299);
+      expect(rayCircleDistance(952, -3.4e38, 0, 1, Infinity, 238, 818, 2, touching)).toBe(-1);
+      expect(rayCircleDistance(952, -3.4e38, 0, 1, Infinity, 952.5, 818, 2, touching) / 3.4e38).toBeCloseTo(1, 12);
       // Tangent to the line: a hit only when touching.
-      expect(rayCircleDistance(950, -1.6e299, 0, 1, Infinity, 952, 818, 2, touching)).toBe(touching ? 1.6e299 : -1);
+      const tangent = rayCircleDistance(950, -3.4e38, 0, 1, Infinity, 952, 818, 2, touching);
+      if (touching) expect(tangent / 3.4e38).toBeCloseTo(1, 12);
+      else expect(tangent).toBe(-1);
     }
   });
 
   it('small circles at the same far centre overlap; apart they do not', () => {
     for (const touching of [false, true]) {
-      expect(circlesOverlap(1e300, -1e300, 1, 1e300, -1e300, 2, touching)).toBe(true);
-      expect(pointInCircle(3e299, 3e299, 3e299, 3e299, 0.5, touching)).toBe(true);
-      expect(circlesOverlap(1e300, 0, 1, 1e300 + 1e290, 0, 1, touching)).toBe(false);
+      expect(circlesOverlap(3.4e38, -3.4e38, 1, 3.4e38, -3.4e38, 2, touching)).toBe(true);
+      expect(pointInCircle(3e38, 3e38, 3e38, 3e38, 0.5, touching)).toBe(true);
+      expect(circlesOverlap(3e38, 0, 1, 3e38 + 1e30, 0, 1, touching)).toBe(false);
+      expect(circlesOverlap(-3.4e38, 0, 3.4e38, 3.4e38, 0, 3.4e38, touching)).toBe(touching);
     }
   });
 
   it('nearest from far away: the k nearest by their own distances, equal ones by ascending id', () => {
-    // Every item is about 1.07e300 from the point, and most round to the same double: the k
+    // Every item is about 3.6e38 from the point, and most round to the same double: the k
     // lowest ids among those must come back, even when the nodes holding them round to a
     // larger distance than they do.
     const tree = new LooseQuadtree({ width: 1024, height: 1024, maxDepth: 6 });
     const rng = mulberry(7);
-    const px = -1e300,
-      py = -3.8375650672242046e299;
+    const px = -3.4e38,
+      py = -1.3047721228562296e38;
     const all: [id: number, distance: number][] = [];
     for (let id = 0; id < 400; id++) {
       const x = Math.floor(rng() * 1000),
@@ -197,12 +200,12 @@ describe('circles far from the origin', () => {
 
 describe('rays from far away', () => {
   it('raycast and raycastAll: hits by their own distances, equal ones by ascending id', () => {
-    // A ray from 1.6e299 up the column x = 500.5: every item it meets is entered at about
-    // 1.6e299, most at the same double. The first hit is the lowest id among those.
+    // A ray from -3.4e38 up the column x = 500.5: every item it meets is entered at about
+    // 3.4e38, most at the same double. The first hit is the lowest id among those.
     const tree = new LooseQuadtree({ width: 1024, height: 1024, maxDepth: 6 });
     const rng = mulberry(11);
     const ox = 500.5,
-      oy = -1.6e299;
+      oy = -3.4e38;
     const hits: [id: number, distance: number][] = [];
     for (let id = 0; id < 300; id++) {
       const s = 2 + Math.floor(rng() * 40);

@@ -307,6 +307,16 @@ describe('misuse of the API', () => {
       expect(query(-1), name).toBeTruthy();
     }
     expect(() => queryRect(w, 20, 0, 0, 20, out)).toThrow(/^bitecs-quadtree: query rectangle has minX 20 > maxX 0/);
+    // Numbers past float32's range, where boxes are stored, are refused as the core's queries refuse them.
+    const past = (what: string) => `bitecs-quadtree: ${what} 1e+300 is past float32's range (±3.4e38)`;
+    expect(() => queryRect(w, 0, 0, 1e300, 20, out)).toThrow(past('query maxX'));
+    expect(() => queryCircle(w, 10, 10, 1e300, out)).toThrow(past('circle radius'));
+    expect(() => queryPoint(w, 1e300, 10, out)).toThrow(past('point x'));
+    expect(() => raycast(w, 0, 1e300, 1, 0, 50, hit)).toThrow(past('ray origin y'));
+    expect(() => raycastAll(w, 0, 10, 1, 0, 1e300, out, dist)).toThrow(past('ray maxDistance'));
+    expect(() => queryNearest(w, 0, 0, 2, 1e300, out, dist)).toThrow(past('maxDistance'));
+    expect(() => sweepBox(w, 0, 0, 1, 1, 1e300, 0, { id: -1, toi: 0 })).toThrow(past('sweep dx'));
+    expect(queryNearest(w, 0, 0, 2, Infinity, out, dist)).toBe(2);
     getQuadtree(w).validate();
     expect(queryPoint(w, 8, 8, out)).toBe(1);
     expect(out).toEqual([a]);

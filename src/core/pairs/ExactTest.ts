@@ -1,4 +1,4 @@
-import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, MIN_SQUARE, sweptShapes } from '../geometry.js';
+import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, sweptShapes } from '../geometry.js';
 import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { FROM, LAST_FROM } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
@@ -77,7 +77,8 @@ export class ExactTest {
 /**
  * Whether two still items overlap, one at least a circle (`ca`, `cb`), boxes at `sa[i..]` and
  * `sb[j..]`: circlesOverlap / circleBoxOverlap written out for the pair finders' loops (an
- * un-inlined call boxes its numbers). Stored boxes are within float32, so no square overflows.
+ * un-inlined call boxes its numbers). Stored boxes are float32: a gap or radius is 0 or at
+ * least 2^-150, so no square over- or underflows.
  */
 export function roundOverlap(
   sa: Float32Array,
@@ -107,8 +108,8 @@ export function roundOverlap(
   }
   const d2 = dx * dx + dy * dy,
     r2 = reach * reach;
-  // A tie or a tiny r²: the careful tests decide.
-  if (d2 === r2 || !(r2 >= MIN_SQUARE)) return roundOverlapExactly(sa, i, sb, j, cb, touching);
+  // Radius 0: a point, whose rule the careful tests keep.
+  if (r2 === 0) return roundOverlapExactly(sa, i, sb, j, cb, touching);
   return touching ? d2 <= r2 : d2 < r2;
 }
 

@@ -3,9 +3,7 @@ import {
   boxesOverlap,
   circleBoxOverlap,
   circlesOverlap,
-  FAR,
   MIN_SQUARE,
-  pointBoxDistance,
   pointBoxDistanceSq,
   pointCircleDistance,
   pointInBox,
@@ -106,8 +104,6 @@ export class QueryEngine {
   private k = 0;
   /** The least key a best walk still takes: its limit, then the k-th best's once k hits are kept. */
   private readonly bound = new Float64Array(1);
-  /** Nearest keys are distances, not squares, where squares could overflow (see extent). */
-  private far = false;
   private hits = 0;
   private out: IdArray | null = null;
   private visitor: Visitor | null = null;
@@ -141,18 +137,13 @@ export class QueryEngine {
     this.start(kind, BEST, touching, mask);
     this.k = k;
     const args = this.args;
-    if (kind === NEAREST) {
-      this.far = this.extent(args[0], args[1], args[2]) >= FAR;
-      this.bound[0] = this.far ? args[2] : args[2] * args[2];
-    } else {
-      this.bound[0] = kind === RAY ? args[4] : Infinity;
-    }
+    this.bound[0] = kind === NEAREST ? args[2] * args[2] : kind === RAY ? args[4] : Infinity;
     const best = this.kept;
     best.clear();
     this.walk();
     // The worst comes off the top first: fill from the back.
     const found = best.count;
-    const root = kind === NEAREST && !this.far;
+    const root = kind === NEAREST;
     for (let i = found - 1; i >= 0; i--) {
       outIds[i] = best.topId;
       if (outKeys !== null) outKeys[i] = root ? Math.sqrt(best.topKey) : best.topKey;
@@ -314,7 +305,7 @@ export class QueryEngine {
       y0 = nb[1] - pad,
       x1 = nb[2] + pad,
       y1 = nb[3] + pad;
-    this.near[0] = this.far ? pointBoxDistance(x, y, x0, y0, x1, y1) : pointBoxDistanceSq(x, y, x0, y0, x1, y1);
+    this.near[0] = pointBoxDistanceSq(x, y, x0, y0, x1, y1);
     return true;
   };
 
@@ -371,7 +362,7 @@ export class QueryEngine {
     return true;
   };
 
-  /** The nearest query's item test: within range, keyed by the square of the distance reported (or with `far` the distance). */
+  /** The nearest query's item test: within range, keyed by the square of the distance reported. */
   private readonly nearHit = (circle: boolean): boolean => {
     const b = this.item;
     const touching = this.touching;
@@ -386,23 +377,18 @@ export class QueryEngine {
         (touching || maxDistance !== 0 || !pointInCircle(x, y, b[4], b[5], b[6], false))
       )
         return false;
-      this.near[0] = this.far ? d : d * d;
-      return true;
-    }
-    if (this.far) {
-      if (!circleBoxOverlap(x, y, maxDistance, b[0], b[1], b[2], b[3], touching)) return false;
-      this.near[0] = pointBoxDistance(x, y, b[0], b[1], b[2], b[3]);
+      this.near[0] = d * d;
       return true;
     }
     const d2 = pointBoxDistanceSq(x, y, b[0], b[1], b[2], b[3]);
     const m2 = maxDistance * maxDistance;
-    // A tie or a tiny range (a range of 0 among them): the careful test of queryCircle.
+    // A tiny range (a range of 0 among them): the careful test of queryCircle.
     if (
-      d2 === m2 || !(m2 >= MIN_SQUARE)
-        ? !circleBoxOverlap(x, y, maxDistance, b[0], b[1], b[2], b[3], touching)
-        : touching
+      m2 >= MIN_SQUARE
+        ? touching
           ? d2 > m2
           : d2 >= m2
+        : !circleBoxOverlap(x, y, maxDistance, b[0], b[1], b[2], b[3], touching)
     )
       return false;
     // The square of the distance reported, as a circle's key is: equal distances, equal keys.
@@ -460,16 +446,5 @@ export class QueryEngine {
     let wanted = 1 << MIXED;
     for (let k = 0; k < MIXED; k++) if ((C.layer[k] & mask) !== 0) wanted |= 1 << k;
     return wanted;
-  }
-
-  /**
-   * The largest coordinate magnitude a nearest query can meet: the point, a finite range and
-   * the root's loose bounds. Items stand within float32's range, far below FAR.
-   */
-  private extent(x: number, y: number, maxDistance: number): number {
-    const nb = this.nodeBox;
-    this.tree.looseBounds(0, nb);
-    const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(nb[0]), Math.abs(nb[1]), Math.abs(nb[2]), Math.abs(nb[3]));
-    return maxDistance < Infinity && maxDistance > m ? maxDistance : m;
   }
 }
