@@ -1,32 +1,10 @@
 import { Broadphase } from './pairs/Broadphase.js';
-import {
-  checkBox,
-  checkBoxIn,
-  checkId,
-  checkNumber,
-  checkQueryNumber,
-  fail,
-  FLOAT32_MAX as F32,
-  isBits32,
-  isSquare,
-  refuseCircleBox,
-  show,
-  STORED,
-} from './errors.js';
+import { checkBox, checkBoxIn, checkId, fail, isBits32, isSquare, refuseCircleBox, show } from './errors.js';
 import { ABSENT, CIRCLE, DETACHED, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
-import { FROM, LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
+import { LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { ExactTest } from './pairs/ExactTest.js';
-import {
-  CIRCLE as CIRCLE_QUERY,
-  NEAREST,
-  POINT,
-  QueryEngine,
-  RAY,
-  RECT,
-  SWEEP,
-  type IdArray,
-  type Visitor,
-} from './queries/QueryEngine.js';
+import { QueryEngine, type IdArray } from './queries/QueryEngine.js';
+import { MAX_DEPTH, QuadtreeQueries } from './queries/QuadtreeQueries.js';
 import { SpatialTree } from './placement/SpatialTree.js';
 import {
   Shape,
@@ -35,29 +13,11 @@ import {
   type PairList,
   type QuadtreeOptions,
   type QuadtreeStats,
-  type RayHit,
   type ShapeValue,
-  type SweepHit,
 } from './options.js';
-import { contactOf, depthAlong } from './contacts.js';
-import { shapesOf } from './pairs/ExactTest.js';
 import { validateIndex } from './validate/validate.js';
-import { BUDGET_KEYS, checkKeys, QUADTREE_KEYS } from './optionKeys.js';
+import { BUDGET_KEYS, checkKeys, clampInt, emptyStats, readOptions, budgetNumber } from './optionKeys.js';
 import { QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
-
-const ALL = -1;
-/** Deepest tree allowed: the per-level cell index of depth d holds 4^d entries. */
-const MAX_DEPTH = 11;
-
-/** Receives one node from {@link LooseQuadtree.visitNodes}: loose bounds, depth (root 0), items in its subtree. */
-export type NodeVisitor = (
-  minX: number,
-  minY: number,
-  maxX: number,
-  maxY: number,
-  depth: number,
-  items: number,
-) => void;
 
 /**
  * A persistent loose quadtree with an incremental broadphase, keyed by integer ids.
@@ -74,7 +34,7 @@ export type NodeVisitor = (
  * const hits: number[] = [];
  * tree.queryRect(0, 0, 100, 100, hits); // 2, hits = [2, 1] (tree order)
  */
-export class LooseQuadtree {
+export class LooseQuadtree extends QuadtreeQueries {
   /** World left edge. */
   readonly x: number;
   /** World top edge. */
@@ -92,69 +52,25 @@ export class LooseQuadtree {
 
   /** @internal The spatial index (see spatialTreeOf). */
   readonly tree: SpatialTree;
-  private readonly queries: QueryEngine;
+  /** @internal */
+  readonly queries: QueryEngine;
   private readonly broadphase: Broadphase;
   private readonly exactTest: ExactTest;
-  /** The two boxes of a contact as they are now, and as they were at the time of impact. */
-  private readonly contactBoxes = new Float64Array(8);
-  private readonly contactAt = new Float64Array(8);
-  private readonly rayIds: number[] = [0];
-  private readonly rayDist: number[] = [0];
-  private readonly nodeStack: Int32Array;
-  /** Loose bounds of the node {@link visitNodes} is at. */
-  private readonly nodeBox = new Float64Array(4);
   /** Objects whose state is part of the tree's (tile layers): saved with it (see {@link save}). */
   private readonly attached: object[] = [];
 
   constructor(options: QuadtreeOptions = {}) {
-    checkKeys('option', options, QUADTREE_KEYS);
-    const x = options.x ?? 0;
-    const y = options.y ?? 0;
-    const width = options.width ?? 1024;
-    const height = options.height ?? 1024;
-    checkNumber('option x', x);
-    checkNumber('option y', y);
-    checkNumber('option width', width);
-    checkNumber('option height', height);
-    if (width <= 0) fail(`option width must be positive (got ${show(width)})`);
-    if (height <= 0) fail(`option height must be positive (got ${show(height)})`);
-    const rootSize = Math.max(width, height);
-    // Cells closest to 40 units suit sprites of 4 to 48 units (see docs/performance.md).
-    const maxDepth = clampInt(options.maxDepth ?? Math.round(Math.log2(rootSize / 40)), 0, MAX_DEPTH);
-    const lifespan = clampInt(options.lifespan ?? 8, 1, 65535);
-    const maxLifespan = clampInt(options.maxLifespan ?? 64, lifespan, 65535);
-    const maxId = clampInt(options.maxId ?? 2 ** 24, 1, 2 ** 31 - 1);
+    super();
+    const { x, y, width, height, rootSize, maxDepth, lifespan, maxLifespan, maxId } = readOptions(options, MAX_DEPTH);
     this.x = x;
     this.y = y;
     this.width = width;
     this.height = height;
     this.touching = options.touching ?? false;
-    this.stats = {
-      items: 0,
-      outside: 0,
-      moved: 0,
-      relocated: 0,
-      nodesLive: 1,
-      nodesFree: 0,
-      groupsCounting: 0,
-      groupsFreed: 0,
-      pairTests: 0,
-      budgetedTests: 0,
-      pairs: 0,
-      entered: 0,
-      stayed: 0,
-      exited: 0,
-      enteredByTier: new Int32Array(4),
-      stayedByTier: new Int32Array(4),
-      exitedByTier: new Int32Array(4),
-      deferred: 0,
-      waitBound: 0,
-      stepMs: 0,
-    };
+    this.stats = emptyStats();
     this.maxDepth = maxDepth;
     this.tree = new SpatialTree(x, y, rootSize, maxDepth, maxId, lifespan, maxLifespan);
     this.queries = new QueryEngine(this.tree);
-    this.nodeStack = new Int32Array(4 * (maxDepth + 2));
     this.broadphase = new Broadphase(this.tree, this.touching, this.stats);
     this.exactTest = new ExactTest(this.tree, this.touching);
     if (options.budget) this.setBudget(options.budget);
@@ -187,6 +103,9 @@ export class LooseQuadtree {
     this.admit(id);
     this.tree.enqueue(id);
   }
+
+  /** Where {@link getBox} reads an item's box. */
+  private readonly boxOut = new Float64Array(4);
 
   /** @internal The float32 box of the item {@link queueChecked} adds next, written here so no number crosses a call. */
   readonly boxIn = new Float32Array(4);
@@ -287,27 +206,13 @@ export class LooseQuadtree {
     if (items.hasFlag(id, CIRCLE) && !isSquare(minX, minY, maxX, maxY)) refuseCircleBox(id, minX, minY, maxX, maxY);
     if (items.hasFlag(id, SWEPT)) {
       if (!this.tree.sweeps.setTo(id, minX, minY, maxX, maxY)) return false;
-      this.coverPath(id);
+      this.tree.coverPath(id);
     } else if (!items.setBox(id, minX, minY, maxX, maxY)) {
       return false;
     }
     // A swept item is checked again even when the box covering its path did not change.
     if (node !== PENDING) this.moved(id);
     return true;
-  }
-
-  /** Stores in a swept item's record the box covering its path (see SweptStore). */
-  private coverPath(id: number): void {
-    const b = this.tree.sweeps.boxes;
-    const f = this.tree.sweeps.at(id) + FROM;
-    const t = this.tree.sweeps.at(id) + TO;
-    this.tree.items.setBox(
-      id,
-      Math.min(b[f], b[t]),
-      Math.min(b[f + 1], b[t + 1]),
-      Math.max(b[f + 2], b[t + 2]),
-      Math.max(b[f + 3], b[t + 3]),
-    );
   }
 
   /**
@@ -365,7 +270,7 @@ export class LooseQuadtree {
     const items = this.tree.items;
     const circle = shape === Shape.Circle;
     if (items.hasFlag(id, CIRCLE) === circle) return;
-    if (circle) this.checkSquare(id);
+    if (circle) this.tree.checkSquare(id);
     this.changeFlag(id, node, CIRCLE, circle);
   }
 
@@ -373,24 +278,6 @@ export class LooseQuadtree {
   shapeOf(id: number): ShapeValue {
     this.nodeOf(id, 'shapeOf');
     return this.tree.items.hasFlag(id, CIRCLE) ? Shape.Circle : Shape.Box;
-  }
-
-  /** Refuses to make a circle of an item whose box (both ends of its path, if swept) is not square. */
-  private checkSquare(id: number): void {
-    const items = this.tree.items;
-    if (items.hasFlag(id, SWEPT)) {
-      const b = this.tree.sweeps.boxes;
-      for (const o of [this.tree.sweeps.at(id) + FROM, this.tree.sweeps.at(id) + TO]) {
-        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3], STORED))
-          refuseCircleBox(id, b[o], b[o + 1], b[o + 2], b[o + 3]);
-      }
-      return;
-    }
-    const x0 = items.minX(id),
-      y0 = items.minY(id),
-      x1 = items.maxX(id),
-      y1 = items.maxY(id);
-    if (!isSquare(x0, y0, x1, y1, STORED)) refuseCircleBox(id, x0, y0, x1, y1);
   }
 
   /**
@@ -419,45 +306,7 @@ export class LooseQuadtree {
           `the last step${missing === null ? '' : ` (${noun} ${show(missing)} is not in the tree)`}`,
       );
     }
-    const items = this.tree.items;
-    const fa = items.flagsOf(a),
-      fb = items.flagsOf(b);
-    const shapes = shapesOf(fa, fb);
-    const s = this.contactBoxes;
-    this.boxInto(a, s, 0);
-    this.boxInto(b, s, 4);
-    if (((fa | fb) & SWEPT) === 0 || this.exactTest.timeOfImpact(a, b) <= 0) return contactOf(s, shapes, out);
-    // Met within the frame: the point where they first touched, the normal of the faces then.
-    const p = this.exactTest.paths;
-    const t = p[16],
-      nx = p[17],
-      ny = p[18];
-    const at = this.contactAt;
-    for (let i = 0; i < 4; i++) {
-      at[i] = p[i] + (p[4 + i] - p[i]) * t;
-      at[4 + i] = p[8 + i] + (p[12 + i] - p[8 + i]) * t;
-    }
-    contactOf(at, shapes, out);
-    out.nx = nx;
-    out.ny = ny;
-    out.depth = depthAlong(s, shapes, nx, ny);
-    return out;
-  }
-
-  /** Writes where an item is now (a swept one: the end of its path) into `s[o..o+3]`. */
-  private boxInto(id: number, s: Float64Array, o: number): void {
-    const items = this.tree.items;
-    let src: Float32Array = items.slots.box,
-      at = items.boxAt(id);
-    if (items.hasFlag(id, SWEPT)) {
-      // The record covers the path; the item is at the end of it.
-      src = this.tree.sweeps.boxes;
-      at = this.tree.sweeps.at(id) + TO;
-    }
-    s[o] = src[at];
-    s[o + 1] = src[at + 1];
-    s[o + 2] = src[at + 2];
-    s[o + 3] = src[at + 3];
+    return this.exactTest.contact(a, b, out);
   }
 
   /**
@@ -528,22 +377,8 @@ export class LooseQuadtree {
   getBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, out: T): T {
     this.tree.gameBoxes.settleAll();
     this.nodeOf(id, 'getBox');
-    const items = this.tree.items;
-    if (items.hasFlag(id, SWEPT)) {
-      // The record covers the path; the item is at the end of it.
-      const b = this.tree.sweeps.boxes;
-      const t = this.tree.sweeps.at(id) + TO;
-      out.minX = b[t];
-      out.minY = b[t + 1];
-      out.maxX = b[t + 2];
-      out.maxY = b[t + 3];
-      return out;
-    }
-    out.minX = items.minX(id);
-    out.minY = items.minY(id);
-    out.maxX = items.maxX(id);
-    out.maxY = items.maxY(id);
-    return out;
+    this.tree.boxNow(id, this.boxOut, 0);
+    return copyBox(this.boxOut, 0, out);
   }
 
   /**
@@ -559,16 +394,8 @@ export class LooseQuadtree {
       return;
     }
     const b = this.tree.sweeps.boxes;
-    const f = this.tree.sweeps.at(id) + LAST_FROM;
-    const t = this.tree.sweeps.at(id) + LAST_TO;
-    from.minX = b[f];
-    from.minY = b[f + 1];
-    from.maxX = b[f + 2];
-    from.maxY = b[f + 3];
-    to.minX = b[t];
-    to.minY = b[t + 1];
-    to.maxX = b[t + 2];
-    to.maxY = b[t + 3];
+    copyBox(b, this.tree.sweeps.at(id) + LAST_FROM, from);
+    copyBox(b, this.tree.sweeps.at(id) + LAST_TO, to);
   }
 
   /**
@@ -622,7 +449,7 @@ export class LooseQuadtree {
     this.tree.layout.reorderIfScattered();
     this.tree.items.trim();
     if (this.tree.sweeps.count !== 0) this.advancePaths();
-    this.fillStats();
+    this.tree.describe(this.stats);
     this.tree.relocated = 0;
     return this.stats;
   }
@@ -667,7 +494,7 @@ export class LooseQuadtree {
   /** Advances the lifespan timers of empty groups by one frame without a broadphase step. */
   tick(): void {
     this.tree.nodes.tick();
-    this.fillStats();
+    this.tree.describe(this.stats);
   }
 
   /** Items waiting in the pending-insertion queue. */
@@ -717,238 +544,6 @@ export class LooseQuadtree {
     if (this.tree.budgeted) bp.planShares(0, 0, 0);
   }
 
-  /** Ids of items overlapping the rectangle into `out` (length set), in no promised order. Returns the count. */
-  queryRect(minX: number, minY: number, maxX: number, maxY: number, out: IdArray, mask = ALL): number {
-    this.rectArgs(minX, minY, maxX, maxY, mask);
-    return trim(out, this.queries.all(RECT, this.touching, mask, out, null));
-  }
-
-  /** Calls `visit` for each item overlapping the rectangle, in no promised order; `false` stops. Returns the hits visited. */
-  visitRect(minX: number, minY: number, maxX: number, maxY: number, visit: Visitor, mask = ALL): number {
-    this.rectArgs(minX, minY, maxX, maxY, mask);
-    return this.queries.all(RECT, this.touching, mask, null, visit);
-  }
-
-  /** Ids of items overlapping the circle into `out`, in no promised order; radius 0 is a point. Returns the count. */
-  queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
-    this.circleArgs(x, y, radius, mask);
-    return trim(out, this.queries.all(CIRCLE_QUERY, this.touching, mask, out, null));
-  }
-
-  /** Calls `visit` for each item overlapping the circle, in no promised order; `false` stops. */
-  visitCircle(x: number, y: number, radius: number, visit: Visitor, mask = ALL): number {
-    this.circleArgs(x, y, radius, mask);
-    return this.queries.all(CIRCLE_QUERY, this.touching, mask, null, visit);
-  }
-
-  /** Ids of items containing the point, into `out`, in no promised order. Returns the count. */
-  queryPoint(x: number, y: number, out: IdArray, mask = ALL): number {
-    this.pointArgs(x, y, mask);
-    return trim(out, this.queries.all(POINT, this.touching, mask, out, null));
-  }
-
-  /** Calls `visit` for each item containing the point, in no promised order; `false` stops. */
-  visitPoint(x: number, y: number, visit: Visitor, mask = ALL): number {
-    this.pointArgs(x, y, mask);
-    return this.queries.all(POINT, this.touching, mask, null, visit);
-  }
-
-  /** The first item a ray hits within `maxDistance` (ties by lower id) into `hit`; whether one was hit. */
-  raycast(ox: number, oy: number, dx: number, dy: number, maxDistance: number, hit: RayHit, mask = ALL): boolean {
-    this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
-    const found = this.queries.best(RAY, this.touching, mask, 1, this.rayIds, this.rayDist);
-    hit.id = found ? this.rayIds[0] : -1;
-    hit.distance = found ? this.rayDist[0] : Infinity;
-    return found === 1;
-  }
-
-  /** Every item a ray hits within `maxDistance`, nearest first, equal distances by ascending id. Returns the count. */
-  raycastAll(
-    ox: number,
-    oy: number,
-    dx: number,
-    dy: number,
-    maxDistance: number,
-    outIds: IdArray,
-    outDistances: IdArray,
-    mask = ALL,
-  ): number {
-    this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
-    const count = this.queries.best(RAY, this.touching, mask, Infinity, outIds, outDistances);
-    outDistances.length = count;
-    return trim(outIds, count);
-  }
-
-  /**
-   * Moves a box by (dx, dy) through the index without changing it: the first item met by time
-   * of impact (0..1, ties by lower id) into `hit`; returns whether one was met. Items stand
-   * still (a swept one at the end of its path).
-   */
-  sweepBox(
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-    dx: number,
-    dy: number,
-    hit: SweepHit,
-    mask = ALL,
-  ): boolean {
-    if (!(
-      Math.abs(minX) <= F32 &&
-      Math.abs(minY) <= F32 &&
-      Math.abs(maxX) <= F32 &&
-      Math.abs(maxY) <= F32 &&
-      minX <= maxX &&
-      minY <= maxY
-    )) {
-      checkQueryBox(minX, minY, maxX, maxY);
-    }
-    if (!(Math.abs(dx) <= F32 && Math.abs(dy) <= F32)) {
-      checkQueryNumber('sweep dx', dx);
-      checkQueryNumber('sweep dy', dy);
-    }
-    if (!isBits32(mask)) refuseMask(mask);
-    this.catchUp();
-    const args = this.queries.args;
-    args[0] = dx < 0 ? minX + dx : minX;
-    args[1] = dy < 0 ? minY + dy : minY;
-    args[2] = dx > 0 ? maxX + dx : maxX;
-    args[3] = dy > 0 ? maxY + dy : maxY;
-    const p = this.queries.paths;
-    p[0] = minX;
-    p[1] = minY;
-    p[2] = maxX;
-    p[3] = maxY;
-    p[4] = minX + dx;
-    p[5] = minY + dy;
-    p[6] = maxX + dx;
-    p[7] = maxY + dy;
-    const found = this.queries.best(SWEEP, this.touching, mask, 1, this.rayIds, this.rayDist);
-    hit.id = found ? this.rayIds[0] : -1;
-    hit.toi = found ? this.rayDist[0] : Infinity;
-    return hit.id >= 0;
-  }
-
-  /**
-   * The `k` items nearest to a point within `maxDistance` (by box or circle distance, 0
-   * inside), nearest first, ties by ascending id; 0 is the point itself, as {@link queryPoint}.
-   * Distances go to `outDistances` if given.
-   */
-  nearest(
-    x: number,
-    y: number,
-    k: number,
-    maxDistance: number,
-    outIds: IdArray,
-    outDistances: IdArray | null = null,
-    mask = ALL,
-  ): number {
-    if (!(
-      Math.abs(x) <= F32 &&
-      Math.abs(y) <= F32 &&
-      maxDistance >= 0 &&
-      (maxDistance <= F32 || maxDistance === Infinity) &&
-      k >>> 0 === k
-    ))
-      checkNearest(x, y, k, maxDistance);
-    if (!isBits32(mask)) refuseMask(mask);
-    this.flush();
-    const args = this.queries.args;
-    args[0] = x;
-    args[1] = y;
-    args[2] = maxDistance;
-    const count = this.queries.best(NEAREST, this.touching, mask, k, outIds, outDistances);
-    if (outDistances !== null) outDistances.length = count;
-    return trim(outIds, count);
-  }
-
-  /** Places pending items, and stores boxes a sync left owed (see GameBoxes), before a query reads the tree. */
-  private catchUp(): void {
-    if (this.tree.pendingCount !== 0 || this.tree.gameBoxes.owed !== 0) this.flush();
-  }
-
-  // The *Args helpers check a query's numbers, place pending items and store the numbers; small, so they inline.
-  private rectArgs(minX: number, minY: number, maxX: number, maxY: number, mask: number): void {
-    if (!(
-      Math.abs(minX) <= F32 &&
-      Math.abs(minY) <= F32 &&
-      Math.abs(maxX) <= F32 &&
-      Math.abs(maxY) <= F32 &&
-      minX <= maxX &&
-      minY <= maxY
-    )) {
-      checkQueryBox(minX, minY, maxX, maxY);
-    }
-    if (!isBits32(mask)) refuseMask(mask);
-    this.catchUp();
-    const args = this.queries.args;
-    args[0] = minX;
-    args[1] = minY;
-    args[2] = maxX;
-    args[3] = maxY;
-  }
-
-  private circleArgs(x: number, y: number, radius: number, mask: number): void {
-    if (!(Math.abs(x) <= F32 && Math.abs(y) <= F32 && radius <= F32 && radius >= 0)) checkCircle(x, y, radius);
-    if (!isBits32(mask)) refuseMask(mask);
-    this.catchUp();
-    const args = this.queries.args;
-    args[0] = x;
-    args[1] = y;
-    args[2] = radius;
-  }
-
-  private pointArgs(x: number, y: number, mask: number): void {
-    if (!(Math.abs(x) <= F32 && Math.abs(y) <= F32)) checkPoint(x, y);
-    if (!isBits32(mask)) refuseMask(mask);
-    this.catchUp();
-    const args = this.queries.args;
-    args[0] = x;
-    args[1] = y;
-  }
-
-  private rayArgs(ox: number, oy: number, dx: number, dy: number, maxDistance: number, mask: number): void {
-    if (!(
-      Math.abs(ox) <= F32 &&
-      Math.abs(oy) <= F32 &&
-      Math.abs(dx) <= F32 &&
-      Math.abs(dy) <= F32 &&
-      (maxDistance <= F32 || maxDistance === Infinity) &&
-      maxDistance >= 0 &&
-      (dx !== 0 || dy !== 0)
-    )) {
-      checkRay(ox, oy, dx, dy, maxDistance);
-    }
-    if (!isBits32(mask)) refuseMask(mask);
-    this.catchUp();
-    // hypot, not sqrt of squares: no underflow for tiny components, and the documented norm.
-    const len = Math.hypot(dx, dy);
-    const args = this.queries.args;
-    args[0] = ox;
-    args[1] = oy;
-    args[2] = dx / len;
-    args[3] = dy / len;
-    args[4] = maxDistance;
-  }
-
-  /** Calls `visit` for every live node, parents first, with loose bounds, depth and subtree items. */
-  visitNodes(visit: NodeVisitor): void {
-    this.flush();
-    const nodes = this.tree.nodes;
-    const stack = this.nodeStack;
-    let top = 0;
-    stack[top++] = 0;
-    while (top > 0) {
-      const n = stack[--top];
-      const b = this.nodeBox;
-      this.tree.looseBounds(n, b);
-      visit(b[0], b[1], b[2], b[3], nodes.depth[n], nodes.total[n]);
-      const first = nodes.firstChild[n];
-      if (first !== -1) for (let c = first + 3; c >= first; c--) stack[top++] = c;
-    }
-  }
-
   /** Checks every invariant of the tree, lists and pairs; throws naming the first broken one. For tests. */
   validate(): void {
     this.tree.gameBoxes.settleAll();
@@ -974,18 +569,19 @@ export class LooseQuadtree {
     if (node === ABSENT) fail(`${verb} of unknown item ${id} (never inserted, or removed already)`);
     return node;
   }
+}
 
-  private fillStats(): void {
-    const s = this.stats;
-    const nodes = this.tree.nodes;
-    s.items = this.tree.size;
-    s.outside = this.tree.countOutside();
-    s.relocated = this.tree.relocated;
-    s.nodesFree = nodes.freeGroups * 4;
-    s.nodesLive = 1 + (nodes.groupsUsed - 1 - nodes.freeGroups) * 4;
-    s.groupsCounting = nodes.countingCount;
-    s.groupsFreed = nodes.groupsFreed;
-  }
+/** Copies the box at `b[o..o+3]` into `out`'s fields. */
+function copyBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(
+  b: Float32Array | Float64Array,
+  o: number,
+  out: T,
+): T {
+  out.minX = b[o];
+  out.minY = b[o + 1];
+  out.maxX = b[o + 2];
+  out.maxY = b[o + 3];
+  return out;
 }
 
 /** The spatial index inside a LooseQuadtree, for the package's own faces (see internal.ts). */
@@ -993,73 +589,8 @@ export function spatialTreeOf(tree: LooseQuadtree): SpatialTree {
   return tree.tree;
 }
 
-function clampInt(value: number, lo: number, hi: number): number {
-  if (typeof value !== 'number' || Number.isNaN(value)) return lo;
-  const v = Math.floor(value);
-  return v < lo ? lo : v > hi ? hi : v;
-}
-
-function trim(out: IdArray, count: number): number {
-  out.length = count;
-  return count;
-}
-
 function checkBits(id: number, field: string, value: number): void {
   if (!isBits32(value)) {
     fail(`item ${id} has a ${field} that is not a 32-bit integer (got ${show(value)})`);
   }
-}
-
-function budgetNumber(field: string, value: number | undefined): number {
-  if (value === undefined) return Infinity;
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 0)
-    fail(`budget.${field} must be >= 0 (got ${show(value)})`);
-  return value;
-}
-
-function checkQueryBox(minX: number, minY: number, maxX: number, maxY: number): void {
-  checkQueryNumber('query minX', minX);
-  checkQueryNumber('query minY', minY);
-  checkQueryNumber('query maxX', maxX);
-  checkQueryNumber('query maxY', maxY);
-  if (minX > maxX) fail(`query rectangle has minX ${show(minX)} > maxX ${show(maxX)}: pass the lower corner first`);
-  fail(`query rectangle has minY ${show(minY)} > maxY ${show(maxY)}: pass the lower corner first`);
-}
-
-/** A query mask follows a collider's rule: 32 bits as a signed or unsigned integer. */
-function refuseMask(mask: number): never {
-  fail(`query mask must be a 32-bit integer (got ${show(mask)})`);
-}
-
-function checkCircle(x: number, y: number, radius: number): void {
-  checkQueryNumber('circle x', x);
-  checkQueryNumber('circle y', y);
-  checkQueryNumber('circle radius', radius);
-  if (radius < 0) fail(`circle radius must be >= 0 (got ${show(radius)})`);
-}
-
-function checkRay(ox: number, oy: number, dx: number, dy: number, maxDistance: number): void {
-  checkQueryNumber('ray origin x', ox);
-  checkQueryNumber('ray origin y', oy);
-  checkQueryNumber('ray direction x', dx);
-  checkQueryNumber('ray direction y', dy);
-  checkRange('ray maxDistance', maxDistance);
-  if (dx === 0 && dy === 0) fail('ray direction must not be zero (got 0, 0)');
-}
-
-function checkPoint(x: number, y: number): void {
-  checkQueryNumber('point x', x);
-  checkQueryNumber('point y', y);
-}
-
-function checkNearest(x: number, y: number, k: number, maxDistance: number): void {
-  checkPoint(x, y);
-  if (!Number.isInteger(k) || k < 0) fail(`k must be a non-negative integer (got ${show(k)})`);
-  checkRange('maxDistance', maxDistance);
-}
-
-/** A query's range: not negative, and within float32's range or endless. */
-function checkRange(what: string, maxDistance: number): void {
-  if (!(maxDistance >= 0)) fail(`${what} must be >= 0 (got ${show(maxDistance)})`);
-  if (maxDistance !== Infinity) checkQueryNumber(what, maxDistance);
 }

@@ -3,7 +3,8 @@
  * numbers in, numbers out.
  * @module bitecs-quadtree/core
  */
-export { LooseQuadtree, type NodeVisitor } from './LooseQuadtree.js';
+export { LooseQuadtree } from './LooseQuadtree.js';
+export { QuadtreeQueries, type NodeVisitor } from './queries/QuadtreeQueries.js';
 export { QuadtreeSnapshot } from './snapshot/Snapshot.js';
 export type { Visitor, IdArray } from './queries/QueryEngine.js';
 export {

@@ -1,5 +1,5 @@
-import { fail, show } from './errors.js';
-import type { BudgetOptions, QuadtreeOptions } from './options.js';
+import { checkNumber, fail, show } from './errors.js';
+import type { BudgetOptions, QuadtreeOptions, QuadtreeStats } from './options.js';
 
 /** The keys of an options type, checked by the compiler against the type in both directions. */
 export type KeysOf<T> = { readonly [K in keyof Required<T>]: true };
@@ -71,4 +71,65 @@ function editDistance(a: string, b: string): number {
     }
   }
   return d[rows * cols - 1];
+}
+
+/** A tree's world and limits from its options, checked (keys, numbers) and clamped to what the index can hold. */
+export function readOptions(options: QuadtreeOptions, deepest: number) {
+  checkKeys('option', options, QUADTREE_KEYS);
+  const x = options.x ?? 0;
+  const y = options.y ?? 0;
+  const width = options.width ?? 1024;
+  const height = options.height ?? 1024;
+  checkNumber('option x', x);
+  checkNumber('option y', y);
+  checkNumber('option width', width);
+  checkNumber('option height', height);
+  if (width <= 0) fail(`option width must be positive (got ${show(width)})`);
+  if (height <= 0) fail(`option height must be positive (got ${show(height)})`);
+  const rootSize = Math.max(width, height);
+  // Cells closest to 40 units suit sprites of 4 to 48 units (see docs/performance.md).
+  const maxDepth = clampInt(options.maxDepth ?? Math.round(Math.log2(rootSize / 40)), 0, deepest);
+  const lifespan = clampInt(options.lifespan ?? 8, 1, 65535);
+  const maxLifespan = clampInt(options.maxLifespan ?? 64, lifespan, 65535);
+  const maxId = clampInt(options.maxId ?? 2 ** 24, 1, 2 ** 31 - 1);
+  return { x, y, width, height, rootSize, maxDepth, lifespan, maxLifespan, maxId };
+}
+
+/** Stats before any step. */
+export function emptyStats(): QuadtreeStats {
+  return {
+    items: 0,
+    outside: 0,
+    moved: 0,
+    relocated: 0,
+    nodesLive: 1,
+    nodesFree: 0,
+    groupsCounting: 0,
+    groupsFreed: 0,
+    pairTests: 0,
+    budgetedTests: 0,
+    pairs: 0,
+    entered: 0,
+    stayed: 0,
+    exited: 0,
+    enteredByTier: new Int32Array(4),
+    stayedByTier: new Int32Array(4),
+    exitedByTier: new Int32Array(4),
+    deferred: 0,
+    waitBound: 0,
+    stepMs: 0,
+  };
+}
+
+export function clampInt(value: number, lo: number, hi: number): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) return lo;
+  const v = Math.floor(value);
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+export function budgetNumber(field: string, value: number | undefined): number {
+  if (value === undefined) return Infinity;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0)
+    fail(`budget.${field} must be >= 0 (got ${show(value)})`);
+  return value;
 }

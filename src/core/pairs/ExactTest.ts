@@ -1,6 +1,8 @@
 import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, sweptShapes } from '../geometry.js';
 import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { FROM, LAST_FROM } from '../store/SweptStore.js';
+import { contactOf, depthAlong } from '../contacts.js';
+import type { Contact } from '../options.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /** The exact pair test for box-overlapping candidates: circles as circles, swept items along their paths. */
@@ -9,10 +11,40 @@ export class ExactTest {
   private readonly touching: boolean;
   /** Both paths, then the time of impact and the normal at it (see sweptShapes). */
   readonly paths = new Float64Array(19);
+  /** The two boxes of a contact as they are now, and as they were at the time of impact. */
+  private readonly contactBoxes = new Float64Array(8);
+  private readonly contactAt = new Float64Array(8);
 
   constructor(tree: SpatialTree, touching: boolean) {
     this.tree = tree;
     this.touching = touching;
+  }
+
+  /** The contact geometry of a and b (see LooseQuadtree.contact) into `out`; allocates nothing. */
+  contact<T extends Contact>(a: number, b: number, out: T): T {
+    const items = this.tree.items;
+    const fa = items.flagsOf(a),
+      fb = items.flagsOf(b);
+    const shapes = shapesOf(fa, fb);
+    const s = this.contactBoxes;
+    this.tree.boxNow(a, s, 0);
+    this.tree.boxNow(b, s, 4);
+    if (((fa | fb) & SWEPT) === 0 || this.timeOfImpact(a, b) <= 0) return contactOf(s, shapes, out);
+    // Met within the frame: the point where they first touched, the normal of the faces then.
+    const p = this.paths;
+    const t = p[16],
+      nx = p[17],
+      ny = p[18];
+    const at = this.contactAt;
+    for (let i = 0; i < 4; i++) {
+      at[i] = p[i] + (p[4 + i] - p[i]) * t;
+      at[4 + i] = p[8 + i] + (p[12 + i] - p[8 + i]) * t;
+    }
+    contactOf(at, shapes, out);
+    out.nx = nx;
+    out.ny = ny;
+    out.depth = depthAlong(s, shapes, nx, ny);
+    return out;
   }
 
   /** True when a and b meet: their shapes overlap, along the paths of the step being run for a swept one. */

@@ -14,11 +14,14 @@ import {
   packCell,
   PENDING,
   STATIC,
+  SWEPT,
 } from '../store/ItemStore.js';
 import { NodePool } from '../store/NodePool.js';
 import { grow } from '../grow.js';
 import { IdList } from '../lists/IdList.js';
-import { SweptStore } from '../store/SweptStore.js';
+import { FROM, SweptStore, TO } from '../store/SweptStore.js';
+import { isSquare, refuseCircleBox, STORED } from '../errors.js';
+import type { QuadtreeStats } from '../options.js';
 import { MIN_REGION, SlotPool, runRoomFor } from '../store/SlotPool.js';
 import { GameBoxes } from './GameBoxes.js';
 import { Layout } from './Layout.js';
@@ -363,6 +366,64 @@ export class SpatialTree {
     this.moved = 0;
   }
 
+  /** Writes the index's numbers into `s` (see QuadtreeStats). */
+  describe(s: QuadtreeStats): void {
+    const nodes = this.nodes;
+    s.items = this.size;
+    s.outside = this.countOutside();
+    s.relocated = this.relocated;
+    s.nodesFree = nodes.freeGroups * 4;
+    s.nodesLive = 1 + (nodes.groupsUsed - 1 - nodes.freeGroups) * 4;
+    s.groupsCounting = nodes.countingCount;
+    s.groupsFreed = nodes.groupsFreed;
+  }
+
+  /** Writes where an item's box is now into `out[o..o+3]`: a swept item's at the end of its path. */
+  boxNow(id: number, out: Float64Array, o: number): void {
+    const items = this.items;
+    let src: Float32Array = items.slots.box,
+      at = items.boxAt(id);
+    if (items.hasFlag(id, SWEPT)) {
+      // The record covers the path; the item is at the end of it.
+      src = this.sweeps.boxes;
+      at = this.sweeps.at(id) + TO;
+    }
+    out[o] = src[at];
+    out[o + 1] = src[at + 1];
+    out[o + 2] = src[at + 2];
+    out[o + 3] = src[at + 3];
+  }
+
+  /** Stores in a swept item's record the box covering its path (see SweptStore). */
+  coverPath(id: number): void {
+    const b = this.sweeps.boxes;
+    const f = this.sweeps.at(id) + FROM;
+    const t = this.sweeps.at(id) + TO;
+    this.items.setBox(
+      id,
+      Math.min(b[f], b[t]),
+      Math.min(b[f + 1], b[t + 1]),
+      Math.max(b[f + 2], b[t + 2]),
+      Math.max(b[f + 3], b[t + 3]),
+    );
+  }
+  /** Refuses to make a circle of an item whose box (both ends of its path, if swept) is not square. */
+  checkSquare(id: number): void {
+    const items = this.items;
+    if (items.hasFlag(id, SWEPT)) {
+      const b = this.sweeps.boxes;
+      for (const o of [this.sweeps.at(id) + FROM, this.sweeps.at(id) + TO]) {
+        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3], STORED))
+          refuseCircleBox(id, b[o], b[o + 1], b[o + 2], b[o + 3]);
+      }
+      return;
+    }
+    const x0 = items.minX(id),
+      y0 = items.minY(id),
+      x1 = items.maxX(id),
+      y1 = items.maxY(id);
+    if (!isSquare(x0, y0, x1, y1, STORED)) refuseCircleBox(id, x0, y0, x1, y1);
+  }
   /** Depth a box of this size belongs to: the deepest whose cell is at least its larger side. */
   depthFor(minX: number, minY: number, maxX: number, maxY: number): number {
     const w = maxX - minX;

@@ -1,0 +1,332 @@
+import { checkQueryNumber, fail, FLOAT32_MAX as F32, isBits32, show } from '../errors.js';
+import type { RayHit, SweepHit } from '../options.js';
+import type { SpatialTree } from '../placement/SpatialTree.js';
+import {
+  CIRCLE as CIRCLE_QUERY,
+  NEAREST,
+  POINT,
+  RAY,
+  RECT,
+  SWEEP,
+  type IdArray,
+  type QueryEngine,
+  type Visitor,
+} from './QueryEngine.js';
+
+const ALL = -1;
+/** Deepest tree allowed: the per-level cell index of depth d holds 4^d entries. */
+export const MAX_DEPTH = 11;
+
+/** Receives one node from {@link QuadtreeQueries.visitNodes}: loose bounds, depth (root 0), items in its subtree. */
+export type NodeVisitor = (
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  depth: number,
+  items: number,
+) => void;
+
+/**
+ * The read-only spatial queries of a {@link LooseQuadtree}: rectangles, circles, points, rays,
+ * nearest items and swept boxes, each checked, then answered by one walk (see QueryEngine).
+ */
+export abstract class QuadtreeQueries {
+  /** Whether touching edges count as overlap (see {@link QuadtreeOptions.touching}). */
+  abstract readonly touching: boolean;
+  /** @internal The spatial index (see spatialTreeOf). */
+  abstract readonly tree: SpatialTree;
+  /** @internal */
+  abstract readonly queries: QueryEngine;
+  private readonly rayIds: number[] = [0];
+  private readonly rayDist: number[] = [0];
+  private readonly nodeStack = new Int32Array(4 * (MAX_DEPTH + 2));
+  /** Loose bounds of the node {@link visitNodes} is at. */
+  private readonly nodeBox = new Float64Array(4);
+
+  /** Places every pending item; returns how many. Queries and steps do this by themselves. */
+  abstract flush(): number;
+
+  /** Ids of items overlapping the rectangle into `out` (length set), in no promised order. Returns the count. */
+  queryRect(minX: number, minY: number, maxX: number, maxY: number, out: IdArray, mask = ALL): number {
+    this.rectArgs(minX, minY, maxX, maxY, mask);
+    return trim(out, this.queries.all(RECT, this.touching, mask, out, null));
+  }
+
+  /** Calls `visit` for each item overlapping the rectangle, in no promised order; `false` stops. Returns the hits visited. */
+  visitRect(minX: number, minY: number, maxX: number, maxY: number, visit: Visitor, mask = ALL): number {
+    this.rectArgs(minX, minY, maxX, maxY, mask);
+    return this.queries.all(RECT, this.touching, mask, null, visit);
+  }
+
+  /** Ids of items overlapping the circle into `out`, in no promised order; radius 0 is a point. Returns the count. */
+  queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
+    this.circleArgs(x, y, radius, mask);
+    return trim(out, this.queries.all(CIRCLE_QUERY, this.touching, mask, out, null));
+  }
+
+  /** Calls `visit` for each item overlapping the circle, in no promised order; `false` stops. */
+  visitCircle(x: number, y: number, radius: number, visit: Visitor, mask = ALL): number {
+    this.circleArgs(x, y, radius, mask);
+    return this.queries.all(CIRCLE_QUERY, this.touching, mask, null, visit);
+  }
+
+  /** Ids of items containing the point, into `out`, in no promised order. Returns the count. */
+  queryPoint(x: number, y: number, out: IdArray, mask = ALL): number {
+    this.pointArgs(x, y, mask);
+    return trim(out, this.queries.all(POINT, this.touching, mask, out, null));
+  }
+
+  /** Calls `visit` for each item containing the point, in no promised order; `false` stops. */
+  visitPoint(x: number, y: number, visit: Visitor, mask = ALL): number {
+    this.pointArgs(x, y, mask);
+    return this.queries.all(POINT, this.touching, mask, null, visit);
+  }
+
+  /** The first item a ray hits within `maxDistance` (ties by lower id) into `hit`; whether one was hit. */
+  raycast(ox: number, oy: number, dx: number, dy: number, maxDistance: number, hit: RayHit, mask = ALL): boolean {
+    this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
+    const found = this.queries.best(RAY, this.touching, mask, 1, this.rayIds, this.rayDist);
+    hit.id = found ? this.rayIds[0] : -1;
+    hit.distance = found ? this.rayDist[0] : Infinity;
+    return found === 1;
+  }
+
+  /** Every item a ray hits within `maxDistance`, nearest first, equal distances by ascending id. Returns the count. */
+  raycastAll(
+    ox: number,
+    oy: number,
+    dx: number,
+    dy: number,
+    maxDistance: number,
+    outIds: IdArray,
+    outDistances: IdArray,
+    mask = ALL,
+  ): number {
+    this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
+    const count = this.queries.best(RAY, this.touching, mask, Infinity, outIds, outDistances);
+    outDistances.length = count;
+    return trim(outIds, count);
+  }
+
+  /**
+   * Moves a box by (dx, dy) through the index without changing it: the first item met by time
+   * of impact (0..1, ties by lower id) into `hit`; returns whether one was met. Items stand
+   * still (a swept one at the end of its path).
+   */
+  sweepBox(
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+    dx: number,
+    dy: number,
+    hit: SweepHit,
+    mask = ALL,
+  ): boolean {
+    if (!(
+      Math.abs(minX) <= F32 &&
+      Math.abs(minY) <= F32 &&
+      Math.abs(maxX) <= F32 &&
+      Math.abs(maxY) <= F32 &&
+      minX <= maxX &&
+      minY <= maxY
+    )) {
+      checkQueryBox(minX, minY, maxX, maxY);
+    }
+    if (!(Math.abs(dx) <= F32 && Math.abs(dy) <= F32)) {
+      checkQueryNumber('sweep dx', dx);
+      checkQueryNumber('sweep dy', dy);
+    }
+    if (!isBits32(mask)) refuseMask(mask);
+    this.catchUp();
+    const args = this.queries.args;
+    args[0] = dx < 0 ? minX + dx : minX;
+    args[1] = dy < 0 ? minY + dy : minY;
+    args[2] = dx > 0 ? maxX + dx : maxX;
+    args[3] = dy > 0 ? maxY + dy : maxY;
+    const p = this.queries.paths;
+    p[0] = minX;
+    p[1] = minY;
+    p[2] = maxX;
+    p[3] = maxY;
+    p[4] = minX + dx;
+    p[5] = minY + dy;
+    p[6] = maxX + dx;
+    p[7] = maxY + dy;
+    const found = this.queries.best(SWEEP, this.touching, mask, 1, this.rayIds, this.rayDist);
+    hit.id = found ? this.rayIds[0] : -1;
+    hit.toi = found ? this.rayDist[0] : Infinity;
+    return hit.id >= 0;
+  }
+
+  /**
+   * The `k` items nearest to a point within `maxDistance` (by box or circle distance, 0
+   * inside), nearest first, ties by ascending id; 0 is the point itself, as {@link queryPoint}.
+   * Distances go to `outDistances` if given.
+   */
+  nearest(
+    x: number,
+    y: number,
+    k: number,
+    maxDistance: number,
+    outIds: IdArray,
+    outDistances: IdArray | null = null,
+    mask = ALL,
+  ): number {
+    if (!(
+      Math.abs(x) <= F32 &&
+      Math.abs(y) <= F32 &&
+      maxDistance >= 0 &&
+      (maxDistance <= F32 || maxDistance === Infinity) &&
+      k >>> 0 === k
+    ))
+      checkNearest(x, y, k, maxDistance);
+    if (!isBits32(mask)) refuseMask(mask);
+    this.flush();
+    const args = this.queries.args;
+    args[0] = x;
+    args[1] = y;
+    args[2] = maxDistance;
+    const count = this.queries.best(NEAREST, this.touching, mask, k, outIds, outDistances);
+    if (outDistances !== null) outDistances.length = count;
+    return trim(outIds, count);
+  }
+
+  /** Places pending items, and stores boxes a sync left owed (see GameBoxes), before a query reads the tree. */
+  private catchUp(): void {
+    if (this.tree.pendingCount !== 0 || this.tree.gameBoxes.owed !== 0) this.flush();
+  }
+
+  // The *Args helpers check a query's numbers, place pending items and store the numbers; small, so they inline.
+  private rectArgs(minX: number, minY: number, maxX: number, maxY: number, mask: number): void {
+    if (!(
+      Math.abs(minX) <= F32 &&
+      Math.abs(minY) <= F32 &&
+      Math.abs(maxX) <= F32 &&
+      Math.abs(maxY) <= F32 &&
+      minX <= maxX &&
+      minY <= maxY
+    )) {
+      checkQueryBox(minX, minY, maxX, maxY);
+    }
+    if (!isBits32(mask)) refuseMask(mask);
+    this.catchUp();
+    const args = this.queries.args;
+    args[0] = minX;
+    args[1] = minY;
+    args[2] = maxX;
+    args[3] = maxY;
+  }
+
+  private circleArgs(x: number, y: number, radius: number, mask: number): void {
+    if (!(Math.abs(x) <= F32 && Math.abs(y) <= F32 && radius <= F32 && radius >= 0)) checkCircle(x, y, radius);
+    if (!isBits32(mask)) refuseMask(mask);
+    this.catchUp();
+    const args = this.queries.args;
+    args[0] = x;
+    args[1] = y;
+    args[2] = radius;
+  }
+
+  private pointArgs(x: number, y: number, mask: number): void {
+    if (!(Math.abs(x) <= F32 && Math.abs(y) <= F32)) checkPoint(x, y);
+    if (!isBits32(mask)) refuseMask(mask);
+    this.catchUp();
+    const args = this.queries.args;
+    args[0] = x;
+    args[1] = y;
+  }
+
+  private rayArgs(ox: number, oy: number, dx: number, dy: number, maxDistance: number, mask: number): void {
+    if (!(
+      Math.abs(ox) <= F32 &&
+      Math.abs(oy) <= F32 &&
+      Math.abs(dx) <= F32 &&
+      Math.abs(dy) <= F32 &&
+      (maxDistance <= F32 || maxDistance === Infinity) &&
+      maxDistance >= 0 &&
+      (dx !== 0 || dy !== 0)
+    )) {
+      checkRay(ox, oy, dx, dy, maxDistance);
+    }
+    if (!isBits32(mask)) refuseMask(mask);
+    this.catchUp();
+    // hypot, not sqrt of squares: no underflow for tiny components, and the documented norm.
+    const len = Math.hypot(dx, dy);
+    const args = this.queries.args;
+    args[0] = ox;
+    args[1] = oy;
+    args[2] = dx / len;
+    args[3] = dy / len;
+    args[4] = maxDistance;
+  }
+
+  /** Calls `visit` for every live node, parents first, with loose bounds, depth and subtree items. */
+  visitNodes(visit: NodeVisitor): void {
+    this.flush();
+    const nodes = this.tree.nodes;
+    const stack = this.nodeStack;
+    let top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+      const n = stack[--top];
+      const b = this.nodeBox;
+      this.tree.looseBounds(n, b);
+      visit(b[0], b[1], b[2], b[3], nodes.depth[n], nodes.total[n]);
+      const first = nodes.firstChild[n];
+      if (first !== -1) for (let c = first + 3; c >= first; c--) stack[top++] = c;
+    }
+  }
+}
+
+function trim(out: IdArray, count: number): number {
+  out.length = count;
+  return count;
+}
+
+function checkQueryBox(minX: number, minY: number, maxX: number, maxY: number): void {
+  checkQueryNumber('query minX', minX);
+  checkQueryNumber('query minY', minY);
+  checkQueryNumber('query maxX', maxX);
+  checkQueryNumber('query maxY', maxY);
+  if (minX > maxX) fail(`query rectangle has minX ${show(minX)} > maxX ${show(maxX)}: pass the lower corner first`);
+  fail(`query rectangle has minY ${show(minY)} > maxY ${show(maxY)}: pass the lower corner first`);
+}
+
+/** A query mask follows a collider's rule: 32 bits as a signed or unsigned integer. */
+function refuseMask(mask: number): never {
+  fail(`query mask must be a 32-bit integer (got ${show(mask)})`);
+}
+
+function checkCircle(x: number, y: number, radius: number): void {
+  checkQueryNumber('circle x', x);
+  checkQueryNumber('circle y', y);
+  checkQueryNumber('circle radius', radius);
+  if (radius < 0) fail(`circle radius must be >= 0 (got ${show(radius)})`);
+}
+
+function checkRay(ox: number, oy: number, dx: number, dy: number, maxDistance: number): void {
+  checkQueryNumber('ray origin x', ox);
+  checkQueryNumber('ray origin y', oy);
+  checkQueryNumber('ray direction x', dx);
+  checkQueryNumber('ray direction y', dy);
+  checkRange('ray maxDistance', maxDistance);
+  if (dx === 0 && dy === 0) fail('ray direction must not be zero (got 0, 0)');
+}
+
+function checkPoint(x: number, y: number): void {
+  checkQueryNumber('point x', x);
+  checkQueryNumber('point y', y);
+}
+
+function checkNearest(x: number, y: number, k: number, maxDistance: number): void {
+  checkPoint(x, y);
+  if (!Number.isInteger(k) || k < 0) fail(`k must be a non-negative integer (got ${show(k)})`);
+  checkRange('maxDistance', maxDistance);
+}
+/** A query's range: not negative, and within float32's range or endless. */
+function checkRange(what: string, maxDistance: number): void {
+  if (!(maxDistance >= 0)) fail(`${what} must be >= 0 (got ${show(maxDistance)})`);
+  if (maxDistance !== Infinity) checkQueryNumber(what, maxDistance);
+}
