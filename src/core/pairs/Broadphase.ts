@@ -2,7 +2,7 @@ import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
 import { DETACHED, TIERS, tierOf } from '../store/ItemStore.js';
 import { PairBuffer } from '../lists/PairBuffer.js';
 import { PairLists } from '../lists/PairLists.js';
-import { KeySorter, PairRadix } from '../lists/radix.js';
+import { KeySorter } from '../lists/radix.js';
 import { lowerBound } from '../lists/order.js';
 import { grow } from '../grow.js';
 import { IdQueue } from './IdQueue.js';
@@ -54,7 +54,6 @@ export class Broadphase {
   private readonly index = new PairIndex();
   private readonly finder: PairFinder;
   private readonly sorter = new KeySorter();
-  private readonly radix = new PairRadix();
   /** The pairs the step's checks found, sorted like the lists once found: a, b and priority only. */
   private readonly found = new PairBuffer(64, false);
   /** Items of nodes checked by this step's movers' probes: their pairs with other items of nodes are re-found. */
@@ -217,8 +216,8 @@ export class Broadphase {
     found.count = 0;
     this.finder.run(found);
     this.tests += this.finder.tests;
-    this.radix.sort(found);
-    this.lists.replaceWithFound(found, this.stepId, this.left, this.radix.scratch());
+    this.lists.radix.sort(found, null, true);
+    this.lists.replaceWithFound(found, this.stepId, this.left, this.lists.radix.scratch());
     this.left.clear();
     this.waitingMembers = 0;
     this.waitingClasses = 0;
@@ -260,7 +259,7 @@ export class Broadphase {
       this.shareServed = served;
       this.budgetedTests = this.tests - unrationed;
     }
-    this.radix.sort(found);
+    this.lists.radix.sort(found, null, true);
     this.mergeFound();
     this.checked.clear();
     this.covered.clear();
