@@ -514,37 +514,28 @@ export class Broadphase {
     }
   }
 
-  /** Where {@link isCurrent} found its last pair in the current list. */
+  /** Where {@link startedAt} found its last pair in the current list. */
   private lastFound = 0;
 
-  /** Whether (a < b) is a pair after the last step; a walk of the list in order is answered from the next entry. */
-  isCurrent(a: number, b: number): boolean {
-    const cur = this.lists.current;
-    const at = this.lastFound + 1;
-    if (at < cur.count && cur.a[at] === a && cur.b[at] === b && !this.endedByRemoval(a, b)) {
-      this.lastFound = at;
-      return true;
-    }
-    return this.startedAt(a, b) >= 0;
-  }
-
-  /** Step in which the pair (a < b) began, or -1 if there is no such pair. */
+  /** Step in which the pair (a < b) began, or -1 if there is no such pair; a walk of the list in order is answered from the next entry. */
   startedAt(a: number, b: number): number {
     if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b < this.tree.items.capacity)) return -1;
     if (this.endedByRemoval(a, b)) return -1;
     const cur = this.lists.current;
-    if (!this.priorityChanged) {
-      // The list is sorted by the priorities the items have now: a binary search finds it.
-      const pa = this.tree.items.priorityOf(a);
-      const pb = this.tree.items.priorityOf(b);
-      const at = lowerBound(cur, cur.count, pa < pb ? pa : pb, a, b);
-      if (!(at < cur.count && cur.a[at] === a && cur.b[at] === b)) return -1;
-      this.lastFound = at;
-      return cur.born[at];
+    let at = this.lastFound + 1;
+    if (!(at < cur.count && cur.a[at] === a && cur.b[at] === b)) {
+      if (this.priorityChanged) {
+        // The list is sorted by the priorities before the change: ask a's pairs.
+        at = this.index.find(this.tree.items, cur, a, b);
+      } else {
+        // Sorted by the priorities the items have now: a binary search finds it.
+        const pa = this.tree.items.priorityOf(a);
+        const pb = this.tree.items.priorityOf(b);
+        at = lowerBound(cur, cur.count, pa < pb ? pa : pb, a, b);
+        if (!(at < cur.count && cur.a[at] === a && cur.b[at] === b)) at = -1;
+      }
+      if (at < 0) return -1;
     }
-    // Priorities changed since: the list is sorted by the old ones. Ask a's pairs.
-    const at = this.index.find(this.tree.items, cur, a, b);
-    if (at < 0) return -1;
     this.lastFound = at;
     return cur.born[at];
   }
