@@ -67,9 +67,9 @@ function measure(scene: Scene | StormScene, label: string, frames: number): Row 
   };
 }
 
-/** Bytes of the buffers the pair lists hold: the broadphase's lists, its found pairs and the radix sort's scratch. */
+/** Bytes of the buffers the pair lists hold: the broadphase's lists (with the radix sort's scratch) and its found pairs. */
 function pairListBytes(tree: ReturnType<typeof coreOver>): number {
-  const bp = (tree as unknown as { broadphase: { lists: object; found: object; radix: { tmp: object } } }).broadphase;
+  const bp = (tree as unknown as { broadphase: { lists: object; found: object } }).broadphase;
   const seen = new Set<ArrayBufferLike>();
   let bytes = 0;
   const walk = (o: unknown, depth: number): void => {
@@ -83,7 +83,6 @@ function pairListBytes(tree: ReturnType<typeof coreOver>): number {
   };
   walk(bp.lists, 0);
   walk(bp.found, 0);
-  walk(bp.radix.tmp, 0);
   return bytes;
 }
 

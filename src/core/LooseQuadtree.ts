@@ -324,7 +324,7 @@ export class LooseQuadtree extends QuadtreeQueries {
   /** Whether a and b (known or not, in either order) are a pair after the last step. */
   private isPair(a: number, b: number): boolean {
     if (a === b || !this.has(a) || !this.has(b)) return false;
-    return a < b ? this.broadphase.isCurrent(a, b) : this.broadphase.isCurrent(b, a);
+    return this.pairStartedAt(a, b) >= 0;
   }
 
   /** After a step: the paths it tested become the last paths, and each starts again where it ended. */

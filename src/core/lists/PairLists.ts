@@ -3,7 +3,7 @@ import type { QuadtreeStats } from '../options.js';
 import type { IdBits } from '../pairs/IdBits.js';
 import { PairBuffer } from './PairBuffer.js';
 import { comparePairs, isSorted, lowerBound, runEnd } from './order.js';
-import { sortPairs } from './quicksort.js';
+import { PairRadix } from './radix.js';
 import { grow, Slack } from '../grow.js';
 import { declareScratch } from '../snapshot/StatePlan.js';
 
@@ -12,6 +12,8 @@ const MEMMOVE_RUN = 16;
 
 /** The sorted pair lists a step leaves (current, entered, exited) and the step's in-place merge. */
 export class PairLists {
+  /** The one sort of pair lists: the step's found pairs, unordered exits, the list after a priority change. */
+  readonly radix = new PairRadix();
   /** Every pair after the last step. */
   readonly current = new PairBuffer();
   /** Pairs that began in the last step. */
@@ -44,7 +46,7 @@ export class PairLists {
     this.exiting.count = 0;
     this.exited = exits;
     // In list order already, unless priorities changed: exits report the ones they had.
-    if (!isSorted(exits)) sortPairs(exits);
+    if (!isSorted(exits)) this.radix.sort(exits);
     this.count(stats);
     // Not `exiting`: it is empty now by design, and becomes the next step's exits.
     this.entered.trim();
@@ -323,6 +325,6 @@ export class PairLists {
       cur.priority[i] = p;
     }
     // Most changes touch items without pairs yet (a collider set right after an insert).
-    if (changed) sortPairs(cur, was);
+    if (changed) this.radix.sort(cur, was);
   }
 }

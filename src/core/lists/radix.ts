@@ -1,4 +1,4 @@
-import { grow } from '../grow.js';
+import { fit, grow, Slack } from '../grow.js';
 import { PairBuffer } from './PairBuffer.js';
 import { markOutside } from '../snapshot/StatePlan.js';
 
@@ -58,18 +58,24 @@ const WHOLE_ID_LIMIT = 1 << 20;
 
 /** Which column a counting pass sorts by. */
 const A = 0;
+const B = 1;
 const PRIORITY = 2;
 
 /**
  * Sorts a pair list by (priority descending, a, b) with counting passes: a, then each run of
- * one a by b, then priority unless all equal. Linear in the pairs. Swaps the list's arrays
- * with its scratch list so the caller's buffer holds the result; `born` is not carried.
+ * one a by b, then priority unless all equal. Linear in the pairs. A list with `born`, or a
+ * sort given a side column, moves those too, sorted by b then a in passes instead.
  */
 export class PairRadix {
   private readonly digitCounts = new Int32Array(PAIR_BUCKETS);
   private idCounts = new Int32Array(1024);
-  /** Scratch list: the lists sorted here have no columns but a, b and priority (see swapArrays). */
+  /** Scratch list: a, b and priority (see swapArrays); `born` and the side column have their own. */
   private tmp = new PairBuffer(64, false);
+  private bornTmp = new Int32Array(0);
+  private sideTmp = new Uint8Array(0);
+  /** This sort's side column, or null. */
+  private side: Uint8Array | null = null;
+  private readonly extraSlack = new Slack();
   /** Passes made so far in this sort: even ones read the list, odd ones the scratch list. */
   private passes = 0;
   /** False when every pair has the same priority: that column is refilled, not moved. */
@@ -80,7 +86,11 @@ export class PairRadix {
     markOutside(this);
   }
 
-  sort(list: PairBuffer): void {
+  /**
+   * Sorts `list`, moving `side[i]` with pair i when given. With `swap` the list may end with
+   * the scratch list's arrays (for a scratch list: state keeps its arrays, see StatePlan).
+   */
+  sort(list: PairBuffer, side: Uint8Array | null = null, swap = false): void {
     const n = list.count;
     if (n < 2) return;
     let maxId = 0;
@@ -96,16 +106,42 @@ export class PairRadix {
     this.tmp.reserve(n);
     this.passes = 0;
     this.movePriority = low !== high;
-    // By a, then each run of one a by b in place: runs are short (an item's pairs with higher
-    // ids), so this saves a pass over sorting by b first.
-    this.byA(list, maxId, n);
-    sortRuns((this.passes & 1) === 0 ? list : this.tmp, n, this.movePriority);
+    this.side = side;
+    const extra = list.withBorn || side !== null;
+    if (extra) {
+      if (list.withBorn) this.bornTmp = fit(this.bornTmp, n);
+      if (side !== null) this.sideTmp = fit(this.sideTmp, n);
+      this.byId(list, B, maxId, n);
+      this.byId(list, A, maxId, n);
+    } else {
+      // By a, then each run of one a by b in place: runs are short (an item's pairs with higher
+      // ids), so this saves a pass over sorting by b first.
+      this.byId(list, A, maxId, n);
+      sortRuns((this.passes & 1) === 0 ? list : this.tmp, n, this.movePriority);
+    }
     if (low !== high) this.pass(list, PRIORITY, 0, 255, 256, true);
-    if ((this.passes & 1) !== 0) swapArrays(list, this.tmp);
+    if ((this.passes & 1) !== 0 && swap && !extra) swapArrays(list, this.tmp);
+    // Copied back, as a list with `born` keeps its columns of one length (and views would allocate).
+    else if ((this.passes & 1) !== 0) {
+      const t = this.tmp;
+      for (let i = 0; i < n; i++) {
+        list.a[i] = t.a[i];
+        list.b[i] = t.b[i];
+        list.priority[i] = t.priority[i];
+      }
+      for (let i = 0; list.withBorn && i < n; i++) list.born[i] = this.bornTmp[i];
+      for (let i = 0; side !== null && i < n; i++) side[i] = this.sideTmp[i];
+    }
     if (low === high) list.priority.fill(low, 0, n);
-    // The scratch list follows the sorts' sizes like the found list it mirrors.
+    this.side = null;
+    // The scratch list follows the sorts' sizes like the found list it mirrors; the extra
+    // columns' scratch goes after many sorts without them.
     this.tmp.count = n;
     this.tmp.trim();
+    if (this.extraSlack.due(extra ? n : 0, this.bornTmp.length + this.sideTmp.length)) {
+      this.bornTmp = new Int32Array(0);
+      this.sideTmp = new Uint8Array(0);
+    }
   }
 
   /** Scratch of at least the last sort's pairs, free until the next sort. */
@@ -113,14 +149,14 @@ export class PairRadix {
     return this.tmp.a;
   }
 
-  /** Sorts by `a`: one pass with a bucket per id when ids are few enough for the pairs, else 11 bits per pass. */
-  private byA(list: PairBuffer, maxId: number, n: number): void {
+  /** Sorts by an id column: one pass with a bucket per id when ids are few enough for the pairs, else 11 bits per pass. */
+  private byId(list: PairBuffer, column: number, maxId: number, n: number): void {
     if (maxId < WHOLE_ID_LIMIT && maxId <= 8 * n) {
-      this.pass(list, A, 0, -1, maxId + 1, false);
+      this.pass(list, column, 0, -1, maxId + 1, false);
       return;
     }
     for (let shift = 0; maxId >>> shift !== 0; shift += PAIR_BITS)
-      this.pass(list, A, shift, PAIR_BUCKETS - 1, PAIR_BUCKETS, false);
+      this.pass(list, column, shift, PAIR_BUCKETS - 1, PAIR_BUCKETS, false);
   }
 
   /** One stable counting pass on `(column >> shift) & mask`, in `buckets` buckets, ascending or descending. */
@@ -132,13 +168,14 @@ export class PairRadix {
     buckets: number,
     descending: boolean,
   ): void {
-    const from = (this.passes & 1) === 0 ? list : this.tmp;
-    const to = (this.passes & 1) === 0 ? this.tmp : list;
+    const even = (this.passes & 1) === 0;
+    const from = even ? list : this.tmp;
+    const to = even ? this.tmp : list;
     this.passes++;
     if (buckets > PAIR_BUCKETS && this.idCounts.length < buckets)
       this.idCounts = new Int32Array(Math.max(buckets, 2 * this.idCounts.length));
     const counts = buckets > PAIR_BUCKETS ? this.idCounts : this.digitCounts;
-    const key = column === A ? from.a : from.priority;
+    const key = column === A ? from.a : column === B ? from.b : from.priority;
     const n = list.count;
     counts.fill(0, 0, buckets);
     for (let i = 0; i < n; i++) counts[(key[i] >> shift) & mask]++;
@@ -148,6 +185,26 @@ export class PairRadix {
       const c = counts[d];
       counts[d] = sum;
       sum += c;
+    }
+    if (list.withBorn || this.side !== null) {
+      const born = list.withBorn ? list.born : null;
+      const bornTmp = born === null ? null : this.bornTmp;
+      const side = this.side;
+      const sideTmp = side === null ? null : this.sideTmp;
+      scatterAll(
+        from,
+        to,
+        key,
+        n,
+        shift,
+        mask,
+        counts,
+        even ? born : bornTmp,
+        even ? bornTmp : born,
+        even ? side : sideTmp,
+        even ? sideTmp : side,
+      );
+      return;
     }
     scatter(from, to, key, n, shift, mask, counts, this.movePriority);
   }
@@ -214,6 +271,32 @@ function scatter(
       ta[at] = fa[i];
       tb[at] = fb[i];
     }
+  }
+}
+
+/** Like scatter, for lists that carry `born` or a side column: every column moves. */
+function scatterAll(
+  from: PairBuffer,
+  to: PairBuffer,
+  key: Int32Array | Uint8Array,
+  n: number,
+  shift: number,
+  mask: number,
+  counts: Int32Array,
+  fromBorn: Int32Array | null,
+  toBorn: Int32Array | null,
+  fromSide: Uint8Array | null,
+  toSide: Uint8Array | null,
+): void {
+  const { a: fa, b: fb, priority: fp } = from;
+  const { a: ta, b: tb, priority: tp } = to;
+  for (let i = 0; i < n; i++) {
+    const at = counts[(key[i] >> shift) & mask]++;
+    ta[at] = fa[i];
+    tb[at] = fb[i];
+    tp[at] = fp[i];
+    if (fromBorn !== null && toBorn !== null) toBorn[at] = fromBorn[i];
+    if (fromSide !== null && toSide !== null) toSide[at] = fromSide[i];
   }
 }
 

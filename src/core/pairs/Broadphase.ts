@@ -2,7 +2,7 @@ import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
 import { DETACHED, TIERS, tierOf } from '../store/ItemStore.js';
 import { PairBuffer } from '../lists/PairBuffer.js';
 import { PairLists } from '../lists/PairLists.js';
-import { KeySorter, PairRadix } from '../lists/radix.js';
+import { KeySorter } from '../lists/radix.js';
 import { lowerBound } from '../lists/order.js';
 import { grow } from '../grow.js';
 import { IdQueue } from './IdQueue.js';
@@ -54,7 +54,6 @@ export class Broadphase {
   private readonly index = new PairIndex();
   private readonly finder: PairFinder;
   private readonly sorter = new KeySorter();
-  private readonly radix = new PairRadix();
   /** The pairs the step's checks found, sorted like the lists once found: a, b and priority only. */
   private readonly found = new PairBuffer(64, false);
   /** Items of nodes checked by this step's movers' probes: their pairs with other items of nodes are re-found. */
@@ -217,8 +216,8 @@ export class Broadphase {
     found.count = 0;
     this.finder.run(found);
     this.tests += this.finder.tests;
-    this.radix.sort(found);
-    this.lists.replaceWithFound(found, this.stepId, this.left, this.radix.scratch());
+    this.lists.radix.sort(found, null, true);
+    this.lists.replaceWithFound(found, this.stepId, this.left, this.lists.radix.scratch());
     this.left.clear();
     this.waitingMembers = 0;
     this.waitingClasses = 0;
@@ -260,7 +259,7 @@ export class Broadphase {
       this.shareServed = served;
       this.budgetedTests = this.tests - unrationed;
     }
-    this.radix.sort(found);
+    this.lists.radix.sort(found, null, true);
     this.mergeFound();
     this.checked.clear();
     this.covered.clear();
@@ -515,37 +514,28 @@ export class Broadphase {
     }
   }
 
-  /** Where {@link isCurrent} found its last pair in the current list. */
+  /** Where {@link startedAt} found its last pair in the current list. */
   private lastFound = 0;
 
-  /** Whether (a < b) is a pair after the last step; a walk of the list in order is answered from the next entry. */
-  isCurrent(a: number, b: number): boolean {
-    const cur = this.lists.current;
-    const at = this.lastFound + 1;
-    if (at < cur.count && cur.a[at] === a && cur.b[at] === b && !this.endedByRemoval(a, b)) {
-      this.lastFound = at;
-      return true;
-    }
-    return this.startedAt(a, b) >= 0;
-  }
-
-  /** Step in which the pair (a < b) began, or -1 if there is no such pair. */
+  /** Step in which the pair (a < b) began, or -1 if there is no such pair; a walk of the list in order is answered from the next entry. */
   startedAt(a: number, b: number): number {
     if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b < this.tree.items.capacity)) return -1;
     if (this.endedByRemoval(a, b)) return -1;
     const cur = this.lists.current;
-    if (!this.priorityChanged) {
-      // The list is sorted by the priorities the items have now: a binary search finds it.
-      const pa = this.tree.items.priorityOf(a);
-      const pb = this.tree.items.priorityOf(b);
-      const at = lowerBound(cur, cur.count, pa < pb ? pa : pb, a, b);
-      if (!(at < cur.count && cur.a[at] === a && cur.b[at] === b)) return -1;
-      this.lastFound = at;
-      return cur.born[at];
+    let at = this.lastFound + 1;
+    if (!(at < cur.count && cur.a[at] === a && cur.b[at] === b)) {
+      if (this.priorityChanged) {
+        // The list is sorted by the priorities before the change: ask a's pairs.
+        at = this.index.find(this.tree.items, cur, a, b);
+      } else {
+        // Sorted by the priorities the items have now: a binary search finds it.
+        const pa = this.tree.items.priorityOf(a);
+        const pb = this.tree.items.priorityOf(b);
+        at = lowerBound(cur, cur.count, pa < pb ? pa : pb, a, b);
+        if (!(at < cur.count && cur.a[at] === a && cur.b[at] === b)) at = -1;
+      }
+      if (at < 0) return -1;
     }
-    // Priorities changed since: the list is sorted by the old ones. Ask a's pairs.
-    const at = this.index.find(this.tree.items, cur, a, b);
-    if (at < 0) return -1;
     this.lastFound = at;
     return cur.born[at];
   }
