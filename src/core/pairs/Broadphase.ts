@@ -524,17 +524,11 @@ export class Broadphase {
     const cur = this.lists.current;
     let at = this.lastFound + 1;
     if (!(at < cur.count && cur.a[at] === a && cur.b[at] === b)) {
-      if (this.priorityChanged) {
-        // The list is sorted by the priorities before the change: ask a's pairs.
-        at = this.index.find(this.tree.items, cur, a, b);
-      } else {
-        // Sorted by the priorities the items have now: a binary search finds it.
-        const pa = this.tree.items.priorityOf(a);
-        const pb = this.tree.items.priorityOf(b);
-        at = lowerBound(cur, cur.count, pa < pb ? pa : pb, a, b);
-        if (!(at < cur.count && cur.a[at] === a && cur.b[at] === b)) at = -1;
-      }
-      if (at < 0) return -1;
+      const items = this.tree.items;
+      const low = Math.min(items.priorityOf(a), items.priorityOf(b));
+      // After a priority change the list is sorted by the old priorities: a's pairs are asked.
+      at = this.priorityChanged ? this.index.find(items, cur, a, b) : lowerBound(cur, cur.count, low, a, b);
+      if (!(at >= 0 && at < cur.count && cur.a[at] === a && cur.b[at] === b)) return -1;
     }
     this.lastFound = at;
     return cur.born[at];
