@@ -3,7 +3,7 @@
  * with the core that are not public API and may change with it. Nothing else of the core's
  * files is imported from outside `core/`.
  */
-export { fail, FLOAT32_RANGE, inFloat32, isBits32, isSquare, PREFIX, show } from './errors.js';
+export { fail, FLOAT32_MAX, FLOAT32_RANGE, inFloat32, isBits32, isSquare, PREFIX, show } from './errors.js';
 export { fit, grow } from './grow.js';
 export { checkKeys, QUADTREE_KEYS, type KeysOf } from './optionKeys.js';
 export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';

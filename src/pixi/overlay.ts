@@ -1,7 +1,7 @@
 import type { Graphics } from 'pixi.js';
 import { checkKeys, fail, show, type KeysOf } from '../core/internal.js';
 import { Shape, tierOf } from '../core/index.js';
-import { grow } from '../core/internal.js';
+import { FLOAT32_MAX, grow } from '../core/internal.js';
 import type { LooseQuadtree } from '../core/index.js';
 
 /** What the overlay reads from a tree: {@link LooseQuadtree} or anything shaped like it. */
@@ -129,6 +129,11 @@ function checkColours(options: QuadtreeOverlayOptions): void {
 }
 
 const FAR = Number.MAX_VALUE;
+
+/** A view bound within float32's range, which queries keep to (items stand within it too, so no item is lost). */
+function inRange(v: number): number {
+  return v < -FLOAT32_MAX ? -FLOAT32_MAX : v > FLOAT32_MAX ? FLOAT32_MAX : v;
+}
 const BOX = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 const END = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 
@@ -257,7 +262,7 @@ export class QuadtreeOverlay {
     // Items in view, found once for their boxes and their paths.
     const inView =
       this.items || this.paths
-        ? Math.min(tree.queryRect(this.viewMinX, this.viewMinY, this.viewMaxX, this.viewMaxY, this.ids), this.maxItems)
+        ? Math.min(tree.queryRect(inRange(minX), inRange(minY), inRange(maxX), inRange(maxY), this.ids), this.maxItems)
         : 0;
     this.itemsDrawn = this.items ? this.drawItems(tree, inView) : 0;
     this.pairsDrawn = this.pairs ? this.drawPairs(tree) : 0;
