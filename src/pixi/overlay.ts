@@ -2,7 +2,7 @@ import type { Graphics } from 'pixi.js';
 import { checkKeys, fail, show, type KeysOf } from '../core/internal.js';
 import { Shape, tierOf } from '../core/index.js';
 import { FLOAT32_MAX, grow } from '../core/internal.js';
-import type { LooseQuadtree } from '../core/index.js';
+import type { LooseQuadtree, NodeVisitor } from '../core/index.js';
 
 /** What the overlay reads from a tree: {@link LooseQuadtree} or anything shaped like it. */
 export type OverlayTree = Pick<
@@ -199,14 +199,7 @@ export class QuadtreeOverlay {
   private viewMaxX = FAR;
   private viewMaxY = FAR;
   private readonly ids: number[] = [];
-  private readonly collect: (
-    minX: number,
-    minY: number,
-    maxX: number,
-    maxY: number,
-    depth: number,
-    items: number,
-  ) => void;
+  private readonly collect: NodeVisitor;
 
   constructor(graphics: Graphics, options: QuadtreeOverlayOptions = {}) {
     // Typed, but plain JavaScript may pass anything.

@@ -124,27 +124,17 @@ export abstract class QuadtreeQueries {
     hit: SweepHit,
     mask = ALL,
   ): boolean {
-    if (!(
-      Math.abs(minX) <= F32 &&
-      Math.abs(minY) <= F32 &&
-      Math.abs(maxX) <= F32 &&
-      Math.abs(maxY) <= F32 &&
-      minX <= maxX &&
-      minY <= maxY
-    )) {
-      checkQueryBox(minX, minY, maxX, maxY);
-    }
+    this.rectArgs(minX, minY, maxX, maxY, mask);
     if (!(Math.abs(dx) <= F32 && Math.abs(dy) <= F32)) {
       checkQueryNumber('sweep dx', dx);
       checkQueryNumber('sweep dy', dy);
     }
-    if (!isBits32(mask)) refuseMask(mask);
-    this.catchUp();
+    // The box covering the whole sweep bounds the walk.
     const args = this.queries.args;
-    args[0] = dx < 0 ? minX + dx : minX;
-    args[1] = dy < 0 ? minY + dy : minY;
-    args[2] = dx > 0 ? maxX + dx : maxX;
-    args[3] = dy > 0 ? maxY + dy : maxY;
+    if (dx < 0) args[0] = minX + dx;
+    if (dy < 0) args[1] = minY + dy;
+    if (dx > 0) args[2] = maxX + dx;
+    if (dy > 0) args[3] = maxY + dy;
     const p = this.queries.paths;
     p[0] = minX;
     p[1] = minY;
