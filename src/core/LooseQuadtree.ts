@@ -135,7 +135,6 @@ export class LooseQuadtree extends QuadtreeQueries {
 
   /** Places every pending item; returns how many. Queries and steps do this by themselves. */
   flush(): number {
-    this.tree.gameBoxes.settleAll();
     return this.placePending();
   }
 
@@ -221,7 +220,6 @@ export class LooseQuadtree extends QuadtreeQueries {
    * any time in the frame; {@link timeOfImpact} tells when. The path starts where the item is now.
    */
   setSwept(id: number, swept: boolean): void {
-    this.tree.gameBoxes.settleAll();
     const node = this.nodeOf(id, 'setSwept');
     if (typeof swept !== 'boolean') fail(`item ${id} has a swept flag that is not a boolean (got ${show(swept)})`);
     const items = this.tree.items;
@@ -261,7 +259,6 @@ export class LooseQuadtree extends QuadtreeQueries {
    * @throws naming the item and the sizes if the box is not square
    */
   setShape(id: number, shape: ShapeValue): void {
-    this.tree.gameBoxes.settleAll();
     const node = this.nodeOf(id, 'setShape');
     // Typed, but plain JavaScript may pass anything.
     const given: unknown = shape;
@@ -298,7 +295,6 @@ export class LooseQuadtree extends QuadtreeQueries {
    * @internal
    */
   contactOf<T extends Contact>(a: number, b: number, out: T, noun: 'item' | 'entity'): T {
-    this.tree.gameBoxes.settleAll();
     if (!this.isPair(a, b)) {
       const missing = !this.has(a) ? a : !this.has(b) ? b : null;
       fail(
@@ -315,7 +311,6 @@ export class LooseQuadtree extends QuadtreeQueries {
    * start; -1 if not a pair after the last step. Read it before moving them again.
    */
   timeOfImpact(a: number, b: number): number {
-    this.tree.gameBoxes.settleAll();
     this.nodeOf(a, 'timeOfImpact');
     this.nodeOf(b, 'timeOfImpact');
     return this.isPair(a, b) ? this.exactTest.timeOfImpact(a, b) : -1;
@@ -375,7 +370,6 @@ export class LooseQuadtree extends QuadtreeQueries {
    * @throws if the id is not in the index
    */
   getBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, out: T): T {
-    this.tree.gameBoxes.settleAll();
     this.nodeOf(id, 'getBox');
     this.tree.boxNow(id, this.boxOut, 0);
     return copyBox(this.boxOut, 0, out);
@@ -406,8 +400,6 @@ export class LooseQuadtree extends QuadtreeQueries {
    * @param priority - 0..255, higher is more important; a pair has the lower of its two
    */
   setCollider(id: number, layer: number, mask: number, priority: number): void {
-    // A class change copies the item's box: it must be stored (see GameBoxes).
-    this.tree.gameBoxes.settleAll();
     this.nodeOf(id, 'setCollider');
     checkBits(id, 'layer', layer);
     if ((layer | 0) === 0) fail(`item ${id} has layer 0: it would match no mask (got ${show(layer)})`);
@@ -426,7 +418,6 @@ export class LooseQuadtree extends QuadtreeQueries {
 
   /** Marks an item static (a wall): never paired with another static item. */
   setStatic(id: number, isStatic: boolean): void {
-    this.tree.gameBoxes.settleAll();
     this.nodeOf(id, 'setStatic');
     const items = this.tree.items;
     if (items.hasFlag(id, STATIC) === isStatic) return;
@@ -443,9 +434,6 @@ export class LooseQuadtree extends QuadtreeQueries {
     this.tree.layout.compactIfScattered();
     this.broadphase.run();
     this.tree.items.releaseDeparted();
-    // Owed classes and bad members are reported after records are released, so one removed
-    // now keeps its record until the next step ends, like any removal.
-    this.tree.gameBoxes.settleAll();
     this.tree.layout.reorderIfScattered();
     this.tree.items.trim();
     if (this.tree.sweeps.count !== 0) this.advancePaths();
@@ -462,7 +450,6 @@ export class LooseQuadtree extends QuadtreeQueries {
    * @throws if `into` is given and is not a snapshot
    */
   save(into?: QuadtreeSnapshot): QuadtreeSnapshot {
-    this.tree.gameBoxes.settleAll();
     return saveState(this, into, this.stepCount);
   }
 
@@ -546,7 +533,6 @@ export class LooseQuadtree extends QuadtreeQueries {
 
   /** Checks every invariant of the tree, lists and pairs; throws naming the first broken one. For tests. */
   validate(): void {
-    this.tree.gameBoxes.settleAll();
     validateIndex(this.tree, this.broadphase);
   }
 

@@ -10,6 +10,6 @@ export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
 export { IdList } from './lists/IdList.js';
 export { spatialTreeOf } from './LooseQuadtree.js';
 export type { SpatialTree } from './placement/SpatialTree.js';
-export { OWE, SCAN_FIELDS, STORE_CENTRES, type GameBoxes } from './placement/GameBoxes.js';
+export { SCAN_FIELDS, STORE_CENTRES, type GameBoxes } from './placement/GameBoxes.js';
 export { describe, QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
 export { markOutside } from './snapshot/StatePlan.js';

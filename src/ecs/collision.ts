@@ -1,6 +1,6 @@
 import { addComponent, addEntity, hasComponent, removeEntity, type World } from 'bitecs';
 import { Phase } from './components.js';
-import { fit, spatialTreeOf } from '../core/internal.js';
+import { fit } from '../core/internal.js';
 import { refreshCounts } from './sync.js';
 import { PairMap } from './pairmap.js';
 import { stateOf, type QuadtreeState } from './state.js';
@@ -51,9 +51,6 @@ export function quadtreeCollisionSystem<W extends object>(world: W): W {
   stats.deferred = ts.deferred;
   stats.waitBound = ts.waitBound;
   stats.pairEntities = s.pairEntityCount;
-  // The boxes the step's join read from the components itself (see the core's GameBoxes), and
-  // the entities it held for numbers that made no box: as the sync counts and reports its own.
-  stats.dirty += spatialTreeOf(tree).gameBoxes.takeChanged();
   refreshCounts(s);
   stats.collisionMs = performance.now() - started;
   if (s.error !== null) {

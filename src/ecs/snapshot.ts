@@ -1,5 +1,5 @@
 import { $internal, entityExists, type InternalWorld, type World } from 'bitecs';
-import { describe, fail, fit, QuadtreeSnapshot, restoreState, saveState, spatialTreeOf } from '../core/internal.js';
+import { describe, fail, fit, QuadtreeSnapshot, restoreState, saveState } from '../core/internal.js';
 import type { HandlerRecord } from './handlers.js';
 import { stateOf, type QuadtreeState } from './state.js';
 
@@ -54,9 +54,6 @@ export function saveQuadtree(world: object, into?: QuadtreeWorldSnapshot): Quadt
   if (into !== undefined && !(into instanceof QuadtreeWorldSnapshot))
     fail(`saveQuadtree takes a snapshot to reuse, or nothing (got ${describe(into)})`);
   const snap = into ?? new QuadtreeWorldSnapshot();
-  // Boxes a sync left for the step to read are stored first: the snapshot holds what the
-  // sync read, whatever the game's components do after it (see the core's GameBoxes).
-  spatialTreeOf(s.tree).gameBoxes.settleAll();
   saveState(s, snap.state, s.tree.stepCount);
   listTracked(s, snap);
   listPairEntities(s, snap);

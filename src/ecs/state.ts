@@ -61,8 +61,6 @@ export class QuadtreeState {
   refreshPairs = false;
   /** The collision step the dispatch system last served. */
   dispatchedStep = 0;
-  /** Holds an entity whose Position or Bounds made no box, found by the core (see GameBoxes); made by the first sync. */
-  holdBadBox: ((eid: number) => void) | null = null;
   /** The collider the sync system last read (see check.readCollider). */
   readonly colliderRead = { layer: 1, mask: -1, priority: 128 };
 

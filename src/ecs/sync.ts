@@ -14,7 +14,7 @@ import {
 import { HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
 import { Shape } from '../core/index.js';
-import { OWE, SCAN_FIELDS, spatialTreeOf, STORE_CENTRES, type GameBoxes } from '../core/internal.js';
+import { SCAN_FIELDS, spatialTreeOf, STORE_CENTRES, type GameBoxes } from '../core/internal.js';
 
 /**
  * The sync system: brings the tree up to date with the components. Inserts the entities that
@@ -373,19 +373,11 @@ function scan(s: QuadtreeState): void {
   const tree = s.tree;
   tree.flush();
   const game = spatialTreeOf(tree).gameBoxes;
-  game.use(px, py, bw, bh, (s.holdBadBox ??= (eid) => hold(s, eid, BAD_BOX)));
   const plan = game.scanPlan;
   let scanned = 0;
   let dirty = 0;
   for (let r = 0, ranges = game.planScan(); r < ranges; r++) {
     const k = plan[SCAN_FIELDS * r];
-    if (plan[SCAN_FIELDS * r + 3] === OWE) {
-      // The step's join reads this class's Positions and Bounds itself (see GameBoxes): its
-      // changed boxes count as dirty then, and a bad one is held and reported by the step.
-      scanned += plan[SCAN_FIELDS * r + 4];
-      game.owe(k);
-      continue;
-    }
     if (plan[SCAN_FIELDS * r + 3] === STORE_CENTRES) {
       scanned += plan[SCAN_FIELDS * r + 4];
       dirty += storeRange(s, game, k, plan[SCAN_FIELDS * r + 1], plan[SCAN_FIELDS * r + 2]);

@@ -123,9 +123,6 @@ export class PairFinder {
     const C = this.tree.classes;
     this.careful = C.careful(s);
     const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;
-    // Owed boxes are read by join alone, over the whole class; any other way settles them first.
-    const owed = this.tree.gameBoxes;
-    if (owed.isOwed(s) && (selfJoined || places !== null || from !== 0 || to < C.end[s])) owed.settle(s);
     if (selfJoined) {
       // The joins return their tests: a field stored after their long loops would lack type
       // feedback when compiled mid-loop, and the code be thrown away each call.
@@ -146,8 +143,6 @@ export class PairFinder {
       if (selfJoined && partnerItems < C.size[s]) this.tests += this.grid.probe(partners, this.emitSlots);
       else this.tests += this.grid.join(partners, this.emitSlots, s, places, from, to);
     }
-    // Without partners, or with none in the grid, the join read no member: store them now.
-    owed.settle(s);
   }
 
   /** Appends a pair found. Kept small: it is inlined into the probes' loops. */

@@ -1,14 +1,11 @@
 import { MAX_CLASSES } from '../store/CollisionClasses.js';
 import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, PRIORITY_SHIFT, SWEPT } from '../store/ItemStore.js';
 import { grow, resize, Slack } from '../grow.js';
-import { makesBox } from '../errors.js';
 import { boxesOverlap } from '../geometry.js';
 import { markOutside } from '../snapshot/StatePlan.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { roundOverlap, type ExactTest } from './ExactTest.js';
 
-/** Rounds to float32, as the slots store a box's corners (see SlotPool.box). */
-const fround = Math.fround;
 /** The grid has at most this many cells a side (4^9 cells in all). */
 const MAX_SIDE = 512;
 
@@ -128,8 +125,7 @@ export class ProbeGrid {
 
   /**
    * Tests class k's members at places `lo..hi-1` (or `places[lo..hi-1]`) against the grid's
-   * cells, calling `emit(memberSlot, entrySlot)` once per overlap. A whole owed class has its
-   * boxes made, stored and tested in this one pass (see GameBoxes).
+   * cells, calling `emit(memberSlot, entrySlot)` once per overlap.
    */
   private probeClass(
     k: number,
@@ -146,45 +142,18 @@ export class ProbeGrid {
     const ids = C.ids[k];
     const detached = C.detached[k] === 1;
     const first = C.listStart[k];
-    const gameBoxes = tree.gameBoxes;
-    const owed = places === null && lo === 0 && hi >= C.end[k] && gameBoxes.isOwed(k);
-    const { x: cx, y: cy, w: cw, h: ch } = gameBoxes.centres;
     const { start, box, tag, inv, side } = this;
     const last = side - 1;
     const ox = tree.originX;
     const oy = tree.originY;
     const touching = this.touching;
     let tests = 0;
-    let changed = 0;
     for (let j = lo; j < hi; j++) {
       const i = places === null ? j : places[j];
       const id = ids[i];
       if (id < 0) continue;
       const slot = detached ? first + i : items.slotOf(id);
       const b = 4 * slot;
-      if (owed) {
-        const x = cx[id],
-          y = cy[id],
-          hw = cw[id] * 0.5,
-          hh = ch[id] * 0.5;
-        // The corners as the slot holds them (float32): past its range they are infinite.
-        const x0 = fround(x - hw),
-          y0 = fround(y - hh),
-          x1 = fround(x + hw),
-          y1 = fround(y + hh);
-        // The member keeps its last box.
-        if (!makesBox(hw, hh, x0, y0, x1, y1)) {
-          gameBoxes.badMember(id);
-          continue;
-        }
-        if (f32[b | MIN_X] !== x0 || f32[b | MIN_Y] !== y0 || f32[b | MAX_X] !== x1 || f32[b | MAX_Y] !== y1) {
-          f32[b | MIN_X] = x0;
-          f32[b | MIN_Y] = y0;
-          f32[b | MAX_X] = x1;
-          f32[b | MAX_Y] = y1;
-          changed++;
-        }
-      }
       const x0 = f32[b | MIN_X],
         y0 = f32[b | MIN_Y],
         x1 = f32[b | MAX_X],
@@ -215,7 +184,6 @@ export class ProbeGrid {
         }
       }
     }
-    if (owed) gameBoxes.paid(k, changed);
     return tests;
   }
 

@@ -254,7 +254,6 @@ export class SpatialTree {
   attach(k: number): void {
     const C = this.classes;
     const ids = C.ids[k];
-    this.gameBoxes.settle(k);
     C.detached[k] = 0;
     for (let i = 0, end = C.end[k]; i < end; i++) {
       const id = ids[i];

@@ -183,9 +183,9 @@ export abstract class QuadtreeQueries {
     return trim(outIds, count);
   }
 
-  /** Places pending items, and stores boxes a sync left owed (see GameBoxes), before a query reads the tree. */
+  /** Places pending items before a query reads the tree. */
   private catchUp(): void {
-    if (this.tree.pendingCount !== 0 || this.tree.gameBoxes.owed !== 0) this.flush();
+    if (this.tree.pendingCount !== 0) this.flush();
   }
 
   // The *Args helpers check a query's numbers, place pending items and store the numbers; small, so they inline.
