@@ -354,7 +354,10 @@ export class LooseQuadtree extends QuadtreeQueries {
     return Number.isInteger(id) && id >= 0 && id < this.tree.items.capacity && this.tree.items.nodeOf(id) !== ABSENT;
   }
 
-  /** Removes every item. Their pairs show as exited in the next step. Keeps allocated memory. */
+  /**
+   * Removes every item, tile layers' rectangles included (the layers are then gone). Their pairs
+   * show as exited in the next step. Keeps allocated memory.
+   */
   clear(): void {
     const items = this.tree.items;
     // Over the records, not the id map: a far id would make that a pass over millions of ids.
@@ -363,6 +366,7 @@ export class LooseQuadtree extends QuadtreeQueries {
       if (id >= 0 && items.nodeOf(id) !== ABSENT) this.remove(id);
     }
     this.tree.clear();
+    this.attached.length = 0;
   }
 
   /**

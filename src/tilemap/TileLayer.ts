@@ -125,9 +125,18 @@ export class TileLayer {
     this.owner.attach(this);
   }
 
-  /** Rectangles (items) the solid tiles are merged into. */
+  /** Rectangles (items) the solid tiles are merged into; 0 once the layer is gone (see {@link isGone}). */
   get rectCount(): number {
-    return this.grid.count;
+    return this.isGone ? 0 : this.grid.count;
+  }
+
+  /**
+   * True once the layer's rectangles are gone from the tree: destroyed, or its tree (world)
+   * cleared or restored to a snapshot saved before the layer was made. A gone layer names no
+   * rectangle (`owns` is false, `idAt` -1), and its changing methods throw.
+   */
+  get isGone(): boolean {
+    return this.destroyed || !this.owner.holds(this);
   }
 
   /**
@@ -187,12 +196,12 @@ export class TileLayer {
    */
   idAt(col: number, row: number): number {
     const s = this.grid.slotAt[this.indexOf('idAt', col, row)];
-    return s < 0 ? -1 : this.grid.ids[s];
+    return s < 0 || this.isGone ? -1 : this.grid.ids[s];
   }
 
-  /** True when `id` is one of the layer's rectangles. */
+  /** True when `id` is one of the layer's rectangles (never once the layer is gone). */
   owns(id: number): boolean {
-    return this.grid.slotOfId.has(id);
+    return this.grid.slotOfId.has(id) && !this.isGone;
   }
 
   /**
@@ -209,8 +218,9 @@ export class TileLayer {
     return out;
   }
 
-  /** Calls `visit` with each rectangle's id and box, in no particular order. */
+  /** Calls `visit` with each rectangle's id and box, in no particular order (none once the layer is gone). */
   visitRects(visit: TileRectVisitor): void {
+    if (this.isGone) return;
     const g = this.grid;
     const tw = this.tileWidth,
       th = this.tileHeight;
@@ -316,15 +326,18 @@ export class TileLayer {
 
   private slotOf(verb: string, id: number): number {
     const s = this.grid.slotOfId.get(id);
-    if (s === undefined) fail(`tile layer ${verb}: item ${show(id)} is not a rectangle of this layer`);
+    if (s === undefined || this.isGone) fail(`tile layer ${verb}: item ${show(id)} is not a rectangle of this layer`);
     return s;
   }
 
   private checkLive(verb: string): void {
     if (this.destroyed) fail(`tile layer ${verb}: the layer was destroyed`);
-    // A restore of a snapshot saved before the layer was made takes the layer's items away.
+    // A clear, or a restore of a snapshot saved before the layer was made, takes its items away.
     if (!this.owner.holds(this))
-      fail(`tile layer ${verb}: the ${this.ownerName} was restored to a snapshot saved before this layer was made`);
+      fail(
+        `tile layer ${verb}: the ${this.ownerName} no longer holds this layer's rectangles ` +
+          '(it was cleared, or restored to a snapshot saved before the layer was made)',
+      );
   }
 }
 

@@ -66,8 +66,8 @@ export interface TileGridOptions {
 export interface TileLayerOptions extends TileGridOptions {
   /**
    * The item ids of the rectangles: the first id of a range of `width * height` ids (a
-   * rectangle per tile at most) reserved for the layer, of which it uses the lowest, or an
-   * allocator. Ids must not be in the tree.
+   * rectangle per tile at most) reserved for the layer, from which a new rectangle takes the
+   * id freed last or else the next never used; or an allocator. Ids must not be in the tree.
    */
   ids: number | TileIds;
 }

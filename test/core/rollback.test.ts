@@ -478,10 +478,20 @@ describe('rollback: what restore refuses', () => {
     });
     tree.step();
     expect(tree.has(1000)).toBe(true);
+    expect(layer.owns(1000)).toBe(true);
     tree.restore(snap);
     expect(tree.has(1000)).toBe(false);
+    // Gone: it names no rectangle, though the ids may be the game's again.
+    expect(layer.isGone).toBe(true);
+    expect([layer.rectCount, layer.idAt(0, 0), layer.owns(1000)]).toEqual([0, -1, false]);
+    const visited: number[] = [];
+    layer.visitRects((id) => visited.push(id));
+    expect(visited).toEqual([]);
+    expect(() => layer.rectOf(1000, { col: 0, row: 0, width: 0, height: 0 })).toThrow(
+      'bitecs-quadtree: tile layer rectOf: item 1000 is not a rectangle of this layer',
+    );
     expect(() => layer.setTile(0, 0, 0)).toThrow(
-      'bitecs-quadtree: tile layer setTile: the tree was restored to a snapshot saved before this layer was made',
+      "bitecs-quadtree: tile layer setTile: the tree no longer holds this layer's rectangles (it was cleared, or restored to a snapshot saved before the layer was made)",
     );
     tree.validate();
   });

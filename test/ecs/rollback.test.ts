@@ -321,11 +321,20 @@ describe('rollback of a bitECS world with its collision state', () => {
     tree.validate();
     // A tile layer made after a save is gone with the restore, and says so.
     const late = addTileLayer(game.world, { data: [1, 1, 0, 1], width: 2, tileWidth: 8, tileHeight: 8 });
+    const lateIds: number[] = [];
+    late.visitRects((id) => lateIds.push(id));
+    expect(lateIds.length).toBe(2);
+    expect(lateIds.every((id) => late.owns(id))).toBe(true);
     saver.restore(savedWorld);
     restoreQuadtree(game.world, snap);
     expect(() => late.setTile(0, 0, 0)).toThrow(
-      'tile layer setTile: the world was restored to a snapshot saved before this layer was made',
+      "tile layer setTile: the world no longer holds this layer's rectangles (it was cleared, or restored to a " +
+        'snapshot saved before the layer was made)',
     );
+    // Its entities are gone with the restore: the game's next ones may take their ids.
+    expect(late.isGone).toBe(true);
+    expect([late.rectCount, late.idAt(0, 0)]).toEqual([0, -1]);
+    expect(lateIds.some((id) => late.owns(id))).toBe(false);
     expect(tree.stepCount).toBe(snap.frame);
     expect(before.frame).toBe(30);
   });

@@ -267,6 +267,49 @@ describe('tile layer', () => {
     expect(given.sort()).toEqual([3, 50, 7, 60, 61].sort());
   });
 
+  it('takes the id freed last, else the next never used, from its range', () => {
+    const tree = new LooseQuadtree();
+    // Row 0: two single tiles; row 1 empty.
+    const layer = new TileLayer(tree, { data: [1, 0, 1, 0, 0, 0], width: 3, tileWidth: 1, tileHeight: 1, ids: 100 });
+    expect([layer.idAt(0, 0), layer.idAt(2, 0)]).toEqual([100, 101]);
+    layer.setTile(0, 0, 0);
+    layer.setTile(2, 0, 0);
+    // Freed 100, then 101: the next rectangles take 101, then 100, then 102.
+    layer.setTiles([0, 1, 1, 2, 1, 1]);
+    expect([layer.idAt(0, 1), layer.idAt(2, 1)]).toEqual([101, 100]);
+    layer.setTile(1, 0, 1);
+    expect(layer.idAt(1, 0)).toBe(102);
+    tree.step();
+    tree.validate();
+  });
+
+  it('is gone after the tree is cleared: it names no rectangle and its changes throw', () => {
+    const tree = new LooseQuadtree();
+    const layer = new TileLayer(tree, { data: [1, 1, 0, 1], width: 2, tileWidth: 8, tileHeight: 8, ids: 1000 });
+    tree.insert(1, 2, 2, 6, 6);
+    tree.step();
+    expect(tree.current.count).toBe(1);
+    tree.clear();
+    expect(tree.size).toBe(0);
+    expect(layer.isGone).toBe(true);
+    expect([layer.rectCount, layer.idAt(0, 0), layer.owns(1000)]).toEqual([0, -1, false]);
+    // The game may use the layer's old ids now; the layer does not claim them.
+    tree.insert(1000, 0, 0, 4, 4);
+    expect(layer.owns(1000)).toBe(false);
+    expect(() => layer.setTile(1, 1, 0)).toThrow(
+      "bitecs-quadtree: tile layer setTile: the tree no longer holds this layer's rectangles (it was cleared, " +
+        'or restored to a snapshot saved before the layer was made)',
+    );
+    expect(() => layer.destroy()).toThrow('tile layer destroy: the tree no longer holds');
+    tree.step();
+    expect(tree.size).toBe(1);
+    tree.validate();
+    // A new layer over the same tiles works as the first did.
+    const again = new TileLayer(tree, { data: [1, 1, 0, 1], width: 2, tileWidth: 8, tileHeight: 8, ids: 2000 });
+    expect(again.rectCount).toBe(2);
+    expect(again.isGone).toBe(false);
+  });
+
   it('refuses bad input with a clear error and changes nothing', () => {
     const tree = new LooseQuadtree();
     const base = { data: [1, 1, 0, 0, 1, 0], width: 3, tileWidth: 16, tileHeight: 16, ids: 0 };
