@@ -129,10 +129,11 @@ class Newborns {
  * {@link hidden} and {@link visibleIds} describe the last cull.
  *
  * @example
- * const culler = new SpriteCuller({ mask: Layer.Enemy | Layer.Ship }); // the layers that have sprites
+ * const culler = new SpriteCuller<Sprite>({ mask: Layer.Enemy | Layer.Ship }); // the layers that have sprites
+ * forgetRemoved(world, culler, (eid, sprite) => sprite.destroy()); // or culler.delete(eid) when the entity goes
  * culler.set(eid, sprite);                      // when the entity gets its sprite
  * culler.cull(tree, camX, camY, camX + w, camY + h); // every frame, after the tree is synced
- * culler.delete(eid);                           // when the entity goes
+ * culler.placeVisible(Position);                // then the sprites in view follow their entities
  */
 export class SpriteCuller<T extends Cullable = Cullable> {
   /** See {@link CullOptions.mask}; may be changed between culls. */
@@ -339,12 +340,10 @@ export class SpriteCuller<T extends Cullable = Cullable> {
  * @example
  * const sparks = new ParticleContainer<Particle>({ dynamicProperties: { position: true } });
  * const culler = new ParticleCuller(sparks, { mask: Layer.Spark });
+ * forgetRemoved(world, culler);                      // removed entities leave the container
  * culler.set(eid, new Particle(texture));            // when the entity is born
- * const n = culler.cull(tree, camX, camY, camX + w, camY + h); // every frame, after the sync
- * for (let i = 0; i < n; i++) {                      // place only the particles in view
- *   const eid = culler.visibleIds[i];
- *   sparks.particleChildren[i].x = Position.x[eid];
- * }
+ * culler.cull(tree, camX, camY, camX + w, camY + h); // every frame, after the sync
+ * culler.placeVisible(Position);                     // x and y of the particles in view
  */
 export class ParticleCuller<T extends IParticle = IParticle> {
   /** The container whose `particleChildren` the culler owns. */
