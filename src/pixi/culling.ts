@@ -32,6 +32,22 @@ export interface Cullable {
   culled: boolean;
 }
 
+/** Anything with a position to write (a PixiJS v8 `Container`, `Sprite`, `Particle`...): see `placeVisible`. */
+export interface Placeable {
+  /** Written by `placeVisible`: the entity's x. */
+  x: number;
+  /** Written by `placeVisible`: the entity's y. */
+  y: number;
+}
+
+/** Where `placeVisible` reads positions: the ECS `Position` component, or any arrays indexed by id. */
+export interface PositionSource {
+  /** x of each id. */
+  readonly x: ArrayLike<number>;
+  /** y of each id. */
+  readonly y: ArrayLike<number>;
+}
+
 /** Ids of the items overlapping the view grown by `margin`, into `hits`; returns the count. */
 function queryView(
   tree: CullTree,
@@ -49,14 +65,53 @@ function queryView(
   return tree.queryRect(minX - margin, minY - margin, maxX + margin, maxY + margin, hits, mask);
 }
 
-function checkEntry(id: number, what: string, value: unknown): void {
+function checkEntry(id: number, what: string, value: unknown, inView: unknown): void {
   if (!Number.isInteger(id) || id < 0) fail(`cull id must be a non-negative integer (got ${show(id)})`);
   if (value === null || typeof value !== 'object') fail(`${what} for id ${id} must be an object (got ${show(value)})`);
+  if (typeof inView !== 'boolean') fail(`inView for id ${id} must be true or false (got ${show(inView)})`);
+}
+
+/** Refuses a position source without `x` and `y` arrays: a missing one would place every object at NaN. */
+function checkPositions(who: string, position: unknown): void {
+  // Typed, but plain JavaScript may pass anything.
+  const given = position as Partial<PositionSource> | null;
+  if (given === null || typeof given !== 'object' || typeof given.x !== 'object' || typeof given.y !== 'object') {
+    fail(`${who}.placeVisible needs a position store with x and y arrays, such as Position (got ${show(position)})`);
+  }
 }
 
 /** `ids` if it holds `n` entries, else a new array (its contents dropped): it grows by doubling, not every cull. */
 function roomFor(ids: Int32Array, n: number): Int32Array {
   return ids.length >= n ? ids : new Int32Array(Math.max(n, ids.length * 2));
+}
+
+/**
+ * Ids set in view (`set(id, object, true)`) since the last cull: a cull that does not find one
+ * keeps it in view once, as the tree learns of a newborn entity only at the next sync.
+ */
+class Newborns {
+  /** 1 while an id is listed; a cull's query marks the ones it finds 2 (see ParticleCuller). */
+  flag: Uint8Array = new Uint8Array(256);
+  ids: Int32Array = new Int32Array(64);
+  count = 0;
+
+  /** Makes room for ids up to `id`: every id set is covered, so a cull reads the flags in range. */
+  cover(id: number): void {
+    if (id >= this.flag.length) this.flag = fit(this.flag, id + 1);
+  }
+
+  add(id: number): void {
+    if (this.flag[id] !== 0) return;
+    this.flag[id] = 1;
+    if (this.count === this.ids.length) this.ids = fit(this.ids, this.count + 1);
+    this.ids[this.count++] = id;
+  }
+
+  /** Ends every listing: called at the end of each cull. */
+  reset(): void {
+    for (let i = 0; i < this.count; i++) this.flag[this.ids[i]] = 0;
+    this.count = 0;
+  }
 }
 
 /**
@@ -74,10 +129,11 @@ function roomFor(ids: Int32Array, n: number): Int32Array {
  * {@link hidden} and {@link visibleIds} describe the last cull.
  *
  * @example
- * const culler = new SpriteCuller({ mask: Layer.Enemy | Layer.Ship }); // the layers that have sprites
+ * const culler = new SpriteCuller<Sprite>({ mask: Layer.Enemy | Layer.Ship }); // the layers that have sprites
+ * forgetRemoved(world, culler, (eid, sprite) => sprite.destroy()); // or culler.delete(eid) when the entity goes
  * culler.set(eid, sprite);                      // when the entity gets its sprite
  * culler.cull(tree, camX, camY, camX + w, camY + h); // every frame, after the tree is synced
- * culler.delete(eid);                           // when the entity goes
+ * culler.placeVisible(Position);                // then the sprites in view follow their entities
  */
 export class SpriteCuller<T extends Cullable = Cullable> {
   /** See {@link CullOptions.mask}; may be changed between culls. */
@@ -122,6 +178,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   private frame = 1;
   private ids: Int32Array = new Int32Array(256);
   private readonly hits: number[] = [];
+  private readonly newborns = new Newborns();
 
   constructor(options: CullOptions = {}) {
     checkKeys('SpriteCuller option', options, CULL_KEYS);
@@ -129,14 +186,31 @@ export class SpriteCuller<T extends Cullable = Cullable> {
     this.margin = options.margin ?? 0;
   }
 
-  /** Registers the object for an id (replacing any other) and culls it until a cull finds it in view. */
-  set(id: number, object: T): void {
-    checkEntry(id, 'object', object);
+  /**
+   * Registers the object for an id (replacing any other) and culls it until a cull finds it in
+   * view. With `inView`, for an entity born in view after this frame's sync (a spark at a hit):
+   * the object is shown at once and joins {@link visibleIds}, so {@link placeVisible} places it,
+   * and the next cull keeps it in view though the tree does not hold it yet; the cull after that
+   * decides by the tree.
+   */
+  set(id: number, object: T, inView = false): void {
+    checkEntry(id, 'object', object, inView);
     if (id >= this.stamp.length) this.growStamp(id);
+    this.newborns.cover(id);
     if (this.objects[id] === undefined) this.registered++;
     this.objects[id] = object;
-    this.stamp[id] = 0;
-    object.culled = true;
+    if (!inView) {
+      this.stamp[id] = 0;
+      object.culled = true;
+      return;
+    }
+    object.culled = false;
+    this.newborns.add(id);
+    // Listed as in view at the last cull, so the next cull culls it once it is out of view.
+    if (this.stamp[id] === this.frame) return;
+    this.stamp[id] = this.frame;
+    if (this.visibleCount === this.ids.length) this.ids = fit(this.ids, this.visibleCount + 1);
+    this.ids[this.visibleCount++] = id;
   }
 
   /** The object registered for an id, if any. */
@@ -158,6 +232,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
     this.objects.length = 0;
     this.registered = 0;
     this.stamp.fill(0);
+    this.newborns.reset();
     this.visibleCount = 0;
     this.culledCount = 0;
     this.shown = 0;
@@ -188,24 +263,64 @@ export class SpriteCuller<T extends Cullable = Cullable> {
       hits[count++] = id;
     }
     const last = this.ids;
+    const newborn = this.newborns.flag;
+    let kept = 0;
     for (let i = 0; i < this.visibleCount; i++) {
       const id = last[i];
       // In view again this frame, or forgotten since (remove, or a stale entry).
       if (stamp[id] !== prevFrame) continue;
       const object = objects[id];
+      if (object !== undefined && newborn[id] !== 0) {
+        // Set in view and not in the tree yet: kept at the front of the old list, read below.
+        stamp[id] = frame;
+        last[kept++] = id;
+        continue;
+      }
       if (object !== undefined) {
         object.culled = true;
         hidden++;
       }
       stamp[id] = 0;
     }
-    const ids = (this.ids = roomFor(last, count));
+    this.newborns.reset();
+    const ids = (this.ids = roomFor(last, count + kept));
+    // The kept newborns go after the ids found: `ids` may be `last`, so they move first, from the back.
+    for (let i = kept - 1; i >= 0; i--) ids[count + i] = last[i];
     for (let i = 0; i < count; i++) ids[i] = hits[i];
+    count += kept;
     this.visibleCount = count;
     this.culledCount = this.registered - count;
     this.shown = shown;
     this.hidden = hidden;
     return count;
+  }
+
+  /**
+   * Writes each object in view the position of its id, `x[id]` and `y[id]` of `position` (the
+   * ECS `Position`, or the game's own arrays): one loop over the last cull's {@link visibleIds},
+   * so call it after {@link cull} and after the game's last move of the frame. Objects out of
+   * view keep their old place, unread and unwritten. Returns how many it placed.
+   *
+   * The objects need `x` and `y` ({@link Placeable}): give the culler their type,
+   * `new SpriteCuller<Sprite>(...)`.
+   * @throws if `position` has no `x` or `y` array
+   */
+  placeVisible(this: SpriteCuller<T & Placeable>, position: PositionSource): number {
+    checkPositions('SpriteCuller', position);
+    const { x, y } = position;
+    const ids = this.ids;
+    const objects = this.objects;
+    let placed = 0;
+    for (let i = 0; i < this.visibleCount; i++) {
+      const id = ids[i];
+      const object = objects[id];
+      // Deleted since the cull.
+      if (object === undefined) continue;
+      object.x = x[id];
+      object.y = y[id];
+      placed++;
+    }
+    return placed;
   }
 
   private growStamp(id: number): void {
@@ -225,12 +340,10 @@ export class SpriteCuller<T extends Cullable = Cullable> {
  * @example
  * const sparks = new ParticleContainer<Particle>({ dynamicProperties: { position: true } });
  * const culler = new ParticleCuller(sparks, { mask: Layer.Spark });
+ * forgetRemoved(world, culler);                      // removed entities leave the container
  * culler.set(eid, new Particle(texture));            // when the entity is born
- * const n = culler.cull(tree, camX, camY, camX + w, camY + h); // every frame, after the sync
- * for (let i = 0; i < n; i++) {                      // place only the particles in view
- *   const eid = culler.visibleIds[i];
- *   sparks.particleChildren[i].x = Position.x[eid];
- * }
+ * culler.cull(tree, camX, camY, camX + w, camY + h); // every frame, after the sync
+ * culler.placeVisible(Position);                     // x and y of the particles in view
  */
 export class ParticleCuller<T extends IParticle = IParticle> {
   /** The container whose `particleChildren` the culler owns. */
@@ -273,6 +386,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   private readonly hits: number[] = [];
   private ids: Int32Array = new Int32Array(256);
   private sorted: Int32Array = new Int32Array(256);
+  private readonly newborns = new Newborns();
 
   constructor(container: ParticleContainer<T>, options: CullOptions & { sortById?: boolean } = {}) {
     // Typed, but plain JavaScript may pass anything.
@@ -289,11 +403,32 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     container.update();
   }
 
-  /** Registers the particle for an id (replacing any other); it shows from the next cull on. */
-  set(id: number, particle: T): void {
-    checkEntry(id, 'particle', particle);
+  /**
+   * Registers the particle for an id (replacing any other); it shows from the next cull on.
+   * With `inView`, for an entity born in view after this frame's sync (a spark at a hit): the
+   * particle joins the container and {@link visibleIds} at once, so {@link placeVisible} places
+   * it, and the next cull keeps it though the tree does not hold it yet; the cull after that
+   * decides by the tree.
+   */
+  set(id: number, particle: T, inView = false): void {
+    checkEntry(id, 'particle', particle, inView);
+    const newborns = this.newborns;
+    newborns.cover(id);
     if (this.particles[id] === undefined) this.registered++;
     this.particles[id] = particle;
+    if (!inView) {
+      newborns.flag[id] = 0;
+      return;
+    }
+    // Once until the next cull: a second set in view would list the id twice.
+    if (newborns.flag[id] !== 0) return;
+    newborns.add(id);
+    const n = this.visibleCount;
+    if (n === this.ids.length) this.ids = fit(this.ids, n + 1);
+    this.ids[n] = id;
+    this.visibleCount = n + 1;
+    this.container.particleChildren.push(particle);
+    this.container.update();
   }
 
   /** The particle registered for an id, if any. */
@@ -313,6 +448,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   clear(): void {
     this.particles.length = 0;
     this.registered = 0;
+    this.newborns.reset();
     this.container.particleChildren.length = 0;
     this.container.update();
     this.visibleCount = 0;
@@ -333,19 +469,38 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     const out = this.container.particleChildren;
     const particles = this.particles;
     const before = out.length;
-    const visibleIds = (this.ids = roomFor(this.ids, n));
+    const newborns = this.newborns;
+    const visibleIds = (this.ids = roomFor(this.ids, n + newborns.count));
+    const newborn = newborns.flag;
+    const anyNewborn = newborns.count > 0;
     let changed = false;
     let count = 0;
     for (let i = 0; i < n; i++) {
       const id = ids[i];
       const particle = particles[id];
       if (particle === undefined) continue;
+      // Found by the tree: not kept again below.
+      if (anyNewborn && newborn[id] === 1) newborn[id] = 2;
       if (count >= before || out[count] !== particle) {
         out[count] = particle;
         changed = true;
       }
       visibleIds[count++] = id;
     }
+    // Newborns set in view that the tree does not hold yet stay, after the ones it found.
+    for (let i = 0; i < newborns.count; i++) {
+      const id = newborns.ids[i];
+      const particle = particles[id];
+      if (newborn[id] !== 1 || particle === undefined) continue;
+      // Listed twice if set out of view and in view again since the cull: kept once.
+      newborn[id] = 2;
+      if (count >= before || out[count] !== particle) {
+        out[count] = particle;
+        changed = true;
+      }
+      visibleIds[count++] = id;
+    }
+    newborns.reset();
     if (count !== before) {
       out.length = count;
       changed = true;
@@ -355,5 +510,29 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     this.visibleCount = count;
     this.culledCount = this.registered - count;
     return count;
+  }
+
+  /**
+   * Writes each particle in the container the position of its id, `x[id]` and `y[id]` of
+   * `position` (the ECS `Position`, or the game's own arrays): what a `ParticleContainer` with
+   * `dynamicProperties: { position: true }` uploads each frame. One loop over the last cull's
+   * particles, so call it after {@link cull} and after the game's last move of the frame.
+   * Returns how many it placed.
+   * @throws if `position` has no `x` or `y` array
+   */
+  placeVisible(position: PositionSource): number {
+    checkPositions('ParticleCuller', position);
+    const { x, y } = position;
+    const ids = this.ids;
+    const out = this.container.particleChildren;
+    // The container's list unless the game changed it since the cull.
+    const n = Math.min(this.visibleCount, out.length);
+    for (let i = 0; i < n; i++) {
+      const id = ids[i];
+      const particle = out[i];
+      particle.x = x[id];
+      particle.y = y[id];
+    }
+    return n;
   }
 }

@@ -1,8 +1,18 @@
 /**
  * `bitecs-quadtree/pixi`: optional PixiJS v8 helpers, a debug overlay of the tree and
- * viewport culling of sprites and particles through the tree's rectangle query.
+ * viewport culling of sprites and particles through the tree's rectangle query, which place
+ * what is in view and forget the entities a bitECS world removes.
  * Needs `pixi.js` 8 (an optional peer dependency); imports only its types.
  * @module bitecs-quadtree/pixi
  */
 export { QuadtreeOverlay, depthColor, type QuadtreeOverlayOptions, type OverlayTree } from './overlay.js';
-export { SpriteCuller, ParticleCuller, type CullOptions, type Cullable, type CullTree } from './culling.js';
+export {
+  SpriteCuller,
+  ParticleCuller,
+  type CullOptions,
+  type Cullable,
+  type CullTree,
+  type Placeable,
+  type PositionSource,
+} from './culling.js';
+export { forgetRemoved, type Forgetting } from './forget.js';

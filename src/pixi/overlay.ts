@@ -1,7 +1,7 @@
 import type { Graphics } from 'pixi.js';
 import { checkKeys, fail, show, type KeysOf } from '../core/internal.js';
 import { Shape, tierOf } from '../core/index.js';
-import { FLOAT32_MAX, grow } from '../core/internal.js';
+import { FLOAT32_MAX, fit, grow, isBits32 } from '../core/internal.js';
 import type { LooseQuadtree, NodeVisitor } from '../core/index.js';
 
 /** What the overlay reads from a tree: {@link LooseQuadtree} or anything shaped like it. */
@@ -52,8 +52,28 @@ export interface QuadtreeOverlayOptions {
   itemColor?: number;
   /** At most this many items in view are drawn, boxes and swept paths (the rest are skipped). @default 20000 */
   maxItems?: number;
-  /** Draw a line between the box centres of every current pair with an end in the view. @default false */
+  /**
+   * Draw only the items, pairs and swept paths of these collision layers (see `setCollider`): an
+   * item is drawn when its layer has a bit of the mask, a pair when one of its items is drawn.
+   * Node outlines are drawn whatever the layers. A 32-bit integer.
+   * @default -1 (all layers)
+   */
+  layers?: number;
+  /** Draw a line for every current pair with an item overlapping the view (see `pairLines`). @default false */
   pairs?: boolean;
+  /**
+   * Where pair lines end. `'nearest'`: at each item's point nearest the other's centre, so a
+   * line stays beside the smaller item however big the other is (a merged wall rectangle draws
+   * no fan of lines to its far centre). `'centers'`: at the two box centres.
+   * @default 'nearest'
+   */
+  pairLines?: 'nearest' | 'centers';
+  /**
+   * At most this many pair lines per draw with both ends out of the view (a pair of items
+   * overlapping the view whose line lies outside it, or crosses it); 0 leaves them all out.
+   * @default 0
+   */
+  maxOffscreenPairs?: number;
   /**
    * Colour of pair lines per tier, tier 0 (priority 192-255) first; `[c, c, c, c]` for one
    * colour. Four integers `0x000000..0xffffff`.
@@ -79,7 +99,10 @@ const OVERLAY_KEYS: KeysOf<QuadtreeOverlayOptions> = {
   items: true,
   itemColor: true,
   maxItems: true,
+  layers: true,
   pairs: true,
+  pairLines: true,
+  maxOffscreenPairs: true,
   pairColors: true,
   maxPairs: true,
   paths: true,
@@ -128,6 +151,21 @@ function checkColours(options: QuadtreeOverlayOptions): void {
   if (pathColor !== undefined) checkColour('pathColor', pathColor);
 }
 
+/** Checks the layer and pair-line options given to the constructor, by name. */
+function checkPairOptions(options: QuadtreeOverlayOptions): void {
+  // Typed, but plain JavaScript may pass anything.
+  const { layers, pairLines, maxOffscreenPairs } = options as { [K in keyof QuadtreeOverlayOptions]?: unknown };
+  if (layers !== undefined && (typeof layers !== 'number' || !isBits32(layers))) {
+    fail(`QuadtreeOverlay layers must be a 32-bit integer mask of collision layers (got ${show(layers)})`);
+  }
+  if (pairLines !== undefined && pairLines !== 'nearest' && pairLines !== 'centers') {
+    fail(`QuadtreeOverlay pairLines must be 'nearest' or 'centers' (got ${show(pairLines)})`);
+  }
+  if (maxOffscreenPairs !== undefined && !(typeof maxOffscreenPairs === 'number' && maxOffscreenPairs >= 0)) {
+    fail(`QuadtreeOverlay maxOffscreenPairs must be a number >= 0 (got ${show(maxOffscreenPairs)})`);
+  }
+}
+
 const FAR = Number.MAX_VALUE;
 
 /** A view bound within float32's range, which queries keep to (items stand within it too, so no item is lost). */
@@ -136,6 +174,27 @@ function inRange(v: number): number {
 }
 const BOX = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 const END = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+/** The two ends of the pair line being drawn. */
+const LINE = { ax: 0, ay: 0, bx: 0, by: 0 };
+
+const NEAR = { x: 0, y: 0 };
+
+/** The point of a box (or of the circle inscribed in it) nearest (x, y), into {@link NEAR}. */
+function nearestPoint(box: typeof BOX, circle: boolean, x: number, y: number): void {
+  if (!circle) {
+    NEAR.x = x < box.minX ? box.minX : x > box.maxX ? box.maxX : x;
+    NEAR.y = y < box.minY ? box.minY : y > box.maxY ? box.maxY : y;
+    return;
+  }
+  const cx = (box.minX + box.maxX) / 2;
+  const cy = (box.minY + box.maxY) / 2;
+  const r = (box.maxX - box.minX) / 2;
+  const d = Math.hypot(x - cx, y - cy);
+  // Inside the circle (or at its centre), the point itself.
+  const t = d > r ? r / d : 1;
+  NEAR.x = cx + (x - cx) * t;
+  NEAR.y = cy + (y - cy) * t;
+}
 
 /**
  * Debug drawing of a quadtree into a PixiJS v8 `Graphics`: node bounds coloured by depth,
@@ -170,8 +229,14 @@ export class QuadtreeOverlay {
   itemColor: number;
   /** See {@link QuadtreeOverlayOptions.maxItems}. */
   maxItems: number;
+  /** See {@link QuadtreeOverlayOptions.layers}. */
+  layers: number;
   /** See {@link QuadtreeOverlayOptions.pairs}. */
   pairs: boolean;
+  /** See {@link QuadtreeOverlayOptions.pairLines}. */
+  pairLines: 'nearest' | 'centers';
+  /** See {@link QuadtreeOverlayOptions.maxOffscreenPairs}. */
+  maxOffscreenPairs: number;
   /** See {@link QuadtreeOverlayOptions.pairColors}. */
   pairColors: readonly [number, number, number, number];
   /** See {@link QuadtreeOverlayOptions.maxPairs}. */
@@ -184,8 +249,10 @@ export class QuadtreeOverlay {
   nodesDrawn = 0;
   /** Item boxes drawn by the last {@link draw}. */
   itemsDrawn = 0;
-  /** Pair lines drawn by the last {@link draw}. */
+  /** Pair lines drawn by the last {@link draw}, those with both ends out of view included. */
   pairsDrawn = 0;
+  /** Pair lines the last {@link draw} drew with both ends out of view (see {@link maxOffscreenPairs}). */
+  offscreenPairsDrawn = 0;
   /** Swept paths drawn by the last {@link draw}. */
   pathsDrawn = 0;
 
@@ -199,6 +266,9 @@ export class QuadtreeOverlay {
   private viewMaxX = FAR;
   private viewMaxY = FAR;
   private readonly ids: number[] = [];
+  // seen[id] === draw: the item overlaps the view at this draw (and has a layer drawn).
+  private seen: Uint32Array = new Uint32Array(256);
+  private drawNumber = 0;
   private readonly collect: NodeVisitor;
 
   constructor(graphics: Graphics, options: QuadtreeOverlayOptions = {}) {
@@ -209,6 +279,7 @@ export class QuadtreeOverlay {
     }
     checkKeys('QuadtreeOverlay option', options, OVERLAY_KEYS);
     checkColours(options);
+    checkPairOptions(options);
     this.graphics = graphics;
     this.maxDepth = Math.min(20, Math.max(1, Math.floor(options.maxDepth ?? 8)));
     this.nodeColors = options.nodeColors ?? depthColor;
@@ -220,7 +291,10 @@ export class QuadtreeOverlay {
     this.items = options.items ?? false;
     this.itemColor = options.itemColor ?? 0x33ff99;
     this.maxItems = options.maxItems ?? 20000;
+    this.layers = options.layers ?? -1;
     this.pairs = options.pairs ?? false;
+    this.pairLines = options.pairLines ?? 'nearest';
+    this.maxOffscreenPairs = options.maxOffscreenPairs ?? 0;
     this.pairColors = options.pairColors ?? [0xffee00, 0xff8800, 0x33ccff, 0x8888aa];
     this.maxPairs = options.maxPairs ?? 20000;
     this.paths = options.paths ?? false;
@@ -252,15 +326,29 @@ export class QuadtreeOverlay {
     tree.visitNodes(this.collect);
     this.nodesDrawn = this.count;
     this.strokeNodes();
-    // Items in view, found once for their boxes and their paths.
-    const inView =
-      this.items || this.paths
-        ? Math.min(tree.queryRect(inRange(minX), inRange(minY), inRange(maxX), inRange(maxY), this.ids), this.maxItems)
+    // Items in view, found once for their boxes, their pairs and their paths.
+    const found =
+      this.items || this.paths || this.pairs
+        ? tree.queryRect(inRange(minX), inRange(minY), inRange(maxX), inRange(maxY), this.ids, this.layers)
         : 0;
+    const inView = Math.min(found, this.maxItems);
     this.itemsDrawn = this.items ? this.drawItems(tree, inView) : 0;
-    this.pairsDrawn = this.pairs ? this.drawPairs(tree) : 0;
+    this.offscreenPairsDrawn = 0;
+    this.pairsDrawn = this.pairs ? this.drawPairs(tree, found) : 0;
     this.pathsDrawn = this.paths ? this.drawPaths(tree, inView) : 0;
     return this.nodesDrawn;
+  }
+
+  /** Marks the first `n` items of {@link ids} seen at this draw; returns the draw's number. */
+  private markSeen(n: number): number {
+    const mark = ++this.drawNumber;
+    const ids = this.ids;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i];
+      if (id >= this.seen.length) this.seen = fit(this.seen, id + 1);
+      this.seen[id] = mark;
+    }
+    return mark;
   }
 
   private strokeNodes(): void {
@@ -339,10 +427,14 @@ export class QuadtreeOverlay {
     return drawn;
   }
 
-  private drawPairs(tree: OverlayTree): number {
+  /** Lines of the current pairs with an item among the first `found` of {@link ids}. */
+  private drawPairs(tree: OverlayTree, found: number): number {
     const g = this.graphics;
     const pairs = tree.current;
     const n = pairs.count;
+    const mark = this.markSeen(found);
+    const seen = this.seen;
+    const size = seen.length;
     let drawn = 0;
     let pending = 0;
     let tier = -1;
@@ -355,22 +447,46 @@ export class QuadtreeOverlay {
         pending = 0;
         tier = t;
       }
+      const a = pairs.a[p];
+      const b = pairs.b[p];
+      if ((a >= size || seen[a] !== mark) && (b >= size || seen[b] !== mark)) continue;
       // A pair lists until the next step an item removed since the last one.
-      if (!tree.has(pairs.a[p]) || !tree.has(pairs.b[p])) continue;
-      tree.getBox(pairs.a[p], BOX);
-      const ax = (BOX.minX + BOX.maxX) / 2;
-      const ay = (BOX.minY + BOX.maxY) / 2;
-      tree.getBox(pairs.b[p], BOX);
-      const bx = (BOX.minX + BOX.maxX) / 2;
-      const by = (BOX.minY + BOX.maxY) / 2;
-      if (!this.inView(ax, ay) && !this.inView(bx, by)) continue;
-      g.moveTo(ax, ay).lineTo(bx, by);
+      if (!tree.has(a) || !tree.has(b)) continue;
+      this.lineEnds(tree, a, b);
+      if (!this.inView(LINE.ax, LINE.ay) && !this.inView(LINE.bx, LINE.by)) {
+        if (this.offscreenPairsDrawn >= this.maxOffscreenPairs) continue;
+        this.offscreenPairsDrawn++;
+      }
+      g.moveTo(LINE.ax, LINE.ay).lineTo(LINE.bx, LINE.by);
       pending++;
       drawn++;
     }
     if (pending > 0)
       g.stroke({ width: this.lineWidth, pixelLine: this.pixelLine, color: this.pairColors[tier], alpha: 1 });
     return drawn;
+  }
+
+  /** The ends of the line of pair (a, b) into {@link LINE}: the centres, or each item's point nearest the other's centre. */
+  private lineEnds(tree: OverlayTree, a: number, b: number): void {
+    tree.getBox(a, BOX);
+    tree.getBox(b, END);
+    const ax = (BOX.minX + BOX.maxX) / 2;
+    const ay = (BOX.minY + BOX.maxY) / 2;
+    const bx = (END.minX + END.maxX) / 2;
+    const by = (END.minY + END.maxY) / 2;
+    if (this.pairLines === 'centers') {
+      LINE.ax = ax;
+      LINE.ay = ay;
+      LINE.bx = bx;
+      LINE.by = by;
+      return;
+    }
+    nearestPoint(BOX, tree.shapeOf(a) === Shape.Circle, bx, by);
+    LINE.ax = NEAR.x;
+    LINE.ay = NEAR.y;
+    nearestPoint(END, tree.shapeOf(b) === Shape.Circle, ax, ay);
+    LINE.bx = NEAR.x;
+    LINE.by = NEAR.y;
   }
 
   private inView(x: number, y: number): boolean {

@@ -188,7 +188,12 @@ describe('QuadtreeOverlay', () => {
     tree.setCollider(2, 1, -1, 200);
     tree.setCollider(3, 1, -1, 10);
     tree.step();
-    const overlay = new QuadtreeOverlay(new Graphics(), { items: true, pairs: true, pairColors: [1, 2, 3, 4] });
+    const overlay = new QuadtreeOverlay(new Graphics(), {
+      items: true,
+      pairs: true,
+      pairColors: [1, 2, 3, 4],
+      pairLines: 'centers',
+    });
     overlay.draw(tree, 0, 0, 150, 150);
     expect(overlay.itemsDrawn).toBe(4);
     expect(overlay.pairsDrawn).toBe(2);
@@ -213,6 +218,104 @@ describe('QuadtreeOverlay', () => {
     overlay.draw(tree, 190, 190, 210, 210);
     expect(overlay.itemsDrawn).toBe(1);
     expect(overlay.pairsDrawn).toBe(0);
+  });
+
+  /** A 2,560 px wall along y 100..140 (id 1) and 4 px sparks sitting on its top edge at x 50, 300 and 900. */
+  function wallScene(): LooseQuadtree {
+    const tree = new LooseQuadtree({ width: 4096, height: 4096 });
+    tree.insert(1, 0, 100, 2560, 140);
+    tree.setStatic(1, true);
+    [50, 300, 900].forEach((x, i) => tree.insert(2 + i, x - 2, 98, x + 2, 102));
+    tree.step();
+    return tree;
+  }
+  const pairLines = (overlay: QuadtreeOverlay) => strokes(overlay.graphics).flatMap((s) => s.lines);
+
+  it('ends pair lines at the points of each item nearest the other, so a big wall draws no fan', () => {
+    const tree = wallScene();
+    const overlay = new QuadtreeOverlay(new Graphics(), { pairs: true });
+    overlay.draw(tree, 0, 0, 400, 400);
+    // Each line runs from the wall's point under the spark's centre to the spark's corner nearest the wall's centre.
+    expect(pairLines(overlay)).toEqual([
+      [50, 100, 52, 102],
+      [300, 100, 302, 102],
+    ]);
+    expect([overlay.pairsDrawn, overlay.offscreenPairsDrawn]).toEqual([2, 0]);
+    // Centre to centre: two lines to the wall's centre, off to the right of the view.
+    overlay.pairLines = 'centers';
+    overlay.draw(tree, 0, 0, 400, 400);
+    expect(pairLines(overlay)).toEqual([
+      [1280, 120, 50, 100],
+      [1280, 120, 300, 100],
+    ]);
+  });
+
+  it('draws at most maxOffscreenPairs lines with both ends out of view', () => {
+    const tree = wallScene();
+    // The wall overlaps the view, so all three of its pairs are considered; the one at x 900 lies outside.
+    for (const [pairLines, cap, lines, offscreen] of [
+      ['nearest', 0, 2, 0],
+      ['nearest', 1, 3, 1],
+      ['centers', 0, 2, 0],
+      ['centers', 5, 3, 1],
+    ] as const) {
+      const overlay = new QuadtreeOverlay(new Graphics(), { pairs: true, pairLines, maxOffscreenPairs: cap });
+      overlay.draw(tree, 0, 0, 400, 400);
+      expect([overlay.pairsDrawn, overlay.offscreenPairsDrawn], `${pairLines}, cap ${cap}`).toEqual([lines, offscreen]);
+    }
+    // A view holding neither item of a pair draws no line for it, whatever the cap.
+    const overlay = new QuadtreeOverlay(new Graphics(), { pairs: true, maxOffscreenPairs: 100 });
+    overlay.draw(tree, 3000, 0, 3400, 400);
+    expect(overlay.pairsDrawn).toBe(0);
+  });
+
+  it("ends a pair line on a circle at the circle's point nearest the other's centre", () => {
+    const tree = new LooseQuadtree({ width: 256, height: 256 });
+    tree.insert(1, 40, 40, 60, 60);
+    tree.setShape(1, Shape.Circle);
+    tree.insert(2, 55, 45, 100, 55);
+    tree.step();
+    const overlay = new QuadtreeOverlay(new Graphics(), { pairs: true });
+    overlay.draw(tree, 0, 0, 256, 256);
+    expect(pairLines(overlay)).toEqual([[60, 50, 55, 50]]);
+  });
+
+  it('draws only the items, pairs and paths of the layers asked for', () => {
+    const tree = new LooseQuadtree({ width: 256, height: 256 });
+    // 1 and 2 (layer 1) overlap; 3 (layer 2) overlaps 4 (layer 4); 5 (layer 2) is swept and alone.
+    tree.insert(1, 0, 0, 10, 10);
+    tree.insert(2, 5, 5, 15, 15);
+    tree.insert(3, 100, 100, 110, 110);
+    tree.insert(4, 105, 105, 115, 115);
+    tree.insert(5, 200, 200, 210, 210);
+    for (const [id, layer] of [
+      [1, 1],
+      [2, 1],
+      [3, 2],
+      [4, 4],
+      [5, 2],
+    ]) {
+      tree.setCollider(id, layer, -1, 128);
+    }
+    tree.setSwept(5, true);
+    tree.step();
+    tree.move(5, 220, 200, 230, 210);
+    tree.step();
+    const overlay = new QuadtreeOverlay(new Graphics(), { items: true, pairs: true, paths: true, layers: 2 });
+    overlay.draw(tree);
+    expect([overlay.itemsDrawn, overlay.pairsDrawn, overlay.pathsDrawn]).toEqual([2, 1, 1]);
+    const items = strokes(overlay.graphics).find((s) => s.color === 0x33ff99)!;
+    expect(sortRects(items.rects)).toEqual([
+      [100, 100, 10, 10],
+      [220, 200, 10, 10],
+    ]);
+    // A pair is drawn when one of its items is of a layer drawn: 4's layer alone brings in 3's pair.
+    overlay.layers = 4;
+    overlay.draw(tree);
+    expect([overlay.itemsDrawn, overlay.pairsDrawn, overlay.pathsDrawn]).toEqual([1, 1, 0]);
+    overlay.layers = -1;
+    overlay.draw(tree);
+    expect([overlay.itemsDrawn, overlay.pairsDrawn, overlay.pathsDrawn]).toEqual([5, 2, 1]);
   });
 
   it('draws a circle item as its circle, a box item as its box', () => {
@@ -305,6 +408,40 @@ describe('QuadtreeOverlay', () => {
     expect(() => overlay.draw(knownTree())).toThrow(
       'bitecs-quadtree: QuadtreeOverlay nodeColors gave no colour for depth 2 (got NaN)',
     );
+  });
+
+  it('refuses bad layers, pairLines and maxOffscreenPairs, naming the option', () => {
+    const make = (options: object) => () => new QuadtreeOverlay(new Graphics(), options);
+    expect(make({ layers: 1.5 })).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay layers must be a 32-bit integer mask of collision layers (got 1.5)',
+    );
+    expect(make({ layers: '2' })).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay layers must be a 32-bit integer mask of collision layers (got "2")',
+    );
+    expect(make({ layers: 2 ** 32 })).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay layers must be a 32-bit integer mask of collision layers (got 4294967296)',
+    );
+    expect(make({ pairLines: 'centre' })).toThrow(
+      "bitecs-quadtree: QuadtreeOverlay pairLines must be 'nearest' or 'centers' (got \"centre\")",
+    );
+    expect(make({ maxOffscreenPairs: -1 })).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay maxOffscreenPairs must be a number >= 0 (got -1)',
+    );
+    expect(make({ maxOffscreenPairs: NaN })).toThrow(
+      'bitecs-quadtree: QuadtreeOverlay maxOffscreenPairs must be a number >= 0 (got NaN)',
+    );
+    expect(make({ pairLine: 'nearest' })).toThrow(
+      'bitecs-quadtree: unknown QuadtreeOverlay option "pairLine" (did you mean "pairLines"?)',
+    );
+    expect(make({ layer: 2 })).toThrow(
+      'bitecs-quadtree: unknown QuadtreeOverlay option "layer" (did you mean "layers"?)',
+    );
+    const overlay = new QuadtreeOverlay(new Graphics(), {
+      layers: 0xffffffff,
+      pairLines: 'centers',
+      maxOffscreenPairs: Infinity,
+    });
+    expect([overlay.layers, overlay.pairLines, overlay.maxOffscreenPairs]).toEqual([0xffffffff, 'centers', Infinity]);
   });
 
   it('refuses something that is not a Graphics', () => {
