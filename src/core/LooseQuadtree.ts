@@ -2,7 +2,7 @@ import { Broadphase } from './pairs/Broadphase.js';
 import { checkBox, checkBoxIn, checkId, fail, isBits32, isSquare, refuseCircleBox, show } from './errors.js';
 import { ABSENT, CIRCLE, DETACHED, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
 import { LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
-import { ExactTest } from './pairs/ExactTest.js';
+import { ExactTest, type BoxReader } from './pairs/ExactTest.js';
 import { QueryEngine, type IdArray } from './queries/QueryEngine.js';
 import { MAX_DEPTH, QuadtreeQueries } from './queries/QuadtreeQueries.js';
 import { SpatialTree } from './placement/SpatialTree.js';
@@ -291,10 +291,17 @@ export class LooseQuadtree extends QuadtreeQueries {
   }
 
   /**
-   * {@link contact}, its error naming `a` and `b` as items or (for the ECS) entities.
+   * {@link contact}, its error naming `a` and `b` as items or (for the ECS) entities, the boxes
+   * read by `boxNow` (the ECS reads a waiting entity's components, where its box is newer).
    * @internal
    */
-  contactOf<T extends Contact>(a: number, b: number, out: T, noun: 'item' | 'entity'): T {
+  contactOf<T extends Contact>(
+    a: number,
+    b: number,
+    out: T,
+    noun: 'item' | 'entity',
+    boxNow: BoxReader | null = null,
+  ): T {
     if (!this.isPair(a, b)) {
       const missing = !this.has(a) ? a : !this.has(b) ? b : null;
       fail(
@@ -302,7 +309,7 @@ export class LooseQuadtree extends QuadtreeQueries {
           `the last step${missing === null ? '' : ` (${noun} ${show(missing)} is not in the tree)`}`,
       );
     }
-    return this.exactTest.contact(a, b, out);
+    return this.exactTest.contact(a, b, out, boxNow);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Contact, RayHit, SweepHit } from '../core/index.js';
-import { describe, fail } from '../core/internal.js';
-import { stateOf } from './state.js';
+import { describe, fail, spatialTreeOf } from '../core/internal.js';
+import { validBox } from './check.js';
+import { stateOf, type QuadtreeState } from './state.js';
 
 /*
  * Spatial queries on a world. They see the tree as of the last sync: entities moved since
@@ -125,7 +126,8 @@ export function timeOfImpact(world: object, a: number, b: number): number {
 }
 
 /**
- * The contact geometry of a current pair into `out` (and returns it): the unit normal from `a`
+ * The contact geometry of a current pair into `out` (and returns it), the entities where their
+ * Position and Bounds put them now (a push an earlier handler made is seen): the unit normal from `a`
  * to `b`, the depth (how far `a` must move against the normal to end the overlap; 0 when they
  * only touch) and a contact point, for boxes and {@link Circle}s alike; for a pair with a
  * `Swept` entity that met within the frame, the normal of the faces that first touched (see
@@ -135,7 +137,33 @@ export function timeOfImpact(world: object, a: number, b: number): number {
  */
 export function contact<T extends Contact>(world: object, a: number, b: number, out: T): T {
   if (!isObject(out)) badOutput('contact', 'out', out, 'an object');
-  return stateOf(world).tree.contactOf(a, b, out, 'entity');
+  const s = stateOf(world);
+  return s.tree.contactOf(a, b, out, 'entity', (s.boxNow ??= boxNowOf(s)));
+}
+
+/**
+ * Where contact reads an entity's box: from its Position and Bounds, so that one a step budget
+ * left waiting (whose box in the tree is as of its last check) is seen where it is now, as the
+ * sync would store it; a swept entity's, or one whose components make no box, from the tree.
+ */
+function boxNowOf(s: QuadtreeState): (eid: number, out: Float64Array, o: number) => void {
+  const f = Math.fround;
+  return (eid, out, o) => {
+    const x = s.position.x[eid],
+      y = s.position.y[eid],
+      w = s.bounds.width[eid],
+      h = s.bounds.height[eid];
+    const hw = w * 0.5,
+      hh = h * 0.5;
+    if (s.entities.swept[eid] === 1 || !validBox(x, y, w, h)) {
+      spatialTreeOf(s.tree).boxNow(eid, out, o);
+      return;
+    }
+    out[o] = f(x - hw);
+    out[o + 1] = f(y - hh);
+    out[o + 2] = f(x + hw);
+    out[o + 3] = f(y + hh);
+  };
 }
 
 /** True for an object (not null): a hit or contact record the caller owns. */

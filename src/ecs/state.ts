@@ -63,6 +63,8 @@ export class QuadtreeState {
   dispatchedStep = 0;
   /** The collider the sync system last read (see check.readCollider). */
   readonly colliderRead = { layer: 1, mask: -1, priority: 128 };
+  /** Reads an entity's box for `contact` (see queries.contact); made by the first contact. */
+  boxNow: ((eid: number, out: Float64Array, o: number) => void) | null = null;
 
   handlers: HandlerRecord[] = [];
   /** Budget bookkeeping of the running dispatch: calls made in all and by the current handler. */

@@ -174,6 +174,18 @@ function inRange(v: number): number {
 }
 const BOX = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 const END = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+/** Whether the first `n` numbers of `sorted` (ascending) hold `id`. */
+function holds(sorted: Int32Array, n: number, id: number): boolean {
+  let lo = 0,
+    hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && sorted[lo] === id;
+}
+
 /** The two ends of the pair line being drawn. */
 const LINE = { ax: 0, ay: 0, bx: 0, by: 0 };
 
@@ -266,9 +278,8 @@ export class QuadtreeOverlay {
   private viewMaxX = FAR;
   private viewMaxY = FAR;
   private readonly ids: number[] = [];
-  // seen[id] === draw: the item overlaps the view at this draw (and has a layer drawn).
-  private seen: Uint32Array = new Uint32Array(256);
-  private drawNumber = 0;
+  /** The items the view query found at this draw (with a layer drawn), sorted for look-ups by id. */
+  private seen: Int32Array = new Int32Array(256);
   private readonly collect: NodeVisitor;
 
   constructor(graphics: Graphics, options: QuadtreeOverlayOptions = {}) {
@@ -339,16 +350,12 @@ export class QuadtreeOverlay {
     return this.nodesDrawn;
   }
 
-  /** Marks the first `n` items of {@link ids} seen at this draw; returns the draw's number. */
-  private markSeen(n: number): number {
-    const mark = ++this.drawNumber;
-    const ids = this.ids;
-    for (let i = 0; i < n; i++) {
-      const id = ids[i];
-      if (id >= this.seen.length) this.seen = fit(this.seen, id + 1);
-      this.seen[id] = mark;
-    }
-    return mark;
+  /** Sorts the first `n` items of {@link ids} into {@link seen}: memory follows the items in view, not the largest id. */
+  private sortSeen(n: number): void {
+    if (this.seen.length < n) this.seen = fit(this.seen, n);
+    const seen = this.seen;
+    for (let i = 0; i < n; i++) seen[i] = this.ids[i];
+    seen.subarray(0, n).sort();
   }
 
   private strokeNodes(): void {
@@ -432,9 +439,8 @@ export class QuadtreeOverlay {
     const g = this.graphics;
     const pairs = tree.current;
     const n = pairs.count;
-    const mark = this.markSeen(found);
+    this.sortSeen(found);
     const seen = this.seen;
-    const size = seen.length;
     let drawn = 0;
     let pending = 0;
     let tier = -1;
@@ -449,7 +455,7 @@ export class QuadtreeOverlay {
       }
       const a = pairs.a[p];
       const b = pairs.b[p];
-      if ((a >= size || seen[a] !== mark) && (b >= size || seen[b] !== mark)) continue;
+      if (!holds(seen, found, a) && !holds(seen, found, b)) continue;
       // A pair lists until the next step an item removed since the last one.
       if (!tree.has(a) || !tree.has(b)) continue;
       this.lineEnds(tree, a, b);

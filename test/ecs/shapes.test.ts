@@ -7,6 +7,8 @@ import {
   forEachPair,
   getQuadtree,
   getStats,
+  onCollision,
+  Phase,
   Position,
   quadtreeCollisionSystem,
   quadtreeSyncSystem,
@@ -106,6 +108,46 @@ describe('contact in the ECS', () => {
       `bitecs-quadtree: contact of entities ${ship} and ${stray}: they are not a pair after the last step (entity ${stray} is not in the tree)`,
     );
   });
+});
+
+describe('contact reads where the entities are now', () => {
+  /** 2,000 sparks 1 px into a wall's left face (tier 3), pushed out by contact in a handler, as the docs do. */
+  function sparksInWall(budget: boolean): { scene: Scene; sparks: number[]; pushes: number[] } {
+    const scene = new Scene({
+      width: 4096,
+      height: 4096,
+      pairEntities: false,
+      budget: budget ? { maxPairTests: 0, minChecksPerTier: 64 } : undefined,
+    });
+    scene.spawn(1500, 2000, 1000, 4000, { layer: 1, mask: 2, priority: 255 }, true);
+    const sparks: number[] = [];
+    for (let i = 0; i < 2000; i++) sparks.push(scene.spawn(998, 2 + i * 2, 6, 2, { layer: 2, mask: 1, priority: 10 }));
+    const hit: Contact = { nx: 0, ny: 0, depth: 0, x: 0, y: 0 };
+    const pushes: number[] = [];
+    onCollision(
+      scene.world,
+      (spark, wall) => {
+        contact(scene.world, spark, wall, hit);
+        Position.x[spark] -= hit.nx * hit.depth;
+        Position.y[spark] -= hit.ny * hit.depth;
+        if (hit.depth > 0) pushes.push(spark);
+      },
+      { layer: 2, other: 1, phases: Phase.Enter | Phase.Stay },
+    );
+    return { scene, sparks, pushes };
+  }
+
+  for (const budget of [false, true]) {
+    it(`a spark pushed out of a wall stays out${budget ? ', waiting under a step budget' : ''}`, () => {
+      const { scene, sparks, pushes } = sparksInWall(budget);
+      for (let f = 0; f < 6; f++) scene.frame();
+      if (budget) expect(getStats(scene.world).deferred).toBeGreaterThan(1000);
+      // Each spark was pushed once, by its 1 px, to rest against the wall's face at x 997.
+      expect(new Set(pushes).size).toBe(pushes.length);
+      expect(pushes.length).toBe(sparks.length);
+      for (const eid of sparks) expect(Position.x[eid]).toBe(997);
+    });
+  }
 });
 
 describe('shapes at their edges in the ECS', () => {

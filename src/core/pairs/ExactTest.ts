@@ -5,6 +5,9 @@ import { contactOf, depthAlong } from '../contacts.js';
 import type { Contact } from '../options.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
+/** Writes an item's box (minX, minY, maxX, maxY) into `out` at `o`. */
+export type BoxReader = (id: number, out: Float64Array, o: number) => void;
+
 /** The exact pair test for box-overlapping candidates: circles as circles, swept items along their paths. */
 export class ExactTest {
   private readonly tree: SpatialTree;
@@ -20,15 +23,23 @@ export class ExactTest {
     this.touching = touching;
   }
 
-  /** The contact geometry of a and b (see LooseQuadtree.contact) into `out`; allocates nothing. */
-  contact<T extends Contact>(a: number, b: number, out: T): T {
+  /**
+   * The contact geometry of a and b (see LooseQuadtree.contact) into `out`; allocates nothing.
+   * `boxNow` writes an item's box as it is now (by default the stored one).
+   */
+  contact<T extends Contact>(a: number, b: number, out: T, boxNow: BoxReader | null): T {
     const items = this.tree.items;
     const fa = items.flagsOf(a),
       fb = items.flagsOf(b);
     const shapes = shapesOf(fa, fb);
     const s = this.contactBoxes;
-    this.tree.boxNow(a, s, 0);
-    this.tree.boxNow(b, s, 4);
+    if (boxNow === null) {
+      this.tree.boxNow(a, s, 0);
+      this.tree.boxNow(b, s, 4);
+    } else {
+      boxNow(a, s, 0);
+      boxNow(b, s, 4);
+    }
     if (((fa | fb) & SWEPT) === 0 || this.timeOfImpact(a, b) <= 0) return contactOf(s, shapes, out);
     // Met within the frame: the point where they first touched, the normal of the faces then.
     const p = this.paths;
