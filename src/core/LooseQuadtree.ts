@@ -427,6 +427,19 @@ export class LooseQuadtree extends QuadtreeQueries {
     this.broadphase.requeue(id, old);
   }
 
+  /**
+   * Copies an item's layer, mask and priority (see {@link setCollider}) into `out` and returns it.
+   * @throws if the id is not in the index
+   */
+  getCollider<T extends { layer: number; mask: number; priority: number }>(id: number, out: T): T {
+    this.nodeOf(id, 'getCollider');
+    const items = this.tree.items;
+    out.layer = items.layerOf(id);
+    out.mask = items.maskOf(id);
+    out.priority = items.priorityOf(id);
+    return out;
+  }
+
   /** Marks an item static (a wall): never paired with another static item. */
   setStatic(id: number, isStatic: boolean): void {
     this.nodeOf(id, 'setStatic');

@@ -1,24 +1,28 @@
 import type { IParticle, ParticleContainer } from 'pixi.js';
-import { checkKeys, fail, show, type KeysOf } from '../core/internal.js';
+import { checkKeys, fail, isBits32, show, type KeysOf } from '../core/internal.js';
 import type { LooseQuadtree } from '../core/index.js';
 import { fit } from '../core/internal.js';
 
-/** What the cullers read from a tree: {@link LooseQuadtree} or anything shaped like it. */
-export type CullTree = Pick<LooseQuadtree, 'queryRect'>;
+/**
+ * What the cullers read from a tree: {@link LooseQuadtree} or anything shaped like it. Without
+ * `has` and `getCollider` a culler cannot learn its objects' layers (see {@link CullOptions.mask}).
+ */
+export type CullTree = Pick<LooseQuadtree, 'queryRect'> & Partial<Pick<LooseQuadtree, 'has' | 'getCollider'>>;
 
 /** Options for {@link SpriteCuller} and {@link ParticleCuller}. */
 export interface CullOptions {
   /**
    * Only items whose layer has a bit of this mask are considered (see `setCollider`).
    *
-   * **Pass the layers of your sprites** (`Layer.Enemy | Layer.Bullet`). The cull is one
-   * rectangle query, and without a mask it walks the items of every layer: a detached class
-   * (particles, most of which move each step) is scanned whole, in view or not, and each of its
-   * items in view comes back only to be skipped for having no object here. A mask leaves those
-   * layers out of the walk, so the cull costs what the registered objects in view cost.
-   * @default -1 (all layers)
+   * The cull is one rectangle query, and a layer in the mask is walked whole where it is a
+   * detached class (particles, most of which move each step): in view or not, each of its items
+   * comes back only to be skipped when it has no object here. So the mask should hold the
+   * layers of the registered objects and no other. `'auto'` learns them: each object's layer is
+   * read from the tree once its item is there (an item that changes layer later needs
+   * `set` again, or a mask given); -1 walks every layer.
+   * @default 'auto'
    */
-  mask?: number;
+  mask?: number | 'auto';
   /** Grows the view on every side (tree units), for sprites drawn larger than their boxes. @default 0 */
   margin?: number;
 }
@@ -63,6 +67,51 @@ function queryView(
     fail(`cull view must have min <= max (got ${show(minX)}, ${show(minY)}, ${show(maxX)}, ${show(maxY)})`);
   }
   return tree.queryRect(minX - margin, minY - margin, maxX + margin, maxY + margin, hits, mask);
+}
+
+/** A culler's mask option, checked: a 32-bit mask or 'auto'. */
+function maskOption(options: CullOptions): number | 'auto' {
+  const mask: unknown = options.mask;
+  if (mask === undefined || mask === 'auto') return 'auto';
+  if (typeof mask !== 'number' || !isBits32(mask))
+    fail(`cull mask must be a 32-bit mask or 'auto' (got ${show(mask)})`);
+  return mask;
+}
+
+/**
+ * The layers of a culler's objects, learned from the tree (see {@link CullOptions.mask}): an id
+ * waits here from its `set` until the tree holds its item.
+ */
+class Layers {
+  learned = 0;
+  private waiting: Int32Array = new Int32Array(64);
+  private count = 0;
+  private readonly collider = { layer: 0, mask: 0, priority: 0 };
+
+  add(id: number): void {
+    if (this.count === this.waiting.length) this.waiting = fit(this.waiting, this.count + 1);
+    this.waiting[this.count++] = id;
+  }
+
+  /** The mask to query with: `given`, or the layers learned so far of the ids still `held`. */
+  maskFor(tree: CullTree, given: number | 'auto', held: (id: number) => boolean): number {
+    if (given !== 'auto') return given;
+    if (tree.has === undefined || tree.getCollider === undefined) return -1;
+    let kept = 0;
+    for (let i = 0; i < this.count; i++) {
+      const id = this.waiting[i];
+      if (!held(id)) continue;
+      if (tree.has(id)) this.learned |= tree.getCollider(id, this.collider).layer;
+      else this.waiting[kept++] = id;
+    }
+    this.count = kept;
+    return this.learned;
+  }
+
+  reset(): void {
+    this.learned = 0;
+    this.count = 0;
+  }
 }
 
 function checkEntry(id: number, what: string, value: unknown, inView: unknown): void {
@@ -121,9 +170,9 @@ class Newborns {
  * The culler never writes `visible`, so an object the game hid stays hidden in view.
  * {@link set} culls an object until a cull finds it in view. Do not also run PixiJS's
  * `CullerPlugin` over these objects. Costs O(in view): only objects that entered or left
- * the view have their flag written (a `culled` change rebuilds the render group). Give it a
- * {@link CullOptions.mask | mask} of your sprites' layers, or the cull also walks the items
- * of every other layer (particles above all).
+ * the view have their flag written (a `culled` change rebuilds the render group). Its query
+ * walks only the layers of its sprites (see {@link CullOptions.mask}), so particles of other
+ * layers cost it nothing.
  *
  * Counters: {@link size} is live; {@link visibleCount}, {@link culledCount}, {@link shown},
  * {@link hidden} and {@link visibleIds} describe the last cull.
@@ -137,7 +186,7 @@ class Newborns {
  */
 export class SpriteCuller<T extends Cullable = Cullable> {
   /** See {@link CullOptions.mask}; may be changed between culls. */
-  mask: number;
+  mask: number | 'auto';
   /** See {@link CullOptions.margin}; may be changed between culls. */
   margin: number;
   /**
@@ -173,6 +222,8 @@ export class SpriteCuller<T extends Cullable = Cullable> {
 
   private readonly objects: (T | undefined)[] = [];
   private registered = 0;
+  private readonly layers = new Layers();
+  private readonly held = (id: number): boolean => this.objects[id] !== undefined;
   // stamp[id] === frame: the id's object was in view at the latest cull.
   private stamp = new Uint32Array(256);
   private frame = 1;
@@ -182,7 +233,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
 
   constructor(options: CullOptions = {}) {
     checkKeys('SpriteCuller option', options, CULL_KEYS);
-    this.mask = options.mask ?? -1;
+    this.mask = maskOption(options);
     this.margin = options.margin ?? 0;
   }
 
@@ -199,6 +250,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
     this.newborns.cover(id);
     if (this.objects[id] === undefined) this.registered++;
     this.objects[id] = object;
+    this.layers.add(id);
     if (!inView) {
       this.stamp[id] = 0;
       object.culled = true;
@@ -231,6 +283,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   clear(): void {
     this.objects.length = 0;
     this.registered = 0;
+    this.layers.reset();
     this.stamp.fill(0);
     this.newborns.reset();
     this.visibleCount = 0;
@@ -242,7 +295,16 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   /** Clears `culled` on objects in view (grown by {@link margin}), sets it on those that left; returns the count. */
   cull(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number): number {
     const hits = this.hits;
-    const n = queryView(tree, minX, minY, maxX, maxY, this.margin, this.mask, hits);
+    const n = queryView(
+      tree,
+      minX,
+      minY,
+      maxX,
+      maxY,
+      this.margin,
+      this.layers.maskFor(tree, this.mask, this.held),
+      hits,
+    );
     const objects = this.objects;
     const prevFrame = this.frame;
     const frame = ++this.frame;
@@ -331,8 +393,8 @@ export class SpriteCuller<T extends Cullable = Cullable> {
 /**
  * Viewport culling for a PixiJS v8 `ParticleContainer`: after {@link cull}, its
  * `particleChildren` holds exactly the registered particles in view, in tree order unless
- * `sortById`. The culler owns `particleChildren`: use {@link set} and {@link delete}. Give it
- * a {@link CullOptions.mask | mask} of its particles' layers (see there why).
+ * `sortById`. The culler owns `particleChildren`: use {@link set} and {@link delete}. Its
+ * query walks only its particles' layers (see {@link CullOptions.mask}).
  *
  * Counters: {@link size} is live; {@link visibleCount}, {@link culledCount} and
  * {@link visibleIds} describe the last cull, as on {@link SpriteCuller}.
@@ -349,7 +411,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   /** The container whose `particleChildren` the culler owns. */
   readonly container: ParticleContainer<T>;
   /** See {@link CullOptions.mask}; may be changed between culls. */
-  mask: number;
+  mask: number | 'auto';
   /** See {@link CullOptions.margin}; may be changed between culls. */
   margin: number;
   /** Draw visible particles in id order (stable layering between frames) at the cost of a sort. @default false */
@@ -382,6 +444,8 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   }
 
   private readonly particles: (T | undefined)[] = [];
+  private readonly layers = new Layers();
+  private readonly held = (id: number): boolean => this.particles[id] !== undefined;
   private registered = 0;
   private readonly hits: number[] = [];
   private ids: Int32Array = new Int32Array(256);
@@ -396,7 +460,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     }
     checkKeys('ParticleCuller option', options, PARTICLE_CULL_KEYS);
     this.container = container;
-    this.mask = options.mask ?? -1;
+    this.mask = maskOption(options);
     this.margin = options.margin ?? 0;
     this.sortById = options.sortById ?? false;
     container.particleChildren.length = 0;
@@ -416,6 +480,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     newborns.cover(id);
     if (this.particles[id] === undefined) this.registered++;
     this.particles[id] = particle;
+    this.layers.add(id);
     if (!inView) {
       newborns.flag[id] = 0;
       return;
@@ -448,6 +513,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   clear(): void {
     this.particles.length = 0;
     this.registered = 0;
+    this.layers.reset();
     this.newborns.reset();
     this.container.particleChildren.length = 0;
     this.container.update();
@@ -458,7 +524,16 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   /** Fills the container with the particles of items overlapping the rectangle. Returns how many. */
   cull(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number): number {
     const hits = this.hits;
-    const n = queryView(tree, minX, minY, maxX, maxY, this.margin, this.mask, hits);
+    const n = queryView(
+      tree,
+      minX,
+      minY,
+      maxX,
+      maxY,
+      this.margin,
+      this.layers.maskFor(tree, this.mask, this.held),
+      hits,
+    );
     let ids: ArrayLike<number> = hits;
     if (this.sortById) {
       this.sorted = roomFor(this.sorted, n);

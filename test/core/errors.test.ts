@@ -188,8 +188,20 @@ describe('bad input is refused with a clear error, and the index is untouched', 
       expectRejected(() => tree.setCollider(id, 1, -1, 1), 'setCollider', `item ${id}`);
       expectRejected(() => tree.setStatic(id, true), 'setStatic', `item ${id}`);
       expectRejected(() => tree.getBox(id, box), 'getBox', `item ${id}`);
+      expectRejected(() => tree.getCollider(id, { layer: 0, mask: 0, priority: 0 }), 'getCollider', `item ${id}`);
       expectRejected(() => tree.pairsOf(id, []), 'pairsOf', `item ${id}`);
     }
+  });
+
+  it('getCollider gives back what setCollider set, pending items included', () => {
+    tree.queueInsert(62, 0, 0, 1, 1);
+    const out = { layer: 0, mask: 0, priority: 0 };
+    expect(tree.getCollider(62, out)).toEqual({ layer: 1, mask: -1, priority: 128 });
+    tree.setCollider(62, 0x40000000, 0x80000001 | 0, 7);
+    expect(tree.getCollider(62, out)).toBe(out);
+    expect(out).toEqual({ layer: 0x40000000, mask: 0x80000001 | 0, priority: 7 });
+    tree.flush();
+    expect(tree.getCollider(62, out)).toEqual({ layer: 0x40000000, mask: 0x80000001 | 0, priority: 7 });
   });
 
   it('removing twice', () => {

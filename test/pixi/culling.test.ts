@@ -463,3 +463,96 @@ describe('both cullers', () => {
     expect([...Array(1000).keys()].filter((i) => !culler.get(i + 1)!.culled)).toEqual([0, 1, 2]);
   });
 });
+
+describe("the cullers' mask", () => {
+  const SHIP = 1,
+    ENEMY = 2,
+    SPARK = 4;
+
+  /** 3,000 sparks over the world (a detached class once they all move), 40 enemies and a ship. */
+  function world(): LooseQuadtree {
+    const tree = new LooseQuadtree({ width: 1024, height: 1024 });
+    const rnd = mulberry32(7);
+    for (let id = 100; id < 3100; id++) {
+      const x = rnd() * 1000,
+        y = rnd() * 1000;
+      tree.insert(id, x, y, x + 3, y + 3);
+      tree.setCollider(id, SPARK, 0, 10);
+    }
+    for (let id = 1; id <= 40; id++) {
+      tree.insert(id, id * 25, 500, id * 25 + 10, 510);
+      tree.setCollider(id, ENEMY, SHIP, 128);
+    }
+    tree.insert(50, 300, 300, 320, 320);
+    tree.setCollider(50, SHIP, ENEMY, 128);
+    return tree;
+  }
+
+  /** The tree with the mask of each query recorded. */
+  function spy(tree: LooseQuadtree): { tree: LooseQuadtree; masks: number[] } {
+    const masks: number[] = [];
+    const query = tree.queryRect.bind(tree);
+    tree.queryRect = (minX, minY, maxX, maxY, out, mask) => {
+      masks.push(mask ?? -1);
+      return query(minX, minY, maxX, maxY, out, mask);
+    };
+    return { tree, masks };
+  }
+
+  it("walks only the layers of its objects by default ('auto'), and finds what mask -1 finds", () => {
+    const { tree, masks } = spy(world());
+    const auto = new SpriteCuller<FakeSprite>();
+    const all = new SpriteCuller<FakeSprite>({ mask: -1 });
+    // An object for an id the tree does not hold yet: its layer is learned once it is there.
+    for (const id of [50, ...Array.from({ length: 40 }, (_, i) => i + 1), 3200]) {
+      auto.set(id, new FakeSprite());
+      all.set(id, new FakeSprite());
+    }
+    expect(auto.mask).toBe('auto');
+    auto.cull(tree, 0, 0, 600, 600);
+    expect(masks.pop()).toBe(SHIP | ENEMY);
+    all.cull(tree, 0, 0, 600, 600);
+    expect(masks.pop()).toBe(-1);
+    expect([...auto.visibleIds.subarray(0, auto.visibleCount)].sort()).toEqual(
+      [...all.visibleIds.subarray(0, all.visibleCount)].sort(),
+    );
+    expect(auto.visibleCount).toBeGreaterThan(20);
+    // Item 3200 arrives as a spark: its layer joins the mask at the next cull.
+    tree.insert(3200, 10, 10, 12, 12);
+    tree.setCollider(3200, SPARK, 0, 10);
+    auto.cull(tree, 0, 0, 600, 600);
+    expect(masks.pop()).toBe(SHIP | ENEMY | SPARK);
+    expect(auto.visibleCount).toBe(all.visibleCount + 1);
+    // clear forgets the layers with the objects.
+    auto.clear();
+    auto.set(50, new FakeSprite());
+    auto.cull(tree, 0, 0, 600, 600);
+    expect(masks.pop()).toBe(SHIP);
+  });
+
+  it('a ParticleCuller learns its particles layer; a tree without getCollider is walked whole', () => {
+    const { tree, masks } = spy(world());
+    const culler = new ParticleCuller(new ParticleContainer<Particle>());
+    for (let id = 100; id < 200; id++) culler.set(id, new Particle(Texture.WHITE));
+    culler.cull(tree, 0, 0, 1000, 1000);
+    expect(masks.pop()).toBe(SPARK);
+    expect(culler.visibleCount).toBe(100);
+    const bare = { queryRect: tree.queryRect.bind(tree) };
+    const sprites = new SpriteCuller<FakeSprite>();
+    sprites.set(50, new FakeSprite());
+    sprites.cull(bare, 0, 0, 600, 600);
+    expect(masks.pop()).toBe(-1);
+    expect(sprites.visibleCount).toBe(1);
+  });
+
+  it('refuses a mask that is not a 32-bit mask or auto, naming it', () => {
+    for (const mask of ['all', 2 ** 40, 1.5, NaN]) {
+      expect(() => new SpriteCuller({ mask: mask as number })).toThrow(
+        `bitecs-quadtree: cull mask must be a 32-bit mask or 'auto' (got ${typeof mask === 'string' ? `"${mask}"` : String(mask)})`,
+      );
+      expect(() => new ParticleCuller(new ParticleContainer<Particle>(), { mask: mask as number })).toThrow(
+        'cull mask must be',
+      );
+    }
+  });
+});
