@@ -26,12 +26,20 @@ export class PairBuffer implements PairList {
   }
 
   push(a: number, b: number, priority: number, born = 0): void {
-    if (this.count === this.a.length) this.reserve(this.count + 1);
+    if (this.count === this.a.length) this.growFull();
     const i = this.count++;
     this.a[i] = a;
     this.b[i] = b;
     this.priority[i] = priority;
     if (this.withBorn) this.born[i] = born;
+  }
+
+  /**
+   * Makes room in a full buffer that is being appended to: half again as many entries, so a
+   * burst of pairs (a level's first step) is copied a few times, not once per eighth.
+   */
+  growFull(): void {
+    this.resize(this.count + (this.count >> 1) + 16);
   }
 
   /** Makes room for `capacity` entries, growing by an eighth at least: little unused room in a long-lived list. */

@@ -149,7 +149,7 @@ export class PairFinder {
   private push(a: number, b: number, priority: number): void {
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- set for the whole of each join; push is inlined into the join loops
     const out = this.out!;
-    if (out.count === out.a.length) out.reserve(out.count + 1);
+    if (out.count === out.a.length) out.growFull();
     const k = out.count++;
     out.a[k] = a;
     out.b[k] = b;
