@@ -247,3 +247,64 @@ describe('collision classes', () => {
     expect(tests).toBeLessThan(10);
   });
 });
+
+describe('a class placed in one burst (a level loading)', () => {
+  /** `n` boxes of one collider, some overlapping, inserted at once or queued; returns the model. */
+  function load(tree: LooseQuadtree, n: number, first: number, queued: boolean): Map<number, ModelItem> {
+    const rng = new Rng(first + n);
+    const items = new Map<number, ModelItem>();
+    for (let id = first; id < first + n; id++) {
+      const x = rng.next() * 2000,
+        y = rng.next() * 2000,
+        s = 4 + rng.next() * 20;
+      if (queued) tree.queueInsert(id, x, y, x + s, y + s);
+      else tree.insert(id, x, y, x + s, y + s);
+      items.set(id, {
+        minX: x,
+        minY: y,
+        maxX: x + s,
+        maxY: y + s,
+        layer: 1,
+        mask: -1,
+        priority: 128,
+        isStatic: false,
+      });
+    }
+    return items;
+  }
+
+  /** The model with each box as the tree stores it (float32). */
+  function rounded(items: Map<number, ModelItem>): Map<number, ModelItem> {
+    const f = Math.fround;
+    for (const p of items.values()) [p.minX, p.minY, p.maxX, p.maxY] = [f(p.minX), f(p.minY), f(p.maxX), f(p.maxY)];
+    return items;
+  }
+
+  for (const queued of [false, true]) {
+    it(`is laid out as one run before its first step, ${queued ? 'queued' : 'inserted'}; pairs as brute force finds them`, () => {
+      const tree = new LooseQuadtree({ width: 2048, height: 2048 });
+      const items = rounded(load(tree, 3000, 0, queued));
+      tree.flush();
+      expect(classesOf(tree).detached[0]).toBe(1);
+      tree.validate();
+      tree.step();
+      tree.validate();
+      expect(readPairs(tree.current).sort(comparePairs)).toEqual(brutePairs(items, false));
+    });
+  }
+
+  it('a burst under the threshold, or under half its class, stays in the nodes', () => {
+    const tree = new LooseQuadtree({ width: 2048, height: 2048 });
+    const items = rounded(load(tree, 1000, 0, false));
+    tree.step();
+    expect(classesOf(tree).detached[0]).toBe(0);
+    for (const [id, p] of rounded(load(tree, 500, 1000, false))) items.set(id, p);
+    tree.step();
+    // Then 1,100 more: under half the class of 2,600.
+    for (const [id, p] of rounded(load(tree, 1100, 1500, false))) items.set(id, p);
+    tree.step();
+    expect(classesOf(tree).detached[0]).toBe(0);
+    tree.validate();
+    expect(readPairs(tree.current).sort(comparePairs)).toEqual(brutePairs(items, false));
+  });
+});

@@ -1,4 +1,4 @@
-import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
+import { DETACH_MIN, MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
 import { DETACHED, TIERS, tierOf } from '../store/ItemStore.js';
 import { PairBuffer } from '../lists/PairBuffer.js';
 import { PairLists } from '../lists/PairLists.js';
@@ -13,9 +13,6 @@ import { declareScratch } from '../snapshot/StatePlan.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import type { QuadtreeStats } from '../options.js';
 import type { IdArray } from '../queries/QueryEngine.js';
-
-/** A class this big or bigger may be detached (see Broadphase.choose). */
-const DETACH_MIN = 1024;
 
 /** A step where 1 / MANY_MOVED of the items or more moved counts as one where many moved. */
 const MANY_MOVED = 16;
@@ -197,6 +194,7 @@ export class Broadphase {
     this.choose(unlimited, dirty * MANY_MOVED >= size);
     C.moved.fill(0);
     tree.born.clear();
+    tree.burst.fill(0);
     tree.layout.tidy();
     if (!unlimited) {
       this.planShares(this.shareTests, this.shareServed, this.tests - this.shareTests);
@@ -505,13 +503,7 @@ export class Broadphase {
     }
     // Attach first, so that no join is ever between two detached classes.
     for (let k = 0; k < MAX_CLASSES; k++) if (C.detached[k] === 1 && ((want >>> k) & 1) === 0) tree.attach(k);
-    for (let k = 0; k < MAX_CLASSES; k++) {
-      if (C.detached[k] === 1 || ((want >>> k) & 1) === 0) continue;
-      tree.detach(k);
-      C.cursor[k] = 0;
-      C.roundEnd[k] = 0;
-      C.lastRound[k] = 0;
-    }
+    for (let k = 0; k < MAX_CLASSES; k++) if (C.detached[k] === 0 && ((want >>> k) & 1) === 1) tree.detach(k);
   }
 
   /** Where {@link startedAt} found its last pair in the current list. */

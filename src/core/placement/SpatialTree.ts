@@ -1,4 +1,4 @@
-import { CollisionClasses } from '../store/CollisionClasses.js';
+import { CollisionClasses, DETACH_MIN, MAX_CLASSES } from '../store/CollisionClasses.js';
 import {
   ABSENT,
   TOP_PRIORITY,
@@ -69,6 +69,9 @@ export class SpatialTree {
   /** Items placed in a detached class since last taken: under a budget, they are checked at once. */
   readonly born = new IdList();
 
+  /** Per class, the items placed in nodes since the last step (see {@link place}); the step zeroes it. */
+  readonly burst = new Int32Array(MAX_CLASSES);
+
   /** Ids queued for insertion, in order; an entry whose item was removed since is stale. */
   pending: Int32Array;
   pendingCount = 0;
@@ -123,7 +126,15 @@ export class SpatialTree {
     }
     this.placeInNode(id, k);
     this.slots.freeOne(own);
-    return true;
+    // A class placed mostly since the last step (a level loading) is laid out as one run, not
+    // node by node: the next step joins it in memory order, and keeps it detached while it moves.
+    if (++this.burst[k] < DETACH_MIN || 2 * this.burst[k] < C.size[k] || !C.mayDetach(k)) return true;
+    this.detach(k);
+    C.moved[k] += this.burst[k];
+    // Newborns all, as those placed in the run from now on: under a budget they are checked at once.
+    const ids = C.ids[k];
+    for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) this.born.push(ids[i]);
+    return false;
   }
 
   /** Moves detached class k's slots to a region of at least `room` slots, after its list outgrew its own. */
@@ -234,6 +245,10 @@ export class SpatialTree {
     const slots = this.slots;
     const ids = C.ids[k];
     C.detached[k] = 1;
+    // A budget's rounds over the class start afresh.
+    C.cursor[k] = 0;
+    C.roundEnd[k] = 0;
+    C.lastRound[k] = 0;
     const start = slots.alloc(runRoomFor(C.end[k]));
     C.listStart[k] = start;
     C.listRoom[k] = slots.allocated;

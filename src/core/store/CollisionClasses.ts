@@ -7,6 +7,8 @@ import type { ItemStore } from './ItemStore.js';
 export const MAX_CLASSES = 16;
 /** The class of items whose key found no class of its own: it pairs with every class and filters pair by pair. */
 export const MIXED = MAX_CLASSES - 1;
+/** A class this big or bigger may be detached (see Broadphase.choose). */
+export const DETACH_MIN = 1024;
 /** Deepest level whose cells get dense per-class arrays (4^d entries); deeper levels go through their nodes. */
 export const DENSE_DEPTH = 9;
 
@@ -116,6 +118,14 @@ export class CollisionClasses {
     else this.key(k, layer, mask, isStatic, top);
     this.use(k);
     return k;
+  }
+
+  /** True when class k may be detached: not the mixed one, not static, no class it pairs with detached. */
+  mayDetach(k: number): boolean {
+    if (k === MIXED || this.isStatic[k] === 1) return false;
+    for (let o = 0; o < MAX_CLASSES; o++)
+      if (o !== k && this.detached[o] === 1 && this.allowed[k * MAX_CLASSES + o] === 1) return false;
+    return true;
   }
 
   /** True for a lower-tier class that does not pair with itself: it may be checked in shares under a budget. */
