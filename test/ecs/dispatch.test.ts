@@ -1,5 +1,5 @@
 import { removeEntity } from 'bitecs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   clearCollisionHandlers,
   getCollisionHandlers,
@@ -346,6 +346,61 @@ describe('dispatch budget', () => {
       expect(frames[0]).toBeLessThanOrEqual(2 + 4);
       for (let i = 1; i < frames.length; i++) expect(frames[i] - frames[i - 1]).toBeLessThanOrEqual(5);
     }
+  });
+});
+
+describe('dispatch timings', () => {
+  /** Spins for `ms` milliseconds on a clock the dispatch does not read. */
+  function busy(ms: number): void {
+    const end = process.hrtime.bigint() + BigInt(Math.round(ms * 1e6));
+    while (process.hrtime.bigint() < end);
+  }
+
+  /** n bullets on one enemy, with a handler for their enters that spins `ms` each call. */
+  function slowHits(n: number, ms: number): Scene {
+    const scene = new Scene({ pairEntities: false });
+    scene.spawn(500, 500, 200, 200, { layer: ENEMY });
+    for (let i = 0; i < n; i++) scene.spawn(420 + (i % 40) * 4, 420 + Math.floor(i / 40) * 4, 2, 2, { layer: BULLET });
+    onCollision(scene.world, () => busy(ms), { layer: BULLET, other: ENEMY, phases: Phase.Enter });
+    return scene;
+  }
+
+  it("handlerMs is the handlers' share of dispatchMs", () => {
+    const scene = slowHits(3, 2);
+    scene.frame();
+    const stats = getStats(scene.world);
+    expect(stats.handlerCalls).toBe(3);
+    expect(stats.handlerMs).toBeGreaterThanOrEqual(6);
+    expect(stats.handlerMs).toBeLessThanOrEqual(stats.dispatchMs);
+    // The plugin's own share: walking three pairs, far less than one handler call.
+    expect(stats.dispatchMs - stats.handlerMs).toBeLessThan(2);
+    scene.frame();
+    expect([stats.handlerCalls, stats.handlerMs]).toEqual([0, 0]);
+  });
+
+  it('times a sample of many calls and counts the rest at their mean', () => {
+    const scene = slowHits(64, 0.2);
+    const now = vi.spyOn(performance, 'now');
+    try {
+      scene.frame();
+    } finally {
+      now.mockRestore();
+    }
+    const stats = getStats(scene.world);
+    expect(stats.handlerCalls).toBe(64);
+    // Every call spins 0.2 ms, so the timed calls' mean is at least that.
+    expect(stats.handlerMs).toBeGreaterThanOrEqual(64 * 0.2);
+    expect(stats.handlerMs).toBeLessThanOrEqual(stats.dispatchMs);
+    // The first 8 calls and one in 8 after: far fewer clock reads than two per call.
+    expect(now.mock.calls.length).toBeLessThan(64);
+  });
+
+  it('without handlers, handlerMs is 0', () => {
+    const scene = new Scene({ pairEntities: false });
+    scene.spawn(10, 10);
+    scene.spawn(12, 12);
+    scene.frame();
+    expect(getStats(scene.world).handlerMs).toBe(0);
   });
 });
 
