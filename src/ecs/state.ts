@@ -78,6 +78,8 @@ export class QuadtreeState {
     timed: 0,
     timedMs: 0,
     handlerMs: 0,
+    /** Which one in 256 of a handler's calls past the first 8 is timed: turns with the step. */
+    offset: 0,
   };
   /** What handlers threw during the running dispatch, in call order: thrown once it ends. */
   readonly handlerErrors: unknown[] = [];

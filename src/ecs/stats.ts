@@ -64,10 +64,12 @@ export interface QuadtreeWorldStats extends TreeNumbers {
    */
   dispatchMs: number;
   /**
-   * The part of `dispatchMs` spent in the game's collision handlers, in milliseconds. Reading
-   * the clock around every call would cost more than a small handler, so the first 8 calls of
-   * each handler in a dispatch are timed, then one call in 8, and the handler's time is its
-   * timed calls' mean times its calls. Never more than `dispatchMs`.
+   * The part of `dispatchMs` spent in the game's collision handlers, in milliseconds: an
+   * estimate. Reading the clock around every call would cost more than a small handler, so the
+   * first 8 calls of each handler in a dispatch are timed, then one call in 256, each less the
+   * same interval around an empty handler (the clock's and the call's own cost), and the
+   * handler's time is its timed calls' mean times its calls. Never more than `dispatchMs`. One
+   * frame's value is rough when a handler makes many calls; a mean over frames is close.
    */
   handlerMs: number;
   /** The core's own numbers for the last step. */
