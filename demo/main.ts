@@ -1,7 +1,7 @@
 import { Application } from 'pixi.js';
 import { getStats } from '../src/index.js';
 import { Game, type Controls } from './game.js';
-import { Hud } from './hud.js';
+import { Hud, StatsPanel } from './hud.js';
 import { Input } from './input.js';
 import type { DemoState } from './state.js';
 import { View } from './view.js';
@@ -36,7 +36,8 @@ async function main(): Promise<void> {
   const input = new Input(window, app.canvas);
   const hud = new Hud(element('hud'));
   const view = new View(app.renderer);
-  app.stage.addChild(view.root);
+  const stats = new StatsPanel();
+  app.stage.addChild(view.root, stats.root);
 
   const n = param('n', 6000);
   // `?storm=100000`: a particle storm on top of the game (again after each reset).
@@ -103,6 +104,12 @@ async function main(): Promise<void> {
     get renderer() {
       return rendererName;
     },
+    get hud() {
+      return stats.hud.text.text;
+    },
+    get hudShown() {
+      return stats.shown;
+    },
   };
   window.demoState = Object.freeze(live) satisfies DemoState;
 
@@ -123,6 +130,7 @@ async function main(): Promise<void> {
       else if (key === 'KeyB') game.setBudget(!game.budget);
       else if (key === 'KeyP') game.burst(PARTICLE_BURST);
       else if (key === 'KeyR') restart();
+      else if (key === 'KeyH') hud.shown = stats.shown = !stats.shown;
       else if (key === 'Escape') paused = !paused;
     }
     const now = performance.now();
@@ -133,25 +141,20 @@ async function main(): Promise<void> {
     view.render(app.screen.width, app.screen.height, overlay, controls.aimX, controls.aimY);
     renderMs = performance.now() - t;
     frames++;
-    hud.update(
-      now,
-      {
-        fps: ticker.FPS,
-        frameMs: ticker.deltaMS,
-        entities: game.entities,
-        onScreen: view.onScreen,
-        times: game.times,
-        renderMs,
-        overlay,
-        budget: game.budget,
-        paused,
-        autopilot,
-        score: game.score,
-        hits: game.hits,
-        sweptSaves: game.sweptSaves,
-      },
-      getStats(game.world),
-    );
+    stats.update(getStats(game.world), ticker.deltaMS);
+    hud.update(now, {
+      entities: game.entities,
+      onScreen: view.onScreen,
+      times: game.times,
+      renderMs,
+      overlay,
+      budget: game.budget,
+      paused,
+      autopilot,
+      score: game.score,
+      hits: game.hits,
+      sweptSaves: game.sweptSaves,
+    });
   });
 }
 

@@ -27,4 +27,8 @@ export interface DemoState {
   readonly paused: boolean;
   /** `webgl` or `webgpu`, with the GPU's name when the browser tells it. */
   readonly renderer: string;
+  /** The text of the plugin's stats HUD drawn on the canvas (`QuadtreeHud`). */
+  readonly hud: string;
+  /** False once the H key hid the HUD. */
+  readonly hudShown: boolean;
 }

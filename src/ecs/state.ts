@@ -67,8 +67,22 @@ export class QuadtreeState {
   boxNow: ((eid: number, out: Float64Array, o: number) => void) | null = null;
 
   handlers: HandlerRecord[] = [];
-  /** Budget bookkeeping of the running dispatch: calls made in all and by the current handler. */
-  readonly dispatch = { calls: 0, made: 0, over: false, started: 0, nextClock: 0 };
+  /**
+   * Bookkeeping of the running dispatch: calls made in all and by the current handler, the
+   * budget's clock, and the current handler's timed calls (see the stats' `handlerMs`).
+   */
+  readonly dispatch = {
+    calls: 0,
+    made: 0,
+    over: false,
+    started: 0,
+    nextClock: 0,
+    timed: 0,
+    timedMs: 0,
+    handlerMs: 0,
+    /** Which one in 256 of a handler's calls past the first 8 is timed: turns with the step. */
+    offset: 0,
+  };
   /** What handlers threw during the running dispatch, in call order: thrown once it ends. */
   readonly handlerErrors: unknown[] = [];
   handlerOrder = 0;

@@ -43,7 +43,8 @@ async function openDemo(
   });
   await page.goto(`${url}${query}`);
   await page.waitForFunction(() => window.demoState?.ready === true, null, { timeout: 45_000 });
-  // Screenshots are of the canvas alone: the HUD is DOM text drawn over it, refreshed on its own.
+  // Screenshots are of the canvas alone: the demo's own panel is DOM text drawn over it. The
+  // plugin's stats HUD is drawn in the canvas: a test of still pictures hides it (H).
   await page.addStyleTag({ content: '#hud { display: none !important; }' });
   return { page, errors };
 }
@@ -160,6 +161,9 @@ describe.skipIf(!chromiumPath)('shooter demo in Chromium', () => {
       await waitFrames(page, 10);
       await page.keyboard.press('Escape');
       await page.waitForFunction(() => window.demoState!.paused);
+      // Its FPS goes on changing while the game is paused.
+      await page.keyboard.press('h');
+      await page.waitForFunction(() => !window.demoState!.hudShown);
       const overlayAtStart = (await state(page)).overlay;
       await waitFrames(page, 3);
       const canvas = page.locator('canvas');
@@ -179,6 +183,38 @@ describe.skipIf(!chromiumPath)('shooter demo in Chromium', () => {
       await page.waitForFunction((was) => window.demoState!.overlay === was, overlayAtStart);
       await waitFrames(page, 3);
       expect(await pixelsChanged(page, still2, await canvas.screenshot())).toBe(0);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it("draws the plugin's stats HUD: its lines, refreshed, and on the canvas until H hides it", async () => {
+      const { page, errors } = await openDemo(browser!, url);
+      await waitFrames(page, 10);
+      const first = (await state(page)).hud;
+      expect(first).toMatch(/^fps {7}\d+ · \d+\.\d\d ms a frame$/m);
+      expect(first).toMatch(/^entities {2}3,\d{3} · \d+ static$/m);
+      expect(first).toMatch(/^pairs {5}[\d,]+ · \+[\d,]+ -[\d,]+$/m);
+      expect(first).toMatch(/^by tier {3}0: [\d,]+ · 1: [\d,]+ · 2: [\d,]+ · 3: [\d,]+$/m);
+      expect(first).toMatch(/^deferred {2}[\d,]+/m);
+      expect(first).toMatch(
+        /^ms {8}plugin \d+\.\d\d · sync \d+\.\d\d · collision \d+\.\d\d · dispatch \d+\.\d\d · handlers \d+\.\d\d$/m,
+      );
+      expect(first).toMatch(/^handlers {2}[\d,]+ calls/m);
+      expect(first).toMatch(/^checks {4}[\d,]+ tests/m);
+      expect(first).toMatch(/^tree {6}[\d,]+ nodes/m);
+      // The game moves on and the HUD's refreshes follow it.
+      await page.waitForFunction((was) => window.demoState!.hud !== was, first, { timeout: 30_000 });
+
+      // Paused, the picture changes only where the HUD is: hiding it takes its text off the canvas.
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => window.demoState!.paused);
+      await waitFrames(page, 3);
+      const canvas = page.locator('canvas');
+      const withHud = await canvas.screenshot();
+      await page.keyboard.press('h');
+      await page.waitForFunction(() => !window.demoState!.hudShown);
+      await waitFrames(page, 3);
+      expect(await pixelsChanged(page, withHud, await canvas.screenshot())).toBeGreaterThan(1000);
       expect(errors).toEqual([]);
       await page.close();
     });

@@ -1,5 +1,5 @@
 import { removeEntity } from 'bitecs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   clearCollisionHandlers,
   getCollisionHandlers,
@@ -346,6 +346,79 @@ describe('dispatch budget', () => {
       expect(frames[0]).toBeLessThanOrEqual(2 + 4);
       for (let i = 1; i < frames.length; i++) expect(frames[i] - frames[i - 1]).toBeLessThanOrEqual(5);
     }
+  });
+});
+
+describe('dispatch timings', () => {
+  /** Spins for `ms` milliseconds on a clock the dispatch does not read. */
+  function busy(ms: number): void {
+    const end = process.hrtime.bigint() + BigInt(Math.round(ms * 1e6));
+    while (process.hrtime.bigint() < end);
+  }
+
+  /** n bullets on one enemy, with a handler for their enters that spins `ms` each call. */
+  function slowHits(n: number, ms: number): Scene {
+    const scene = new Scene({ pairEntities: false });
+    scene.spawn(500, 500, 200, 200, { layer: ENEMY });
+    for (let i = 0; i < n; i++) scene.spawn(420 + (i % 40) * 4, 420 + Math.floor(i / 40) * 4, 2, 2, { layer: BULLET });
+    onCollision(scene.world, () => busy(ms), { layer: BULLET, other: ENEMY, phases: Phase.Enter });
+    return scene;
+  }
+
+  it("handlerMs is the handlers' share of dispatchMs", () => {
+    const scene = slowHits(3, 2);
+    scene.frame();
+    const stats = getStats(scene.world);
+    expect(stats.handlerCalls).toBe(3);
+    expect(stats.handlerMs).toBeGreaterThanOrEqual(6);
+    expect(stats.handlerMs).toBeLessThanOrEqual(stats.dispatchMs);
+    // The plugin's own share: walking three pairs, far less than one handler call.
+    expect(stats.dispatchMs - stats.handlerMs).toBeLessThan(2);
+    scene.frame();
+    expect([stats.handlerCalls, stats.handlerMs]).toEqual([0, 0]);
+  });
+
+  it('times a sample of many calls and counts the rest at their mean', () => {
+    const scene = slowHits(300, 0.05);
+    const now = vi.spyOn(performance, 'now');
+    try {
+      scene.frame();
+    } finally {
+      now.mockRestore();
+    }
+    const stats = getStats(scene.world);
+    expect(stats.handlerCalls).toBe(300);
+    // Every call spins 0.05 ms, so the timed calls' mean is about that.
+    expect(stats.handlerMs).toBeGreaterThanOrEqual(300 * 0.049);
+    expect(stats.handlerMs).toBeLessThanOrEqual(stats.dispatchMs);
+    // The first 8 calls and one in 256 after, three clock reads each: far fewer than two per call.
+    expect(now.mock.calls.length).toBeLessThan(40);
+  });
+
+  it("leaves the dispatch's own walk and calls out of a handler that does nothing", () => {
+    const scene = new Scene({ pairEntities: false });
+    for (let i = 0; i < 2000; i++) scene.spawn((i % 50) * 20, Math.floor(i / 50) * 20, 24, 24);
+    let calls = 0;
+    onCollision(scene.world, () => {
+      calls++;
+    });
+    const shares: number[] = [];
+    for (let f = 0; f < 21; f++) {
+      scene.frame();
+      const stats = getStats(scene.world);
+      shares.push(stats.handlerMs / stats.dispatchMs);
+    }
+    expect(calls).toBeGreaterThan(21 * 4000);
+    // The median frame: a stray pause of the machine in one timed call may spoil a frame or two.
+    expect(shares.sort((a, b) => a - b)[10]).toBeLessThan(0.5);
+  });
+
+  it('without handlers, handlerMs is 0', () => {
+    const scene = new Scene({ pairEntities: false });
+    scene.spawn(10, 10);
+    scene.spawn(12, 12);
+    scene.frame();
+    expect(getStats(scene.world).handlerMs).toBe(0);
   });
 });
 

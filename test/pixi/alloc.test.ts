@@ -2,7 +2,7 @@ import { constants, PerformanceObserver } from 'node:perf_hooks';
 import type { IParticle, ParticleContainer } from 'pixi.js';
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree } from '../../src/core/index.js';
-import { ParticleCuller, SpriteCuller } from '../../src/pixi/index.js';
+import { ParticleCuller, QuadtreeHud, SpriteCuller, type HudStats } from '../../src/pixi/index.js';
 import { mulberry32 } from '../core/helpers.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -122,5 +122,37 @@ describe('the cullers in steady state (needs node --expose-gc)', () => {
     });
     expect(control).toBeGreaterThan(0);
     expect(minor, `${minor} young-generation collections`).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('the HUD (needs node --expose-gc)', () => {
+  it('updated every frame, allocates nothing while the numbers it shows stay the same', async () => {
+    const text = { text: '', x: 0, y: 0, style: { fill: 0 as unknown } };
+    const hud = new QuadtreeHud(text, { lines: ['fps', 'entities', 'pairs', 'tiers', 'deferred', 'ms', 'handlers'] });
+    const stats: HudStats = {
+      ...{ entities: 5000, static: 100, pairs: 300, entered: 2, exited: 2, deferred: 0, waitBound: 0 },
+      ...{ syncMs: 0, collisionMs: 1, dispatchMs: 0.2, handlerMs: 0.1, handlerCalls: 40, handlerDeferred: 0 },
+      ...{ handlersCut: 0, pairTests: 900, dirty: 50, relocated: 3, nodesLive: 200, nodesFree: 8 },
+      enteredByTier: new Int32Array([1, 0, 1, 0]),
+      stayedByTier: new Int32Array([20, 0, 100, 178]),
+    };
+    let frame = 0;
+    const run = (frames: number) => {
+      for (let i = 0; i < frames; i++, frame++) {
+        // Coarse timer steps from frame to frame, the same means over each refresh's 16 frames.
+        stats.syncMs = frame % 2 === 0 ? 0 : 0.1;
+        hud.update(stats, 15.625);
+      }
+    };
+    run(64);
+    // The first refresh shows one frame, the later ones the means of 16.
+    const rewrites = hud.rewrites;
+    expect(rewrites).toBe(2);
+    let minor = Infinity;
+    for (let attempt = 0; attempt < 3 && minor > 0; attempt++)
+      minor = Math.min(minor, await countMinorGcs(() => run(20000)));
+    // 20000 frames are 1250 refreshes, each of which compared what it would show.
+    expect(hud.rewrites).toBe(rewrites);
+    expect(minor, `${minor} young-generation collections`).toBe(0);
   });
 });

@@ -1,11 +1,13 @@
 // @vitest-environment happy-dom
-import { Graphics, ParticleContainer } from 'pixi.js';
+import { Graphics, ParticleContainer, Text } from 'pixi.js';
 import { describe, expect, it } from 'vitest';
 import {
   ParticleCuller,
+  QuadtreeHud,
   QuadtreeOverlay,
   SpriteCuller,
   type CullOptions,
+  type QuadtreeHudOptions,
   type QuadtreeOverlayOptions,
 } from '../../src/pixi/index.js';
 
@@ -39,6 +41,13 @@ describe('PixiJS helpers refuse unknown option keys', () => {
       'bitecs-quadtree: unknown SpriteCuller option "margn" (did you mean "margin"?)',
     );
     expect(new SpriteCuller({ margin: 4, mask: 2 }).margin).toBe(4);
+  });
+
+  it('QuadtreeHud', () => {
+    expect(thrown(() => new QuadtreeHud(new Text(), loose<QuadtreeHudOptions>({ line: ['fps'] })))).toBe(
+      'bitecs-quadtree: unknown QuadtreeHud option "line" (did you mean "lines"?)',
+    );
+    expect(new QuadtreeHud(new Text(), { refreshMs: 100 }).refreshMs).toBe(100);
   });
 
   it('ParticleCuller', () => {
