@@ -52,23 +52,6 @@ export interface PositionSource {
   readonly y: ArrayLike<number>;
 }
 
-/** Ids of the items overlapping the view grown by `margin`, into `hits`; returns the count. */
-function queryView(
-  tree: CullTree,
-  minX: number,
-  minY: number,
-  maxX: number,
-  maxY: number,
-  margin: number,
-  mask: number,
-  hits: number[],
-): number {
-  if (!(minX <= maxX) || !(minY <= maxY)) {
-    fail(`cull view must have min <= max (got ${show(minX)}, ${show(minY)}, ${show(maxX)}, ${show(maxY)})`);
-  }
-  return tree.queryRect(minX - margin, minY - margin, maxX + margin, maxY + margin, hits, mask);
-}
-
 /** A culler's mask option, checked: a 32-bit mask or 'auto'. */
 function maskOption(options: CullOptions): number | 'auto' {
   const mask: unknown = options.mask;
@@ -79,28 +62,53 @@ function maskOption(options: CullOptions): number | 'auto' {
 }
 
 /**
- * The layers of a culler's objects, learned from the tree (see {@link CullOptions.mask}): an id
- * waits here from its `set` until the tree holds its item.
+ * A culler's view query: the ids of the items in view into {@link hits}, under its mask or the
+ * layers of its objects learned from the tree (see {@link CullOptions.mask}); an id waits in
+ * {@link waiting} from its `set` until the tree holds its item.
  */
-class Layers {
+class View {
+  readonly hits: number[] = [];
   learned = 0;
+  /** Whether the culler still holds an object for an id. */
+  private readonly held: (id: number) => boolean;
   private waiting: Int32Array = new Int32Array(64);
   private count = 0;
   private readonly collider = { layer: 0, mask: 0, priority: 0 };
+
+  constructor(held: (id: number) => boolean) {
+    this.held = held;
+  }
+
+  /** Queries the view grown by `margin` on every side; returns the count of {@link hits}. */
+  query(
+    tree: CullTree,
+    given: number | 'auto',
+    margin: number,
+    minX: number,
+    minY: number,
+    maxX: number,
+    maxY: number,
+  ): number {
+    if (!(minX <= maxX) || !(minY <= maxY)) {
+      fail(`cull view must have min <= max (got ${show(minX)}, ${show(minY)}, ${show(maxX)}, ${show(maxY)})`);
+    }
+    const mask = this.maskFor(tree, given);
+    return tree.queryRect(minX - margin, minY - margin, maxX + margin, maxY + margin, this.hits, mask);
+  }
 
   add(id: number): void {
     if (this.count === this.waiting.length) this.waiting = fit(this.waiting, this.count + 1);
     this.waiting[this.count++] = id;
   }
 
-  /** The mask to query with: `given`, or the layers learned so far of the ids still `held`. */
-  maskFor(tree: CullTree, given: number | 'auto', held: (id: number) => boolean): number {
+  /** The mask to query with: `given`, or the layers learned so far of the ids still held. */
+  private maskFor(tree: CullTree, given: number | 'auto'): number {
     if (given !== 'auto') return given;
     if (tree.has === undefined || tree.getCollider === undefined) return -1;
     let kept = 0;
     for (let i = 0; i < this.count; i++) {
       const id = this.waiting[i];
-      if (!held(id)) continue;
+      if (!this.held(id)) continue;
       if (tree.has(id)) this.learned |= tree.getCollider(id, this.collider).layer;
       else this.waiting[kept++] = id;
     }
@@ -222,13 +230,11 @@ export class SpriteCuller<T extends Cullable = Cullable> {
 
   private readonly objects: (T | undefined)[] = [];
   private registered = 0;
-  private readonly layers = new Layers();
-  private readonly held = (id: number): boolean => this.objects[id] !== undefined;
+  private readonly view = new View((id) => this.objects[id] !== undefined);
   // stamp[id] === frame: the id's object was in view at the latest cull.
   private stamp = new Uint32Array(256);
   private frame = 1;
   private ids: Int32Array = new Int32Array(256);
-  private readonly hits: number[] = [];
   private readonly newborns = new Newborns();
 
   constructor(options: CullOptions = {}) {
@@ -250,7 +256,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
     this.newborns.cover(id);
     if (this.objects[id] === undefined) this.registered++;
     this.objects[id] = object;
-    this.layers.add(id);
+    this.view.add(id);
     if (!inView) {
       this.stamp[id] = 0;
       object.culled = true;
@@ -283,7 +289,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   clear(): void {
     this.objects.length = 0;
     this.registered = 0;
-    this.layers.reset();
+    this.view.reset();
     this.stamp.fill(0);
     this.newborns.reset();
     this.visibleCount = 0;
@@ -294,17 +300,8 @@ export class SpriteCuller<T extends Cullable = Cullable> {
 
   /** Clears `culled` on objects in view (grown by {@link margin}), sets it on those that left; returns the count. */
   cull(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number): number {
-    const hits = this.hits;
-    const n = queryView(
-      tree,
-      minX,
-      minY,
-      maxX,
-      maxY,
-      this.margin,
-      this.layers.maskFor(tree, this.mask, this.held),
-      hits,
-    );
+    const n = this.view.query(tree, this.mask, this.margin, minX, minY, maxX, maxY);
+    const hits = this.view.hits;
     const objects = this.objects;
     const prevFrame = this.frame;
     const frame = ++this.frame;
@@ -444,10 +441,8 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   }
 
   private readonly particles: (T | undefined)[] = [];
-  private readonly layers = new Layers();
-  private readonly held = (id: number): boolean => this.particles[id] !== undefined;
+  private readonly view = new View((id) => this.particles[id] !== undefined);
   private registered = 0;
-  private readonly hits: number[] = [];
   private ids: Int32Array = new Int32Array(256);
   private sorted: Int32Array = new Int32Array(256);
   private readonly newborns = new Newborns();
@@ -480,7 +475,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     newborns.cover(id);
     if (this.particles[id] === undefined) this.registered++;
     this.particles[id] = particle;
-    this.layers.add(id);
+    this.view.add(id);
     if (!inView) {
       newborns.flag[id] = 0;
       return;
@@ -513,7 +508,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
   clear(): void {
     this.particles.length = 0;
     this.registered = 0;
-    this.layers.reset();
+    this.view.reset();
     this.newborns.reset();
     this.container.particleChildren.length = 0;
     this.container.update();
@@ -523,17 +518,8 @@ export class ParticleCuller<T extends IParticle = IParticle> {
 
   /** Fills the container with the particles of items overlapping the rectangle. Returns how many. */
   cull(tree: CullTree, minX: number, minY: number, maxX: number, maxY: number): number {
-    const hits = this.hits;
-    const n = queryView(
-      tree,
-      minX,
-      minY,
-      maxX,
-      maxY,
-      this.margin,
-      this.layers.maskFor(tree, this.mask, this.held),
-      hits,
-    );
+    const n = this.view.query(tree, this.mask, this.margin, minX, minY, maxX, maxY);
+    const hits = this.view.hits;
     let ids: ArrayLike<number> = hits;
     if (this.sortById) {
       this.sorted = roomFor(this.sorted, n);
