@@ -1,10 +1,10 @@
 import { LooseQuadtree } from 'bitecs-quadtree/core';
 
-// 2,000 boxes of 4 to 12 px in a 1,024 px world, then small moves, then all removed.
+// 1,000 boxes of 4 to 12 px in a 1,024 px world, then small moves, then all removed.
 const tree = new LooseQuadtree({ width: 1024, height: 1024 });
 let seed = 1;
 const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647; // deterministic runs
-for (let id = 0; id < 2000; id++) {
+for (let id = 0; id < 1000; id++) {
   const x = random() * 1000,
     y = random() * 1000,
     size = 4 + random() * 8;
@@ -19,7 +19,7 @@ console.log(`maxDepth ${tree.maxDepth}; nodes by depth: ${byDepth.join(', ')}; p
 
 const box = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 for (let id = 0; id < 100; id++) {
-  // a twentieth moves by 2 px
+  // a tenth moves by 2 px
   tree.getBox(id, box);
   tree.move(id, box.minX + 2, box.minY, box.maxX + 2, box.maxY);
 }
@@ -27,7 +27,7 @@ tree.step();
 const s = tree.stats;
 console.log(`moved ${s.moved}, changed node ${s.relocated}, pair tests ${s.pairTests}, pairs ${s.pairs}`);
 
-for (let id = 0; id < 2000; id++) tree.remove(id);
+for (let id = 0; id < 1000; id++) tree.remove(id);
 tree.step();
 console.log(`emptied: ${s.nodesLive} nodes live, ${s.groupsCounting} groups of four counting down`);
 for (let frame = 0; frame < 8; frame++) tree.tick();

@@ -9,6 +9,7 @@ import { SpatialTree } from './placement/SpatialTree.js';
 import {
   Shape,
   type BudgetOptions,
+  type ColliderValues,
   type Contact,
   type PairList,
   type QuadtreeOptions,
@@ -431,7 +432,7 @@ export class LooseQuadtree extends QuadtreeQueries {
    * Copies an item's layer, mask and priority (see {@link setCollider}) into `out` and returns it.
    * @throws if the id is not in the index
    */
-  getCollider<T extends { layer: number; mask: number; priority: number }>(id: number, out: T): T {
+  getCollider<T extends ColliderValues>(id: number, out: T): T {
     this.nodeOf(id, 'getCollider');
     const items = this.tree.items;
     out.layer = items.layerOf(id);

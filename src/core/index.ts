@@ -10,6 +10,7 @@ export type { Visitor, IdArray } from './queries/QueryEngine.js';
 export {
   Shape,
   type BudgetOptions,
+  type ColliderValues,
   type Contact,
   type PairList,
   type QuadtreeOptions,

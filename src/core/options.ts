@@ -105,6 +105,16 @@ export const Shape = {
 /** One of the {@link Shape} values. */
 export type ShapeValue = (typeof Shape)[keyof typeof Shape];
 
+/** An item's collision filter and priority, as {@link LooseQuadtree.getCollider} writes them. */
+export interface ColliderValues {
+  /** The item's category bits. */
+  layer: number;
+  /** The categories it collides with. */
+  mask: number;
+  /** 0..255, higher is more important. */
+  priority: number;
+}
+
 /**
  * Pairs in typed buffers, sorted by priority (highest first), then `a`, then `b`; `a < b`.
  * Read entries `0..count-1`; the buffers are reused, so do not keep them across steps.
