@@ -4,8 +4,22 @@ import { QuadtreeHud, type HudLine } from '../src/pixi/index.js';
 import type { SystemTimes } from './game.js';
 
 const PAD = 8;
-/** Every line the plugin's HUD has: the demo is there to show what the plugin does. */
-const LINES: HudLine[] = ['fps', 'entities', 'pairs', 'tiers', 'deferred', 'ms', 'handlers', 'checks', 'tree'];
+/**
+ * Every line the plugin's HUD has: the demo is there to show what the plugin does. A still
+ * (`?still`, the README's picture) leaves out the frame rate, which a software renderer sets.
+ */
+const STILL = new URLSearchParams(location.search).has('still');
+const LINES: HudLine[] = [
+  ...(STILL ? [] : (['fps'] as const)),
+  'entities',
+  'pairs',
+  'tiers',
+  'deferred',
+  'ms',
+  'handlers',
+  'checks',
+  'tree',
+];
 
 /** The plugin's stats HUD at the top left of the canvas, on a dark panel. */
 export class StatsPanel {

@@ -45,7 +45,7 @@ try {
     page.on('pageerror', (e) => console.error('page error:', e.message));
     const url = server.resolvedUrls?.local[0];
     if (url === undefined) throw new Error('screenshot: the preview server has no local address');
-    await page.goto(`${url}?n=${values.n}`);
+    await page.goto(`${url}?n=${values.n}&still`);
     await page.waitForFunction(() => (window as { demoState?: DemoState }).demoState?.ready === true, null, {
       timeout: 60_000,
     });
