@@ -174,15 +174,8 @@ function call(s: QuadtreeState, h: HandlerRecord, self: number, other: number, p
   d.calls++;
   // The clock costs more than a small handler: the first 8 calls are timed, then one in 256,
   // at an offset that turns with the step so that every place in the order gets its turn.
-  if (j < 8 || ((j + d.offset) & 255) === 0) {
-    timedCall(s, h.fn, self, other, phase, p);
-    return;
-  }
-  try {
-    h.fn(self, other, phase, p);
-  } catch (error) {
-    s.handlerErrors.push(error);
-  }
+  if (j < 8 || ((j + d.offset) & 255) === 0) timedCall(s, h.fn, self, other, phase, p);
+  else invoke(s, h.fn, self, other, phase, p);
 }
 
 /**
@@ -208,6 +201,7 @@ function timedCall(
   s.dispatch.timed++;
 }
 
+/** One handler call; what it throws is kept for the end of the dispatch. */
 function invoke(
   s: QuadtreeState,
   fn: CollisionHandler,
