@@ -3,7 +3,7 @@
  * bytes a snapshot holds and the bytes a save copies (the parts of the buffers in use), for the
  * bouncing boxes (a tenth moving, in the core and through a bitECS world; all moving, joined
  * whole on a grid each step, in the core) and the storm, after
- * the scene has run a while. Saves reuse one snapshot, as a rollback loop's ring of them does.
+ * the scene has run a while; and a whole bitECS world with `saveWorld`. Saves reuse one snapshot, as a rollback loop's ring of them does.
  * Rapier's `world.takeSnapshot()` and `World.restoreSnapshot` are timed beside them on the same
  * core scenes (its snapshot is a new buffer each save, its restore a new world).
  *
@@ -17,7 +17,9 @@ import {
   quadtreeCollisionSystem,
   quadtreeSyncSystem,
   restoreQuadtree,
+  restoreWorld,
   saveQuadtree,
+  saveWorld,
 } from '../src/index.js';
 import RAPIER from '@dimforge/rapier2d-compat';
 import { PairSum } from './contender.js';
@@ -69,11 +71,11 @@ function coreSubject(scene: Scene | StormScene): Subject {
 }
 
 /**
- * The bouncing boxes through a bitECS world (pair entities off): the plugin's state beside the
- * tree is saved too. The world's own components are the game's to save (see
- * examples/world-save.ts) and are not timed here.
+ * The bouncing boxes through a bitECS world (pair entities off): `saveQuadtree` saves the
+ * plugin's state beside the tree; `saveWorld` (whole) the world's entities, components and
+ * queries too.
  */
-function worldSubject(scene: Scene): Subject {
+function worldSubject(scene: Scene, whole: boolean): Subject {
   const position = { x: [] as number[], y: [] as number[] };
   const bounds = { width: [] as number[], height: [] as number[] };
   const world = addQuadtree(createWorld(), {
@@ -98,16 +100,29 @@ function worldSubject(scene: Scene): Subject {
   };
   place();
   quadtreeCollisionSystem(quadtreeSyncSystem(world));
+  const frame = (): void => {
+    scene.advance();
+    place();
+    quadtreeCollisionSystem(quadtreeSyncSystem(world));
+  };
+  const pairs = (): number => getQuadtree(world).current.count;
+  if (whole) {
+    const all = saveWorld(world);
+    return {
+      frame,
+      save: () => saveWorld(world, all),
+      restore: () => restoreWorld(world, all),
+      pairs,
+      held: () => all.byteLength,
+      copied: () => all.byteLength,
+    };
+  }
   const snap = saveQuadtree(world);
   return {
-    frame: () => {
-      scene.advance();
-      place();
-      quadtreeCollisionSystem(quadtreeSyncSystem(world));
-    },
+    frame,
     save: () => saveQuadtree(world, snap),
     restore: () => restoreQuadtree(world, snap),
-    pairs: () => getQuadtree(world).current.count,
+    pairs,
     held: () => snap.byteLength,
     copied: () => snap.state.used.reduce((sum, n) => sum + n, 0),
   };
@@ -183,7 +198,8 @@ async function main(): Promise<void> {
     rows.push(measure(coreSubject(new Scene(n, 'all')), 'bounce, all moving', n, repeats));
     const storm = new StormScene(n);
     rows.push(measure(coreSubject(storm), 'storm', storm.n, repeats));
-    rows.push(measure(worldSubject(new Scene(n, '10')), 'bounce, bitECS world', n, repeats));
+    rows.push(measure(worldSubject(new Scene(n, '10'), false), 'bounce, saveQuadtree', n, repeats));
+    rows.push(measure(worldSubject(new Scene(n, '10'), true), 'bounce, saveWorld', n, repeats));
     rows.push(measure(rapierSubject(new Scene(n, '10')), 'bounce, 10% moving', n, repeats, 'Rapier'));
     rows.push(measure(rapierSubject(new Scene(n, 'all')), 'bounce, all moving', n, repeats, 'Rapier'));
     const rapierStorm = new StormScene(n);

@@ -11,5 +11,5 @@ export { IdList } from './lists/IdList.js';
 export { spatialTreeOf } from './LooseQuadtree.js';
 export type { SpatialTree } from './placement/SpatialTree.js';
 export { SCAN_FIELDS, STORE_CENTRES, type GameBoxes } from './placement/GameBoxes.js';
-export { describe, QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
+export { applyState, checkState, describe, QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
 export { markOutside } from './snapshot/StatePlan.js';

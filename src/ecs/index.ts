@@ -51,3 +51,4 @@ export {
 } from './queries.js';
 export { addTileLayer } from './tilemap.js';
 export { saveQuadtree, restoreQuadtree, QuadtreeWorldSnapshot } from './snapshot.js';
+export { saveWorld, restoreWorld, WorldSnapshot } from './world.js';

@@ -1,5 +1,5 @@
 import { $internal, entityExists, type InternalWorld, type World } from 'bitecs';
-import { describe, fail, fit, QuadtreeSnapshot, restoreState, saveState } from '../core/internal.js';
+import { applyState, checkState, describe, fail, fit, QuadtreeSnapshot, saveState } from '../core/internal.js';
 import type { HandlerRecord } from './handlers.js';
 import { stateOf, type QuadtreeState } from './state.js';
 
@@ -53,10 +53,24 @@ export function saveQuadtree(world: object, into?: QuadtreeWorldSnapshot): Quadt
   const s = stateOf(world);
   if (into !== undefined && !(into instanceof QuadtreeWorldSnapshot))
     fail(`saveQuadtree takes a snapshot to reuse, or nothing (got ${describe(into)})`);
-  const snap = into ?? new QuadtreeWorldSnapshot();
+  return saveCollisionState(s, into ?? new QuadtreeWorldSnapshot(), true);
+}
+
+/**
+ * Saves the state into `snap`; `entities` false leaves out the lists a restore checks the
+ * world against (a world snapshot puts the world back itself and checks none).
+ */
+export function saveCollisionState(
+  s: QuadtreeState,
+  snap: QuadtreeWorldSnapshot,
+  entities: boolean,
+): QuadtreeWorldSnapshot {
   saveState(s, snap.state, s.tree.stepCount);
-  listTracked(s, snap);
-  listPairEntities(s, snap);
+  snap.trackedCount = snap.pairEntityCount = 0;
+  if (entities) {
+    listTracked(s, snap);
+    listPairEntities(s, snap);
+  }
   snap.handlers = s.handlers;
   return snap;
 }
@@ -75,16 +89,27 @@ export function saveQuadtree(world: object, into?: QuadtreeWorldSnapshot): Quadt
  * world was not rolled back first); or if handlers were registered or removed since the save
  */
 export function restoreQuadtree(world: object, snapshot: QuadtreeWorldSnapshot): void {
+  const s = checkRestore(world, snapshot, 'restoreQuadtree', true);
+  applyState(s, snapshot.state);
+}
+
+/**
+ * Refuses what {@link restoreQuadtree} refuses, writing nothing, and returns the world's state
+ * for `applyState`; `entities` false skips the check of the world's entities (a world restore
+ * puts them back itself).
+ */
+export function checkRestore(world: object, snapshot: unknown, verb: string, entities: boolean): QuadtreeState {
   const s = stateOf(world);
   if (!(snapshot instanceof QuadtreeWorldSnapshot))
-    fail(`restoreQuadtree takes a snapshot made by saveQuadtree (got ${describe(snapshot)})`);
+    fail(`${verb} takes a snapshot made by saveQuadtree (got ${describe(snapshot)})`);
   if (snapshot.state.owner === null)
-    fail('restoreQuadtree of a snapshot that holds nothing yet: pass it to saveQuadtree first');
+    fail(`${verb} of a snapshot that holds nothing yet: pass it to saveQuadtree first`);
   if (snapshot.state.owner !== s)
-    fail("restoreQuadtree of a snapshot saved from another world's quadtree; a snapshot restores only its own");
-  checkWorld(s, snapshot);
-  checkHandlers(s, snapshot);
-  restoreState(s, snapshot.state, "world's quadtree");
+    fail(`${verb} of a snapshot saved from another world's quadtree; a snapshot restores only its own`);
+  if (entities) checkWorld(s, snapshot);
+  checkHandlers(s, snapshot, verb);
+  checkState(s, snapshot.state, "world's quadtree");
+  return s;
 }
 
 /** Bits of {@link QuadtreeWorldSnapshot.trackedMarks}. */
@@ -203,13 +228,13 @@ function componentTest(w: World, component: object): { has: (eid: number) => boo
 }
 
 /** Handlers are the game's code, not state: a restore does not register or remove any. */
-function checkHandlers(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
+function checkHandlers(s: QuadtreeState, snap: QuadtreeWorldSnapshot, verb: string): void {
   const now = s.handlers;
   const then = snap.handlers;
   const same = now.length === then.length && now.every((h, i) => h === then[i]);
   if (!same)
     fail(
-      `restoreQuadtree: handlers were registered or removed since the save (${then.length} then, ${now.length} now); ` +
+      `${verb}: handlers were registered or removed since the save (${then.length} then, ${now.length} now); ` +
         'register handlers before saving; nothing was changed',
     );
 }

@@ -16,7 +16,10 @@ import {
   quadtreeSyncSystem,
   queryCircle,
   queryRect,
+  restoreWorld,
+  saveWorld,
   Static,
+  WorldSnapshot,
   type PairVisitor,
 } from '../../src/index.js';
 import { Rng } from './helpers.js';
@@ -139,4 +142,26 @@ describe('steady-state allocation (needs node --expose-gc)', () => {
       expect(growth, `heap grew by ${growth} bytes`).toBeLessThan(BOUND);
     });
   }
+
+  it('a world saved every frame into a ring with saveWorld, and restored now and then, does not grow the heap over 3000 frames', () => {
+    const game = new Game(true);
+    const ring = Array.from({ length: 8 }, () => new WorldSnapshot());
+    let f = 0;
+    const play = (): void => {
+      saveWorld(game.world, ring[f % 8]);
+      game.frame();
+      // Back three frames and on again: the frames run again from a restore.
+      if (++f % 10 === 0) {
+        restoreWorld(game.world, ring[(f - 3) % 8]);
+        f -= 3;
+      }
+    };
+    for (let k = 0; k < 300; k++) play();
+    const before = heapUsed();
+    for (let k = 0; k < 3000; k++) play();
+    const growth = heapUsed() - before;
+    getQuadtree(game.world).validate();
+    expect(game.checksum).not.toBe(0);
+    expect(growth, `heap grew by ${growth} bytes`).toBeLessThan(BOUND);
+  });
 });

@@ -1,7 +1,6 @@
 import {
   addComponent,
   addEntity,
-  createEntityIndex,
   createWorld,
   query,
   removeComponent,
@@ -32,16 +31,20 @@ import {
   Static,
   Swept,
   QuadtreeWorldSnapshot,
+  restoreWorld,
+  saveWorld,
   type TileLayer,
+  type WorldSnapshot,
 } from '../../src/index.js';
-import { worldSaver, type WorldSave } from '../../examples/world-save.js';
 import { Rng } from './helpers.js';
 
 // The rollback oracle of the bitECS face: a game played straight through, and again with the
-// world (examples/world-save.ts, the recipe of docs/rollback.md) and the collision state saved
-// before every frame and restored now and then to an earlier frame, whose frames then run
-// again. What each frame gives (handler calls in order, forEachPair, the pair entities'
-// Collision values, stats, a query) must be the same, number for number, every time a frame runs.
+// world and its collision state saved before every frame (saveWorld) and restored now and then
+// to an earlier frame (restoreWorld), whose frames then run again. The game walks its queries
+// in bitECS's order, as games do, and several entities die in one frame, so the ids handed out
+// next depend on that order. What each frame gives (handler calls in order, forEachPair, the
+// pair entities' Collision values, stats, a query) must be the same, number for number, every
+// time a frame runs.
 
 interface Config {
   seed: number;
@@ -58,7 +61,6 @@ const SIDE = 400;
 
 /** One game: its world, its own components, and what its handler logged this frame. */
 class Game {
-  readonly index = createEntityIndex();
   readonly world: World;
   readonly parts = createQuadtreeComponents();
   readonly velocity = { x: f64([]), y: f64([]) };
@@ -67,7 +69,7 @@ class Game {
   readonly layer: TileLayer | null;
 
   constructor(readonly config: Config) {
-    this.world = addQuadtree(createWorld(this.index), {
+    this.world = addQuadtree(createWorld(), {
       ...this.parts,
       width: SIDE,
       height: SIDE,
@@ -91,11 +93,6 @@ class Game {
       phases: Phase.All,
       priority: 40,
     });
-  }
-
-  get components(): object[] {
-    const p = this.parts;
-    return [p.position, p.bounds, p.collider, p.collision, Static, Swept, Circle, this.velocity, this.life];
   }
 
   /** An entity with a random box, velocity and collider; some live for a while only. */
@@ -133,14 +130,14 @@ class Game {
     const w = this.world;
     const rng = new Rng(this.config.seed * 7919 + f);
     const { position, bounds, collider } = this.parts;
-    for (const eid of sorted(query(w, [this.life]))) if (--this.life.frames[eid] <= 0) removeEntity(w, eid);
+    for (const eid of query(w, [this.life])) if (--this.life.frames[eid] <= 0) removeEntity(w, eid);
     for (let k = rng.int(5); k > 0; k--) this.spawn(rng, 3 + rng.int(25));
-    for (const eid of sorted(query(w, [position, this.velocity]))) {
+    for (const eid of query(w, [position, this.velocity])) {
       if (rng.next() < 0.4) continue;
       position.x[eid] = wrap(position.x[eid] + this.velocity.x[eid]);
       position.y[eid] = wrap(position.y[eid] + this.velocity.y[eid]);
     }
-    const movers = sorted(query(w, [position, bounds]));
+    const movers = query(w, [position, bounds]);
     if (rng.next() < 0.2 && movers.length > 0) {
       const eid = movers[rng.int(movers.length)];
       if (this.layer === null || !this.layer.owns(eid)) {
@@ -205,24 +202,22 @@ function compare(config: Config): { restores: number; frames: number } {
   for (let f = 0; f < FRAMES; f++) expected.push(straight.frame(f));
 
   const game = new Game(config);
-  const saver = worldSaver(game.world, game.index, game.components);
   // A save before every frame, kept by frame; a frame run again saves into its old snapshot.
-  const ring = new Map<number, { world: WorldSave; quadtree: QuadtreeWorldSnapshot }>();
+  const ring = new Map<number, WorldSnapshot>();
   const rng = new Rng(config.seed ^ 0x9e3779b9);
   let restores = 0;
   let frames = 0;
   for (let f = 0; f < FRAMES;) {
-    ring.set(f, { world: saver.save(), quadtree: saveQuadtree(game.world, ring.get(f)?.quadtree) });
+    ring.set(f, saveWorld(game.world, ring.get(f)));
     expect(game.frame(f), `frame ${f} (seed ${config.seed})`).toBe(expected[f]);
     frames++;
     f++;
     if (rng.next() < 0.1 && f > 1) {
       const back = f - 1 - rng.int(Math.min(8, f));
       const saved = ring.get(back)!;
-      saver.restore(saved.world);
-      restoreQuadtree(game.world, saved.quadtree);
+      restoreWorld(game.world, saved);
       getQuadtree(game.world).validate();
-      expect(getStats(game.world).frame).toBe(saved.quadtree.frame);
+      expect(getStats(game.world).frame).toBe(saved.frame);
       restores++;
       f = back;
     }
@@ -253,9 +248,8 @@ describe('rollback of a bitECS world with its collision state', () => {
   it('refuses a world that was not rolled back, another world, handlers changed since, and bad snapshots; nothing changes', () => {
     const config = { seed: 5, pairEntities: true, budgets: false, tiles: false };
     const game = new Game(config);
-    const saver = worldSaver(game.world, game.index, game.components);
     for (let f = 0; f < 5; f++) game.frame(f);
-    const savedWorld = saver.save();
+    const savedWorld = saveWorld(game.world);
     const snap = saveQuadtree(game.world);
     for (let f = 5; f < 30; f++) game.frame(f);
     const before = saveQuadtree(game.world);
@@ -276,7 +270,7 @@ describe('rollback of a bitECS world with its collision state', () => {
     expect(() => restoreQuadtree(game.world, new QuadtreeWorldSnapshot())).toThrow(/holds nothing yet/);
     expect(JSON.stringify([tree.current.count, tree.stepCount, getStats(game.world)])).toBe(state);
     // Rolled back, but a handler was registered since the save.
-    saver.restore(savedWorld);
+    restoreWorld(game.world, savedWorld);
     const off = onCollision(game.world, () => {});
     expect(() => restoreQuadtree(game.world, snap)).toThrow(
       /handlers were registered or removed since the save \(2 then, 3 now\)/,
@@ -288,27 +282,27 @@ describe('rollback of a bitECS world with its collision state', () => {
     expect(() => restoreQuadtree(game.world, snap)).toThrow(
       new RegExp(`pair entity ${pe} \\(Collision of \\d+ and \\d+\\) was alive at the save and is not now`),
     );
-    saver.restore(savedWorld);
+    restoreWorld(game.world, savedWorld);
     const eid = snap.tracked[3];
     removeComponent(game.world, eid, game.parts.bounds);
     expect(() => restoreQuadtree(game.world, snap)).toThrow(
       `restoreQuadtree: entity ${eid} had Position and Bounds at the save and has Position without Bounds now; ` +
         'roll the world back',
     );
-    saver.restore(savedWorld);
+    restoreWorld(game.world, savedWorld);
     removeComponent(game.world, eid, game.parts.bounds);
     removeComponent(game.world, eid, game.parts.position);
     expect(() => restoreQuadtree(game.world, snap)).toThrow(
       `restoreQuadtree: entity ${eid} had Position and Bounds at the save and has neither now; roll`,
     );
-    saver.restore(savedWorld);
+    restoreWorld(game.world, savedWorld);
     removeEntity(game.world, eid);
     expect(() => restoreQuadtree(game.world, snap)).toThrow(
       `restoreQuadtree: entity ${eid} had Position and Bounds at the save and is not alive now ` +
         '(it was removed after the save); roll',
     );
     // Born after the save, with Position and Bounds: it was not in the snapshot.
-    saver.restore(savedWorld);
+    restoreWorld(game.world, savedWorld);
     const born = addEntity(game.world);
     addComponent(game.world, born, game.parts.position);
     addComponent(game.world, born, game.parts.bounds);
@@ -316,7 +310,7 @@ describe('rollback of a bitECS world with its collision state', () => {
       `restoreQuadtree: entity ${born} was not in the snapshot: it has Position and Bounds now and had neither ` +
         'at the save (it was added, or given them, after the save); roll',
     );
-    saver.restore(savedWorld);
+    restoreWorld(game.world, savedWorld);
     restoreQuadtree(game.world, snap);
     tree.validate();
     // A tile layer made after a save is gone with the restore, and says so.
@@ -325,7 +319,7 @@ describe('rollback of a bitECS world with its collision state', () => {
     late.visitRects((id) => lateIds.push(id));
     expect(lateIds.length).toBe(2);
     expect(lateIds.every((id) => late.owns(id))).toBe(true);
-    saver.restore(savedWorld);
+    restoreWorld(game.world, savedWorld);
     restoreQuadtree(game.world, snap);
     expect(() => late.setTile(0, 0, 0)).toThrow(
       "tile layer setTile: the world no longer holds this layer's rectangles (it was cleared, or restored to a " +

@@ -13,7 +13,7 @@ const outputs = pages()
   .flatMap(blocks)
   .filter((b) => b.marker?.kind === 'output');
 const nodeExamples = filesUnder('examples', '.ts').filter((f) => !f.startsWith('examples/pixi/'));
-// Modules the examples import (such as examples/world-save.ts) print nothing of their own.
+// Modules the examples import print nothing of their own.
 const imported = new Set(
   nodeExamples.flatMap((f) =>
     [...readFileSync(join(root, f), 'utf8').matchAll(/from '\.\/([\w-]+)\.js'/g)].map((m) => `examples/${m[1]}.ts`),

@@ -77,12 +77,24 @@ export function saveState(root: object, into: QuadtreeSnapshot | undefined, step
 
 /** Restores `root`'s state from a snapshot; all is checked first, so a refused snapshot changes nothing. */
 export function restoreState(root: object, snap: unknown, what: string): void {
+  applyState(root, checkState(root, snap, what));
+}
+
+/** Refuses a snapshot `restoreState` would refuse, writing nothing; returns it for {@link applyState}. */
+export function checkState(root: object, snap: unknown, what: string): QuadtreeSnapshot {
   if (!(snap instanceof QuadtreeSnapshot)) fail(`restore takes a snapshot made by save (got ${describe(snap)})`);
   const plan = snap.plan;
   if (plan === null || snap.owner === null) fail('restore of a snapshot that holds nothing yet: pass it to save first');
   if (snap.owner !== root) fail(`restore of a snapshot saved from another ${what}; a snapshot restores only its own`);
   const damaged = damage(snap, plan);
   if (damaged !== null) fail(`restore of a damaged snapshot (${damaged}); nothing was changed`);
+  return snap;
+}
+
+/** Writes a snapshot {@link checkState} took back into `root`. */
+export function applyState(root: object, snap: QuadtreeSnapshot): void {
+  const plan = snap.plan;
+  if (plan === null) fail('restore of a snapshot that holds nothing yet: pass it to save first');
   plan.restore(snap);
   // The state now has the shape of the plan it was saved with.
   plans.set(root, plan);

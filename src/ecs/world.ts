@@ -1,0 +1,527 @@
+import { $internal, hasComponent, Prefab } from 'bitecs';
+import { applyState, describe, fail } from '../core/internal.js';
+import { checkRestore, QuadtreeWorldSnapshot, saveCollisionState } from './snapshot.js';
+import { findState } from './state.js';
+
+/** A set of entity ids as bitECS 0.4 keeps it: `dense` in order, `sparse` from id to place. */
+interface IdSet {
+  readonly dense: number[] | Uint32Array;
+  readonly sparse: (number | undefined)[];
+  add(id: number): void;
+  reset(): void;
+}
+
+/** A registered query: its ids, those removed but not yet committed, and its terms as masks. */
+interface Query extends IdSet {
+  readonly toRemove: IdSet;
+  readonly masks: Partial<Record<number, number>>;
+  readonly notMasks: Partial<Record<number, number>>;
+  readonly orMasks: Partial<Record<number, number>>;
+  readonly generations: number[];
+}
+
+/** The parts of a bitECS 0.4 world that make up its entities and queries (`world[$internal]`). */
+interface Internals {
+  readonly entityIndex: {
+    aliveCount: number;
+    dense: number[];
+    sparse: (number | undefined)[];
+    maxId: number;
+    versioning: boolean;
+  };
+  readonly entityMasks: (number | undefined)[][];
+  readonly entityComponents: Map<number, Set<object>>;
+  readonly componentMap: Map<object, { generationId: number; bitflag: number }>;
+  readonly queries: Set<Query>;
+  readonly dirtyQueries: Set<Query>;
+  readonly entitiesWithRelations: Set<unknown>;
+}
+
+/** A number store of a component as a save copies it: a typed array, or a plain array of anything. */
+type Store = { [index: number]: unknown; length: number };
+
+/** A typed array of any kind, as a field of a component. */
+type Typed = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
+
+/**
+ * One component field's values at the save. A typed array is copied whole (its `set` is a
+ * memory copy); a plain array by id up to the save's highest id: numbers into `values` with
+ * its holes marked, or, once it holds anything else, into `any`.
+ */
+interface FieldCopy {
+  readonly component: object;
+  /** The field's key, or '' for a component that is itself the array. */
+  readonly key: string;
+  typed: Typed | null;
+  values: Float64Array;
+  /** Places of the holes below `count`, a plain array of numbers had at the save. */
+  holes: Int32Array;
+  holeCount: number;
+  any: unknown[] | null;
+  /** Values saved, and the length of a plain array at the save (it had holes past it). */
+  count: number;
+  length: number;
+}
+
+/**
+ * A bitECS world at one frame: its entities (which are alive, which ids come next and in
+ * which order), every component's values and which entities have it, the order in which
+ * every query lists its entities, and the collision state when the world has a quadtree.
+ * Made by {@link saveWorld}, brought back by {@link restoreWorld}; pass it back to
+ * `saveWorld` to reuse its memory.
+ */
+export class WorldSnapshot {
+  /** @internal The world saved, or null before the first save. */
+  world: object | null = null;
+  /** @internal The collision state, when the world has a quadtree. */
+  quadtree: QuadtreeWorldSnapshot | null = null;
+  /** @internal The entity index: ids alive first, then those bitECS hands out again, next first. */
+  ids = new Uint32Array(64);
+  /** @internal */
+  idCount = 0;
+  /** @internal */
+  alive = 0;
+  /** @internal */
+  maxId = 0;
+  /** @internal Per generation of component bits, each id's mask (ids 0 to maxId). */
+  masks: Int32Array[] = [];
+  /** @internal The queries registered at the save, each one's ids in order and its uncommitted removals. */
+  queries: Query[] = [];
+  /** @internal */
+  lists: Uint32Array[] = [];
+  /** @internal */
+  listCounts: number[] = [];
+  /** @internal */
+  pending: Uint32Array[] = [];
+  /** @internal */
+  pendingCounts: number[] = [];
+  /** @internal */
+  dirty: boolean[] = [];
+  /** @internal */
+  fields: FieldCopy[] = [];
+  /** @internal */
+  fieldCount = 0;
+
+  /** Entities alive at the save. */
+  get entities(): number {
+    return this.alive;
+  }
+
+  /** Collision steps run at the save (see `getStats(world).frame`), or -1 for a world without a quadtree. */
+  get frame(): number {
+    return this.quadtree === null ? -1 : this.quadtree.frame;
+  }
+
+  /** Bytes of typed-array state this snapshot holds (plain arrays of components not counted). */
+  get byteLength(): number {
+    let n = this.ids.byteLength + (this.quadtree?.byteLength ?? 0);
+    for (const m of this.masks) n += m.byteLength;
+    for (const l of this.lists) n += l.byteLength;
+    for (const p of this.pending) n += p.byteLength;
+    for (let i = 0; i < this.fieldCount; i++) {
+      const f = this.fields[i];
+      n += f.typed !== null ? f.typed.byteLength : f.values.byteLength + f.holes.byteLength;
+    }
+    return n;
+  }
+}
+
+/**
+ * Saves a bitECS world for rollback and replays: its entities and ids, every registered
+ * component's array fields (the values of ids up to the highest), which entities have which
+ * components, every query's order, and the world's collision state if it has a quadtree.
+ * Call it between frames (after the dispatch system). Given an older snapshot, it reuses that
+ * one's memory: a rollback ring then allocates nothing once warm.
+ *
+ * Relations are not saved: a world in which an entity has one is refused.
+ *
+ * @throws if `world` is not a bitECS world, was made with `withVersioning`, has relations, or
+ * `into` is not a snapshot
+ */
+export function saveWorld(world: object, into?: WorldSnapshot): WorldSnapshot {
+  const ctx = internalsOf(world, 'saveWorld');
+  if (into !== undefined && !(into instanceof WorldSnapshot))
+    fail(`saveWorld takes a snapshot to reuse, or nothing (got ${describe(into)})`);
+  if (ctx.entitiesWithRelations.size > 0) {
+    // The set holds relation targets too, which need not be entities.
+    let eid = -1;
+    for (const e of ctx.entitiesWithRelations) if (eid < 0 && typeof e === 'number') eid = e;
+    fail(
+      `saveWorld: ${eid < 0 ? 'the world' : `entity ${eid}`} has a relation, and relations are not ` +
+        'saved; keep relations out of a world that rolls back, or save and restore them yourself',
+    );
+  }
+  const snap = into ?? new WorldSnapshot();
+  const index = ctx.entityIndex;
+  const n = index.dense.length;
+  if (snap.ids.length < n) snap.ids = new Uint32Array(n + (n >> 1));
+  snap.ids.set(index.dense);
+  snap.idCount = n;
+  snap.alive = index.aliveCount;
+  snap.maxId = index.maxId;
+  saveMasks(ctx, snap);
+  saveQueries(ctx, snap);
+  saveFields(ctx, snap);
+  const state = findState(world);
+  snap.quadtree =
+    state === undefined ? null : saveCollisionState(state, snap.quadtree ?? new QuadtreeWorldSnapshot(), false);
+  snap.world = world;
+  return snap;
+}
+
+/**
+ * Brings a world back to a {@link saveWorld} of it: the same entities alive with the same
+ * components and values, bitECS handing out the same ids next, every query listing its
+ * entities in the saved order, and the collision state as saved. The frames after the restore
+ * then run exactly as the frames after the save did. Nothing reacts while it runs: no
+ * observer is called, and the plugin takes the collision state back as a whole.
+ *
+ * Queries registered since the save list their entities in the order of the entity index.
+ * `getAllEntities` may list the entities in another order than at the save.
+ *
+ * Everything is checked before anything is written; a refused snapshot changes nothing.
+ *
+ * @throws if `snapshot` was not saved from this world or holds nothing, or (with a quadtree)
+ * handlers were registered or removed since the save, or the quadtree was added since
+ */
+export function restoreWorld(world: object, snapshot: WorldSnapshot): void {
+  const ctx = internalsOf(world, 'restoreWorld');
+  if (!(snapshot instanceof WorldSnapshot))
+    fail(`restoreWorld takes a snapshot made by saveWorld (got ${describe(snapshot)})`);
+  if (snapshot.world === null) fail('restoreWorld of a snapshot that holds nothing yet: pass it to saveWorld first');
+  if (snapshot.world !== world)
+    fail('restoreWorld of a snapshot saved from another world; a snapshot restores only its own');
+  const state = snapshot.quadtree === null ? undefined : checkRestore(world, snapshot.quadtree, 'restoreWorld', false);
+  if (snapshot.quadtree === null && findState(world) !== undefined)
+    fail('restoreWorld of a snapshot saved before the world had a quadtree; save again after addQuadtree');
+  restoreFields(snapshot);
+  restoreEntities(ctx, snapshot);
+  restoreQueries(world, ctx, snapshot);
+  if (state !== undefined && snapshot.quadtree !== null) applyState(state, snapshot.quadtree.state);
+}
+
+/** The world's bitECS internals; refuses anything else, and versioned ids (see addQuadtree). */
+function internalsOf(world: object, verb: string): Internals {
+  const ctx = (world as { [$internal]?: Partial<Internals> } | null)?.[$internal];
+  if (ctx?.entityIndex === undefined) fail(`${verb} takes a bitECS world (got ${describe(world)})`);
+  if (ctx.entityIndex.versioning)
+    fail(`${verb} of a world made with withVersioning: its ids are not saved; create the world without it`);
+  return ctx as Internals;
+}
+
+function saveMasks(ctx: Internals, snap: WorldSnapshot): void {
+  const ids = snap.maxId + 1;
+  const generations = ctx.entityMasks.length;
+  snap.masks.length = Math.min(snap.masks.length, generations);
+  for (let g = 0; g < generations; g++) {
+    if (g === snap.masks.length || snap.masks[g].length < ids) snap.masks[g] = new Int32Array(ids + (ids >> 1));
+    const from = ctx.entityMasks[g];
+    if (snap.masks[g].length < from.length) snap.masks[g] = new Int32Array(from.length);
+    // By `set`, holes as 0: a loop over a plain array with holes would be slower.
+    snap.masks[g].set(from as number[]);
+    snap.masks[g].fill(0, from.length, ids);
+  }
+}
+
+function saveQueries(ctx: Internals, snap: WorldSnapshot): void {
+  let j = 0;
+  for (const q of ctx.queries) {
+    if (snap.queries.length === j) {
+      snap.lists.push(new Uint32Array(0));
+      snap.pending.push(new Uint32Array(0));
+    }
+    snap.queries[j] = q;
+    snap.listCounts[j] = copyIds(q.dense, snap.lists, j);
+    snap.pendingCounts[j] = copyIds(q.toRemove.dense, snap.pending, j);
+    snap.dirty[j] = ctx.dirtyQueries.has(q);
+    j++;
+  }
+  snap.queries.length = snap.listCounts.length = snap.pendingCounts.length = snap.dirty.length = j;
+  snap.lists.length = snap.pending.length = j;
+}
+
+/** Copies a set's ids into `into[j]`, grown to fit; returns how many. */
+function copyIds(dense: number[] | Uint32Array, into: Uint32Array[], j: number): number {
+  const n = dense.length;
+  if (into[j].length < n) into[j] = new Uint32Array(n + (n >> 1));
+  into[j].set(dense);
+  return n;
+}
+
+/** Array fields of each component, found once (a component's fields are fixed when it is first saved). */
+const fieldKeys = new WeakMap<object, string[]>();
+
+function keysOf(component: object): string[] {
+  let keys = fieldKeys.get(component);
+  if (keys === undefined) {
+    keys = isStore(component) ? [''] : Object.keys(component).filter((k) => isStore(fieldOf(component, k)));
+    fieldKeys.set(component, keys);
+  }
+  return keys;
+}
+
+function isStore(v: unknown): v is Store {
+  return Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+}
+
+function fieldOf(component: object, key: string): unknown {
+  return key === '' ? component : (component as Record<string, unknown>)[key];
+}
+
+function saveFields(ctx: Internals, snap: WorldSnapshot): void {
+  const ids = snap.maxId + 1;
+  let j = 0;
+  for (const component of ctx.componentMap.keys()) {
+    for (const key of keysOf(component)) {
+      const store = fieldOf(component, key);
+      // A field replaced by something else since it was first seen: nothing to save.
+      if (!isStore(store)) continue;
+      let f = snap.fields[j] as FieldCopy | undefined;
+      if (f === undefined || f.component !== component || f.key !== key) {
+        f = {
+          component,
+          key,
+          typed: null,
+          values: NO_VALUES,
+          holes: NO_HOLES,
+          holeCount: 0,
+          any: null,
+          count: 0,
+          length: 0,
+        };
+        snap.fields[j] = f;
+      }
+      if (Array.isArray(store)) savePlain(f, store as unknown[], Math.min(store.length, ids));
+      else saveTyped(f, store as Typed);
+      f.length = store.length;
+      j++;
+    }
+  }
+  snap.fieldCount = j;
+}
+
+const NO_VALUES = new Float64Array(0);
+const NO_HOLES = new Int32Array(0);
+
+function saveTyped(f: FieldCopy, store: Typed): void {
+  if (f.typed?.constructor !== store.constructor || f.typed.length !== store.length)
+    f.typed = new (store.constructor as Float64ArrayConstructor)(store.length);
+  f.typed.set(store);
+  f.count = store.length;
+}
+
+/** bitecs/serialization's tags of plain arrays of numbers (the plugin's own arrays carry f64). */
+const NUMBER_TAGS = ['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'f32', 'f64'].map((t) => Symbol.for(`bitecs-${t}`));
+
+function taggedNumbers(store: unknown[]): boolean {
+  for (const tag of NUMBER_TAGS) if (tag in store) return true;
+  return false;
+}
+
+/**
+ * A plain array's numbers into `values` and its holes into `holes`; anything else into `any`.
+ * An array tagged as numbers is copied by the typed array's `set` (a value-by-value loop over a
+ * plain array with holes runs several times slower), its holes found among the NaNs.
+ */
+function savePlain(f: FieldCopy, store: unknown[], count: number): void {
+  f.typed = null;
+  f.count = count;
+  f.holeCount = 0;
+  if (f.any === null) {
+    if (f.values.length < store.length) f.values = new Float64Array(store.length + (store.length >> 1));
+    const values = f.values;
+    let i = 0;
+    if (taggedNumbers(store)) {
+      values.set(store as number[]);
+      for (; i < count; i++) if (values[i] !== values[i] && store[i] === undefined) addHole(f, i);
+      return;
+    }
+    for (; i < count; i++) {
+      const v = store[i];
+      if (typeof v === 'number') values[i] = v;
+      else if (v === undefined) addHole(f, i);
+      else break;
+    }
+    if (i === count) return;
+    f.any = [];
+    f.holeCount = 0;
+  }
+  const any = f.any;
+  for (let i = 0; i < count; i++) any[i] = store[i];
+}
+
+function addHole(f: FieldCopy, i: number): void {
+  if (f.holeCount === f.holes.length) {
+    const grown = new Int32Array(2 * f.holeCount + 16);
+    grown.set(f.holes);
+    f.holes = grown;
+  }
+  f.holes[f.holeCount++] = i;
+}
+
+/** Writes the entity index, each entity's component set and the masks back. */
+function restoreEntities(ctx: Internals, snap: WorldSnapshot): void {
+  const index = ctx.entityIndex;
+  const { ids, alive, maxId, masks: saved } = snap;
+  const entities = ctx.entityComponents;
+  const n = Math.max(index.maxId, maxId) + 1;
+  // Each id's life: 1 alive now, 2 alive at the save, 3 both. Masks now copied by `set`: a
+  // loop over a plain array with holes would be slower.
+  const life = lives(n);
+  for (let i = 0; i < index.aliveCount; i++) life[index.dense[i]] |= 1;
+  for (let i = 0; i < alive; i++) life[ids[i]] |= 2;
+  const generations = ctx.entityMasks.length;
+  const now = masksNow(ctx, n);
+  let components: ComponentBit[] | null = null;
+  for (let id = 0; id < n; id++) {
+    const l = life[id];
+    if (l === 1) entities.delete(id);
+    if (l < 2) continue;
+    let same = l === 3;
+    for (let g = 0; same && g < generations; g++) same = now[g][id] === (g < saved.length ? saved[g][id] : 0);
+    if (same) continue;
+    components ??= componentBits(ctx);
+    const restored = new Set<object>();
+    for (const c of components)
+      if (c.generation < saved.length && (saved[c.generation][id] & c.bit) !== 0) restored.add(c.component);
+    entities.set(id, restored);
+  }
+  life.fill(0, 0, n);
+  for (let g = 0; g < generations; g++) {
+    const masks = ctx.entityMasks[g];
+    masks.length = maxId + 1;
+    for (let id = 0; id <= maxId; id++) masks[id] = g < saved.length ? saved[g][id] : 0;
+  }
+  index.dense.length = snap.idCount;
+  index.sparse.length = maxId + 1;
+  for (let i = 0; i < snap.idCount; i++) {
+    index.dense[i] = ids[i];
+    index.sparse[ids[i]] = i;
+  }
+  index.aliveCount = alive;
+  index.maxId = maxId;
+}
+
+interface ComponentBit {
+  component: object;
+  generation: number;
+  bit: number;
+}
+
+/** The components registered at the save's generations, in registration order. */
+function componentBits(ctx: Internals): ComponentBit[] {
+  const out: ComponentBit[] = [];
+  for (const [component, data] of ctx.componentMap)
+    out.push({ component, generation: data.generationId, bit: data.bitflag });
+  return out;
+}
+
+/** Puts every saved query's ids back in their order; queries registered since are filled again. */
+function restoreQueries(world: object, ctx: Internals, snap: WorldSnapshot): void {
+  for (let j = 0; j < snap.queries.length; j++) {
+    const q = snap.queries[j];
+    if (!ctx.queries.has(q)) continue;
+    restoreIds(q, snap.lists[j], snap.listCounts[j]);
+    restoreIds(q.toRemove, snap.pending[j], snap.pendingCounts[j]);
+    if (snap.dirty[j]) ctx.dirtyQueries.add(q);
+    else ctx.dirtyQueries.delete(q);
+  }
+  for (const q of ctx.queries) {
+    // A few dozen queries at most: a search of the saved ones allocates nothing.
+    if (snap.queries.includes(q)) continue;
+    q.reset();
+    q.toRemove.reset();
+    ctx.dirtyQueries.delete(q);
+    for (let i = 0; i < snap.alive; i++) {
+      const id = snap.ids[i];
+      if (!hasComponent(world, id, Prefab) && matches(ctx, q, id)) q.add(id);
+    }
+  }
+}
+
+/** Makes a set hold `count` ids of `ids` in that order (untouched when it does). */
+function restoreIds(set: IdSet, ids: Uint32Array, count: number): void {
+  const dense = set.dense;
+  let same = dense.length === count;
+  for (let i = 0; same && i < count; i++) same = dense[i] === ids[i];
+  if (same) return;
+  if (Array.isArray(dense)) {
+    // A stale `sparse` entry is harmless: bitECS checks it against `dense`.
+    dense.length = count;
+    for (let i = 0; i < count; i++) {
+      dense[i] = ids[i];
+      set.sparse[ids[i]] = i;
+    }
+  } else {
+    // A buffered query keeps its length to itself: refilled through its own methods.
+    set.reset();
+    for (let i = 0; i < count; i++) set.add(ids[i]);
+  }
+}
+
+/** bitECS's test of an entity against a query's terms. */
+function matches(ctx: Internals, q: Query, id: number): boolean {
+  let or = Object.keys(q.orMasks).length === 0;
+  for (const g of q.generations) {
+    const m = ctx.entityMasks[g][id] ?? 0;
+    const all = q.masks[g];
+    const not = q.notMasks[g];
+    const any = q.orMasks[g];
+    if (not !== undefined && (m & not) !== 0) return false;
+    if (all !== undefined && (m & all) !== all) return false;
+    if (any !== undefined && (m & any) !== 0) or = true;
+  }
+  return or;
+}
+
+/** Writes the saved values back. */
+function restoreFields(snap: WorldSnapshot): void {
+  const ids = snap.maxId + 1;
+  for (let j = 0; j < snap.fieldCount; j++) {
+    const f = snap.fields[j];
+    const store = fieldOf(f.component, f.key);
+    if (f.typed !== null) {
+      // A field grown or replaced since the save takes what fits.
+      if (isStore(store) && !Array.isArray(store)) {
+        const to = store as Typed;
+        if (to.length >= f.count) to.set(f.typed);
+        else for (let i = 0; i < to.length; i++) to[i] = f.typed[i];
+      }
+      continue;
+    }
+    if (!Array.isArray(store)) continue;
+    const plain = store as unknown[];
+    if (f.any !== null) {
+      for (let i = 0; i < f.count; i++) plain[i] = f.any[i];
+    } else {
+      // A hole at the save is made a hole again: writing undefined would turn a plain array of
+      // numbers into one of anything, slower for good.
+      const { values, holes } = f;
+      for (let i = 0; i < f.count; i++) plain[i] = values[i];
+      for (let h = 0; h < f.holeCount; h++) Reflect.deleteProperty(plain, holes[h]);
+    }
+    // Shorter than the ids at the save, it had holes past its end: so again.
+    if (f.length < ids && plain.length > f.length) plain.length = f.length;
+  }
+}
+
+/** A zeroed byte per id, and each generation's masks, reused between restores. */
+let lifeMarks = new Uint8Array(1024);
+const maskCopies: Int32Array[] = [];
+
+function lives(n: number): Uint8Array {
+  if (lifeMarks.length < n) lifeMarks = new Uint8Array(n + (n >> 1));
+  return lifeMarks;
+}
+
+/** Each generation's masks for ids below n, holes as 0. */
+function masksNow(ctx: Internals, n: number): Int32Array[] {
+  for (let g = 0; g < ctx.entityMasks.length; g++) {
+    const from = ctx.entityMasks[g];
+    const size = Math.max(n, from.length);
+    if (g === maskCopies.length || maskCopies[g].length < size) maskCopies[g] = new Int32Array(size + (size >> 1));
+    maskCopies[g].set(from as number[]);
+    maskCopies[g].fill(0, from.length, n);
+  }
+  return maskCopies;
+}
