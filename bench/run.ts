@@ -26,6 +26,7 @@ import { TUNED_FILE, tunedMismatches, tunedSection, type TuneOptions } from './t
 import { effectsMismatches, effectsSection, effectsSpecs, runEffects } from './effects.js';
 import { runShapes, shapesMismatches, shapesSection } from './shapes.js';
 import { coldLoad, runTilemap, tilemapMismatches, tilemapSection, WALL_KINDS, type WallKind } from './tilemap.js';
+import { rollbackMismatches, rollbackSection, runRollback } from './rollback.js';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scene a,b          scenes, comma-separated (default all): bounce (the peers' tables, the
@@ -34,7 +35,8 @@ const USAGE = `Usage: npm run bench -- [options]
                        with lifetimes and recycled ids), shapes (the same items as boxes and as
                        circles, and contact per pair), tilemap (an arena's walls from a
                        200 x 200 tile map: the tile layer, one entity per tile, rectangles
-                       merged beforehand); both = bounce,storm
+                       merged beforehand), rollback (an arena game straight, saved every
+                       frame, and rolled back eight frames every frame); both = bounce,storm
   --n 1000,10000       item counts: boxes for bounce (default 1000,10000,50000,100000), dust
                        particles for storm, items for bullets and shapes (default 10000,100000),
                        live particles for effects (default 20000,50000,100000)
@@ -135,17 +137,18 @@ async function main(): Promise<void> {
         x === 'both'
           ? ['bounce', 'storm']
           : x === 'all'
-            ? ['bounce', 'storm', 'bullets', 'effects', 'shapes', 'tilemap']
+            ? ['bounce', 'storm', 'bullets', 'effects', 'shapes', 'tilemap', 'rollback']
             : [x],
       ),
   );
   for (const x of scenes) {
-    if (!['bounce', 'storm', 'bullets', 'effects', 'shapes', 'tilemap'].includes(x))
-      usage(`--scene takes bounce, storm, bullets, effects, shapes, tilemap, both or all (got ${scene})`);
+    if (!['bounce', 'storm', 'bullets', 'effects', 'shapes', 'tilemap', 'rollback'].includes(x))
+      usage(`--scene takes bounce, storm, bullets, effects, shapes, tilemap, rollback, both or all (got ${scene})`);
   }
   const bounceNs = numbers(values.n ?? (quick ? '1000,10000' : '1000,10000,50000,100000'), 'n');
   const stormNs = numbers(values.n ?? (quick ? '10000' : '10000,100000'), 'n');
   const effectsNs = numbers(values.n ?? (quick ? '20000' : '20000,50000,100000'), 'n');
+  const rollbackNs = numbers(values.n ?? (quick ? '5000' : '20000'), 'n');
   const modes: Mode[] =
     values.mode === 'both'
       ? ['all', '10']
@@ -167,7 +170,7 @@ async function main(): Promise<void> {
   const effectsFramesFor = (n: number) => fixedFrames ?? (quick ? 15 : n <= 20_000 ? 120 : n <= 50_000 ? 80 : 60);
   const docsRoot = values['write-docs'];
   if (docsRoot !== undefined) {
-    if (values.only !== undefined || scenes.size < 6) usage('--write-docs takes a run of every scene, without --only');
+    if (values.only !== undefined || scenes.size < 7) usage('--write-docs takes a run of every scene, without --only');
     if (!existsSync(join(docsRoot, 'README.md'))) usage(`--write-docs: no README.md in ${docsRoot}`);
     if (values.chart !== undefined) usage('--write-docs draws its own chart (docs/performance.svg); leave out --chart');
     values.chart = join(docsRoot, PERFORMANCE_CHART);
@@ -252,6 +255,22 @@ async function main(): Promise<void> {
           log,
         }),
       );
+  // Each frame of the peer that rolls back plays nine: fewer frames, and a warm-up that lets
+  // the first sparks die and their ids be handed out again.
+  const rollbackWarmup = values.warmup === undefined ? (quick ? 10 : 130) : warmup;
+  const rollback = !scenes.has('rollback')
+    ? null
+    : timed('rollback', () =>
+        runRollback({
+          ns: rollbackNs,
+          warmup: rollbackWarmup,
+          framesFor: () => fixedFrames ?? (quick ? 10 : 40),
+          seed,
+          runs,
+          select,
+          log,
+        }),
+      );
   log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (
     bounce.length === 0 &&
@@ -261,7 +280,8 @@ async function main(): Promise<void> {
     bullets === null &&
     shapes === null &&
     effects === null &&
-    tilemap === null
+    tilemap === null &&
+    rollback === null
   ) {
     usage(`--only matched no contender of the scenes run (${values.only})`);
   }
@@ -279,6 +299,7 @@ async function main(): Promise<void> {
     shapesSection(shapes, md, context),
     effectsSection(effects, md, effectsContext),
     tilemapSection(tilemap, md),
+    rollbackSection(rollback, md, { warmup: rollbackWarmup, seed }),
   ];
   const tuned = [...bounce.flatMap((t) => t.tuned), ...(storm?.tuned ?? [])];
   const sections = [
@@ -330,6 +351,7 @@ async function main(): Promise<void> {
     ...shapesMismatches(shapes),
     ...effectsMismatches(effects),
     ...tilemapMismatches(tilemap),
+    ...rollbackMismatches(rollback),
   ];
   if (bad.length > 0) {
     console.error(`\nCHECKSUM MISMATCH (${bad.length}):\n  ${bad.join('\n  ')}`);
