@@ -39,7 +39,7 @@ const USAGE = `Usage: npm run bench -- [options]
                        frame, and rolled back eight frames every frame); both = bounce,storm
   --n 1000,10000       item counts: boxes for bounce (default 1000,10000,50000,100000), dust
                        particles for storm, items for bullets and shapes (default 10000,100000),
-                       live particles for effects (default 20000,50000,100000)
+                       live particles for effects (default 5000,20000,50000,100000)
   --mode all|10|both   bounce: every item moves, a fixed 10% moves, or both (default both)
   --runs R             repeat each measurement R times, fresh scenes and contenders (default 3)
   --frames F           measured frames per run (default bounce: 100 at 1k, 60 at 10k, 40 at 50k,
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   }
   const bounceNs = numbers(values.n ?? (quick ? '1000,10000' : '1000,10000,50000,100000'), 'n');
   const stormNs = numbers(values.n ?? (quick ? '10000' : '10000,100000'), 'n');
-  const effectsNs = numbers(values.n ?? (quick ? '20000' : '20000,50000,100000'), 'n');
+  const effectsNs = numbers(values.n ?? (quick ? '20000' : '5000,20000,50000,100000'), 'n');
   const rollbackNs = numbers(values.n ?? (quick ? '5000' : '20000'), 'n');
   const modes: Mode[] =
     values.mode === 'both'

@@ -1,12 +1,4 @@
-import {
-  addComponent,
-  addEntity,
-  createWorld,
-  query,
-  removeComponent,
-  removeEntity,
-  type World,
-} from 'bitecs';
+import { addComponent, addEntity, createWorld, query, removeComponent, removeEntity, type World } from 'bitecs';
 import { f64 } from 'bitecs/serialization';
 import { describe, expect, it } from 'vitest';
 import {
