@@ -154,7 +154,7 @@ export function bounceSection(tables: BounceTable[], markdown: boolean, ctx: { w
   }
   out.push('', ...footnotes(cellsOf(tables), checkedLine(tables)).flatMap((line) => [line, '']));
   if (markdown) {
-    out.push('How each contender runs:', '');
+    out.push('How each contender runs:');
     for (const spec of first.specs) out.push(`- **${spec.name}**: ${spec.note}${tunedNote(spec)}.`);
   }
   return out.join('\n').trimEnd();

@@ -228,7 +228,7 @@ export function bulletsSection(
     ).flatMap((l) => [l, '']),
   );
   if (markdown) {
-    out.push('How each contender runs:', '');
+    out.push('How each contender runs:');
     for (const spec of table.specs) out.push(`- **${spec.name}**: ${spec.note}.`);
   }
   return out.join('\n').trimEnd();

@@ -185,7 +185,7 @@ export function performancePage(o: PageInput): string {
     o.chart
       ? '![Milliseconds per frame against the item count, log scales, a line per contender and a panel per scene](performance.svg)'
       : '',
-    WHAT_TO_PICK,
+    'Which to pick for your game, read against these tables: [what to pick when](getting-started.md#what-to-pick-when).',
     ...o.sections.map(asPageSection),
     o.tuned === '' ? '' : `## Peers' settings\n\n${o.tuned}`,
     MEMORY_AND_SNAPSHOTS,
@@ -195,29 +195,6 @@ export function performancePage(o: PageInput): string {
     .filter((p) => p !== '')
     .join('\n\n')}\n`;
 }
-
-const WHAT_TO_PICK = `## What to pick when
-
-- **Some of the boxes move** (walls, sleeping enemies, resting debris): the tree is at its best,
-  since a step touches only what moved; the pairs come persistent, with enter and exit,
-  priorities and a tree for queries. See *10% of the items move*.
-- **Every box moves and you need only this frame's overlaps**: a uniform grid rebuilt every
-  frame finds them again cheaply (see *All items move*). Take the quadtree for what a grid does
-  not give: enter and exit, priorities, budgets, swept items, circles and contacts, queries.
-- **Particles** (many small items that pair with walls and actors but not with each other):
-  leave their own layer out of their mask, so they never meet each other in a test. Particles
-  that are born and die every frame cost more than a storm that lives on: each birth and death
-  is bitECS's upkeep of a query and a change to the class lists.
-- **Particles through the core** (your own arrays, \`insert\`, \`remove\` and \`move\` by id): call
-  \`move\` in id order when you can; moves in the order of a swap-remove array read the id map
-  and the records at random.
-- **Through the ECS**, turn pair entities off (\`pairEntities: false\`, then \`forEachPair\` or
-  handlers) when many pairs begin and end each frame: with them on, each pair's life costs a
-  bitECS \`addEntity\` and \`removeEntity\` (the bitECS face table).
-- **maxDepth**: keep the default (cells of about 40 units); the maxDepth sweep shows why.
-- **Budgets** pay only when the lower tiers are big: see the particle effects table and
-  [choosing a budget](layers-and-budgets.md#choosing-a-budget).
-- **A thousand boxes or fewer**: every contender is fast; choose for the features.`;
 
 const MEMORY_AND_SNAPSHOTS = `## Memory and scale
 

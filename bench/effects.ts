@@ -81,7 +81,24 @@ function rows(table: EffectsTable): string[][] {
     ];
   });
   const pairs = ['pairs per frame', ...table.ns.map((n) => String(table.results.get(n)?.pairs ?? ''))];
-  return [head, ...body, pairs];
+  // The plugin's pair tests in each run's last frame: the budget's cut, and how the step found pairs.
+  const tests = table.specs
+    .filter((spec) =>
+      table.ns.some((n) => {
+        const s = seriesOf(table, spec.key, n);
+        return s !== undefined && s.pairTests.length > 0 && median(s.pairTests) >= 0;
+      }),
+    )
+    .map((spec) => [
+      `pair tests, ${spec.name}`,
+      ...table.ns.map((n) => {
+        const s = seriesOf(table, spec.key, n);
+        return s === undefined || s.pairTests.length === 0
+          ? ''
+          : Math.round(median(s.pairTests)).toLocaleString('en-US');
+      }),
+    ]);
+  return [head, ...body, pairs, ...tests];
 }
 
 /** The plugin's own share against the grid's whole job, and the budget's saving. */
@@ -151,9 +168,8 @@ export function effectsSection(
     out.push(renderTable(shares, markdown), '');
   }
   out.push(...footnotes(cellsOf(table), checkedLine(table)).flatMap((line) => [line, '']));
-  out.push(...infoLines(table).flatMap((line) => [line, '']));
   if (markdown) {
-    out.push('How each contender runs:', '');
+    out.push('How each contender runs:');
     for (const spec of table.specs) out.push(`- **${spec.name}**: ${spec.note}.`);
   }
   return out.join('\n').trimEnd();
@@ -180,17 +196,6 @@ function checkedLine(table: EffectsTable): string {
     `Every frame of every contender was checked against the ${BASELINE}'s pair set and matched it (the ` +
     'budgeted game: its tier-0 pairs, which a budget never cuts).'
   );
-}
-
-function infoLines(table: EffectsTable): string[] {
-  const lines: string[] = [];
-  for (const [n, result] of table.results) {
-    const tests = result.series
-      .filter((s) => s.pairTests.length > 0 && median(s.pairTests) >= 0)
-      .map((s) => `${s.spec.name} ${Math.round(median(s.pairTests)).toLocaleString('en-US')}`);
-    if (tests.length > 0) lines.push(`At ${label(n)}: plugin pair tests in the last frame: ${tests.join(', ')}.`);
-  }
-  return lines;
 }
 
 export function effectsMismatches(table: EffectsTable | null): string[] {

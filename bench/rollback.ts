@@ -277,7 +277,7 @@ export function rollbackSection(
     ...footnotes(cells, "Every frame the two other peers' pair sets matched the game's.").flatMap((l) => [l, '']),
   );
   if (markdown) {
-    out.push('How each peer runs:', '');
+    out.push('How each peer runs:');
     for (const s of table.specs) out.push(`- **${s.name}**: ${s.note}.`);
   }
   return out.join('\n').trimEnd();

@@ -131,7 +131,7 @@ export function stormSection(
   const extra = infoLines(table);
   if (extra.length > 0) out.push(...extra.flatMap((line) => [line, '']));
   if (markdown) {
-    out.push('How each contender runs:', '');
+    out.push('How each contender runs:');
     for (const spec of table.specs) out.push(`- **${spec.name}**: ${spec.note}${tunedNote(spec)}.`);
   }
   return out.join('\n').trimEnd();

@@ -11,6 +11,7 @@ import os from 'node:os';
 import type { ContenderSpec, Steppable } from './contender.js';
 import { fmt } from './format.js';
 import { runLockstep, type Budget } from './lockstep.js';
+import { renderTable } from './report.js';
 
 /** Where the chosen settings are kept (bench/results/ is ignored by git). */
 export const TUNED_FILE = 'bench/results/tuned.json';
@@ -164,18 +165,32 @@ function sweptText(candidates: readonly number[], medians: readonly number[]): s
 /** The settings the tables ran with, a line each, under a heading. */
 export function tunedSection(tuned: Tuned[], markdown: boolean): string {
   if (tuned.length === 0) return '';
-  const lines = tuned.map((t) => {
-    const how =
-      t.source === 'default'
-        ? 'default, not swept (--no-tune)'
-        : `${t.source === 'cached' ? `swept ${t.date}, from ${TUNED_FILE}` : 'swept now'}: ${sweptText(t.candidates, t.medians)}`;
-    return `${markdown ? '- ' : '  '}${t.where}, ${t.name}: ${t.what} ${t.setting} (${how})`;
-  });
-  return [
+  const intro =
     'Settings of the tunable peers, each the fastest of its candidates for its scene and N (median ms per frame ' +
-      'over a few interleaved frames per candidate; --retune sweeps again, --no-tune keeps the defaults):',
-    ...(markdown ? [''] : []),
-    ...lines,
+    'over a few interleaved frames per candidate; --retune sweeps again, --no-tune keeps the defaults)';
+  if (!markdown) {
+    const lines = tuned.map((t) => {
+      const how =
+        t.source === 'default'
+          ? 'default, not swept (--no-tune)'
+          : `${t.source === 'cached' ? `swept ${t.date}, from ${TUNED_FILE}` : 'swept now'}: ${sweptText(t.candidates, t.medians)}`;
+      return `  ${t.where}, ${t.name}: ${t.what} ${t.setting} (${how})`;
+    });
+    return [`${intro}:`, ...lines].join('\n');
+  }
+  // One row per scene and N, one column per peer and knob: the page states the winners once;
+  // the times of each candidate are in the bench's own output.
+  const columns = [...new Set(tuned.map((t) => `${t.name}, ${t.what}`))];
+  const wheres = [...new Set(tuned.map((t) => t.where))];
+  const cell = (where: string, column: string) => {
+    const t = tuned.find((x) => x.where === where && `${x.name}, ${x.what}` === column);
+    return t === undefined ? '–' : `${t.setting}${t.source === 'default' ? ' (default)' : ''}`;
+  };
+  const dates = [...new Set(tuned.filter((t) => t.source === 'cached').map((t) => t.date))];
+  return [
+    `${intro}. ${dates.length > 0 ? `Swept ${dates.join(', ')}; ` : ''}\`npm run bench\` prints each candidate's time.`,
+    '',
+    renderTable([['scene, N', ...columns], ...wheres.map((w) => [w, ...columns.map((c) => cell(w, c))])], true),
   ].join('\n');
 }
 

@@ -188,7 +188,6 @@ describe('writeDocs', () => {
       '# Performance',
       '## Bouncing boxes',
       '### All items move',
-      '## What to pick when',
       "## Peers' settings",
       '## Memory and scale',
       '## Snapshots',
