@@ -1,6 +1,7 @@
 import { $internal, hasComponent, Prefab } from 'bitecs';
 import { applyState, describe, fail } from '../core/internal.js';
 import { checkRestore, QuadtreeWorldSnapshot, saveCollisionState } from './snapshot.js';
+import { ComponentValues } from './componentValues.js';
 import { findState } from './state.js';
 
 /** A set of entity ids as bitECS 0.4 keeps it: `dense` in order, `sparse` from id to place. */
@@ -37,32 +38,6 @@ interface Internals {
   readonly entitiesWithRelations: Set<unknown>;
 }
 
-/** A number store of a component as a save copies it: a typed array, or a plain array of anything. */
-type Store = { [index: number]: unknown; length: number };
-
-/** A typed array of any kind, as a field of a component. */
-type Typed = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
-
-/**
- * One component field's values at the save. A typed array is copied whole (its `set` is a
- * memory copy); a plain array by id up to the save's highest id: numbers into `values` with
- * its holes marked, or, once it holds anything else, into `any`.
- */
-interface FieldCopy {
-  readonly component: object;
-  /** The field's key, or '' for a component that is itself the array. */
-  readonly key: string;
-  typed: Typed | null;
-  values: Float64Array;
-  /** Places of the holes below `count`, a plain array of numbers had at the save. */
-  holes: Int32Array;
-  holeCount: number;
-  any: unknown[] | null;
-  /** Values saved, and the length of a plain array at the save (it had holes past it). */
-  count: number;
-  length: number;
-}
-
 /**
  * A bitECS world at one frame: its entities (which are alive, which ids come next and in
  * which order), every component's values and which entities have it, the order in which
@@ -97,10 +72,8 @@ export class WorldSnapshot {
   pendingCounts: number[] = [];
   /** @internal */
   dirty: boolean[] = [];
-  /** @internal */
-  fields: FieldCopy[] = [];
-  /** @internal */
-  fieldCount = 0;
+  /** @internal Every component's array fields. */
+  readonly values = new ComponentValues();
 
   /** Entities alive at the save. */
   get entities(): number {
@@ -118,11 +91,7 @@ export class WorldSnapshot {
     for (const m of this.masks) n += m.byteLength;
     for (const l of this.lists) n += l.byteLength;
     for (const p of this.pending) n += p.byteLength;
-    for (let i = 0; i < this.fieldCount; i++) {
-      const f = this.fields[i];
-      n += f.typed !== null ? f.typed.byteLength : f.values.byteLength + f.holes.byteLength;
-    }
-    return n;
+    return n + this.values.byteLength;
   }
 }
 
@@ -161,7 +130,7 @@ export function saveWorld(world: object, into?: WorldSnapshot): WorldSnapshot {
   snap.maxId = index.maxId;
   saveMasks(ctx, snap);
   saveQueries(ctx, snap);
-  saveFields(ctx, snap);
+  snap.values.save(ctx.componentMap.keys(), snap.maxId + 1);
   const state = findState(world);
   snap.quadtree =
     state === undefined ? null : saveCollisionState(state, snap.quadtree ?? new QuadtreeWorldSnapshot(), false);
@@ -194,7 +163,7 @@ export function restoreWorld(world: object, snapshot: WorldSnapshot): void {
   const state = snapshot.quadtree === null ? undefined : checkRestore(world, snapshot.quadtree, 'restoreWorld', false);
   if (snapshot.quadtree === null && findState(world) !== undefined)
     fail('restoreWorld of a snapshot saved before the world had a quadtree; save again after addQuadtree');
-  restoreFields(snapshot);
+  snapshot.values.restore(snapshot.maxId + 1);
   restoreEntities(ctx, snapshot);
   restoreQueries(world, ctx, snapshot);
   if (state !== undefined && snapshot.quadtree !== null) applyState(state, snapshot.quadtree.state);
@@ -246,117 +215,6 @@ function copyIds(dense: number[] | Uint32Array, into: Uint32Array[], j: number):
   if (into[j].length < n) into[j] = new Uint32Array(n + (n >> 1));
   into[j].set(dense);
   return n;
-}
-
-/** Array fields of each component, found once (a component's fields are fixed when it is first saved). */
-const fieldKeys = new WeakMap<object, string[]>();
-
-function keysOf(component: object): string[] {
-  let keys = fieldKeys.get(component);
-  if (keys === undefined) {
-    keys = isStore(component) ? [''] : Object.keys(component).filter((k) => isStore(fieldOf(component, k)));
-    fieldKeys.set(component, keys);
-  }
-  return keys;
-}
-
-function isStore(v: unknown): v is Store {
-  return Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
-}
-
-function fieldOf(component: object, key: string): unknown {
-  return key === '' ? component : (component as Record<string, unknown>)[key];
-}
-
-function saveFields(ctx: Internals, snap: WorldSnapshot): void {
-  const ids = snap.maxId + 1;
-  let j = 0;
-  for (const component of ctx.componentMap.keys()) {
-    for (const key of keysOf(component)) {
-      const store = fieldOf(component, key);
-      // A field replaced by something else since it was first seen: nothing to save.
-      if (!isStore(store)) continue;
-      let f = snap.fields[j] as FieldCopy | undefined;
-      if (f === undefined || f.component !== component || f.key !== key) {
-        f = {
-          component,
-          key,
-          typed: null,
-          values: NO_VALUES,
-          holes: NO_HOLES,
-          holeCount: 0,
-          any: null,
-          count: 0,
-          length: 0,
-        };
-        snap.fields[j] = f;
-      }
-      if (Array.isArray(store)) savePlain(f, store as unknown[], Math.min(store.length, ids));
-      else saveTyped(f, store as Typed);
-      f.length = store.length;
-      j++;
-    }
-  }
-  snap.fieldCount = j;
-}
-
-const NO_VALUES = new Float64Array(0);
-const NO_HOLES = new Int32Array(0);
-
-function saveTyped(f: FieldCopy, store: Typed): void {
-  if (f.typed?.constructor !== store.constructor || f.typed.length !== store.length)
-    f.typed = new (store.constructor as Float64ArrayConstructor)(store.length);
-  f.typed.set(store);
-  f.count = store.length;
-}
-
-/** bitecs/serialization's tags of plain arrays of numbers (the plugin's own arrays carry f64). */
-const NUMBER_TAGS = ['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'f32', 'f64'].map((t) => Symbol.for(`bitecs-${t}`));
-
-function taggedNumbers(store: unknown[]): boolean {
-  for (const tag of NUMBER_TAGS) if (tag in store) return true;
-  return false;
-}
-
-/**
- * A plain array's numbers into `values` and its holes into `holes`; anything else into `any`.
- * An array tagged as numbers is copied by the typed array's `set` (a value-by-value loop over a
- * plain array with holes runs several times slower), its holes found among the NaNs.
- */
-function savePlain(f: FieldCopy, store: unknown[], count: number): void {
-  f.typed = null;
-  f.count = count;
-  f.holeCount = 0;
-  if (f.any === null) {
-    if (f.values.length < store.length) f.values = new Float64Array(store.length + (store.length >> 1));
-    const values = f.values;
-    let i = 0;
-    if (taggedNumbers(store)) {
-      values.set(store as number[]);
-      for (; i < count; i++) if (values[i] !== values[i] && store[i] === undefined) addHole(f, i);
-      return;
-    }
-    for (; i < count; i++) {
-      const v = store[i];
-      if (typeof v === 'number') values[i] = v;
-      else if (v === undefined) addHole(f, i);
-      else break;
-    }
-    if (i === count) return;
-    f.any = [];
-    f.holeCount = 0;
-  }
-  const any = f.any;
-  for (let i = 0; i < count; i++) any[i] = store[i];
-}
-
-function addHole(f: FieldCopy, i: number): void {
-  if (f.holeCount === f.holes.length) {
-    const grown = new Int32Array(2 * f.holeCount + 16);
-    grown.set(f.holes);
-    f.holes = grown;
-  }
-  f.holes[f.holeCount++] = i;
 }
 
 /** Writes the entity index, each entity's component set and the masks back. */
@@ -472,37 +330,6 @@ function matches(ctx: Internals, q: Query, id: number): boolean {
     if (any !== undefined && (m & any) !== 0) or = true;
   }
   return or;
-}
-
-/** Writes the saved values back. */
-function restoreFields(snap: WorldSnapshot): void {
-  const ids = snap.maxId + 1;
-  for (let j = 0; j < snap.fieldCount; j++) {
-    const f = snap.fields[j];
-    const store = fieldOf(f.component, f.key);
-    if (f.typed !== null) {
-      // A field grown or replaced since the save takes what fits.
-      if (isStore(store) && !Array.isArray(store)) {
-        const to = store as Typed;
-        if (to.length >= f.count) to.set(f.typed);
-        else for (let i = 0; i < to.length; i++) to[i] = f.typed[i];
-      }
-      continue;
-    }
-    if (!Array.isArray(store)) continue;
-    const plain = store as unknown[];
-    if (f.any !== null) {
-      for (let i = 0; i < f.count; i++) plain[i] = f.any[i];
-    } else {
-      // A hole at the save is made a hole again: writing undefined would turn a plain array of
-      // numbers into one of anything, slower for good.
-      const { values, holes } = f;
-      for (let i = 0; i < f.count; i++) plain[i] = values[i];
-      for (let h = 0; h < f.holeCount; h++) Reflect.deleteProperty(plain, holes[h]);
-    }
-    // Shorter than the ids at the save, it had holes past its end: so again.
-    if (f.length < ids && plain.length > f.length) plain.length = f.length;
-  }
 }
 
 /** A zeroed byte per id, and each generation's masks, reused between restores. */

@@ -1,0 +1,185 @@
+/**
+ * The values of a world's components at a save: every array field of every registered
+ * component, by entity id up to the save's highest. A typed array is copied whole (its `set` is
+ * a memory copy); a plain array by id: numbers with its holes marked, or, once it holds
+ * anything else, as they are.
+ */
+
+/** A number store of a component as a save copies it: a typed array, or a plain array of anything. */
+type Store = { [index: number]: unknown; length: number };
+
+/** A typed array of any kind, as a field of a component. */
+type Typed = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
+
+/** One component field's values at the save: `typed`, else `values` and `holes`, else `any`. */
+interface FieldCopy {
+  readonly component: object;
+  /** The field's key, or '' for a component that is itself the array. */
+  readonly key: string;
+  typed: Typed | null;
+  values: Float64Array;
+  /** Places of the holes below `count`, a plain array of numbers had at the save. */
+  holes: Int32Array;
+  holeCount: number;
+  any: unknown[] | null;
+  /** Values saved, and the length of a plain array at the save (it had holes past it). */
+  count: number;
+  length: number;
+}
+
+/** Every component field's values at a save (see the module's comment). */
+export class ComponentValues {
+  private readonly fields: FieldCopy[] = [];
+  private count = 0;
+
+  /** Bytes of typed arrays held. */
+  get byteLength(): number {
+    let n = 0;
+    for (let i = 0; i < this.count; i++) {
+      const f = this.fields[i];
+      n += f.typed !== null ? f.typed.byteLength : f.values.byteLength + f.holes.byteLength;
+    }
+    return n;
+  }
+
+  /** Saves the array fields of `components`, ids below `ids`. */
+  save(components: Iterable<object>, ids: number): void {
+    let j = 0;
+    for (const component of components) {
+      for (const key of keysOf(component)) {
+        const store = fieldOf(component, key);
+        // A field replaced by something else since it was first seen: nothing to save.
+        if (!isStore(store)) continue;
+        let f = this.fields[j] as FieldCopy | undefined;
+        if (f === undefined || f.component !== component || f.key !== key) {
+          f = {
+            component,
+            key,
+            typed: null,
+            values: NO_VALUES,
+            holes: NO_HOLES,
+            holeCount: 0,
+            any: null,
+            count: 0,
+            length: 0,
+          };
+          this.fields[j] = f;
+        }
+        if (Array.isArray(store)) savePlain(f, store as unknown[], Math.min(store.length, ids));
+        else saveTyped(f, store as Typed);
+        f.length = store.length;
+        j++;
+      }
+    }
+    this.count = j;
+  }
+
+  /** Writes the saved values back; `ids` as given to the save. */
+  restore(ids: number): void {
+    for (let j = 0; j < this.count; j++) {
+      const f = this.fields[j];
+      const store = fieldOf(f.component, f.key);
+      if (f.typed !== null) {
+        // A field grown or replaced since the save takes what fits.
+        if (isStore(store) && !Array.isArray(store)) {
+          const to = store as Typed;
+          if (to.length >= f.count) to.set(f.typed);
+          else for (let i = 0; i < to.length; i++) to[i] = f.typed[i];
+        }
+        continue;
+      }
+      if (!Array.isArray(store)) continue;
+      const plain = store as unknown[];
+      if (f.any !== null) {
+        for (let i = 0; i < f.count; i++) plain[i] = f.any[i];
+      } else {
+        // A hole at the save is made a hole again: writing undefined would turn a plain array of
+        // numbers into one of anything, slower for good.
+        const { values, holes } = f;
+        for (let i = 0; i < f.count; i++) plain[i] = values[i];
+        for (let h = 0; h < f.holeCount; h++) Reflect.deleteProperty(plain, holes[h]);
+      }
+      // Shorter than the ids at the save, it had holes past its end: so again.
+      if (f.length < ids && plain.length > f.length) plain.length = f.length;
+    }
+  }
+}
+
+/** Array fields of each component, found once (a component's fields are fixed when it is first saved). */
+const fieldKeys = new WeakMap<object, string[]>();
+
+function keysOf(component: object): string[] {
+  let keys = fieldKeys.get(component);
+  if (keys === undefined) {
+    keys = isStore(component) ? [''] : Object.keys(component).filter((k) => isStore(fieldOf(component, k)));
+    fieldKeys.set(component, keys);
+  }
+  return keys;
+}
+
+function isStore(v: unknown): v is Store {
+  return Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+}
+
+function fieldOf(component: object, key: string): unknown {
+  return key === '' ? component : (component as Record<string, unknown>)[key];
+}
+
+const NO_VALUES = new Float64Array(0);
+const NO_HOLES = new Int32Array(0);
+
+function saveTyped(f: FieldCopy, store: Typed): void {
+  if (f.typed?.constructor !== store.constructor || f.typed.length !== store.length)
+    f.typed = new (store.constructor as Float64ArrayConstructor)(store.length);
+  f.typed.set(store);
+  f.count = store.length;
+}
+
+/** bitecs/serialization's tags of plain arrays of numbers (the plugin's own arrays carry f64). */
+const NUMBER_TAGS = ['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'f32', 'f64'].map((t) => Symbol.for(`bitecs-${t}`));
+
+function taggedNumbers(store: unknown[]): boolean {
+  for (const tag of NUMBER_TAGS) if (tag in store) return true;
+  return false;
+}
+
+/**
+ * A plain array's numbers into `values` and its holes into `holes`; anything else into `any`.
+ * An array tagged as numbers is copied by the typed array's `set` (a value-by-value loop over a
+ * plain array with holes runs several times slower), its holes found among the NaNs.
+ */
+function savePlain(f: FieldCopy, store: unknown[], count: number): void {
+  f.typed = null;
+  f.count = count;
+  f.holeCount = 0;
+  if (f.any === null) {
+    if (f.values.length < store.length) f.values = new Float64Array(store.length + (store.length >> 1));
+    const values = f.values;
+    let i = 0;
+    if (taggedNumbers(store)) {
+      values.set(store as number[]);
+      for (; i < count; i++) if (values[i] !== values[i] && store[i] === undefined) addHole(f, i);
+      return;
+    }
+    for (; i < count; i++) {
+      const v = store[i];
+      if (typeof v === 'number') values[i] = v;
+      else if (v === undefined) addHole(f, i);
+      else break;
+    }
+    if (i === count) return;
+    f.any = [];
+    f.holeCount = 0;
+  }
+  const any = f.any;
+  for (let i = 0; i < count; i++) any[i] = store[i];
+}
+
+function addHole(f: FieldCopy, i: number): void {
+  if (f.holeCount === f.holes.length) {
+    const grown = new Int32Array(2 * f.holeCount + 16);
+    grown.set(f.holes);
+    f.holes = grown;
+  }
+  f.holes[f.holeCount++] = i;
+}
