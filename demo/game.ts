@@ -13,6 +13,7 @@ import {
   onCollision,
   Phase,
   Position,
+  pushOut,
   quadtreeCollisionSystem,
   quadtreeDispatchSystem,
   quadtreeSyncSystem,
@@ -464,52 +465,34 @@ export class Game {
       { layer: Layer.Enemy, other: Layer.Player, priority: 240, phases: Phase.Enter },
     );
 
-    onCollision(world, (self, wall) => this.pushOut(self, wall, 0), {
+    onCollision(world, (self, wall) => pushOut(world, self, wall, Velocity), {
       layer: Layer.Player | Layer.Enemy,
       other: Layer.Wall,
       priority: 230,
       phases: Phase.Enter | Phase.Stay,
     });
 
-    onCollision(world, (a, b) => this.separate(a, b), {
-      layer: Layer.Enemy,
-      other: Layer.Enemy,
-      priority: 200,
-      phases: Phase.Enter | Phase.Stay,
-    });
+    // A quarter of the depth each, so that a swarm packs instead of stacking.
+    onCollision(
+      world,
+      (a, b) => {
+        pushOut(world, a, b, null, 0, 0.25);
+        pushOut(world, b, a, null, 0, 0.25);
+      },
+      {
+        layer: Layer.Enemy,
+        other: Layer.Enemy,
+        priority: 200,
+        phases: Phase.Enter | Phase.Stay,
+      },
+    );
 
-    onCollision(world, (particle, wall) => this.pushOut(particle, wall, 0.85), {
+    onCollision(world, (particle, wall) => pushOut(world, particle, wall, Velocity, 0.85), {
       layer: Layer.Particle,
       other: Layer.Wall,
       priority: 60,
       phases: Phase.Enter | Phase.Stay,
     });
-  }
-
-  /**
-   * Moves `e` out of the static `wall` (a box, or a round rock) by the pair's contact, and
-   * takes the part of its velocity that runs into the wall: gone, or bounced back times
-   * `restitution`.
-   */
-  private pushOut(e: number, wall: number, restitution: number): void {
-    const c = contact(this.world, e, wall, this.touch);
-    if (c.depth === 0) return;
-    Position.x[e] -= c.nx * c.depth;
-    Position.y[e] -= c.ny * c.depth;
-    const into = Velocity.x[e] * c.nx + Velocity.y[e] * c.ny;
-    if (into <= 0) return;
-    Velocity.x[e] -= (1 + restitution) * into * c.nx;
-    Velocity.y[e] -= (1 + restitution) * into * c.ny;
-  }
-
-  /** Pushes two overlapping enemies apart, a quarter of the depth each, so a swarm packs instead of stacking. */
-  private separate(a: number, b: number): void {
-    const c = contact(this.world, a, b, this.touch);
-    const push = c.depth * 0.25;
-    Position.x[a] -= c.nx * push;
-    Position.y[a] -= c.ny * push;
-    Position.x[b] += c.nx * push;
-    Position.y[b] += c.ny * push;
   }
 
   private explode(x: number, y: number, tint: number, sparks: number, smoke: number): void {

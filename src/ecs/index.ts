@@ -49,6 +49,7 @@ export {
   timeOfImpact,
   contact,
 } from './queries.js';
+export { pushOut } from './push.js';
 export { addTileLayer } from './tilemap.js';
 export { saveQuadtree, restoreQuadtree, QuadtreeWorldSnapshot } from './snapshot.js';
 export { saveWorld, restoreWorld, WorldSnapshot } from './world.js';
