@@ -156,6 +156,8 @@ export interface PageInput {
   tuned: string;
   /** Whether the chart was drawn (docs/performance.svg, beside the page). */
   chart: boolean;
+  /** The bundle sizes' section (bundle.ts bundleSection), or ''. */
+  bundle?: string;
 }
 
 /** docs/performance.md whole. */
@@ -189,6 +191,7 @@ export function performancePage(o: PageInput): string {
     ...o.sections.map(asPageSection),
     o.tuned === '' ? '' : `## Peers' settings\n\n${o.tuned}`,
     MEMORY_AND_SNAPSHOTS,
+    o.bundle ?? '',
   ];
   return `${parts
     .map((p) => p.trim())

@@ -27,6 +27,7 @@ import { effectsMismatches, effectsSection, effectsSpecs, runEffects } from './e
 import { runShapes, shapesMismatches, shapesSection } from './shapes.js';
 import { coldLoad, runTilemap, tilemapMismatches, tilemapSection, WALL_KINDS, type WallKind } from './tilemap.js';
 import { rollbackMismatches, rollbackSection, runRollback } from './rollback.js';
+import { bundleSection, bundleSizes } from './bundle.js';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scene a,b          scenes, comma-separated (default all): bounce (the peers' tables, the
@@ -404,6 +405,7 @@ async function main(): Promise<void> {
       sections: scenesText,
       tuned: tunedSection(tuned, true),
       chart: svg !== null,
+      bundle: bundleSection(bundleSizes(docsRoot)),
     });
     writeDocs(docsRoot, page, svg, readmeBlock(machine, headlines));
     log(
