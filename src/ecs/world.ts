@@ -111,15 +111,7 @@ export function saveWorld(world: object, into?: WorldSnapshot): WorldSnapshot {
   const ctx = internalsOf(world, 'saveWorld');
   if (into !== undefined && !(into instanceof WorldSnapshot))
     fail(`saveWorld takes a snapshot to reuse, or nothing (got ${describe(into)})`);
-  if (ctx.entitiesWithRelations.size > 0) {
-    // The set holds relation targets too, which need not be entities.
-    let eid = -1;
-    for (const e of ctx.entitiesWithRelations) if (eid < 0 && typeof e === 'number') eid = e;
-    fail(
-      `saveWorld: ${eid < 0 ? 'the world' : `entity ${eid}`} has a relation, and relations are not ` +
-        'saved; keep relations out of a world that rolls back, or save and restore them yourself',
-    );
-  }
+  refuseRelations(ctx, 'saveWorld');
   const snap = into ?? new WorldSnapshot();
   const index = ctx.entityIndex;
   const n = index.dense.length;
@@ -163,10 +155,23 @@ export function restoreWorld(world: object, snapshot: WorldSnapshot): void {
   const state = snapshot.quadtree === null ? undefined : checkRestore(world, snapshot.quadtree, 'restoreWorld', false);
   if (snapshot.quadtree === null && findState(world) !== undefined)
     fail('restoreWorld of a snapshot saved before the world had a quadtree; save again after addQuadtree');
+  refuseRelations(ctx, 'restoreWorld');
   snapshot.values.restore(snapshot.maxId + 1);
   restoreEntities(ctx, snapshot);
   restoreQueries(world, ctx, snapshot);
   if (state !== undefined && snapshot.quadtree !== null) applyState(state, snapshot.quadtree.state);
+}
+
+/** Relations are not saved: a world with one is refused, at a save and at a restore. */
+function refuseRelations(ctx: Internals, verb: string): void {
+  if (ctx.entitiesWithRelations.size === 0) return;
+  // The set holds relation targets too, which need not be entities.
+  let eid = -1;
+  for (const e of ctx.entitiesWithRelations) if (eid < 0 && typeof e === 'number') eid = e;
+  fail(
+    `${verb}: ${eid < 0 ? 'the world' : `entity ${eid}`} has a relation, and relations are not ` +
+      'saved; keep relations out of a world that rolls back, or save and restore them yourself',
+  );
 }
 
 /** The world's bitECS internals; refuses anything else, and versioned ids (see addQuadtree). */

@@ -171,6 +171,10 @@ describe('saveWorld and restoreWorld', () => {
     const parent = addEntity(related);
     addComponent(related, addEntity(related), ChildOf(parent));
     expect(() => saveWorld(related)).toThrow(/saveWorld: entity \d has a relation, and relations are not saved/);
+    const unrelated = createWorld();
+    const before = saveWorld(unrelated);
+    addComponent(unrelated, addEntity(unrelated), ChildOf(addEntity(unrelated)));
+    expect(() => restoreWorld(unrelated, before)).toThrow(/restoreWorld: entity \d has a relation/);
 
     // A refused restore leaves the world as it was.
     const eid = addEntity(world);
