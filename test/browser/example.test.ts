@@ -56,7 +56,7 @@ describe.skipIf(!chromiumPath)('PixiJS example (examples/pixi) in Chromium', () 
     await server?.close();
   });
 
-  it('runs: frames advance, the overlay draws nodes, the culler keeps most boxes out of view, no errors', async () => {
+  it('runs: frames advance, the overlay draws nodes, the culler keeps most boxes out of view, the HUD counts, no errors', async () => {
     const page = await browser!.newPage({ viewport: { width: 800, height: 600 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
@@ -76,6 +76,9 @@ describe.skipIf(!chromiumPath)('PixiJS example (examples/pixi) in Chromium', () 
     expect(b.inView).toBeGreaterThan(0);
     expect(b.inView).toBeLessThan(b.boxes / 4);
     await expect.poll(() => page.locator('#info').textContent()).toContain('in view');
+    // The HUD counts the boxes and the walls (static), and the pairs the drifting boxes make.
+    expect(b.hud).toMatch(/^entities {2}5,040 · 40 static$/m);
+    expect(b.hud).toMatch(/^pairs {5}[\d,]+ · \+[\d,]+ -[\d,]+$/m);
     expect(errors).toEqual([]);
     await page.close();
   });
