@@ -142,8 +142,9 @@ export function saveWorld(world: object, into?: WorldSnapshot): WorldSnapshot {
  *
  * Everything is checked before anything is written; a refused snapshot changes nothing.
  *
- * @throws if `snapshot` was not saved from this world or holds nothing, or (with a quadtree)
- * handlers were registered or removed since the save, or the quadtree was added since
+ * @throws if `snapshot` was not saved from this world or holds nothing, if (with a quadtree)
+ * handlers were registered or removed since the save, if the quadtree was added since, or if
+ * an entity has a relation now
  */
 export function restoreWorld(world: object, snapshot: WorldSnapshot): void {
   const ctx = internalsOf(world, 'restoreWorld');
