@@ -4,10 +4,9 @@ import { LooseQuadtree, sweptContact } from '../src/core/index.js';
 import { PairSum, type Contender, type ContenderSpec, type TableOptions } from './contender.js';
 import { label } from './format.js';
 import { runLockstep, UNCAPPED, type LockstepResult, type Oracle } from './lockstep.js';
-import { cellText, footnotes, renderTable, seriesOf } from './report.js';
+import { cellText, footnotes, pairTestRows, renderTable, seriesOf } from './report.js';
 import { DT, mulberry32, Scene, snap } from './scene.js';
 import { coreFrame } from './ours.js';
-import { median } from './summary.js';
 
 /** Every BULLET_EVERY-th item is a bullet. */
 const BULLET_EVERY = 20;
@@ -192,13 +191,7 @@ export function bulletsSection(
       return s === undefined ? '' : String(s.pairs);
     }),
   ]);
-  const tests = table.specs.map((spec) => [
-    `pair tests per frame, ${spec.key}`,
-    ...table.ns.map((n) => {
-      const s = seriesOf(table, spec.key, n);
-      return s === undefined || s.pairTests.length === 0 ? '' : String(Math.round(median(s.pairTests)));
-    }),
-  ]);
+  const tests = pairTestRows(table, (spec) => `pair tests per frame, ${spec.key}`);
   const out: string[] = [
     markdown
       ? '### Swept bullets'

@@ -7,8 +7,8 @@ import { EFFECTS_CELL, effectsGridSpec } from './effects-grid.js';
 import { EFFECTS, EffectsScene } from './effects-scene.js';
 import { label } from './format.js';
 import { runLockstep, UNCAPPED, type LockstepResult, type Series } from './lockstep.js';
-import { cellText, footnotes, renderTable, seriesOf } from './report.js';
-import { median, ratioSpread, spread } from './summary.js';
+import { cellText, footnotes, pairTestRows, renderTable, seriesOf } from './report.js';
+import { ratioSpread, spread } from './summary.js';
 
 const BASELINE = effectsGridSpec.name;
 
@@ -82,22 +82,7 @@ function rows(table: EffectsTable): string[][] {
   });
   const pairs = ['pairs per frame', ...table.ns.map((n) => String(table.results.get(n)?.pairs ?? ''))];
   // The plugin's pair tests in each run's last frame: the budget's cut, and how the step found pairs.
-  const tests = table.specs
-    .filter((spec) =>
-      table.ns.some((n) => {
-        const s = seriesOf(table, spec.key, n);
-        return s !== undefined && s.pairTests.length > 0 && median(s.pairTests) >= 0;
-      }),
-    )
-    .map((spec) => [
-      `pair tests, ${spec.name}`,
-      ...table.ns.map((n) => {
-        const s = seriesOf(table, spec.key, n);
-        return s === undefined || s.pairTests.length === 0
-          ? ''
-          : Math.round(median(s.pairTests)).toLocaleString('en-US');
-      }),
-    ]);
+  const tests = pairTestRows(table, (spec) => `pair tests, ${spec.name}`);
   return [head, ...body, pairs, ...tests];
 }
 

@@ -2,7 +2,7 @@
 
 import os from 'node:os';
 import type { LockstepResult, Series } from './lockstep.js';
-import { ratioSpread, spread } from './summary.js';
+import { median, ratioSpread, spread } from './summary.js';
 
 /**
  * Rows as aligned plain text or a Markdown table. The first row is the head; the first
@@ -80,4 +80,27 @@ export function footnotes(cells: { where: string; series: Series }[], checked: s
 /** One contender's series at one item count of a scene's table, if it ran. */
 export function seriesOf(table: { results: Map<number, LockstepResult> }, key: string, n: number): Series | undefined {
   return table.results.get(n)?.series.find((s) => s.spec.key === key);
+}
+
+/**
+ * A row per contender that counts its pair tests (`pairTests()`): the median over the runs of
+ * the count after each run's last frame, at each N; contenders that count none are left out.
+ */
+export function pairTestRows(
+  table: { ns: number[]; specs: readonly { key: string; name: string }[]; results: Map<number, LockstepResult> },
+  label: (spec: { key: string; name: string }) => string,
+): string[][] {
+  const tests = (key: string, n: number): number => {
+    const s = seriesOf(table, key, n);
+    return s === undefined || s.pairTests.length === 0 ? NaN : median(s.pairTests);
+  };
+  return table.specs
+    .filter((spec) => table.ns.some((n) => tests(spec.key, n) >= 0))
+    .map((spec) => [
+      label(spec),
+      ...table.ns.map((n) => {
+        const t = tests(spec.key, n);
+        return t >= 0 ? Math.round(t).toLocaleString('en-US') : '';
+      }),
+    ]);
 }

@@ -30,6 +30,7 @@ import { fmt, label } from './format.js';
 import { runLockstep, UNCAPPED, type LockstepResult } from './lockstep.js';
 import { cellText, footnotes, renderTable, seriesOf } from './report.js';
 import { mulberry32 } from './scene.js';
+import { median } from './summary.js';
 
 /** Frames a peer goes back every frame, as a peer whose inputs come eight frames late. */
 export const ROLLBACK_FRAMES = 8;
@@ -257,7 +258,7 @@ export function rollbackSection(
   for (const n of table.ns) {
     const med = (key: string) => {
       const s = seriesOf(table, key, n);
-      return s === undefined ? NaN : [...s.medians].sort((a, b) => a - b)[s.medians.length >> 1];
+      return s === undefined ? NaN : median(s.medians);
     };
     const game = med('straight');
     const saved = med('saves');
