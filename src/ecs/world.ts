@@ -51,7 +51,7 @@ export class WorldSnapshot {
   /** @internal The collision state, when the world has a quadtree. */
   quadtree: QuadtreeWorldSnapshot | null = null;
   /** @internal The entity index: ids alive first, then those bitECS hands out again, next first. */
-  ids = new Uint32Array(64);
+  ids: Uint32Array = new Uint32Array(64);
   /** @internal */
   idCount = 0;
   /** @internal */
@@ -114,13 +114,11 @@ export function saveWorld(world: object, into?: WorldSnapshot): WorldSnapshot {
   refuseRelations(ctx, 'saveWorld');
   const snap = into ?? new WorldSnapshot();
   const index = ctx.entityIndex;
-  const n = index.dense.length;
-  if (snap.ids.length < n) snap.ids = new Uint32Array(n + (n >> 1));
-  snap.ids.set(index.dense);
-  snap.idCount = n;
+  snap.ids = copyIds(index.dense, snap.ids);
+  snap.idCount = index.dense.length;
   snap.alive = index.aliveCount;
   snap.maxId = index.maxId;
-  saveMasks(ctx, snap);
+  copyMasks(ctx, snap.masks, snap.maxId + 1);
   saveQueries(ctx, snap);
   snap.values.save(ctx.componentMap.keys(), snap.maxId + 1);
   const state = findState(world);
@@ -184,30 +182,14 @@ function internalsOf(world: object, verb: string): Internals {
   return ctx as Internals;
 }
 
-function saveMasks(ctx: Internals, snap: WorldSnapshot): void {
-  const ids = snap.maxId + 1;
-  const generations = ctx.entityMasks.length;
-  snap.masks.length = Math.min(snap.masks.length, generations);
-  for (let g = 0; g < generations; g++) {
-    if (g === snap.masks.length || snap.masks[g].length < ids) snap.masks[g] = new Int32Array(ids + (ids >> 1));
-    const from = ctx.entityMasks[g];
-    if (snap.masks[g].length < from.length) snap.masks[g] = new Int32Array(from.length);
-    // By `set`, holes as 0: a loop over a plain array with holes would be slower.
-    snap.masks[g].set(from as number[]);
-    snap.masks[g].fill(0, from.length, ids);
-  }
-}
-
 function saveQueries(ctx: Internals, snap: WorldSnapshot): void {
   let j = 0;
   for (const q of ctx.queries) {
-    if (snap.queries.length === j) {
-      snap.lists.push(new Uint32Array(0));
-      snap.pending.push(new Uint32Array(0));
-    }
     snap.queries[j] = q;
-    snap.listCounts[j] = copyIds(q.dense, snap.lists, j);
-    snap.pendingCounts[j] = copyIds(q.toRemove.dense, snap.pending, j);
+    snap.lists[j] = copyIds(q.dense, snap.lists[j] ?? NO_IDS);
+    snap.listCounts[j] = q.dense.length;
+    snap.pending[j] = copyIds(q.toRemove.dense, snap.pending[j] ?? NO_IDS);
+    snap.pendingCounts[j] = q.toRemove.dense.length;
     snap.dirty[j] = ctx.dirtyQueries.has(q);
     j++;
   }
@@ -215,12 +197,14 @@ function saveQueries(ctx: Internals, snap: WorldSnapshot): void {
   snap.lists.length = snap.pending.length = j;
 }
 
-/** Copies a set's ids into `into[j]`, grown to fit; returns how many. */
-function copyIds(dense: number[] | Uint32Array, into: Uint32Array[], j: number): number {
-  const n = dense.length;
-  if (into[j].length < n) into[j] = new Uint32Array(n + (n >> 1));
-  into[j].set(dense);
-  return n;
+const NO_IDS = new Uint32Array(0);
+
+/** Copies ids into `to`, or into a copy grown by half when it is short; returns the one holding them. */
+function copyIds(from: number[] | Uint32Array, to: Uint32Array): Uint32Array {
+  const n = from.length;
+  const into = to.length < n ? new Uint32Array(n + (n >> 1)) : to;
+  into.set(from);
+  return into;
 }
 
 /** Writes the entity index, each entity's component set and the masks back. */
@@ -235,7 +219,7 @@ function restoreEntities(ctx: Internals, snap: WorldSnapshot): void {
   for (let i = 0; i < index.aliveCount; i++) life[index.dense[i]] |= 1;
   for (let i = 0; i < alive; i++) life[ids[i]] |= 2;
   const generations = ctx.entityMasks.length;
-  const now = masksNow(ctx, n);
+  const now = copyMasks(ctx, maskCopies, n);
   let components: ComponentBit[] | null = null;
   for (let id = 0; id < n; id++) {
     const l = life[id];
@@ -347,14 +331,19 @@ function lives(n: number): Uint8Array {
   return lifeMarks;
 }
 
-/** Each generation's masks for ids below n, holes as 0. */
-function masksNow(ctx: Internals, n: number): Int32Array[] {
-  for (let g = 0; g < ctx.entityMasks.length; g++) {
+/**
+ * Each generation's masks for ids below n into `into` (grown by half when short), holes as 0:
+ * by `set`, as a loop over a plain array with holes would be slower.
+ */
+function copyMasks(ctx: Internals, into: Int32Array[], n: number): Int32Array[] {
+  const generations = ctx.entityMasks.length;
+  into.length = Math.min(into.length, generations);
+  for (let g = 0; g < generations; g++) {
     const from = ctx.entityMasks[g];
     const size = Math.max(n, from.length);
-    if (g === maskCopies.length || maskCopies[g].length < size) maskCopies[g] = new Int32Array(size + (size >> 1));
-    maskCopies[g].set(from as number[]);
-    maskCopies[g].fill(0, from.length, n);
+    if (g === into.length || into[g].length < size) into[g] = new Int32Array(size + (size >> 1));
+    into[g].set(from as number[]);
+    into[g].fill(0, from.length, n);
   }
-  return maskCopies;
+  return into;
 }
