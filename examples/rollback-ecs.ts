@@ -84,37 +84,23 @@ const ring = Array.from({ length: DELAY + 1 }, () => new WorldSnapshot());
 const used: number[] = []; // the input B ran each frame with
 const got: string[] = [];
 let rollbacks = 0;
-for (let f = 0; f < FRAMES; f++) {
-  const late = f - DELAY; // the input of this frame arrives now
+/** Peer B plays frame g with input `shove`: a save before it, its events kept. */
+function play(g: number, shove: number): void {
+  used[g] = shove;
+  saveWorld(b.world, ring[g % ring.length]);
+  b.events.length = 0;
+  frame(b.world, g, shove);
+  got[g] = b.events.join(' ');
+}
+// Each tick the input of DELAY frames before arrives; the ticks past the end settle the last ones.
+for (let f = 0; f < FRAMES + DELAY; f++) {
+  const late = f - DELAY;
   if (late >= 0 && used[late] !== input(late)) {
     restoreWorld(b.world, ring[late % ring.length]);
     rollbacks++;
-    for (let g = late; g < f; g++) {
-      used[g] = g <= late ? input(g) : input(late);
-      saveWorld(b.world, ring[g % ring.length]);
-      b.events.length = 0;
-      frame(b.world, g, used[g]);
-      got[g] = b.events.join(' ');
-    }
+    for (let g = late; g < Math.min(f, FRAMES); g++) play(g, g === late ? input(g) : input(late));
   }
-  used[f] = late >= 0 ? input(late) : 0; // the last input known
-  saveWorld(b.world, ring[f % ring.length]);
-  b.events.length = 0;
-  frame(b.world, f, used[f]);
-  got[f] = b.events.join(' ');
-}
-// The last frames' inputs arrive after the game ends: settle them as a peer would.
-for (let late = Math.max(0, FRAMES - DELAY); late < FRAMES; late++) {
-  if (used[late] === input(late)) continue;
-  restoreWorld(b.world, ring[late % ring.length]);
-  rollbacks++;
-  for (let g = late; g < FRAMES; g++) {
-    used[g] = g <= late ? input(g) : input(late);
-    saveWorld(b.world, ring[g % ring.length]);
-    b.events.length = 0;
-    frame(b.world, g, used[g]);
-    got[g] = b.events.join(' ');
-  }
+  if (f < FRAMES) play(f, late >= 0 ? input(late) : 0); // the last input known
 }
 const same = got.every((events, f) => events === expected[f]);
 console.log(`peer B rolled back ${rollbacks} times, ${DELAY} frames each at most`);
