@@ -137,7 +137,11 @@ export function timeOfImpact(world: object, a: number, b: number): number {
  */
 export function contact<T extends Contact>(world: object, a: number, b: number, out: T): T {
   if (!isObject(out)) badOutput('contact', 'out', out, 'an object');
-  const s = stateOf(world);
+  return contactIn(stateOf(world), a, b, out);
+}
+
+/** {@link contact} for a caller that holds the world's state already. */
+export function contactIn<T extends Contact>(s: QuadtreeState, a: number, b: number, out: T): T {
   return s.tree.contactOf(a, b, out, 'entity', (s.boxNow ??= boxNowOf(s)));
 }
 

@@ -66,7 +66,11 @@ export function quadtreeSyncSystem<W extends object>(world: W): W {
  * are ignored.
  */
 export function markMoved(world: object, eid: number): void {
-  const s = stateOf(world);
+  markMovedIn(stateOf(world), eid);
+}
+
+/** {@link markMoved} for a caller that holds the world's state already. */
+export function markMovedIn(s: QuadtreeState, eid: number): void {
   const ent = s.entities;
   if (!(eid < ent.capacity) || ent.status[eid] !== IN_TREE || (ent.marks[eid] & MARK_MOVED) !== 0) return;
   ent.marks[eid] |= MARK_MOVED;
