@@ -1,8 +1,7 @@
 /**
  * The values of a world's components at a save: every array field of every registered
- * component, by entity id up to the save's highest. A typed array is copied whole (its `set` is
- * a memory copy); a plain array by id: numbers with its holes marked, or, once it holds
- * anything else, as they are.
+ * component, whole. A typed array is copied by its `set` (a memory copy); a plain array by id:
+ * numbers with its holes marked, or, once it holds anything else, as they are.
  */
 
 /** A number store of a component as a save copies it: a typed array, or a plain array of anything. */
@@ -22,9 +21,8 @@ interface FieldCopy {
   holes: Int32Array;
   holeCount: number;
   any: unknown[] | null;
-  /** Values saved, and the length of a plain array at the save (it had holes past it). */
+  /** Values saved: a plain array's length at the save. */
   count: number;
-  length: number;
 }
 
 /** Every component field's values at a save (see the module's comment). */
@@ -42,8 +40,8 @@ export class ComponentValues {
     return n;
   }
 
-  /** Saves the array fields of `components`, ids below `ids`. */
-  save(components: Iterable<object>, ids: number): void {
+  /** Saves the array fields of `components`. */
+  save(components: Iterable<object>): void {
     let j = 0;
     for (const component of components) {
       for (const key of keysOf(component)) {
@@ -61,21 +59,19 @@ export class ComponentValues {
             holeCount: 0,
             any: null,
             count: 0,
-            length: 0,
           };
           this.fields[j] = f;
         }
-        if (Array.isArray(store)) savePlain(f, store as unknown[], Math.min(store.length, ids));
+        if (Array.isArray(store)) savePlain(f, store as unknown[]);
         else saveTyped(f, store as Typed);
-        f.length = store.length;
         j++;
       }
     }
     this.count = j;
   }
 
-  /** Writes the saved values back; `ids` as given to the save. */
-  restore(ids: number): void {
+  /** Writes the saved values back. */
+  restore(): void {
     for (let j = 0; j < this.count; j++) {
       const f = this.fields[j];
       const store = fieldOf(f.component, f.key);
@@ -99,8 +95,8 @@ export class ComponentValues {
         for (let i = 0; i < f.count; i++) plain[i] = values[i];
         for (let h = 0; h < f.holeCount; h++) Reflect.deleteProperty(plain, holes[h]);
       }
-      // Shorter than the ids at the save, it had holes past its end: so again.
-      if (f.length < ids && plain.length > f.length) plain.length = f.length;
+      // Written past its end since the save (entities born since, or a game's own ids): holes again.
+      if (plain.length > f.count) plain.length = f.count;
     }
   }
 }
@@ -148,7 +144,8 @@ function taggedNumbers(store: unknown[]): boolean {
  * An array tagged as numbers is copied by the typed array's `set` (a value-by-value loop over a
  * plain array with holes runs several times slower), its holes found among the NaNs.
  */
-function savePlain(f: FieldCopy, store: unknown[], count: number): void {
+function savePlain(f: FieldCopy, store: unknown[]): void {
+  const count = store.length;
   f.typed = null;
   f.count = count;
   f.holeCount = 0;
@@ -158,7 +155,7 @@ function savePlain(f: FieldCopy, store: unknown[], count: number): void {
     let i = 0;
     if (taggedNumbers(store)) {
       values.set(store as number[]);
-      for (; i < count; i++) if (values[i] !== values[i] && store[i] === undefined) addHole(f, i);
+      findHoles(f, store, count);
       return;
     }
     for (; i < count; i++) {
@@ -173,6 +170,21 @@ function savePlain(f: FieldCopy, store: unknown[], count: number): void {
   }
   const any = f.any;
   for (let i = 0; i < count; i++) any[i] = store[i];
+}
+
+/**
+ * Adds the holes below `count` of a tagged array copied into `f.values` (as NaN): a block whose
+ * sum is a number holds no NaN, so only blocks with one are searched.
+ */
+function findHoles(f: FieldCopy, store: unknown[], count: number): void {
+  const values = f.values;
+  for (let i = 0; i < count; i += 64) {
+    const end = i + 64 < count ? i + 64 : count;
+    let sum = 0;
+    for (let j = i; j < end; j++) sum += values[j];
+    if (sum === sum) continue;
+    for (let j = i; j < end; j++) if (values[j] !== values[j] && store[j] === undefined) addHole(f, j);
+  }
 }
 
 function addHole(f: FieldCopy, i: number): void {

@@ -120,7 +120,7 @@ export function saveWorld(world: object, into?: WorldSnapshot): WorldSnapshot {
   snap.maxId = index.maxId;
   copyMasks(ctx, snap.masks, snap.maxId + 1);
   saveQueries(ctx, snap);
-  snap.values.save(ctx.componentMap.keys(), snap.maxId + 1);
+  snap.values.save(ctx.componentMap.keys());
   const state = findState(world);
   snap.quadtree =
     state === undefined ? null : saveCollisionState(state, snap.quadtree ?? new QuadtreeWorldSnapshot(), false);
@@ -155,7 +155,7 @@ export function restoreWorld(world: object, snapshot: WorldSnapshot): void {
   if (snapshot.quadtree === null && findState(world) !== undefined)
     fail('restoreWorld of a snapshot saved before the world had a quadtree; save again after addQuadtree');
   refuseRelations(ctx, 'restoreWorld');
-  snapshot.values.restore(snapshot.maxId + 1);
+  snapshot.values.restore();
   restoreEntities(ctx, snapshot);
   restoreQueries(world, ctx, snapshot);
   if (state !== undefined && snapshot.quadtree !== null) applyState(state, snapshot.quadtree.state);

@@ -17,6 +17,7 @@ import {
   withVersioning,
   type World,
 } from 'bitecs';
+import { f64 } from 'bitecs/serialization';
 import { describe, expect, it } from 'vitest';
 import { addQuadtree, Bounds, onCollision, Position, restoreWorld, saveWorld, WorldSnapshot } from '../../src/index.js';
 import { Rng } from './helpers.js';
@@ -33,6 +34,8 @@ class Script {
   readonly b = { hp: new Int32Array(4096) };
   readonly tag = {};
   readonly list: number[] = []; // a component that is itself the array
+  /** Tagged as numbers, so saved by the typed copy: NaN, infinities and never-written ids (holes) must stay apart. */
+  readonly c = { v: f64([]) };
   readonly prefab: number;
 
   constructor() {
@@ -70,6 +73,11 @@ class Script {
         addComponent(w, eid, this.list);
         this.list[eid] = rng.int(9);
       }
+      if (rng.next() < 0.5) {
+        addComponent(w, eid, this.c);
+        const r = rng.next();
+        this.c.v[eid] = r < 0.1 ? NaN : r < 0.15 ? Infinity : r < 0.2 ? -Infinity : r;
+      }
     }
     for (const eid of query(w, [this.a])) {
       const r = rng.next();
@@ -91,6 +99,8 @@ class Script {
       alive.map((eid) => [eid, getEntityComponents(w, eid).length, this.a.x[eid], this.a.y[eid], this.b.hp[eid]]),
     );
     out.push(alive.map((eid) => this.list[eid] ?? -1));
+    // JSON would write NaN, infinities and holes alike.
+    out.push(alive.map((eid) => `${eid in this.c.v}:${this.c.v[eid]}`));
     out.push([1, 2, 3, 4].map((eid) => entityExists(w, eid)));
     return JSON.stringify(out);
   }

@@ -83,7 +83,7 @@ export class Broadphase {
     this.stats = stats;
     this.finder = new PairFinder(tree, touching);
     // Scratch of a step's checks, written whole before it is read: not state.
-    declareScratch(this, 'found');
+    declareScratch(this, 'found', 'newborn');
   }
 
   /** Every pair after the last step, sorted. */

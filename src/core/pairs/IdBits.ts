@@ -1,4 +1,5 @@
 import { grow } from '../grow.js';
+import { declareExtent } from '../snapshot/StatePlan.js';
 
 /** A set of ids as bits (small enough to stay in cache), remembering its ids so clearing costs what was set. */
 export class IdBits {
@@ -7,6 +8,10 @@ export class IdBits {
   private ids: Int32Array = new Int32Array(64);
   /** Ids in the set. */
   count = 0;
+
+  constructor() {
+    declareExtent(this, 'ids', () => this.count);
+  }
 
   /** Makes room for ids below `capacity`. */
   fit(capacity: number): void {

@@ -25,6 +25,7 @@ import type { QuadtreeStats } from '../options.js';
 import { MIN_REGION, SlotPool, runRoomFor } from '../store/SlotPool.js';
 import { GameBoxes } from './GameBoxes.js';
 import { Layout } from './Layout.js';
+import { declareExtent } from '../snapshot/StatePlan.js';
 
 /**
  * The spatial part of the index: placement in a loose quadtree (looseness 2), relocation,
@@ -100,6 +101,7 @@ export class SpatialTree {
     this.nodes = new NodePool(256, maxDepth, lifespan, maxLifespan);
     this.classes = new CollisionClasses(this.nodes.capacity, maxDepth);
     this.pending = new Int32Array(256);
+    declareExtent(this, 'pending', () => this.pendingCount);
   }
 
   /** Places an item whose box is stored, into its class list and node; true when it went into a node. */
