@@ -146,6 +146,9 @@ class Arena {
   }
 }
 
+/** Milliseconds of each `restoreWorld` the rolling peer ran, by spark count: the table gives their median. */
+const restoreTimes = new Map<number, number[]>();
+
 /** The arena played straight, saved before every frame, or rolled back eight frames every frame. */
 class ArenaPeer implements Contender<ArenaScript> {
   private arena!: Arena;
@@ -165,7 +168,11 @@ class ArenaPeer implements Contender<ArenaScript> {
     const f = script.frame;
     const ring = this.ring;
     if (this.how === 'rollback' && this.played >= ROLLBACK_FRAMES) {
+      const start = performance.now();
       restoreWorld(this.arena.world, ring[(f - ROLLBACK_FRAMES) % ring.length]);
+      const times = restoreTimes.get(script.sparks) ?? [];
+      times.push(performance.now() - start);
+      restoreTimes.set(script.sparks, times);
       for (let g = f - ROLLBACK_FRAMES; g < f; g++) {
         saveWorld(this.arena.world, ring[g % ring.length]);
         this.arena.frame(g, this.scratch);
@@ -264,8 +271,10 @@ export function rollbackSection(
     const saved = med('saves');
     const rolled = med('rollback');
     if (![game, saved, rolled].every(Number.isFinite)) continue;
+    const restores = restoreTimes.get(n) ?? [];
     out.push(
-      `At ${label(n)} sparks: a save ${fmt(saved - game)} ms; a rollback of ${ROLLBACK_FRAMES} frames (the restore and the ` +
+      `At ${label(n)} sparks: a save ${fmt(saved - game)} ms, a restore ${fmt(median(restores))} ms (the median of ` +
+        `${restores.length}); a rollback of ${ROLLBACK_FRAMES} frames (the restore and the ` +
         `frames again with their saves) ${fmt(rolled - saved)} ms, ${((rolled - saved) / (ROLLBACK_FRAMES * game)).toFixed(2)}x ` +
         `the ${ROLLBACK_FRAMES} frames alone.`,
       '',

@@ -235,17 +235,19 @@ function restoreEntities(ctx: Internals, snap: WorldSnapshot): void {
     entities.set(id, restored);
   }
   life.fill(0, 0, n);
+  // A mask is written where it differs from the copy of the masks now (a hole there reads 0).
   for (let g = 0; g < generations; g++) {
     const masks = ctx.entityMasks[g];
+    const from = g < saved.length ? saved[g] : null;
+    const was = now[g];
     masks.length = maxId + 1;
-    for (let id = 0; id <= maxId; id++) masks[id] = g < saved.length ? saved[g][id] : 0;
+    for (let id = 0; id <= maxId; id++) {
+      const m = from === null ? 0 : from[id];
+      if (was[id] !== m || m === 0) masks[id] = m;
+    }
   }
-  index.dense.length = snap.idCount;
   index.sparse.length = maxId + 1;
-  for (let i = 0; i < snap.idCount; i++) {
-    index.dense[i] = ids[i];
-    index.sparse[ids[i]] = i;
-  }
+  writeIds(index.dense, index.sparse, ids, snap.idCount);
   index.aliveCount = alive;
   index.maxId = maxId;
 }
@@ -290,20 +292,31 @@ function restoreQueries(world: object, ctx: Internals, snap: WorldSnapshot): voi
 /** Makes a set hold `count` ids of `ids` in that order (untouched when it does). */
 function restoreIds(set: IdSet, ids: Uint32Array, count: number): void {
   const dense = set.dense;
+  if (Array.isArray(dense)) {
+    writeIds(dense, set.sparse, ids, count);
+    return;
+  }
   let same = dense.length === count;
   for (let i = 0; same && i < count; i++) same = dense[i] === ids[i];
-  if (same) return;
-  if (Array.isArray(dense)) {
-    // A stale `sparse` entry is harmless: bitECS checks it against `dense`.
-    dense.length = count;
-    for (let i = 0; i < count; i++) {
-      dense[i] = ids[i];
-      set.sparse[ids[i]] = i;
-    }
-  } else {
+  if (!same) {
     // A buffered query keeps its length to itself: refilled through its own methods.
     set.reset();
     for (let i = 0; i < count; i++) set.add(ids[i]);
+  }
+}
+
+/**
+ * Makes `dense` the first `count` of `ids`, and `sparse` point back at their places. Only the
+ * places that differ are written: bitECS keeps `sparse[dense[i]] === i`, and a stale entry past
+ * the end is harmless, as bitECS checks it against `dense`.
+ */
+function writeIds(dense: number[], sparse: (number | undefined)[], ids: Uint32Array, count: number): void {
+  const kept = Math.min(dense.length, count);
+  dense.length = count;
+  for (let i = 0; i < count; i++) {
+    if (i < kept && dense[i] === ids[i]) continue;
+    dense[i] = ids[i];
+    sparse[ids[i]] = i;
   }
 }
 
