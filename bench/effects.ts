@@ -82,7 +82,7 @@ function rows(table: EffectsTable): string[][] {
   });
   const pairs = ['pairs per frame', ...table.ns.map((n) => String(table.results.get(n)?.pairs ?? ''))];
   // The plugin's pair tests in each run's last frame: the budget's cut, and how the step found pairs.
-  const tests = pairTestRows(table, (spec) => `pair tests, ${spec.name}`);
+  const tests = pairTestRows(table, (spec) => spec.name);
   return [head, ...body, pairs, ...tests];
 }
 

@@ -83,8 +83,8 @@ export function seriesOf(table: { results: Map<number, LockstepResult> }, key: s
 }
 
 /**
- * A row per contender that counts its pair tests (`pairTests()`): the median over the runs of
- * the count after each run's last frame, at each N; contenders that count none are left out.
+ * The pair tests of the contenders that count them (`pairTests()`): the median over the runs of
+ * the count after each run's last frame, at each N; a row per count, naming its contenders by `label`.
  */
 export function pairTestRows(
   table: { ns: number[]; specs: readonly { key: string; name: string }[]; results: Map<number, LockstepResult> },
@@ -94,13 +94,17 @@ export function pairTestRows(
     const s = seriesOf(table, key, n);
     return s === undefined || s.pairTests.length === 0 ? NaN : median(s.pairTests);
   };
-  return table.specs
-    .filter((spec) => table.ns.some((n) => tests(spec.key, n) >= 0))
-    .map((spec) => [
-      label(spec),
-      ...table.ns.map((n) => {
-        const t = tests(spec.key, n);
-        return t >= 0 ? Math.round(t).toLocaleString('en-US') : '';
-      }),
-    ]);
+  // Contenders that made the same tests share a row, named together.
+  const rows = new Map<string, { names: string[]; cells: string[] }>();
+  for (const spec of table.specs) {
+    if (!table.ns.some((n) => tests(spec.key, n) >= 0)) continue;
+    const cells = table.ns.map((n) => {
+      const t = tests(spec.key, n);
+      return t >= 0 ? Math.round(t).toLocaleString('en-US') : '';
+    });
+    const row = rows.get(cells.join()) ?? { names: [], cells };
+    row.names.push(label(spec));
+    rows.set(cells.join(), row);
+  }
+  return [...rows.values()].map((row) => [`pair tests, ${row.names.join('; ')}`, ...row.cells]);
 }

@@ -184,22 +184,17 @@ class ArenaPeer implements Contender<ArenaScript> {
   }
 }
 
-const spec = (key: 'straight' | 'saves' | 'rollback', name: string, note: string): ContenderSpec<ArenaScript> => ({
+const spec = (key: 'straight' | 'saves' | 'rollback', name: string): ContenderSpec<ArenaScript> => ({
   key,
   name,
-  note,
+  note: '',
   create: () => new ArenaPeer(key),
 });
 
 export const rollbackSpecs = (): ContenderSpec<ArenaScript>[] => [
-  spec('straight', 'the game', 'the frame alone: its systems, with pair entities off'),
-  spec('saves', 'a save every frame', '`saveWorld` into a ring of nine snapshots before each frame'),
-  spec(
-    'rollback',
-    `a rollback of ${ROLLBACK_FRAMES} every frame`,
-    `before each frame, \`restoreWorld\` of the save ${ROLLBACK_FRAMES} frames back, then those frames again, ` +
-      'each with its save: a peer whose inputs come eight frames late',
-  ),
+  spec('straight', 'the game'),
+  spec('saves', 'a save every frame'),
+  spec('rollback', `a rollback of ${ROLLBACK_FRAMES} every frame`),
 ];
 
 export interface RollbackTable {
@@ -256,7 +251,9 @@ export function rollbackSection(
       `An arena of ${TILES} x ${TILES} tiles of ${TILE} px (a border and scattered blocks, through \`addTileLayer\`), ` +
         `two ships and ${ENEMIES} enemies as circles, six swept bullets fired a frame, and sparks born and removed every ` +
         'frame (a hundredth of them) under a step budget, in a bitECS world with the plugin. Every frame the peer that rolls ' +
-        "back gives the straight game's pairs. " +
+        "back gives the straight game's pairs. The game is played alone, with `saveWorld` into a ring of nine snapshots " +
+        `before each frame, and as a peer whose inputs come ${ROLLBACK_FRAMES} frames late: before each frame it ` +
+        `\`restoreWorld\`s the save ${ROLLBACK_FRAMES} frames back and plays those frames again, each with its save. ` +
         `mulberry32 seed ${ctx.seed}; ${ctx.warmup} warm-up frames per run.`,
       '',
     );
@@ -286,10 +283,6 @@ export function rollbackSection(
   out.push(
     ...footnotes(cells, "Every frame the two other peers' pair sets matched the game's.").flatMap((l) => [l, '']),
   );
-  if (markdown) {
-    out.push('How each peer runs:');
-    for (const s of table.specs) out.push(`- **${s.name}**: ${s.note}.`);
-  }
   return out.join('\n').trimEnd();
 }
 

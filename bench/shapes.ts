@@ -66,31 +66,28 @@ class ShapeCore implements Contender<SquareScene> {
   }
 }
 
-const NOTE =
-  '`LooseQuadtree` sized to the world (default maxDepth); per frame `move` every item, `step()`, pairs read from `current`';
-
 export const boxesSpec: ContenderSpec<SquareScene> = {
   key: 'boxes',
   name: 'boxes',
-  note: `${NOTE}; every item a box`,
+  note: '',
   create: () => new ShapeCore(false, false),
 };
 export const circlesSpec: ContenderSpec<SquareScene> = {
   key: 'circles',
   name: 'circles',
-  note: `${NOTE}; every item a circle (\`setShape(id, Shape.Circle)\`)`,
+  note: '',
   create: () => new ShapeCore(true, false),
 };
 export const boxesContactSpec: ContenderSpec<SquareScene> = {
   key: 'boxes-contact',
   name: 'boxes + contact',
-  note: 'boxes, then `contact(a, b, out)` for every current pair',
+  note: '',
   create: () => new ShapeCore(false, true),
 };
 export const circlesContactSpec: ContenderSpec<SquareScene> = {
   key: 'circles-contact',
   name: 'circles + contact',
-  note: 'circles, then `contact(a, b, out)` for every current pair',
+  note: '',
   create: () => new ShapeCore(true, true),
 };
 
@@ -204,7 +201,7 @@ export function shapesSection(
     const frames = table.ns.map((n) => `${table.results.get(n)?.series[0]?.planned ?? '-'} at ${label(n)}`).join(', ');
     out.push(
       'The bouncing-box scene (all items move) with every item square, its height made its width: every item a box, ' +
-        'against every item the circle inscribed in its box. The + contact rows call `contact` for every current pair each ' +
+        'against every item the circle inscribed in its box (`setShape(id, Shape.Circle)`); per frame every item is `move`d, then `step()`, pairs read from `current`. The + contact rows call `contact` for every current pair each ' +
         'frame; the cost per pair is the difference from the same shape without it, over the pairs. ' +
         `mulberry32 seed ${ctx.seed}; ${ctx.warmup} warm-up frames, then ${frames} measured per run.`,
       '',
@@ -223,10 +220,6 @@ export function shapesSection(
         : 'Pair sets not checked (brute force runs up to 10k only).',
     ).flatMap((l) => [l, '']),
   );
-  if (markdown) {
-    out.push('How each contender runs:');
-    for (const spec of table.specs) out.push(`- **${spec.name}**: ${spec.note}.`);
-  }
   return out.join('\n').trimEnd();
 }
 

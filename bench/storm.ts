@@ -90,7 +90,14 @@ function rows(table: StormTable): string[][] {
       return counted === undefined ? '-' : String(Math.round(median(counted.pairTests)));
     }),
   ];
-  return [head, ...body, pairs, tests];
+  const moving = [
+    "the ECS game's movement system (not timed)",
+    ...table.ns.map((n) => {
+      const ecs = table.results.get(n)?.series.find((s) => s.prepare.length > 0);
+      return ecs === undefined ? '-' : spread(ecs.prepare);
+    }),
+  ];
+  return [head, ...body, pairs, tests, moving];
 }
 
 /** The table, its footnotes and (in Markdown) the scene and the contenders described. */
@@ -128,8 +135,6 @@ export function stormSection(
   }
   out.push(renderTable(rows(table), markdown), '');
   out.push(...footnotes(cellsOf(table), checkedLine(table)).flatMap((line) => [line, '']));
-  const extra = infoLines(table);
-  if (extra.length > 0) out.push(...extra.flatMap((line) => [line, '']));
   if (markdown) {
     out.push('How each contender runs:');
     for (const spec of table.specs) out.push(`- **${spec.name}**: ${spec.note}${tunedNote(spec)}.`);
@@ -167,22 +172,6 @@ function checkedLine(table: StormTable): string {
 }
 
 /** Pair tests of each contender that counts them, and the untimed movement system of the ECS game. */
-function infoLines(table: StormTable): string[] {
-  const lines: string[] = [];
-  for (const [n, result] of table.results) {
-    const tests = result.series
-      .filter((s) => s.pairTests.length > 0)
-      .map((s) => `${s.spec.name} ${Math.round(median(s.pairTests)).toLocaleString('en-US')}`);
-    const moving = result.series.find((s) => s.prepare.length > 0);
-    const parts: string[] = [];
-    if (tests.length > 0) parts.push(`pair tests in the last frame: ${tests.join(', ')}`);
-    if (moving !== undefined) parts.push(`the ECS game's movement system (not timed) ${spread(moving.prepare)} ms`);
-    const items = (n + STORM.actors.count + STORM.walls.count).toLocaleString('en-US');
-    if (parts.length > 0) lines.push(`At ${label(n)} (${items} items): ${parts.join('; ')}.`);
-  }
-  return lines;
-}
-
 export function stormMismatches(table: StormTable | null): string[] {
   if (table === null) return [];
   return cellsOf(table)
