@@ -1,4 +1,4 @@
-import { LooseQuadtree } from 'bitecs-quadtree/core';
+import { LooseQuadtree, validateTree } from 'bitecs-quadtree/core';
 
 // 1,000 boxes of 4 to 12 px in a 1,024 px world, then small moves, then all removed.
 const tree = new LooseQuadtree({ width: 1024, height: 1024 });
@@ -32,4 +32,4 @@ tree.step();
 console.log(`emptied: ${s.nodesLive} nodes live, ${s.groupsCounting} groups of four counting down`);
 for (let frame = 0; frame < 8; frame++) tree.tick();
 console.log(`8 frames later: ${s.nodesLive} node live, ${s.groupsFreed} groups freed`);
-tree.validate(); // throws if an invariant broke
+validateTree(tree); // throws if an invariant broke

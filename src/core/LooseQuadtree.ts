@@ -16,7 +16,6 @@ import {
   type QuadtreeStats,
   type ShapeValue,
 } from './options.js';
-import { validateIndex } from './validate/validate.js';
 import { BUDGET_KEYS, checkKeys, clampInt, emptyStats, readOptions, budgetNumber } from './optionKeys.js';
 import { QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
 
@@ -55,7 +54,8 @@ export class LooseQuadtree extends QuadtreeQueries {
   readonly tree: SpatialTree;
   /** @internal */
   readonly queries: QueryEngine;
-  private readonly broadphase: Broadphase;
+  /** @internal The pair finder (see broadphaseOf). */
+  readonly broadphase: Broadphase;
   private readonly exactTest: ExactTest;
   /** Objects whose state is part of the tree's (tile layers): saved with it (see {@link save}). */
   private readonly attached: object[] = [];
@@ -556,11 +556,6 @@ export class LooseQuadtree extends QuadtreeQueries {
     if (this.tree.budgeted) bp.planShares(0, 0, 0);
   }
 
-  /** Checks every invariant of the tree, lists and pairs; throws naming the first broken one. For tests. */
-  validate(): void {
-    validateIndex(this.tree, this.broadphase);
-  }
-
   /** Adds the item, its id and its box in {@link boxIn} checked by the caller, to the store. */
   private admit(id: number): void {
     const tree = this.tree;
@@ -598,6 +593,11 @@ function copyBox<T extends { minX: number; minY: number; maxX: number; maxY: num
 /** The spatial index inside a LooseQuadtree, for the package's own faces (see internal.ts). */
 export function spatialTreeOf(tree: LooseQuadtree): SpatialTree {
   return tree.tree;
+}
+
+/** The pair finder inside a LooseQuadtree, for validateTree. */
+export function broadphaseOf(tree: LooseQuadtree): Broadphase {
+  return tree.broadphase;
 }
 
 function checkBits(id: number, field: string, value: number): void {

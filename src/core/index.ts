@@ -4,6 +4,7 @@
  * @module bitecs-quadtree/core
  */
 export { LooseQuadtree } from './LooseQuadtree.js';
+export { validateTree } from './validate/validate.js';
 export { QuadtreeQueries, type NodeVisitor } from './queries/QuadtreeQueries.js';
 export { QuadtreeSnapshot } from './snapshot/Snapshot.js';
 export type { Visitor, IdArray } from './queries/QueryEngine.js';

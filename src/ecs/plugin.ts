@@ -82,7 +82,7 @@ export function removeQuadtree(world: object): void {
 
 /**
  * The world's {@link LooseQuadtree}, for what the ECS face does not wrap (visitor queries,
- * `visitNodes` for debug drawing, `validate()` in tests). Its item ids are entity indices
+ * `visitNodes` for debug drawing, `validateTree` in tests). Its item ids are entity indices
  * (see {@link addQuadtree}). Moving or removing items through it directly desynchronises the
  * plugin: read from it, write through the components, and change its budget with
  * {@link setStepBudget}.

@@ -189,8 +189,7 @@ describe('writeDocs', () => {
       '## Bouncing boxes',
       '### All items move',
       "## Peers' settings",
-      '## Memory and scale',
-      '## Snapshots',
+      '## Memory, scale and snapshots',
     ]) {
       expect(text.split('\n')).toContain(heading);
     }

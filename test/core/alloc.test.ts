@@ -1,6 +1,13 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LooseQuadtree, QuadtreeSnapshot, Shape, type Contact, type RayHit } from '../../src/core/index.js';
+import {
+  LooseQuadtree,
+  QuadtreeSnapshot,
+  Shape,
+  type Contact,
+  type RayHit,
+  validateTree,
+} from '../../src/core/index.js';
 import { mulberry32 } from './helpers.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -135,7 +142,7 @@ describe('steady-state allocation (needs node --expose-gc)', () => {
     const before = heapUsed();
     for (let k = 0; k < 3000; k++) scene.step();
     const growth = heapUsed() - before;
-    scene.tree.validate();
+    validateTree(scene.tree);
     expect(scene.tree.stats.moved).toBe(N);
     expect(scene.tree.stats.pairs).toBeGreaterThan(0);
     expect(scene.checksum).not.toBe(0);
@@ -173,7 +180,7 @@ describe('steady-state allocation (needs node --expose-gc)', () => {
     // Warm: the snapshots get their arrays, and the plan of the tree's state settles.
     loop(300);
     const minor = await steadyMinorGcs(() => loop(1000), 8);
-    scene.tree.validate();
+    validateTree(scene.tree);
     expect(ring.every((snap) => snap.stepCount > 0)).toBe(true);
     // As the loop without snapshots (see above): a save or restore that allocated its arrays
     // again (a megabyte and more each) would make dozens.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree, tierOf } from '../../src/core/index.js';
+import { LooseQuadtree, tierOf, validateTree } from '../../src/core/index.js';
 import { brutePairs, hashPairs, pairKey, readPairs, Rng, sorted, type ModelItem } from './helpers.js';
 
 const TIER_PRIORITY = [255, 150, 100, 10];
@@ -68,7 +68,7 @@ describe('budget', () => {
       for (let k = 1; checkedIn.includes(-1); k++) {
         expect(k).toBeLessThan(n + 2);
         const stats = tree.step();
-        tree.validate();
+        validateTree(tree);
         deferredSeen = Math.max(deferredSeen, stats.deferred);
         let expectedDeferred = 0;
         for (let t = 1; t < 4; t++) expectedDeferred += Math.max(0, counts[t] - min * k);
@@ -137,7 +137,7 @@ describe('budget', () => {
         Object.assign(model.get(id)!, modelItem(b, model.get(id)!.priority));
       }
       const stats = tree.step();
-      tree.validate();
+      validateTree(tree);
       deferred += stats.deferred;
       const out: number[] = [];
       const rows = bruteRows(model);
@@ -203,7 +203,7 @@ describe('budget', () => {
         for (let t = 1; t < 4; t++) for (const id of queues[t].splice(0, min)) checked.add(id);
         for (const id of checked) dirty.delete(id);
         const stats = tree.step();
-        tree.validate();
+        validateTree(tree);
         expect(stats.moved).toBe(checked.size);
         expect(stats.deferred).toBe(dirty.size);
         maxDeferred = Math.max(maxDeferred, dirty.size);
@@ -249,7 +249,7 @@ describe('budget', () => {
     for (let step = 0; step < 40; step++) {
       moveSome(tree, model, rng, 0.5, box);
       sawDeferred ||= tree.step().deferred > 0;
-      tree.validate();
+      validateTree(tree);
     }
     expect(sawDeferred).toBe(true);
     expect(readPairs(tree.current)).not.toEqual(brutePairs(model, false));
@@ -258,7 +258,7 @@ describe('budget', () => {
     let steps = 0;
     while (tree.stats.deferred > 0) {
       tree.step();
-      tree.validate();
+      validateTree(tree);
       steps++;
       expect(steps).toBeLessThanOrEqual(bound);
     }
@@ -327,7 +327,7 @@ describe('budget', () => {
           }
         }
         const stats = tree.step();
-        tree.validate();
+        validateTree(tree);
         trace.push(
           hashPairs(tree.current),
           hashPairs(tree.entered),

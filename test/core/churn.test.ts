@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree } from '../../src/core/index.js';
+import { LooseQuadtree, validateTree } from '../../src/core/index.js';
 import {
   anyDetached,
   brutePairs,
@@ -177,7 +177,7 @@ class ChurnRun {
     if (anyDetached(this.tree)) this.seen.detachedSteps++;
     const C = classesOf(this.tree);
     for (let k = 0; k < C.end.length; k++) if (C.detached[k] === 1 && C.holes[k] > 0) this.seen.holes++;
-    this.tree.validate();
+    validateTree(this.tree);
     this.check();
     if (rng.chance(0.05)) this.query();
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree } from '../../src/core/index.js';
+import { LooseQuadtree, validateTree } from '../../src/core/index.js';
 import type { SpatialTree } from '../../src/core/placement/SpatialTree.js';
 import { brutePairs, comparePairs, pairKey, readPairs, Rng, sorted, type ModelItem, type Pair } from './helpers.js';
 
@@ -148,7 +148,7 @@ class StormRun {
 
   private check(): void {
     const tree = this.tree;
-    tree.validate();
+    validateTree(tree);
     const current = readPairs(tree.current);
     const entered = readPairs(tree.entered);
     const exited = readPairs(tree.exited);
@@ -286,9 +286,9 @@ describe('a class placed in one burst (a level loading)', () => {
       const items = rounded(load(tree, 3000, 0, queued));
       tree.flush();
       expect(classesOf(tree).detached[0]).toBe(1);
-      tree.validate();
+      validateTree(tree);
       tree.step();
-      tree.validate();
+      validateTree(tree);
       expect(readPairs(tree.current).sort(comparePairs)).toEqual(brutePairs(items, false));
     });
   }
@@ -304,7 +304,7 @@ describe('a class placed in one burst (a level loading)', () => {
     for (const [id, p] of rounded(load(tree, 1100, 1500, false))) items.set(id, p);
     tree.step();
     expect(classesOf(tree).detached[0]).toBe(0);
-    tree.validate();
+    validateTree(tree);
     expect(readPairs(tree.current).sort(comparePairs)).toEqual(brutePairs(items, false));
   });
 });

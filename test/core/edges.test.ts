@@ -11,6 +11,7 @@ import {
   sweptShapes,
   type Contact,
   type SweepHit,
+  validateTree,
 } from '../../src/core/index.js';
 import { meetWithin, overlaps, Q, qbox, qpath } from './exact.js';
 
@@ -84,7 +85,7 @@ describe("a swept circle beside a wall out to the edge of float32's range", () =
           at(105);
           tree.step();
           expect(pairs()).toBe(1);
-          tree.validate();
+          validateTree(tree);
         });
       }
 
@@ -354,7 +355,7 @@ describe('a circle of radius 0 is a point', () => {
           `circle of radius 0 at ${x},${y}`,
         ).toEqual(p);
       }
-      tree.validate();
+      validateTree(tree);
     });
   }
 
@@ -449,7 +450,7 @@ describe('a circle of radius 0 is a point', () => {
             return { near: near.sort((u, v) => u - v), ray, dists, circle: circle.sort((u, v) => u - v), swept };
           });
           expect(answers[0]).toEqual(answers[1]);
-          for (const tree of trees) tree.validate();
+          for (const tree of trees) validateTree(tree);
         },
       ),
       { seed: 52, numRuns: 400 },

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LooseQuadtree, type RayHit } from '../../src/core/index.js';
+import { LooseQuadtree, type RayHit, validateTree } from '../../src/core/index.js';
 import { readPairs, snapshotBoxes } from './helpers.js';
 
 const IDS = [1, 2, 3, 4, 900];
@@ -64,7 +64,7 @@ function expectRefused(call: () => unknown, ...fragments: string[]): Snapshot {
   const message = (error as Error).message;
   expect(message.startsWith('bitecs-quadtree: '), message).toBe(true);
   for (const f of fragments) expect(message).toContain(f);
-  tree.validate();
+  validateTree(tree);
   expect(snapshot(tree)).toEqual(before);
   return before;
 }
@@ -73,7 +73,7 @@ function expectRefused(call: () => unknown, ...fragments: string[]): Snapshot {
 function expectRejected(call: () => unknown, ...fragments: string[]): void {
   const before = expectRefused(call, ...fragments);
   const stats = tree.step();
-  tree.validate();
+  validateTree(tree);
   expect(stats.moved).toBe(0);
   expect(tree.entered.count + tree.exited.count).toBe(0);
   expect(readPairs(tree.current)).toEqual(before.pairs);
@@ -117,7 +117,7 @@ describe('bad input is refused with a clear error, and the index is untouched', 
         });
         // The refused ids are still free.
         tree.insert(50, 0, 0, 1, 1);
-        tree.validate();
+        validateTree(tree);
       });
     }
   }
@@ -130,7 +130,7 @@ describe('bad input is refused with a clear error, and the index is untouched', 
     expectRejected(() => tree.move(1, 0, 0, 10, -0.001), 'item 1', 'height', 'minY 0', 'maxY -0.001');
     // Zero size is fine.
     tree.insert(50, 7, 7, 7, 7);
-    tree.validate();
+    validateTree(tree);
   });
 
   it('ids that are not non-negative integers', () => {
@@ -167,7 +167,7 @@ describe('bad input is refused with a clear error, and the index is untouched', 
     expectRejected(() => tree.move(1000, 0, 0, 1, 1), 'id 1000', 'maxId');
     expectRejected(() => tree.remove(5000), 'id 5000', 'maxId');
     tree.insert(999, 0, 0, 1, 1);
-    tree.validate();
+    validateTree(tree);
   });
 
   it('inserting an id that is present (placed or pending)', () => {
@@ -207,7 +207,7 @@ describe('bad input is refused with a clear error, and the index is untouched', 
   it('removing twice', () => {
     tree.remove(2);
     tree.step();
-    tree.validate();
+    validateTree(tree);
     expectRejected(() => tree.remove(2), 'remove', 'item 2');
     expectRejected(() => tree.move(2, 0, 0, 1, 1), 'item 2');
     expectRejected(() => tree.getBox(2, { minX: 0, minY: 0, maxX: 0, maxY: 0 }), 'item 2');

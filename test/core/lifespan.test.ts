@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree, type QuadtreeOptions } from '../../src/core/index.js';
+import { LooseQuadtree, type QuadtreeOptions, validateTree } from '../../src/core/index.js';
 import { Rng } from './helpers.js';
 
 interface NodeInfo {
@@ -30,7 +30,7 @@ function stepsUntilFreed(tree: LooseQuadtree, limit = 1000): number {
   const live = tree.stats.nodesLive;
   for (let k = 1; k <= limit; k++) {
     const stats = tree.step();
-    tree.validate();
+    validateTree(tree);
     if (stats.nodesLive < live) return k;
     expect(stats.groupsCounting).toBeGreaterThan(0);
   }
@@ -67,12 +67,12 @@ describe('lifespan of empty branches', () => {
     tree.remove(1);
     for (let k = 1; k <= 7; k++) {
       const s = tree.step();
-      tree.validate();
+      validateTree(tree);
       expect([s.nodesLive, s.nodesFree, s.groupsCounting, s.groupsFreed], `frame ${k}`).toEqual([33, 0, 8, 0]);
       expect(nodes(tree)).toHaveLength(33);
     }
     const s = tree.step();
-    tree.validate();
+    validateTree(tree);
     expect([s.nodesLive, s.nodesFree, s.groupsCounting, s.groupsFreed]).toEqual([1, 32, 0, 8]);
     expect(nodes(tree)).toEqual([{ minX: -512, minY: -512, maxX: 1536, maxY: 1536, depth: 0, items: 0 }]);
   });
@@ -85,7 +85,7 @@ describe('lifespan of empty branches', () => {
       expect(nodes(tree), `tick ${k}`).toHaveLength(33);
     }
     tree.tick();
-    tree.validate();
+    validateTree(tree);
     expect(nodes(tree)).toHaveLength(1);
     // step() ticks once more (nothing left to free) and publishes the counters.
     const s = tree.step();
@@ -124,7 +124,7 @@ describe('lifespan of empty branches', () => {
       tree.step();
       tree.insert(1, 100, 100, 100, 100);
       const s = tree.step();
-      tree.validate();
+      validateTree(tree);
       expect(s.groupsCounting).toBe(0);
       expect(s.nodesLive).toBe(33);
       expect(s.nodesFree).toBe(0);
@@ -177,7 +177,7 @@ describe('lifespan of empty branches', () => {
     stepsUntilFreed(tree);
     tree.insert(3, 300, 700, 430, 830);
     tree.step();
-    tree.validate();
+    validateTree(tree);
     expect(tree.stats.nodesLive).toBe(1 + 4 * 3);
     expect(tree.stats.nodesFree).toBe(32 - 12);
     expect(highWater()).toBe(33);
@@ -197,7 +197,7 @@ describe('lifespan of empty branches', () => {
     expect(tree.stats.nodesLive).toBe(33);
     tree.move(1, 900, 900, 900, 900);
     let s = tree.step();
-    tree.validate();
+    validateTree(tree);
     expect(s.groupsCounting).toBe(7);
     expect(s.nodesLive).toBe(1 + 4 * 15);
     tree.move(1, 100, 100, 100, 100);
@@ -238,7 +238,7 @@ describe('lifespan of empty branches', () => {
         }
       }
       const s = tree.step();
-      tree.validate();
+      validateTree(tree);
       expect(nodes(tree)).toHaveLength(s.nodesLive);
       expect(nodes(tree)[0].items).toBe(live.size);
       if (step === 100) highWater = s.nodesLive + s.nodesFree;
@@ -247,7 +247,7 @@ describe('lifespan of empty branches', () => {
     expect(tree.stats.groupsFreed).toBeGreaterThan(0);
     for (const id of live) tree.remove(id);
     for (let k = 0; k < 17; k++) tree.step();
-    tree.validate();
+    validateTree(tree);
     expect(tree.stats.nodesLive).toBe(1);
     expect(tree.stats.groupsCounting).toBe(0);
     expect(nodes(tree)).toHaveLength(1);

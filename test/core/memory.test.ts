@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree } from '../../src/core/index.js';
+import { LooseQuadtree, validateTree } from '../../src/core/index.js';
 import { ItemStore } from '../../src/core/store/ItemStore.js';
 import { SlotPool } from '../../src/core/store/SlotPool.js';
 
@@ -48,7 +48,7 @@ describe('memory follows the items (needs node --expose-gc)', () => {
       }
       older = died;
       tree.step();
-      tree.validate();
+      validateTree(tree);
       const { ids, end } = inside.classes;
       let last = -1;
       let inOrder = true;
@@ -98,7 +98,7 @@ describe('memory follows the items (needs node --expose-gc)', () => {
     tree.remove(16_000_000);
     tree.insert(16_000_001, 0, 0, 4, 4);
     tree.step();
-    tree.validate();
+    validateTree(tree);
     expect(tree.current.count).toBe(1);
     const grown = arrayBytes() - before;
     // 4 bytes an id for the map and a few bits an id for the step's sets: about 72 MB.
@@ -115,7 +115,7 @@ describe('memory follows the items (needs node --expose-gc)', () => {
       tree.step();
       for (let i = 0; i < 20_000; i++) tree.remove(round * 20_000 + i);
       tree.step();
-      tree.validate();
+      validateTree(tree);
     }
     const probe = new LooseQuadtree({ width: 4096, height: 4096 });
     for (let i = 0; i < 20_000; i++) probe.insert(i, i % 4000, (i * 7) % 4000, (i % 4000) + 3, ((i * 7) % 4000) + 3);
@@ -136,21 +136,21 @@ describe('memory follows the items (needs node --expose-gc)', () => {
       tree.setCollider(id, 1 << (id % 3), -1, 100);
     }
     tree.step();
-    tree.validate();
+    validateTree(tree);
     // Three layers, one mask, one priority, one class: three colliders for 10,000 items.
     expect(colliders().count).toBe(3);
     // Each step every item takes a priority of that step's: the last step's are forgotten.
     for (let step = 0; step < 40; step++) {
       for (let id = 0; id < 10_000; id++) tree.setCollider(id, 1 << (id % 3), -1, (step * 7 + (id & 1)) & 255);
       tree.step();
-      tree.validate();
+      validateTree(tree);
       expect(colliders().count).toBe(6);
     }
     expect(colliders().handedOut).toBeLessThanOrEqual(12);
     // Removed items give theirs back once their records are freed (the step after).
     for (let id = 0; id < 10_000; id++) if (id % 3 !== 0) tree.remove(id);
     tree.step();
-    tree.validate();
+    validateTree(tree);
     expect(colliders().count).toBe(2);
   });
 
@@ -168,12 +168,12 @@ describe('memory follows the items (needs node --expose-gc)', () => {
       for (let i = step % 10; i < 20_000; i += 10) place(i, step % 2);
       tree.step();
     }
-    tree.validate();
+    validateTree(tree);
     expect(gridEntries(tree)).toBe(0);
     // Every item moving again: a grid is built anew, and the pairs are the same as a new tree's.
     for (let i = 0; i < 20_000; i++) place(i, 3);
     tree.step();
-    tree.validate();
+    validateTree(tree);
     const fresh = new LooseQuadtree({ width: 4096, height: 4096 });
     for (let i = 0; i < 20_000; i++)
       fresh.insert(i, ((i * 37) % 4000) + 3, (i * 91) % 4000, ((i * 37) % 4000) + 9, ((i * 91) % 4000) + 6);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree } from '../../src/core/index.js';
+import { LooseQuadtree, validateTree } from '../../src/core/index.js';
 import { comparePairs, mulberry32, readPairs, type Pair } from './helpers.js';
 
 /**
@@ -60,7 +60,7 @@ describe('the movers merge', () => {
         tree.move(i, box[4 * i], box[4 * i + 1], box[4 * i + 2], box[4 * i + 3]);
       }
       tree.step();
-      tree.validate();
+      validateTree(tree);
       const after = sweepPairs(box, priority, n);
       expect(readPairs(tree.current)).toEqual(after);
       const was = new Set(before.map(key));

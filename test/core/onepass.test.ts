@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree } from '../../src/core/index.js';
+import { LooseQuadtree, validateTree } from '../../src/core/index.js';
 import { readPairs } from './helpers.js';
 
 /**
@@ -28,7 +28,7 @@ function nudgeAll(tree: LooseQuadtree, dx: number, skip: number[] = []): void {
 function onePassStep(tree: LooseQuadtree): void {
   tree.step();
   expect(tree.stats.moved).toBe(tree.size);
-  tree.validate();
+  validateTree(tree);
 }
 
 const chain = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => [from + k, from + k + 1, 128]);
@@ -40,7 +40,7 @@ describe('one-pass steps and the pair list', () => {
     onePassStep(tree);
     expect(readPairs(tree.current)).toEqual(chain(0, 9));
     tree.remove(4);
-    tree.validate();
+    validateTree(tree);
     expect(tree.pairStartedAt(3, 4)).toBe(-1);
     expect(tree.pairStartedAt(5, 6)).toBe(1);
     nudgeAll(tree, 2);
@@ -64,7 +64,7 @@ describe('one-pass steps and the pair list', () => {
       // Either every item moves again (one pass) or only the new one is checked (per item).
       if (nextOnePass) nudgeAll(tree, 2, [4]);
       tree.step();
-      tree.validate();
+      validateTree(tree);
       expect(tree.stats.moved).toBe(nextOnePass ? 10 : 1);
       expect(readPairs(tree.exited)).toEqual([
         [3, 4, 128],
@@ -130,11 +130,11 @@ describe('one-pass steps and the pair list', () => {
     const out: number[] = [];
     expect(tree.pairsOf(4, out)).toBe(2);
     expect([...out].sort((x, y) => x - y)).toEqual([3, 5]);
-    tree.validate();
+    validateTree(tree);
     // One mover: a per-item step, which needs the pair lists.
     tree.move(9, 500, 500, 510, 510);
     tree.step();
-    tree.validate();
+    validateTree(tree);
     expect(tree.stats.moved).toBe(1);
     expect(readPairs(tree.exited)).toEqual([[8, 9, 128]]);
     expect(readPairs(tree.current)).toEqual(chain(0, 8));
@@ -146,9 +146,9 @@ describe('one-pass steps and the pair list', () => {
     nudgeAll(tree, 1);
     onePassStep(tree);
     tree.clear();
-    tree.validate();
+    validateTree(tree);
     tree.step();
-    tree.validate();
+    validateTree(tree);
     expect(readPairs(tree.exited)).toEqual(chain(0, 9));
     expect(tree.current.count).toBe(0);
   });

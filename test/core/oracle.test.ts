@@ -11,6 +11,7 @@ import {
   Shape,
   tierOf,
   type RayHit,
+  validateTree,
 } from '../../src/core/index.js';
 import {
   brutePairs,
@@ -399,7 +400,7 @@ class OracleRun {
     this.pending.clear();
     this.seen.clears++;
     expect(this.tree.size).toBe(0);
-    this.tree.validate();
+    validateTree(this.tree);
   }
 
   /** Items whose box leaves the root's loose bounds: the cell of side max(w, h) grown by half. */
@@ -421,7 +422,7 @@ class OracleRun {
     this.pending.clear();
     this.counts.steps++;
     this.counts.validations++;
-    expect(() => tree.validate()).not.toThrow();
+    expect(() => validateTree(tree)).not.toThrow();
 
     const expected = brutePairs(this.model, this.s.touching);
     const current = readPairs(tree.current);
@@ -966,7 +967,7 @@ describe('oracle: hand-made cases', () => {
     tree.insert(2, 1e6 + 5, 1e6 + 5, 1e6 + 20, 1e6 + 20);
     tree.insert(3, -1e6, 0, -1e6 + 1, 1);
     tree.step();
-    tree.validate();
+    validateTree(tree);
     expect(tree.stats.outside).toBe(3);
     expect(readPairs(tree.current)).toEqual([[1, 2, 128]]);
     const out: number[] = [];
@@ -982,11 +983,11 @@ describe('oracle: hand-made cases', () => {
     tree.step();
     expect(tree.stats.outside).toBe(1);
     tree.move(1, 0, 0, 1000, 800);
-    tree.validate();
+    validateTree(tree);
     tree.step();
     expect(tree.stats.outside).toBe(0);
     tree.move(1, -2000, 0, -1000, 800);
-    tree.validate();
+    validateTree(tree);
     tree.step();
     expect(tree.stats.outside).toBe(1);
   });
@@ -1000,7 +1001,7 @@ describe('oracle: hand-made cases', () => {
       // Only the newcomer is checked: its walk must not prune item 1's node at the shared edge.
       tree.insert(2, 80, 100, 96, 110);
       tree.step();
-      tree.validate();
+      validateTree(tree);
       expect(readPairs(tree.current)).toEqual(touching ? [[1, 2, 128]] : []);
       const out: number[] = [];
       const dist: number[] = [];
@@ -1018,9 +1019,9 @@ describe('oracle: hand-made cases', () => {
     const tree = new LooseQuadtree({ maxDepth: 0, width: 100, height: 100 });
     tree.insert(7, 10, 10, 20, 20);
     tree.move(7, 500, 500, 510, 510);
-    tree.validate();
+    validateTree(tree);
     tree.move(7, 10, 10, 20, 20);
-    tree.validate();
+    validateTree(tree);
     expect(tree.step().outside).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree } from '../../src/core/index.js';
+import { LooseQuadtree, validateTree } from '../../src/core/index.js';
 import { readPairs } from './helpers.js';
 
 /**
@@ -27,7 +27,7 @@ describe('per-item pair questions between steps', () => {
       let asked = 0;
       for (let step = 0; step < 60; step++) {
         tree.step();
-        tree.validate();
+        validateTree(tree);
         const pairs = readPairs(tree.current);
         const born = new Map(pairs.map(([a, b]) => [`${a},${b}`, tree.pairStartedAt(a, b)]));
         const gone = new Set<number>();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { circleBoxOverlap, LooseQuadtree, pointBoxDistance, Shape } from '../../src/core/index.js';
+import { circleBoxOverlap, LooseQuadtree, pointBoxDistance, Shape, validateTree } from '../../src/core/index.js';
 import { readPairs, stored } from './helpers.js';
 
 /** True when the list holds the pair (a, b). */
@@ -35,7 +35,7 @@ describe('a priority change on an item the budget deferred', () => {
 
   /** The pair never stopped overlapping: it must neither exit nor enter, and keep its start step. */
   function expectKept(t: LooseQuadtree): void {
-    t.validate();
+    validateTree(t);
     expect(listed(t.exited, 1, 2)).toBe(false);
     expect(listed(t.entered, 1, 2)).toBe(false);
     expect(t.pairStartedAt(1, 2)).toBe(1);
@@ -102,7 +102,7 @@ describe('pending', () => {
     expect(t.flush()).toBe(2);
     expect(t.pending).toBe(0);
     expect(t.size).toBe(2);
-    t.validate();
+    validateTree(t);
   });
 
   it('stays right through clear and a step', () => {
@@ -215,7 +215,7 @@ describe('distances far from the origin and near it', () => {
         (items, qx, qy, qr, touching) => {
           const t = new LooseQuadtree({ touching });
           items.forEach(([x, y, w], id) => t.insert(id, x, y, x + w, y + w));
-          t.validate();
+          validateTree(t);
           const boxes = items.map(([x, y, w]) => stored([x, y, x + w, y + w]));
           const r = Math.abs(qr);
           const hits: number[] = [];

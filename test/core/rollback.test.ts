@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree, QuadtreeSnapshot, Shape, type RayHit } from '../../src/core/index.js';
+import { LooseQuadtree, QuadtreeSnapshot, Shape, type RayHit, validateTree } from '../../src/core/index.js';
 import { TileLayer } from '../../src/tilemap/index.js';
 import { Rng } from './helpers.js';
 
@@ -352,7 +352,7 @@ function rollbackRun(
       const { snap, frame } = ring[rng.int(ring.length)];
       run.tree.restore(snap);
       expect(run.tree.stepCount).toBe(snap.stepCount);
-      run.tree.validate();
+      validateTree(run.tree);
       replayed += Math.max(0, f - frame);
       f = frame;
       restores++;
@@ -440,7 +440,7 @@ describe('rollback: what restore refuses', () => {
       'bitecs-quadtree: save takes a snapshot to reuse, or nothing (got an Array)',
     );
     expect(outputs(tree)).toEqual(before);
-    tree.validate();
+    validateTree(tree);
   });
 
   it('refuses a damaged snapshot and changes nothing', () => {
@@ -458,11 +458,11 @@ describe('rollback: what restore refuses', () => {
       `bitecs-quadtree: restore of a damaged snapshot (buffer ${i}: ${kept.length} bytes expected (got ${kept.length - 8})); nothing was changed`,
     );
     expect(outputs(tree)).toEqual(after);
-    tree.validate();
+    validateTree(tree);
     // Mended, it restores.
     copies[i] = kept;
     tree.restore(snap);
-    tree.validate();
+    validateTree(tree);
     expect(tree.has(7)).toBe(true);
   });
 
@@ -494,7 +494,7 @@ describe('rollback: what restore refuses', () => {
     expect(() => layer.setTile(0, 0, 0)).toThrow(
       "bitecs-quadtree: tile layer setTile: the tree no longer holds this layer's rectangles (it was cleared, or restored to a snapshot saved before the layer was made)",
     );
-    tree.validate();
+    validateTree(tree);
   });
 
   it('a snapshot passed back to save is reused: no new memory while the tree keeps its size', () => {

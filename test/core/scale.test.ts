@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree, pointBoxDistance, rayBoxDistance } from '../../src/core/index.js';
+import { LooseQuadtree, pointBoxDistance, rayBoxDistance, validateTree } from '../../src/core/index.js';
 import { Rng } from './helpers.js';
 
 /**
@@ -135,7 +135,7 @@ describe(`the core at scale (${ITEMS.toLocaleString('en')} boxes, ids up to ${FA
       tree.insert(id, w.minX[i], w.minY[i], w.maxX[i], w.maxY[i]);
     }
     check();
-    tree.validate();
+    validateTree(tree);
     expect(tree.size).toBe(ITEMS);
 
     const out: number[] = [];

@@ -15,6 +15,7 @@ import {
   Shape,
   sweptShapes,
   type Contact,
+  validateTree,
 } from '../../src/core/index.js';
 import { gap, meetWithin, overlaps, Q, qbox, qpath, type QShape } from './exact.js';
 
@@ -469,7 +470,7 @@ describe('circles in the tree', () => {
       tree.setShape(1, Shape.Box);
       tree.step();
       expect(tree.pairsOf(3, [])).toBe(1);
-      tree.validate();
+      validateTree(tree);
     });
   }
 
@@ -543,7 +544,7 @@ describe('circles in the tree', () => {
     expect(tree.shapeOf(1)).toBe(Shape.Circle);
     // A box square to within rounding is accepted.
     tree.move(1, 0.1, 0.2, 0.1 + 0.3, 0.2 + 0.3);
-    tree.validate();
+    validateTree(tree);
     // Removed and inserted again, an id is a box.
     tree.remove(1);
     tree.insert(1, 0, 0, 10, 8);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree, sweptContact, type SweepHit } from '../../src/core/index.js';
+import { LooseQuadtree, sweptContact, type SweepHit, validateTree } from '../../src/core/index.js';
 import {
   anyDetached,
   comparePairs,
@@ -286,7 +286,7 @@ class SweptRun {
     if (rng.chance(0.03) && this.items.size > 4) this.removeOne();
     if (rng.chance(0.03)) this.toggleOne();
     this.tree.step();
-    this.tree.validate();
+    validateTree(this.tree);
     this.check();
     for (const [id, from] of this.from) {
       const item = this.items.get(id)!;
@@ -447,7 +447,7 @@ describe('swept items against the exact model', () => {
       }
       want.sort(comparePairs);
       expect(readPairs(tree.current)).toEqual(want);
-      tree.validate();
+      validateTree(tree);
       for (const [id] of from) from.set(id, { ...boxes.get(id)! });
     }
     expect(detachedSeen).toBe(true);
@@ -526,7 +526,7 @@ describe('swept items against the exact model', () => {
         }
         want.sort(comparePairs);
         expect(readPairs(tree.current)).toEqual(want);
-        tree.validate();
+        validateTree(tree);
         for (const [id] of from) from.set(id, { ...boxes.get(id)! });
       }
       expect(detachedSeen).toBe(true);
@@ -572,7 +572,7 @@ describe('swept items: the API', () => {
     t.setSwept(1, false);
     expect(t.isSwept(1)).toBe(false);
     t.step();
-    t.validate();
+    validateTree(t);
   });
 
   it('an unswept bullet tunnels through the same wall (the control)', () => {
@@ -608,7 +608,7 @@ describe('swept items: the API', () => {
     );
     expect(() => t.sweepBox(4, 0, 0, 4, 1, 0, hit)).toThrow(/minX 4 > maxX 0/);
     expect(hit).toEqual({ id: 5, toi: 5 });
-    t.validate();
+    validateTree(t);
   });
 
   it('a removed swept item leaves no path behind; its id can come back unswept', () => {
@@ -617,10 +617,10 @@ describe('swept items: the API', () => {
     t.setSwept(1, true);
     t.move(1, 50, 0, 54, 4);
     t.remove(1);
-    t.validate();
+    validateTree(t);
     t.insert(1, 0, 0, 4, 4);
     expect(t.isSwept(1)).toBe(false);
     t.step();
-    t.validate();
+    validateTree(t);
   });
 });

@@ -21,6 +21,7 @@ import {
   Static,
   WorldSnapshot,
   type PairVisitor,
+  validateTree,
 } from '../../src/index.js';
 import { Rng } from './helpers.js';
 
@@ -133,7 +134,7 @@ describe('steady-state allocation (needs node --expose-gc)', () => {
       const before = heapUsed();
       for (let k = 0; k < 3000; k++) game.frame();
       const growth = heapUsed() - before;
-      getQuadtree(game.world).validate();
+      validateTree(getQuadtree(game.world));
       const stats = getStats(game.world);
       expect(stats.entered + stats.exited).toBeGreaterThan(0);
       expect(stats.handlerCalls).toBeGreaterThan(0);
@@ -160,7 +161,7 @@ describe('steady-state allocation (needs node --expose-gc)', () => {
     const before = heapUsed();
     for (let k = 0; k < 3000; k++) play();
     const growth = heapUsed() - before;
-    getQuadtree(game.world).validate();
+    validateTree(getQuadtree(game.world));
     expect(game.checksum).not.toBe(0);
     expect(growth, `heap grew by ${growth} bytes`).toBeLessThan(BOUND);
   });

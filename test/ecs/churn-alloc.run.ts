@@ -12,6 +12,7 @@ import {
   quadtreeCollisionSystem,
   quadtreeSyncSystem,
   type PairVisitor,
+  validateTree,
 } from '../../src/index.js';
 import { Rng } from './helpers.js';
 
@@ -147,6 +148,6 @@ if (process.argv[2] === 'control') {
     for (let k = 0; k < 1000; k++) game.frame();
   });
 }
-tree.validate();
+validateTree(tree);
 const stats = getStats(game.world);
 console.log(JSON.stringify({ ...measured, entities: stats.entities, pairs: stats.pairs, checksum: game.checksum }));

@@ -13,6 +13,7 @@ import {
   quadtreeSyncSystem,
   queryRect,
   Static,
+  validateTree,
 } from '../../src/index.js';
 import { overlaps, Rng } from './helpers.js';
 import { anyDetached } from '../core/helpers.js';
@@ -145,7 +146,7 @@ class StormGame {
       Phase.Enter | Phase.Stay,
     );
     expect(got.sort()).toEqual(expected.sort());
-    getQuadtree(this.world).validate();
+    validateTree(getQuadtree(this.world));
     this.seen.pairs += got.length;
   }
 

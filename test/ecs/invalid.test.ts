@@ -33,6 +33,7 @@ import {
   raycastAll,
   sweepBox,
   contact,
+  validateTree,
 } from '../../src/index.js';
 import { Scene } from './scene.js';
 
@@ -47,7 +48,7 @@ function pairs(scene: Scene): string[] {
 /** Sync that must throw the message; the tree stays valid either way. */
 function syncThrows(scene: Scene, message: RegExp): void {
   expect(() => quadtreeSyncSystem(scene.world)).toThrow(message);
-  getQuadtree(scene.world).validate();
+  validateTree(getQuadtree(scene.world));
 }
 
 describe("bad component values with invalid: 'throw' (the default)", () => {
@@ -229,7 +230,7 @@ describe("bad component values with invalid: 'skip'", () => {
     removeEntity(scene.world, c);
     scene.frame();
     expect(getStats(scene.world)).toMatchObject({ entities: 2, held: 0 });
-    getQuadtree(scene.world).validate();
+    validateTree(getQuadtree(scene.world));
   });
 
   it('counts Bounds without Position and ids beyond maxId', () => {
@@ -317,7 +318,7 @@ describe('misuse of the API', () => {
     expect(() => queryNearest(w, 0, 0, 2, 1e300, out, dist)).toThrow(past('maxDistance'));
     expect(() => sweepBox(w, 0, 0, 1, 1, 1e300, 0, { id: -1, toi: 0 })).toThrow(past('sweep dx'));
     expect(queryNearest(w, 0, 0, 2, Infinity, out, dist)).toBe(2);
-    getQuadtree(w).validate();
+    validateTree(getQuadtree(w));
     expect(queryPoint(w, 8, 8, out)).toBe(1);
     expect(out).toEqual([a]);
   });
@@ -351,7 +352,7 @@ describe('misuse of the API', () => {
     expect(() => contact(w, 1, 2, none)).toThrow(array('contact', 'out', 'undefined', 'an object'));
     // The outputs that may be left out still may.
     expect(queryNearest(w, 0, 0, 2, 100, [])).toBe(2);
-    getQuadtree(w).validate();
+    validateTree(getQuadtree(w));
   });
 
   it('refuses bad handler options', () => {

@@ -9,6 +9,7 @@ import {
   setStepBudget,
   type BudgetOptions,
   type QuadtreeWorldOptions,
+  validateTree,
 } from '../../src/index.js';
 import { Rng } from './helpers.js';
 import { Scene } from './scene.js';
@@ -115,7 +116,7 @@ describe('the budget option', () => {
     setStepBudget(scene.world, {});
     expect(frame()).toBe(0);
     expect(getStats(scene.world).budgetedTests).toBe(0);
-    getQuadtree(scene.world).validate();
+    validateTree(getQuadtree(scene.world));
     expect(thrown(() => setStepBudget(createWorld(), {}))).toMatch(/this world has no quadtree/);
   });
 });

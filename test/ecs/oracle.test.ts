@@ -20,6 +20,7 @@ import {
   quadtreeSyncSystem,
   queryRect,
   Static,
+  validateTree,
 } from '../../src/index.js';
 import { isSquare } from '../../src/core/errors.js';
 import { shapeInRect, shapesOverlap, type ModelItem } from '../core/helpers.js';
@@ -615,7 +616,7 @@ class Game {
 
   /** The tree is sound, the stats agree, and a spatial query matches brute force. */
   private checkCommon(pairs: number, live: Ent[], held: number, where: string): void {
-    getQuadtree(this.world).validate();
+    validateTree(getQuadtree(this.world));
     const stats = getStats(this.world);
     expect(stats.pairs, `stats.pairs, ${where}`).toBe(this.budgeted ? this.prev.size : pairs);
     expect(stats.entities, `stats.entities, ${where}`).toBe(live.length);

@@ -13,6 +13,7 @@ import {
   saveQuadtree,
   restoreQuadtree,
   type QuadtreeWorldOptions,
+  validateTree,
 } from '../../src/index.js';
 import { anyDetached } from '../core/helpers.js';
 import { Scene } from './scene.js';
@@ -66,7 +67,7 @@ describe('a big class of moving particles, detached from the tree', () => {
     // Nothing moved: nothing dirty.
     quadtreeCollisionSystem(quadtreeSyncSystem(scene.world));
     expect(getStats(scene.world).dirty).toBe(0);
-    getQuadtree(scene.world).validate();
+    validateTree(getQuadtree(scene.world));
   });
 
   it('queries, boxes and saves between the sync and the collision system see the Positions the sync read', () => {
@@ -100,7 +101,7 @@ describe('a big class of moving particles, detached from the tree', () => {
     expect(pairsOf(scene, runner)).toEqual(pairs);
     queryRect(scene.world, 3490, 2990, 3510, 3010, found);
     expect(found).toEqual([runner]);
-    tree.validate();
+    validateTree(tree);
   });
 
   it('a NaN Position is thrown by the sync naming entity, field and value; the entity is held', () => {
@@ -115,7 +116,7 @@ describe('a big class of moving particles, detached from the tree', () => {
     );
     expect(getStats(scene.world).dirty).toBe(dust.length - 1);
     expect(() => quadtreeCollisionSystem(scene.world)).not.toThrow();
-    getQuadtree(scene.world).validate();
+    validateTree(getQuadtree(scene.world));
     expect(getStats(scene.world)).toMatchObject({ entities: 2039, held: 1 });
     // The step finished its work: the pair ended.
     expect(pairsOf(scene, bad)).toEqual([`${walls[1]}-${bad}:${Phase.Exit}`]);
@@ -143,7 +144,7 @@ describe('a big class of moving particles, detached from the tree', () => {
       tree.queueChecked(100_000 + i, DUST, WALL, 128, false);
     }
     quadtreeCollisionSystem(scene.world);
-    tree.validate();
+    validateTree(tree);
     const box = tree.getBox(100_010, { minX: 0, minY: 0, maxX: 0, maxY: 0 });
     expect(box).toEqual({ minX: 140, minY: 40, maxX: 144, maxY: 44 });
   });
@@ -154,7 +155,7 @@ describe('a big class of moving particles, detached from the tree', () => {
     Bounds.height[dust[6]] = NaN;
     drift(scene, dust);
     expect(getStats(scene.world)).toMatchObject({ entities: 2038, held: 2 });
-    getQuadtree(scene.world).validate();
+    validateTree(getQuadtree(scene.world));
     Bounds.width[dust[5]] = 4;
     Bounds.height[dust[6]] = 4;
     drift(scene, dust);
@@ -216,6 +217,6 @@ describe('which system reports a bad value of a particle (docs: bad input)', () 
     expect(first).toBeGreaterThan(1);
     expect(first).toBeLessThanOrEqual(bound);
     expect(log.some((l) => l.endsWith('collision'))).toBe(false);
-    getQuadtree(scene.world).validate();
+    validateTree(getQuadtree(scene.world));
   });
 });

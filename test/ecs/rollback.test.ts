@@ -27,6 +27,7 @@ import {
   saveWorld,
   type TileLayer,
   type WorldSnapshot,
+  validateTree,
 } from '../../src/index.js';
 import { Rng } from './helpers.js';
 
@@ -208,7 +209,7 @@ function compare(config: Config): { restores: number; frames: number } {
       const back = f - 1 - rng.int(Math.min(8, f));
       const saved = ring.get(back)!;
       restoreWorld(game.world, saved);
-      getQuadtree(game.world).validate();
+      validateTree(getQuadtree(game.world));
       expect(getStats(game.world).frame).toBe(saved.frame);
       restores++;
       f = back;
@@ -304,7 +305,7 @@ describe('rollback of a bitECS world with its collision state', () => {
     );
     restoreWorld(game.world, savedWorld);
     restoreQuadtree(game.world, snap);
-    tree.validate();
+    validateTree(tree);
     // A tile layer made after a save is gone with the restore, and says so.
     const late = addTileLayer(game.world, { data: [1, 1, 0, 1], width: 2, tileWidth: 8, tileHeight: 8 });
     const lateIds: number[] = [];

@@ -17,6 +17,7 @@ import {
   Swept,
   timeOfImpact,
   type Contact,
+  validateTree,
 } from '../../src/index.js';
 import { anyDetached } from '../core/helpers.js';
 import { Scene } from './scene.js';
@@ -80,7 +81,7 @@ describe('Circle entities', () => {
     expect(() => quadtreeSyncSystem(scene.world)).toThrow(
       `bitecs-quadtree: entity ${bad} is a Circle but its Bounds are not square (Bounds.width 4, Bounds.height 5)`,
     );
-    getQuadtree(scene.world).validate();
+    validateTree(getQuadtree(scene.world));
     expect(getStats(scene.world)).toMatchObject({ entities: 2999, held: 1 });
     quadtreeCollisionSystem(scene.world);
     Bounds.height[bad] = 4;

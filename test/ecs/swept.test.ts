@@ -14,6 +14,7 @@ import {
   sweepBox,
   timeOfImpact,
   type CollisionStore,
+  validateTree,
 } from '../../src/index.js';
 
 /** A bullet (4x4) and a thin wall (2x40) in front of it. */
@@ -103,7 +104,7 @@ describe('Swept entities', () => {
     removeComponent(world, bullet, Swept);
     frame(world);
     expect(getQuadtree(world).isSwept(bullet)).toBe(false);
-    getQuadtree(world).validate();
+    validateTree(getQuadtree(world));
   });
 
   it("takes the game's own tag, and a Collision store without toi", () => {
@@ -138,12 +139,12 @@ describe('Swept entities', () => {
     frame(world);
     const tree = getQuadtree(world);
     expect(tree.has(bullet)).toBe(false);
-    tree.validate();
+    validateTree(tree);
     addComponent(world, bullet, Position);
     addComponent(world, bullet, Bounds);
     Position.x[bullet] = 300;
     frame(world);
     expect(tree.isSwept(bullet)).toBe(true);
-    tree.validate();
+    validateTree(tree);
   });
 });

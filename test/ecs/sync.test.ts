@@ -33,6 +33,7 @@ import {
   removeQuadtree,
   Static,
   type RayHit,
+  validateTree,
 } from '../../src/index.js';
 import { Scene } from './scene.js';
 
@@ -214,7 +215,7 @@ describe('removal and recycled ids', () => {
     scene.frame();
     expect(pairs(scene)).toEqual([`${a}-${b}:${Phase.Exit}`, `${a}-${c}:${Phase.Enter}`]);
     expect(collisions(scene)).toEqual([`${a}-${b}:${Phase.Enter}@3`, `${a}-${b}:${Phase.Exit}@1`]);
-    getQuadtree(scene.world).validate();
+    validateTree(getQuadtree(scene.world));
   });
 
   it('stripping Position or Bounds ends the pairs; adding it back starts new ones', () => {

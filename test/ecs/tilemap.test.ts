@@ -13,6 +13,7 @@ import {
   quadtreeSyncSystem,
   Static,
   type TileLayer,
+  validateTree,
 } from '../../src/index.js';
 import { type ModelItem, Rng } from '../core/helpers.js';
 import {
@@ -123,7 +124,7 @@ describe('tile layer in a world', () => {
       for (let step = 0; step < 12; step++) {
         frame(world);
         b.step();
-        a.validate();
+        validateTree(a);
         checkEntities(world, layer, m);
         cmp.pairs(movers);
         cmp.queries(rng);
@@ -153,7 +154,7 @@ describe('tile layer in a world', () => {
       frame(world);
       expect(query(world, [Static]).length).toBe(0);
       expect(a.size).toBe(movers.size);
-      a.validate();
+      validateTree(a);
     }
     expect(compared).toBeGreaterThan(100);
   });
@@ -173,7 +174,7 @@ describe('tile layer in a world', () => {
     expect(layer.idAt(5, 8)).toBe(pillar);
     expect(layer.rectCount).toBe(3);
     frame(world);
-    getQuadtree(world).validate();
+    validateTree(getQuadtree(world));
     expect(getQuadtree(world).size).toBe(3);
     layer.setCollider(4, -1, 10);
     frame(world);

@@ -206,9 +206,9 @@ describe('published package', () => {
         '--input-type=module',
         '-e',
         `
-      import { LooseQuadtree } from 'bitecs-quadtree/core';
+      import { LooseQuadtree, validateTree } from 'bitecs-quadtree/core';
       const t = new LooseQuadtree({ width: 100, height: 100 });
-      t.insert(1, 0, 0, 10, 10); t.insert(2, 5, 5, 15, 15); t.step(); t.validate();
+      t.insert(1, 0, 0, 10, 10); t.insert(2, 5, 5, 15, 15); t.step(); validateTree(t);
       console.log(t.current.count, t.current.a[0], t.current.b[0]);
     `,
       ],

@@ -113,7 +113,7 @@ export class NodePool {
   freeGroup(g: number): void {
     const first = g << 2;
     this.firstChild[first] = this.freeHead;
-    this.depth[first] = 255; // marks a free group for validate()
+    this.depth[first] = 255; // marks a free group for validateTree
     this.freeHead = first;
     this.freeGroups++;
     this.groupsFreed++;

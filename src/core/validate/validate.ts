@@ -1,10 +1,15 @@
-import type { Broadphase } from '../pairs/Broadphase.js';
-import type { SpatialTree } from '../placement/SpatialTree.js';
+import { broadphaseOf, spatialTreeOf, type LooseQuadtree } from '../LooseQuadtree.js';
 import { checkPairs } from './pairChecks.js';
 import { TreeCheck } from './TreeCheck.js';
 
-/** Proves the invariants of the index and pair set; throws naming the first broken. O(items + nodes + pairs). */
-export function validateIndex(tree: SpatialTree, bp: Broadphase): void {
-  new TreeCheck(tree).run();
-  checkPairs(tree, bp);
+/**
+ * Checks every invariant of a tree (links, counts, each item inside its node's loose bounds,
+ * class lists and slots, the pair lists against a fresh search) and throws naming the first
+ * broken one. For tests: O(items + nodes + pairs). A function, not a method, so that a game's
+ * bundle leaves it out.
+ */
+export function validateTree(tree: LooseQuadtree): void {
+  const index = spatialTreeOf(tree);
+  new TreeCheck(index).run();
+  checkPairs(index, broadphaseOf(tree));
 }
