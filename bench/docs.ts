@@ -201,7 +201,7 @@ export function performancePage(o: PageInput): string {
 
 const MEMORY_AND_SNAPSHOTS = `## Memory, scale and snapshots
 
-\`npx tsx --expose-gc bench/memory.ts\` builds the core over the bouncing boxes and the storm from 100k to a million items, runs 100 frames, and prints the typed-array bytes it holds per item and per current pair, and the frame time per item. \`test/core/scale.test.ts\` checks a tree of 100,000 items against a grid and linear scans in \`npm test\`, and \`npm run fuzz\` a million. \`npx tsx --expose-gc bench/snapshot.ts\` times \`save\` into a reused snapshot and \`restore\` of it, in the core and through a bitECS world, and prints the bytes a snapshot holds and a save copies per item ([rollback and replays](rollback.md)).`;
+\`npx tsx --expose-gc bench/memory.ts\` builds the core over the bouncing boxes and the storm from 100k to a million items, runs 100 frames, and prints the typed-array bytes it holds per item and per current pair, and the frame time per item. \`test/core/scale.test.ts\` checks a tree of 100,000 items against a grid and linear scans in \`npm test\`, and \`npm run fuzz\` a million. \`npx tsx --expose-gc bench/snapshot.ts\` times \`save\` into a reused snapshot and \`restore\` of it, in the core and through a bitECS world, and prints the bytes a snapshot holds and a save copies per item ([rollback and replays](rollback.md)). \`npx tsx --expose-gc bench/cull.ts\` times the PixiJS cullers' \`cull\` and \`placeVisible\` in a shooter's world of 20,000 sparks, on stand-in sprites ([PixiJS](pixi.md)).`;
 
 /** Writes the page, the chart (when there is one) and the README's section under `root`; checks the README. */
 export function writeDocs(root: string, page: string, svg: string | null, block: string): void {
