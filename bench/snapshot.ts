@@ -20,6 +20,8 @@ import {
   restoreWorld,
   saveQuadtree,
   saveWorld,
+  saveTree,
+  restoreTree,
 } from '../src/index.js';
 import RAPIER from '@dimforge/rapier2d-compat';
 import { PairSum } from './contender.js';
@@ -55,15 +57,15 @@ interface Subject {
 function coreSubject(scene: Scene | StormScene): Subject {
   const tree = coreOver(scene);
   const sum = new PairSum();
-  const snap = tree.save();
+  const snap = saveTree(tree);
   return {
     frame: () => {
       scene.advance();
       sum.reset();
       coreFrame(tree, scene, sum);
     },
-    save: () => tree.save(snap),
-    restore: () => tree.restore(snap),
+    save: () => saveTree(tree, snap),
+    restore: () => restoreTree(tree, snap),
     pairs: () => tree.current.count,
     held: () => snap.byteLength,
     copied: () => snap.used.reduce((sum, n) => sum + n, 0),

@@ -1,4 +1,4 @@
-import { LooseQuadtree, QuadtreeSnapshot } from 'bitecs-quadtree/core';
+import { LooseQuadtree, QuadtreeSnapshot, saveTree, restoreTree } from 'bitecs-quadtree/core';
 
 // Rollback netcode in miniature: 300 boxes drift; the remote player's input for frame 40
 // (a shove of box 0) only arrives at frame 44. The game restores the snapshot saved before
@@ -52,17 +52,17 @@ const got: string[] = [];
 let input40 = 0; // not known yet
 for (let f = 0; f < FRAMES; f++) {
   const slot = ring[f % 8];
-  tree.save(slot.snap);
+  saveTree(tree, slot.snap);
   slot.at.set(at);
   got[f] = frame(tree, f, f === 40 ? input40 : 0, at);
   if (f === 44) {
     input40 = 30; // the late input arrives: back to before frame 40, and frames 40 to 44 again
     const back = ring[40 % 8];
-    tree.restore(back.snap);
+    restoreTree(tree, back.snap);
     at.set(back.at);
     console.log(`at frame 44, back to step ${tree.stepCount}, saved before frame 40`);
     for (let g = 40; g <= 44; g++) {
-      ring[g % 8].snap = tree.save(ring[g % 8].snap);
+      ring[g % 8].snap = saveTree(tree, ring[g % 8].snap);
       ring[g % 8].at.set(at);
       got[g] = frame(tree, g, g === 40 ? input40 : 0, at);
     }

@@ -17,7 +17,6 @@ import {
   type ShapeValue,
 } from './options.js';
 import { BUDGET_KEYS, checkKeys, clampInt, emptyStats, readOptions, budgetNumber } from './optionKeys.js';
-import { QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
 
 /**
  * A persistent loose quadtree with an incremental broadphase, keyed by integer ids.
@@ -57,7 +56,7 @@ export class LooseQuadtree extends QuadtreeQueries {
   /** @internal The pair finder (see broadphaseOf). */
   readonly broadphase: Broadphase;
   private readonly exactTest: ExactTest;
-  /** Objects whose state is part of the tree's (tile layers): saved with it (see {@link save}). */
+  /** Objects whose state is part of the tree's (tile layers): saved with it (see saveTree). */
   private readonly attached: object[] = [];
 
   constructor(options: QuadtreeOptions = {}) {
@@ -467,27 +466,7 @@ export class LooseQuadtree extends QuadtreeQueries {
     return this.stats;
   }
 
-  /**
-   * Saves the whole collision state (items, pairs, budget state, swept paths, lifespans, tile
-   * layers made on this tree): after {@link restore}, steps give the same pairs, events and
-   * answers in the same order, as rollback and replays need. Pass an older snapshot as `into`
-   * to reuse its memory. See docs/rollback.md.
-   * @throws if `into` is given and is not a snapshot
-   */
-  save(into?: QuadtreeSnapshot): QuadtreeSnapshot {
-    return saveState(this, into, this.stepCount);
-  }
-
-  /**
-   * Brings back the state a {@link save} of this tree took, whatever happened since; ids
-   * inserted since are gone again.
-   * @throws if `snapshot` is not one saved from this tree, or is damaged; nothing changes then
-   */
-  restore(snapshot: QuadtreeSnapshot): void {
-    restoreState(this, snapshot, 'tree');
-  }
-
-  /** @internal Makes `part`'s state part of the tree's: {@link save} copies it too. */
+  /** @internal Makes `part`'s state part of the tree's: saveTree copies it too. */
   attach(part: object): void {
     this.attached.push(part);
   }

@@ -7,6 +7,7 @@ export { LooseQuadtree } from './LooseQuadtree.js';
 export { validateTree } from './validate/validate.js';
 export { QuadtreeQueries, type NodeVisitor } from './queries/QuadtreeQueries.js';
 export { QuadtreeSnapshot } from './snapshot/Snapshot.js';
+export { restoreTree, saveTree } from './snapshot/saveTree.js';
 export type { Visitor, IdArray } from './queries/QueryEngine.js';
 export {
   Shape,

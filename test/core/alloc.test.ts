@@ -7,6 +7,8 @@ import {
   type Contact,
   type RayHit,
   validateTree,
+  saveTree,
+  restoreTree,
 } from '../../src/core/index.js';
 import { mulberry32 } from './helpers.js';
 
@@ -172,9 +174,9 @@ describe('steady-state allocation (needs node --expose-gc)', () => {
     const ring = Array.from({ length: 8 }, () => new QuadtreeSnapshot());
     const loop = (steps: number): void => {
       for (let k = 0; k < steps; k++) {
-        scene.tree.save(ring[k & 7]);
+        saveTree(scene.tree, ring[k & 7]);
         scene.step();
-        if (k % 10 === 9) scene.tree.restore(ring[(k - 4) & 7]);
+        if (k % 10 === 9) restoreTree(scene.tree, ring[(k - 4) & 7]);
       }
     };
     // Warm: the snapshots get their arrays, and the plan of the tree's state settles.

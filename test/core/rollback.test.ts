@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { LooseQuadtree, QuadtreeSnapshot, Shape, type RayHit, validateTree } from '../../src/core/index.js';
+import {
+  LooseQuadtree,
+  QuadtreeSnapshot,
+  Shape,
+  type RayHit,
+  validateTree,
+  saveTree,
+  restoreTree,
+} from '../../src/core/index.js';
 import { TileLayer } from '../../src/tilemap/index.js';
 import { Rng } from './helpers.js';
 
@@ -332,7 +340,7 @@ function rollbackRun(
     if (rng.chance(0.2)) {
       // Saved before frame f runs; an old snapshot's memory is reused.
       const slot = ring.length < 6 ? null : ring.splice(rng.int(ring.length), 1)[0];
-      const snap = run.tree.save(slot?.snap);
+      const snap = saveTree(run.tree, slot?.snap);
       if (slot !== null && snap !== slot.snap) throw new Error('save did not reuse the snapshot it was given');
       if (snap.byteLength !== lastBytes) grown++;
       lastBytes = snap.byteLength;
@@ -350,7 +358,7 @@ function rollbackRun(
     f++;
     if (ring.length > 0 && rng.chance(0.12)) {
       const { snap, frame } = ring[rng.int(ring.length)];
-      run.tree.restore(snap);
+      restoreTree(run.tree, snap);
       expect(run.tree.stepCount).toBe(snap.stepCount);
       validateTree(run.tree);
       replayed += Math.max(0, f - frame);
@@ -426,18 +434,25 @@ describe('rollback: what restore refuses', () => {
   it('refuses what is not a snapshot, an empty one, and one of another tree, naming the problem', () => {
     const tree = small();
     const before = outputs(tree);
-    expect(() => tree.restore(JSON.parse('{}') as QuadtreeSnapshot)).toThrow(
-      'bitecs-quadtree: restore takes a snapshot made by save (got an Object)',
+    expect(() => restoreTree(tree, JSON.parse('{}') as QuadtreeSnapshot)).toThrow(
+      'bitecs-quadtree: restoreTree takes a snapshot made by saveTree (got an Object)',
     );
-    expect(() => tree.restore(new QuadtreeSnapshot())).toThrow(
-      'bitecs-quadtree: restore of a snapshot that holds nothing yet: pass it to save first',
+    expect(() => restoreTree(tree, new QuadtreeSnapshot())).toThrow(
+      'bitecs-quadtree: restoreTree of a snapshot that holds nothing yet: pass it to saveTree first',
     );
     const other = small();
-    expect(() => tree.restore(other.save())).toThrow(
-      'bitecs-quadtree: restore of a snapshot saved from another tree; a snapshot restores only its own',
+    expect(() => restoreTree(tree, saveTree(other))).toThrow(
+      'bitecs-quadtree: restoreTree of a snapshot saved from another tree; a snapshot restores only its own',
     );
-    expect(() => tree.save([] as unknown as QuadtreeSnapshot)).toThrow(
-      'bitecs-quadtree: save takes a snapshot to reuse, or nothing (got an Array)',
+    expect(() => saveTree(tree, [] as unknown as QuadtreeSnapshot)).toThrow(
+      'bitecs-quadtree: saveTree takes a snapshot to reuse, or nothing (got an Array)',
+    );
+    const snap = saveTree(tree);
+    expect(() => saveTree({} as unknown as LooseQuadtree)).toThrow(
+      'bitecs-quadtree: saveTree takes a LooseQuadtree (got an Object)',
+    );
+    expect(() => restoreTree(null as unknown as LooseQuadtree, snap)).toThrow(
+      'bitecs-quadtree: restoreTree takes a LooseQuadtree (got null)',
     );
     expect(outputs(tree)).toEqual(before);
     validateTree(tree);
@@ -445,7 +460,7 @@ describe('rollback: what restore refuses', () => {
 
   it('refuses a damaged snapshot and changes nothing', () => {
     const tree = small();
-    const snap = tree.save();
+    const snap = saveTree(tree);
     tree.move(3, 0, 0, 100, 100);
     tree.remove(7);
     tree.step();
@@ -454,21 +469,21 @@ describe('rollback: what restore refuses', () => {
     const i = copies.findIndex((c) => c.length > 64);
     const kept = copies[i];
     copies[i] = kept.subarray(8);
-    expect(() => tree.restore(snap)).toThrow(
+    expect(() => restoreTree(tree, snap)).toThrow(
       `bitecs-quadtree: restore of a damaged snapshot (buffer ${i}: ${kept.length} bytes expected (got ${kept.length - 8})); nothing was changed`,
     );
     expect(outputs(tree)).toEqual(after);
     validateTree(tree);
     // Mended, it restores.
     copies[i] = kept;
-    tree.restore(snap);
+    restoreTree(tree, snap);
     validateTree(tree);
     expect(tree.has(7)).toBe(true);
   });
 
   it('a tile layer made after the snapshot says so once the snapshot is restored', () => {
     const tree = small();
-    const snap = tree.save();
+    const snap = saveTree(tree);
     const layer = new TileLayer(tree, {
       data: [1, 1, 0, 1],
       width: 2,
@@ -480,7 +495,7 @@ describe('rollback: what restore refuses', () => {
     tree.step();
     expect(tree.has(1000)).toBe(true);
     expect(layer.owns(1000)).toBe(true);
-    tree.restore(snap);
+    restoreTree(tree, snap);
     expect(tree.has(1000)).toBe(false);
     // Gone: it names no rectangle, though the ids may be the game's again.
     expect(layer.isGone).toBe(true);
@@ -499,13 +514,13 @@ describe('rollback: what restore refuses', () => {
 
   it('a snapshot passed back to save is reused: no new memory while the tree keeps its size', () => {
     const tree = small();
-    const snap = tree.save();
+    const snap = saveTree(tree);
     const copies = snap.copies.slice();
     const numbers = snap.numbers;
     for (let f = 0; f < 10; f++) {
       tree.move(f, f, f, f + 10, f + 10);
       tree.step();
-      expect(tree.save(snap)).toBe(snap);
+      expect(saveTree(tree, snap)).toBe(snap);
     }
     expect(snap.numbers).toBe(numbers);
     expect(snap.copies.every((c, i) => c === copies[i])).toBe(true);

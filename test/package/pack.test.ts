@@ -53,13 +53,13 @@ function strictCheck(): { consumer: string[]; pixi: string[] } {
       {
         'consumer.ts': `
         import { createWorld } from 'bitecs';
-        import { addQuadtree, saveQuadtree, type QuadtreeWorldSnapshot } from 'bitecs-quadtree';
+        import { addQuadtree, saveQuadtree, type QuadtreeWorldSnapshot, saveTree } from 'bitecs-quadtree';
         import { LooseQuadtree, type QuadtreeSnapshot } from 'bitecs-quadtree/core';
         import { TileLayer } from 'bitecs-quadtree/tilemap';
         const world = addQuadtree(createWorld(), { width: 100, height: 100 });
         const saved: QuadtreeWorldSnapshot = saveQuadtree(world);
         const tree = new LooseQuadtree({ width: 100, height: 100 });
-        const snapshot: QuadtreeSnapshot = tree.save();
+        const snapshot: QuadtreeSnapshot = saveTree(tree);
         const layer = new TileLayer(tree, { data: [0, 1], width: 2, tileWidth: 8, tileHeight: 8, ids: 100 });
         // @ts-expect-error the world snapshot's state is internal
         void saved.state;

@@ -5,9 +5,9 @@ import { StatePlan } from './StatePlan.js';
 const plans = new WeakMap<object, StatePlan>();
 
 /**
- * A saved copy of a tree's whole collision state, made by {@link LooseQuadtree.save} and
- * brought back by {@link LooseQuadtree.restore}. It belongs to the tree that saved it; pass
- * it back to `save` to reuse its memory (a rollback ring then allocates nothing).
+ * A saved copy of a tree's whole collision state, made by `saveTree` and brought back by
+ * `restoreTree`. It belongs to the tree that saved it; pass it back to `saveTree` to reuse its
+ * memory (a rollback ring then allocates nothing).
  */
 export class QuadtreeSnapshot {
   /** @internal The structure saved, or null before the first save. */
@@ -50,7 +50,7 @@ function planOf(root: object): StatePlan {
 /** Saves `root`'s state into `into`, or a new snapshot. `verb` names the call in errors. */
 export function saveState(root: object, into: QuadtreeSnapshot | undefined, stepCount: number): QuadtreeSnapshot {
   if (into !== undefined && !(into instanceof QuadtreeSnapshot))
-    fail(`save takes a snapshot to reuse, or nothing (got ${describe(into)})`);
+    fail(`saveTree takes a snapshot to reuse, or nothing (got ${describe(into)})`);
   const snap = into ?? new QuadtreeSnapshot();
   const plan = planOf(root);
   if (snap.plan !== plan) {
@@ -82,10 +82,13 @@ export function restoreState(root: object, snap: unknown, what: string): void {
 
 /** Refuses a snapshot `restoreState` would refuse, writing nothing; returns it for {@link applyState}. */
 export function checkState(root: object, snap: unknown, what: string): QuadtreeSnapshot {
-  if (!(snap instanceof QuadtreeSnapshot)) fail(`restore takes a snapshot made by save (got ${describe(snap)})`);
+  if (!(snap instanceof QuadtreeSnapshot))
+    fail(`restoreTree takes a snapshot made by saveTree (got ${describe(snap)})`);
   const plan = snap.plan;
-  if (plan === null || snap.owner === null) fail('restore of a snapshot that holds nothing yet: pass it to save first');
-  if (snap.owner !== root) fail(`restore of a snapshot saved from another ${what}; a snapshot restores only its own`);
+  if (plan === null || snap.owner === null)
+    fail('restoreTree of a snapshot that holds nothing yet: pass it to saveTree first');
+  if (snap.owner !== root)
+    fail(`restoreTree of a snapshot saved from another ${what}; a snapshot restores only its own`);
   const damaged = damage(snap, plan);
   if (damaged !== null) fail(`restore of a damaged snapshot (${damaged}); nothing was changed`);
   return snap;
@@ -94,7 +97,7 @@ export function checkState(root: object, snap: unknown, what: string): QuadtreeS
 /** Writes a snapshot {@link checkState} took back into `root`. */
 export function applyState(root: object, snap: QuadtreeSnapshot): void {
   const plan = snap.plan;
-  if (plan === null) fail('restore of a snapshot that holds nothing yet: pass it to save first');
+  if (plan === null) fail('restoreTree of a snapshot that holds nothing yet: pass it to saveTree first');
   plan.restore(snap);
   // The state now has the shape of the plan it was saved with.
   plans.set(root, plan);
