@@ -102,9 +102,10 @@ export function pairTestRows(
       const t = tests(spec.key, n);
       return t >= 0 ? Math.round(t).toLocaleString('en-US') : '';
     });
-    const row = rows.get(cells.join()) ?? { names: [], cells };
+    const key = cells.join();
+    const row = rows.get(key) ?? { names: [], cells };
     row.names.push(label(spec));
-    rows.set(cells.join(), row);
+    rows.set(key, row);
   }
   return [...rows.values()].map((row) => [`pair tests, ${row.names.join('; ')}`, ...row.cells]);
 }

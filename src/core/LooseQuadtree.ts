@@ -53,7 +53,7 @@ export class LooseQuadtree extends QuadtreeQueries {
   readonly tree: SpatialTree;
   /** @internal */
   readonly queries: QueryEngine;
-  /** @internal The pair finder (see broadphaseOf). */
+  /** @internal The pair finder (validateTree reads it). */
   readonly broadphase: Broadphase;
   private readonly exactTest: ExactTest;
   /** Objects whose state is part of the tree's (tile layers): saved with it (see saveTree). */
@@ -572,11 +572,6 @@ function copyBox<T extends { minX: number; minY: number; maxX: number; maxY: num
 /** The spatial index inside a LooseQuadtree, for the package's own faces (see internal.ts). */
 export function spatialTreeOf(tree: LooseQuadtree): SpatialTree {
   return tree.tree;
-}
-
-/** The pair finder inside a LooseQuadtree, for validateTree. */
-export function broadphaseOf(tree: LooseQuadtree): Broadphase {
-  return tree.broadphase;
 }
 
 function checkBits(id: number, field: string, value: number): void {

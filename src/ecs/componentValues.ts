@@ -150,7 +150,7 @@ function savePlain(f: FieldCopy, store: unknown[]): void {
   f.count = count;
   f.holeCount = 0;
   if (f.any === null) {
-    if (f.values.length < store.length) f.values = new Float64Array(store.length + (store.length >> 1));
+    if (f.values.length < count) f.values = new Float64Array(count + (count >> 1));
     const values = f.values;
     let i = 0;
     if (taggedNumbers(store)) {

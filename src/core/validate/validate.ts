@@ -1,4 +1,4 @@
-import { broadphaseOf, spatialTreeOf, type LooseQuadtree } from '../LooseQuadtree.js';
+import type { LooseQuadtree } from '../LooseQuadtree.js';
 import { checkPairs } from './pairChecks.js';
 import { TreeCheck } from './TreeCheck.js';
 
@@ -9,7 +9,6 @@ import { TreeCheck } from './TreeCheck.js';
  * bundle leaves it out.
  */
 export function validateTree(tree: LooseQuadtree): void {
-  const index = spatialTreeOf(tree);
-  new TreeCheck(index).run();
-  checkPairs(index, broadphaseOf(tree));
+  new TreeCheck(tree.tree).run();
+  checkPairs(tree.tree, tree.broadphase);
 }
