@@ -235,7 +235,7 @@ function restoreEntities(ctx: Internals, snap: WorldSnapshot): void {
     entities.set(id, restored);
   }
   life.fill(0, 0, n);
-  // A mask is written where it differs from the copy of the masks now (a hole there reads 0).
+  // A mask is written where it differs from the copy of the masks now; a hole reads as 0 there, as in bitECS.
   for (let g = 0; g < generations; g++) {
     const masks = ctx.entityMasks[g];
     const from = g < saved.length ? saved[g] : null;
@@ -243,7 +243,7 @@ function restoreEntities(ctx: Internals, snap: WorldSnapshot): void {
     masks.length = maxId + 1;
     for (let id = 0; id <= maxId; id++) {
       const m = from === null ? 0 : from[id];
-      if (was[id] !== m || m === 0) masks[id] = m;
+      if (was[id] !== m) masks[id] = m;
     }
   }
   index.sparse.length = maxId + 1;
