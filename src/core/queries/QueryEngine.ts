@@ -14,6 +14,7 @@ import {
 } from '../geometry.js';
 import { NONE } from '../store/NodePool.js';
 import { Heap } from './Heap.js';
+import { grow } from '../grow.js';
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
 import { CIRCLE as CIRCLE_ITEM, SWEPT } from '../store/ItemStore.js';
 import { TO } from '../store/SweptStore.js';
@@ -81,6 +82,8 @@ export class QueryEngine {
   private readonly near = new Float64Array(1);
   /** The query's closed bounding box, widened (see reachBox): a cheap first item test. */
   private readonly reach = new Float64Array(4);
+  /** Scratch of {@link scan}: the places whose slot box is within the reach box. */
+  private places = new Int32Array(64);
   /** The loose bounds of the node a walk is looking at. */
   private readonly nodeBox = new Float64Array(4);
   /** Offset of the box {@link sweptBox} last returned. */
@@ -213,34 +216,45 @@ export class QueryEngine {
 
   /**
    * Tests `count` slots from `first` (a detached run names its holes in `ids`) and takes the
-   * hits; false when a visitor stopped the walk. The reach box turns most misses away before the exact test.
+   * hits; false when a visitor stopped the walk. A first loop reads the boxes alone against the
+   * reach box, in memory order: most places of a big run miss, and only the rest read the
+   * collider, the id and the exact test.
    */
   private scan(first: number, count: number, ids: Int32Array | null): boolean {
     const slots = this.tree.slots;
-    const collider = slots.collider;
-    const layerOf = slots.colliders.layer;
-    const wordOf = slots.colliders.word;
-    const slotId = slots.id;
     const box = slots.box;
     const reach = this.reach;
-    const item = this.item;
     const x0 = reach[0],
       y0 = reach[1],
       x1 = reach[2],
       y1 = reach[3];
+    if (this.places.length < count) this.places = grow(this.places, count);
+    const places = this.places;
+    let n = 0;
+    // A swept item's slot covers its whole path, which holds where it is now: a wider box, never a miss.
+    for (let i = 0, b = 4 * first; i < count; i++, b += 4) {
+      if (box[b] > x1 || box[b + 2] < x0 || box[b + 1] > y1 || box[b + 3] < y0) continue;
+      places[n++] = i;
+    }
+    const collider = slots.collider;
+    const layerOf = slots.colliders.layer;
+    const wordOf = slots.colliders.word;
+    const slotId = slots.id;
+    const item = this.item;
     const mask = this.mask;
     const mode = this.mode;
     let hits = this.hits;
-    for (let i = 0; i < count; i++) {
+    for (let j = 0; j < n; j++) {
+      const i = places[j];
       if (ids !== null && ids[i] < 0) continue;
       const s = first + i;
       const c = collider[s];
       if ((layerOf[c] & mask) === 0) continue;
       const word = wordOf[c];
-      // A swept item's slot covers its whole path: it is where its path ends.
+      // A swept item is where its path ends.
       const src = (word & SWEPT) === 0 ? box : this.sweptBox(s);
       const at = (word & SWEPT) === 0 ? 4 * s : this.at;
-      if (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0) continue;
+      if ((word & SWEPT) !== 0 && (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0)) continue;
       const circle = (word & CIRCLE_ITEM) !== 0;
       item[0] = src[at];
       item[1] = src[at + 1];
