@@ -1,6 +1,6 @@
 import { Broadphase } from './pairs/Broadphase.js';
 import { checkBox, checkBoxIn, checkId, fail, isBits32, isSquare, refuseCircleBox, show } from './errors.js';
-import { ABSENT, CIRCLE, DETACHED, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
+import { ABSENT, CIRCLE, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
 import { LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { ExactTest, type BoxReader } from './pairs/ExactTest.js';
 import { QueryEngine, type IdArray } from './queries/QueryEngine.js';
@@ -87,18 +87,12 @@ export class LooseQuadtree extends QuadtreeQueries {
   }
 
   /**
-   * Adds an item now; it is checked for pairs by the next {@link step}. The box is stored in
-   * float32 (each corner rounded), as pairs, queries and {@link getBox} see it.
+   * Adds an item. It is placed with the other new items by the next {@link flush}, {@link step}
+   * or query, all in one pass, so a collider or shape set right after costs no second placement.
+   * The box is stored in float32 (each corner rounded), as pairs, queries and {@link getBox} see it.
    * @throws if the id is already present or the box is invalid (NaN/Infinity, min > max, past float32's range)
    */
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    this.holdBox(id, minX, minY, maxX, maxY);
-    this.admit(id);
-    if (this.tree.place(id)) this.broadphase.markDirty(id);
-  }
-
-  /** Queues an item: validated now, placed by the next {@link flush}, {@link step} or query. */
-  queueInsert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
     this.holdBox(id, minX, minY, maxX, maxY);
     this.admit(id);
     this.tree.enqueue(id);
@@ -121,7 +115,7 @@ export class LooseQuadtree extends QuadtreeQueries {
     b[3] = maxY;
   }
 
-  /** @internal {@link queueInsert} of {@link boxIn}, {@link setCollider} and {@link setStatic} in one. */
+  /** @internal {@link insert} of {@link boxIn}, {@link setCollider} and {@link setStatic} in one. */
   queueChecked(id: number, layer: number, mask: number, priority: number, isStatic: boolean): void {
     checkId(id, this.tree.idLimit);
     checkBoxIn(id, this.boxIn);
@@ -162,7 +156,7 @@ export class LooseQuadtree extends QuadtreeQueries {
       const w = maxX - minX;
       const h = maxY - minY;
       if (
-        i32[o + 3] >= DETACHED &&
+        i32[o + 3] >= PENDING &&
         (f & SWEPT) === 0 &&
         w >= 0 &&
         h >= 0 &&

@@ -48,7 +48,7 @@ function partnerScene(n: number, minChecksPerTier: number, tierOfMover: (i: numb
   for (let i = 0; i < n; i++) {
     const [x, y] = cell(i);
     // Queued, so the collider is in place before the item is first marked dirty.
-    tree.queueInsert(10_000 + i, x + 5, y + 5, x + 15, y + 15);
+    tree.insert(10_000 + i, x + 5, y + 5, x + 15, y + 15);
     tree.setCollider(10_000 + i, 1, -1, TIER_PRIORITY[tierOfMover(i)]);
   }
   return { tree, base };
@@ -122,7 +122,7 @@ describe('budget', () => {
     for (let id = 0; id < 600; id++) {
       const b = box();
       const priority = id < 40 ? 200 + (id % 56) : TIER_PRIORITY[1 + (id % 3)];
-      tree.queueInsert(id, b[0], b[1], b[2], b[3]);
+      tree.insert(id, b[0], b[1], b[2], b[3]);
       tree.setCollider(id, 1, -1, priority);
       model.set(id, modelItem(b, priority));
     }
@@ -176,7 +176,7 @@ describe('budget', () => {
       for (let id = 0; id < n; id++) {
         const b = box();
         const priority = TIER_PRIORITY[rng.int(4)] - rng.int(10);
-        tree.queueInsert(id, b[0], b[1], b[2], b[3]);
+        tree.insert(id, b[0], b[1], b[2], b[3]);
         tree.setCollider(id, 1, -1, priority);
         model.set(id, modelItem(b, priority));
       }
@@ -241,7 +241,7 @@ describe('budget', () => {
     for (let id = 0; id < 300; id++) {
       const b = box();
       const priority = rng.int(256);
-      tree.queueInsert(id * 3, b[0], b[1], b[2], b[3]);
+      tree.insert(id * 3, b[0], b[1], b[2], b[3]);
       tree.setCollider(id * 3, 1, -1, priority);
       model.set(id * 3, modelItem(b, priority));
     }
@@ -313,7 +313,7 @@ describe('budget', () => {
             let id = rng.int(2000);
             while (live.includes(id)) id = rng.int(2000);
             if (rng.chance(0.5)) tree.insert(id, ...box());
-            else tree.queueInsert(id, ...box());
+            else tree.insert(id, ...box());
             live.push(id);
           } else if (r < 0.3) {
             const id = live.splice(rng.int(live.length), 1)[0];

@@ -257,7 +257,7 @@ describe('a class placed in one burst (a level loading)', () => {
       const x = rng.next() * 2000,
         y = rng.next() * 2000,
         s = 4 + rng.next() * 20;
-      if (queued) tree.queueInsert(id, x, y, x + s, y + s);
+      if (queued) tree.insert(id, x, y, x + s, y + s);
       else tree.insert(id, x, y, x + s, y + s);
       items.set(id, {
         minX: x,

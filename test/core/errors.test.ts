@@ -99,15 +99,15 @@ describe('bad input is refused with a clear error, and the index is untouched', 
         b[f] = value;
         return b;
       };
-      it(`insert / queueInsert / move with ${FIELDS[f]} = ${shown}`, () => {
+      it(`insert / move with ${FIELDS[f]} = ${shown}`, () => {
         expectRejected(() => tree.insert(50, ...box()), 'item 50', FIELDS[f], `(got ${shown})`);
         expect(tree.has(50)).toBe(false);
-        expectRejected(() => tree.queueInsert(51, ...box()), 'item 51', FIELDS[f], `(got ${shown})`);
+        expectRejected(() => tree.insert(51, ...box()), 'item 51', FIELDS[f], `(got ${shown})`);
         expect(tree.has(51)).toBe(false);
         expect(tree.flush()).toBe(0);
         expectRejected(() => tree.move(2, ...box()), 'item 2', FIELDS[f], `(got ${shown})`);
         // A pending item keeps its queued box when a move is refused.
-        tree.queueInsert(52, 100, 100, 110, 110);
+        tree.insert(52, 100, 100, 110, 110);
         expectRefused(() => tree.move(52, ...box()), 'item 52', FIELDS[f], `(got ${shown})`);
         expect(tree.getBox(52, { minX: 0, minY: 0, maxX: 0, maxY: 0 })).toEqual({
           minX: 100,
@@ -125,7 +125,7 @@ describe('bad input is refused with a clear error, and the index is untouched', 
   it('negative width or height (min > max)', () => {
     expectRejected(() => tree.insert(50, 10, 0, 5, 10), 'item 50', 'negative width', 'minX 10', 'maxX 5');
     expectRejected(() => tree.insert(50, 0, 10, 10, 9.5), 'item 50', 'negative height', 'minY 10', 'maxY 9.5');
-    expectRejected(() => tree.queueInsert(51, 10, 0, 5, 10), 'item 51', 'width', 'minX 10', 'maxX 5');
+    expectRejected(() => tree.insert(51, 10, 0, 5, 10), 'item 51', 'width', 'minX 10', 'maxX 5');
     expectRejected(() => tree.move(1, 0, 0, -1, 10), 'item 1', 'width', 'minX 0', 'maxX -1');
     expectRejected(() => tree.move(1, 0, 0, 10, -0.001), 'item 1', 'height', 'minY 0', 'maxY -0.001');
     // Zero size is fine.
@@ -142,7 +142,7 @@ describe('bad input is refused with a clear error, and the index is untouched', 
       [-0.5, '-0.5'],
     ] as const) {
       expectRejected(() => tree.insert(id, 0, 0, 1, 1), 'id', `(got ${shown})`);
-      expectRejected(() => tree.queueInsert(id, 0, 0, 1, 1), 'id', `(got ${shown})`);
+      expectRejected(() => tree.insert(id, 0, 0, 1, 1), 'id', `(got ${shown})`);
       expectRejected(() => tree.move(id, 0, 0, 1, 1), 'id', `(got ${shown})`);
       expectRejected(() => tree.remove(id), 'id', `(got ${shown})`);
       expectRejected(() => tree.setCollider(id, 1, -1, 1), 'id', `(got ${shown})`);
@@ -153,17 +153,12 @@ describe('bad input is refused with a clear error, and the index is untouched', 
     expectRejected(() => tree.insert('3' as unknown as number, 0, 0, 1, 1), 'id', '(got "3")');
     // A value that is not a number is named as it was passed, not as the number it would become.
     expectRejected(() => tree.insert(5, 'abc' as unknown as number, 0, 1, 1), 'item 5', 'minX', '(got "abc")');
-    expectRejected(
-      () => tree.queueInsert(5, 0, 0, 1, {} as unknown as number),
-      'item 5',
-      'maxY',
-      '(got [object Object])',
-    );
+    expectRejected(() => tree.insert(5, 0, 0, 1, {} as unknown as number), 'item 5', 'maxY', '(got [object Object])');
   });
 
   it('ids at or beyond the maxId option', () => {
     expectRejected(() => tree.insert(1000, 0, 0, 1, 1), 'id 1000', 'limit 1000', 'maxId');
-    expectRejected(() => tree.queueInsert(2 ** 31, 0, 0, 1, 1), `id ${2 ** 31}`, 'maxId');
+    expectRejected(() => tree.insert(2 ** 31, 0, 0, 1, 1), `id ${2 ** 31}`, 'maxId');
     expectRejected(() => tree.move(1000, 0, 0, 1, 1), 'id 1000', 'maxId');
     expectRejected(() => tree.remove(5000), 'id 5000', 'maxId');
     tree.insert(999, 0, 0, 1, 1);
@@ -172,10 +167,10 @@ describe('bad input is refused with a clear error, and the index is untouched', 
 
   it('inserting an id that is present (placed or pending)', () => {
     expectRejected(() => tree.insert(1, 500, 100, 510, 110), 'item 1', 'already');
-    expectRejected(() => tree.queueInsert(2, 500, 100, 510, 110), 'item 2', 'already');
-    tree.queueInsert(60, 500, 100, 510, 110);
+    expectRejected(() => tree.insert(2, 500, 100, 510, 110), 'item 2', 'already');
+    tree.insert(60, 500, 100, 510, 110);
     expectRefused(() => tree.insert(60, 0, 0, 1, 1), 'item 60', 'already');
-    expectRefused(() => tree.queueInsert(60, 0, 0, 1, 1), 'item 60', 'already');
+    expectRefused(() => tree.insert(60, 0, 0, 1, 1), 'item 60', 'already');
     expect(tree.getBox(60, { minX: 0, minY: 0, maxX: 0, maxY: 0 }).minX).toBe(500);
     expect(tree.flush()).toBe(1);
   });
@@ -194,7 +189,7 @@ describe('bad input is refused with a clear error, and the index is untouched', 
   });
 
   it('getCollider gives back what setCollider set, pending items included', () => {
-    tree.queueInsert(62, 0, 0, 1, 1);
+    tree.insert(62, 0, 0, 1, 1);
     const out = { layer: 0, mask: 0, priority: 0 };
     expect(tree.getCollider(62, out)).toEqual({ layer: 1, mask: -1, priority: 128 });
     tree.setCollider(62, 0x40000000, 0x80000001 | 0, 7);
@@ -212,7 +207,7 @@ describe('bad input is refused with a clear error, and the index is untouched', 
     expectRejected(() => tree.move(2, 0, 0, 1, 1), 'item 2');
     expectRejected(() => tree.getBox(2, { minX: 0, minY: 0, maxX: 0, maxY: 0 }), 'item 2');
     // Removed while pending, then removed again.
-    tree.queueInsert(61, 0, 0, 1, 1);
+    tree.insert(61, 0, 0, 1, 1);
     tree.remove(61);
     expectRejected(() => tree.remove(61), 'remove', 'item 61');
     expect(tree.flush()).toBe(0);
@@ -239,7 +234,7 @@ describe('bad input is refused with a clear error, and the index is untouched', 
 
   it('bad query arguments', () => {
     // A pending insert stays pending: the checks run before anything is placed.
-    tree.queueInsert(70, 0, 0, 5, 5);
+    tree.insert(70, 0, 0, 5, 5);
     const out: number[] = [];
     const dist: number[] = [];
     const hit: RayHit = { id: 123, distance: 456 };

@@ -31,7 +31,7 @@ describe('boxes stored in float32', () => {
     expect(tree.move(1, 0.1, 0.1, 5.1, 5.2)).toBe(true);
     expect(tree.move(1, 0.1, 0.1, 5.1, 5.2)).toBe(false);
     // A pending item (the slow path) likewise.
-    tree.queueInsert(3, 20.1, 20.1, 30.1, 30.1);
+    tree.insert(3, 20.1, 20.1, 30.1, 30.1);
     expect(tree.move(3, 20.1, 20.1, 30.1, 30.1)).toBe(false);
     expect(tree.move(3, 20.1, 20.1, 30.1, 30.2)).toBe(true);
     tree.step();

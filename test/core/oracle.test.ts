@@ -312,12 +312,8 @@ class OracleRun {
         isStatic: false,
         circle,
       };
-      if (rng.chance(0.3)) {
-        tree.queueInsert(id, ...box);
-        this.pending.add(id);
-      } else {
-        tree.insert(id, ...box);
-      }
+      tree.insert(id, ...box);
+      this.pending.add(id);
       if (circle) tree.setShape(id, Shape.Circle);
       model.set(id, item);
       return;
@@ -353,6 +349,7 @@ class OracleRun {
         // Straight back in, same frame: its pairs exit and enter again.
         const box = rng.chance(0.5) ? ([item.minX, item.minY, item.maxX, item.maxY] as const) : this.randomBox();
         tree.insert(id, ...box);
+        this.pending.add(id);
         model.set(id, {
           minX: Math.fround(box[0]),
           minY: Math.fround(box[1]),

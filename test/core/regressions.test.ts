@@ -90,14 +90,14 @@ describe('a priority change on an item the budget deferred', () => {
 describe('pending', () => {
   it('counts the ids waiting to be placed, not the removed ones', () => {
     const t = new LooseQuadtree();
-    t.queueInsert(5, 0, 0, 1, 1);
+    t.insert(5, 0, 0, 1, 1);
     expect(t.pending).toBe(1);
     t.remove(5);
     expect(t.pending).toBe(0);
     expect(t.size).toBe(0);
-    t.queueInsert(5, 0, 0, 1, 1);
+    t.insert(5, 0, 0, 1, 1);
     expect(t.pending).toBe(1);
-    t.queueInsert(6, 0, 0, 1, 1);
+    t.insert(6, 0, 0, 1, 1);
     expect(t.pending).toBe(2);
     expect(t.flush()).toBe(2);
     expect(t.pending).toBe(0);
@@ -107,13 +107,13 @@ describe('pending', () => {
 
   it('stays right through clear and a step', () => {
     const t = new LooseQuadtree();
-    t.queueInsert(1, 0, 0, 1, 1);
-    t.queueInsert(2, 0, 0, 1, 1);
+    t.insert(1, 0, 0, 1, 1);
+    t.insert(2, 0, 0, 1, 1);
     t.remove(1);
     expect(t.pending).toBe(1);
     t.clear();
     expect(t.pending).toBe(0);
-    t.queueInsert(3, 0, 0, 1, 1);
+    t.insert(3, 0, 0, 1, 1);
     t.step();
     expect(t.pending).toBe(0);
     expect(t.size).toBe(1);

@@ -232,7 +232,7 @@ class Run {
           t.insert(id, op[2], op[3], op[4], op[5]);
           break;
         case QUEUE:
-          t.queueInsert(id, op[2], op[3], op[4], op[5]);
+          t.insert(id, op[2], op[3], op[4], op[5]);
           break;
         case MOVE:
           t.move(id, op[2], op[3], op[4], op[5]);

@@ -256,7 +256,7 @@ class SweptRun {
     };
     this.items.set(id, item);
     if (rng.chance(0.5)) this.tree.insert(id, box.minX, box.minY, box.maxX, box.maxY);
-    else this.tree.queueInsert(id, box.minX, box.minY, box.maxX, box.maxY);
+    else this.tree.insert(id, box.minX, box.minY, box.maxX, box.maxY);
     this.tree.setCollider(id, item.layer, item.mask, item.priority);
     if (item.isStatic) this.tree.setStatic(id, true);
     if (swept) {

@@ -176,7 +176,7 @@ export class SpatialTree {
     this.moved++;
   }
 
-  /** Re-places an item after its box changed; true for a detached item (its class is joined whole). */
+  /** Re-places an item after its box changed; true when it needs no check of its own: detached (its class is joined whole) or pending. */
   update(id: number): boolean {
     // One function on purpose: it must not inline into `LooseQuadtree.move`, which must itself
     // stay small enough to inline into the caller's loop (or its numbers get boxed).
@@ -187,6 +187,7 @@ export class SpatialTree {
       this.classes.moved[items.classOf(id)]++;
       return true;
     }
+    if (n === PENDING) return true;
     const f32 = this.slots.box;
     const slot = items.slotOf(id);
     const b = 4 * slot;

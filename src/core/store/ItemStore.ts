@@ -3,11 +3,11 @@ import { fail } from '../errors.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 import { writeBox, type SlotPool } from './SlotPool.js';
 
-/** `node` value of an id that is not in the index. */
-export const ABSENT = -2;
+/** `node` value of an id that is not in the index: below the others, so `node >= PENDING` is `move`'s fast path. */
+export const ABSENT = -3;
 /** `node` value of an id waiting in the pending-insertion queue. */
-export const PENDING = -3;
-/** `node` value of a detached class's item; just below node indices, so `node >= DETACHED` is `move`'s fast path. */
+export const PENDING = -2;
+/** `node` value of a detached class's item. */
 export const DETACHED = -1;
 
 /** Flag bits in `flags`. */
