@@ -231,10 +231,11 @@ export class QueryEngine {
     if (this.places.length < count) this.places = grow(this.places, count);
     const places = this.places;
     let n = 0;
-    // A swept item's slot covers its whole path, which holds where it is now: a wider box, never a miss.
+    // Without branches (which places are in reach is random). A swept item's slot covers its whole
+    // path, which holds where it is now: a wider box, never a miss.
     for (let i = 0, b = 4 * first; i < count; i++, b += 4) {
-      if (box[b] > x1 || box[b + 2] < x0 || box[b + 1] > y1 || box[b + 3] < y0) continue;
-      places[n++] = i;
+      places[n] = i;
+      n += +(box[b] <= x1) & +(box[b + 2] >= x0) & +(box[b + 1] <= y1) & +(box[b + 3] >= y0);
     }
     const collider = slots.collider;
     const layerOf = slots.colliders.layer;
