@@ -187,6 +187,20 @@ class StormRun {
       )
       .map(([id]) => id);
     expect(sorted(out)).toEqual(sorted(expected));
+    // A visitor that stops the walk stops it inside a class's run too.
+    const stopAt = 1 + (expected.length >> 1);
+    let calls = 0;
+    const visited = this.tree.visitRect(x, y, x + 200, y + 150, () => ++calls < stopAt, DUST | ACTOR);
+    expect(visited).toBe(Math.min(stopAt, expected.length));
+    // The nearest items by box distance, ties by id, from the runs as from the nodes.
+    const near = [...this.model]
+      .filter(([, it]) => (it.layer & (DUST | ACTOR)) !== 0)
+      .map(([id, it]) => [id, Math.hypot(Math.max(it.minX - x, 0, x - it.maxX), Math.max(it.minY - y, 0, y - it.maxY))])
+      .sort((a, b) => a[1] - b[1] || a[0] - b[0])
+      .slice(0, 5);
+    const ids: number[] = [];
+    this.tree.nearest(x, y, 5, Infinity, ids, null, DUST | ACTOR);
+    expect(ids).toEqual(near.map(([id]) => id));
     this.seen.queries++;
   }
 }

@@ -14,7 +14,6 @@ import {
 } from '../geometry.js';
 import { NONE } from '../store/NodePool.js';
 import { Heap } from './Heap.js';
-import { grow } from '../grow.js';
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
 import { CIRCLE as CIRCLE_ITEM, SWEPT } from '../store/ItemStore.js';
 import { TO } from '../store/SweptStore.js';
@@ -82,7 +81,7 @@ export class QueryEngine {
   private readonly near = new Float64Array(1);
   /** The query's closed bounding box, widened (see reachBox): a cheap first item test. */
   private readonly reach = new Float64Array(4);
-  /** Scratch of {@link scan}: the places whose slot box is within the reach box. */
+  /** Scratch of {@link scanRun}: the places of a run whose box is within the reach box. */
   private places = new Int32Array(64);
   /** The loose bounds of the node a walk is looking at. */
   private readonly nodeBox = new Float64Array(4);
@@ -172,7 +171,8 @@ export class QueryEngine {
     const C = this.tree.classes;
     const wanted = this.classesFor(this.mask);
     for (let k = 0; k < MAX_CLASSES; k++) {
-      if (C.detached[k] === 1 && ((wanted >>> k) & 1) !== 0 && !this.scan(C.listStart[k], C.end[k], C.ids[k])) return;
+      if (C.detached[k] === 1 && ((wanted >>> k) & 1) !== 0 && !this.scanRun(C.listStart[k], C.end[k], C.ids[k]))
+        return;
     }
     if (nodes.total[0] === 0) return;
     // Nearest first pays only where the k-th best bounds the walk.
@@ -197,7 +197,7 @@ export class QueryEngine {
       }
       for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const k = 31 - Math.clz32(bits & -bits);
-        if (!this.scan(C.start[k][n], C.own[k][n], null)) return;
+        if (!this.scan(C.start[k][n], 0, C.own[k][n], null)) return;
       }
       const first = nodes.firstChild[n];
       if (first === NONE) continue;
@@ -215,47 +215,68 @@ export class QueryEngine {
   }
 
   /**
-   * Tests `count` slots from `first` (a detached run names its holes in `ids`) and takes the
-   * hits; false when a visitor stopped the walk. A first loop reads the boxes alone against the
-   * reach box, in memory order: most places of a big run miss, and only the rest read the
-   * collider, the id and the exact test.
+   * {@link scan} of a detached class's run of `count` places from slot `first`: its boxes are
+   * read alone first, in order and without branches (which places are in reach is random), and
+   * only the places in reach are scanned, consecutive ones together. False when a visitor stopped
+   * the walk. A swept item's slot covers its whole path, which holds where it is now: never a miss.
    */
-  private scan(first: number, count: number, ids: Int32Array | null): boolean {
-    const slots = this.tree.slots;
-    const box = slots.box;
+  private scanRun(first: number, count: number, ids: Int32Array): boolean {
+    const box = this.tree.slots.box;
     const reach = this.reach;
     const x0 = reach[0],
       y0 = reach[1],
       x1 = reach[2],
       y1 = reach[3];
-    if (this.places.length < count) this.places = grow(this.places, count);
+    if (this.places.length < count) this.places = new Int32Array(count + (count >> 3));
     const places = this.places;
     let n = 0;
-    // Without branches (which places are in reach is random). A swept item's slot covers its whole
-    // path, which holds where it is now: a wider box, never a miss.
     for (let i = 0, b = 4 * first; i < count; i++, b += 4) {
       places[n] = i;
       n += +(box[b] <= x1) & +(box[b + 2] >= x0) & +(box[b + 1] <= y1) & +(box[b + 3] >= y0);
     }
+    for (let j = 0; j < n;) {
+      const from = places[j++];
+      let to = from + 1;
+      while (j < n && places[j] === to) {
+        to++;
+        j++;
+      }
+      if (!this.scan(first, from, to, ids)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Tests places `from..to-1` of the run of slots from `first` (a detached run names its holes in
+   * `ids`) and takes the hits; false when a visitor stopped the walk. The reach box turns most
+   * misses away before the exact test.
+   */
+  private scan(first: number, from: number, to: number, ids: Int32Array | null): boolean {
+    const slots = this.tree.slots;
     const collider = slots.collider;
     const layerOf = slots.colliders.layer;
     const wordOf = slots.colliders.word;
     const slotId = slots.id;
+    const box = slots.box;
+    const reach = this.reach;
     const item = this.item;
+    const x0 = reach[0],
+      y0 = reach[1],
+      x1 = reach[2],
+      y1 = reach[3];
     const mask = this.mask;
     const mode = this.mode;
     let hits = this.hits;
-    for (let j = 0; j < n; j++) {
-      const i = places[j];
+    for (let i = from; i < to; i++) {
       if (ids !== null && ids[i] < 0) continue;
       const s = first + i;
       const c = collider[s];
       if ((layerOf[c] & mask) === 0) continue;
       const word = wordOf[c];
-      // A swept item is where its path ends.
+      // A swept item's slot covers its whole path: it is where its path ends.
       const src = (word & SWEPT) === 0 ? box : this.sweptBox(s);
       const at = (word & SWEPT) === 0 ? 4 * s : this.at;
-      if ((word & SWEPT) !== 0 && (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0)) continue;
+      if (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0) continue;
       const circle = (word & CIRCLE_ITEM) !== 0;
       item[0] = src[at];
       item[1] = src[at + 1];
