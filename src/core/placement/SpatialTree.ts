@@ -115,7 +115,9 @@ export class SpatialTree {
     items.setListPlace(id, at);
     items.setClass(id, k);
     if (C.detached[k] === 1) {
-      if (at >= C.listRoom[k]) this.rehomeList(k, Math.max(at + 1, C.listRoom[k] + (C.listRoom[k] >> 1)));
+      // Room for the items still queued too: a level's load moves its run once, not at every growth.
+      if (at >= C.listRoom[k])
+        this.rehomeList(k, Math.max(at + 1 + this.waiting, C.listRoom[k] + (C.listRoom[k] >> 1)));
       const to = C.listStart[k] + at;
       this.slots.copy(own, to);
       items.setSlot(id, to);
@@ -360,11 +362,11 @@ export class SpatialTree {
     for (let i = 0; i < this.pendingCount; i++) {
       const id = this.pending[i];
       if (this.items.nodeOf(id) !== PENDING) continue;
+      this.waiting--;
       if (this.place(id)) this.arrived.push(id);
       placed++;
     }
     this.pendingCount = 0;
-    this.waiting = 0;
     return placed;
   }
 
