@@ -178,7 +178,10 @@ export class SpatialTree {
     this.moved++;
   }
 
-  /** Re-places an item after its box changed; true when it needs no check of its own: detached (its class is joined whole) or pending. */
+  /**
+   * Re-places an item after its box changed; true when it needs no check of its own: a
+   * detached item (its class is joined whole) or a pending one (checked once placed).
+   */
   update(id: number): boolean {
     // One function on purpose: it must not inline into `LooseQuadtree.move`, which must itself
     // stay small enough to inline into the caller's loop (or its numbers get boxed).
