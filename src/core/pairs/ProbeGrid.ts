@@ -18,8 +18,11 @@ const MAX_SIDE = 512;
  * - {@link selfJoin}: the class's own items fill the grid and each cell pairs its items;
  *   {@link probe} then joins the class with fewer partners from that grid.
  *
- * A pair is reported only in the cell holding the top-left corner of the boxes' overlap, so
- * once; outside boxes are clamped to border cells. Cells are those of the busiest level.
+ * A {@link join}'s partners are listed in the cells of their boxes widened up and left by the
+ * probing class's usual size, so a member no bigger reads only the cell of its top-left corner
+ * and meets each partner once. Bigger members (and every {@link probe}) read the cells their
+ * box covers and report a pair only in the cell of the overlap's top-left corner. Outside boxes
+ * are clamped to border cells. Cells are those of the busiest level.
  */
 export class ProbeGrid {
   private readonly tree: SpatialTree;
@@ -37,6 +40,11 @@ export class ProbeGrid {
   private tag: Int32Array = new Int32Array(0);
   /** The partner classes the grid holds while it may serve another join this step, else -1 (see {@link invalidate}). */
   private built = -1;
+  /** The class whose joins the grid was built for: its usual size widens the entries. */
+  private builtFor = -1;
+  /** How far entries reach up and left past their boxes; a member at most this size reads one cell. */
+  private padX = 0;
+  private padY = 0;
   /** The most entries and cells a build used since the last {@link invalidate}. */
   private used = 0;
   private usedCells = 0;
@@ -56,6 +64,7 @@ export class ProbeGrid {
   /** Forgets the grid built for the last join: boxes may have moved since. Called before each step's joins. */
   invalidate(): void {
     this.built = -1;
+    this.builtFor = -1;
     // The first step joins every class whole: a world-sized grid later steps may never need.
     // It gives its room back as the pair lists do (see Slack).
     if (this.slack.due(this.used, this.tag.length >> 2)) {
@@ -68,24 +77,38 @@ export class ProbeGrid {
     this.usedCells = 0;
   }
 
-  /** Adds to {@link levels} the levels of up to 256 of detached class k's items, spread over its list. */
-  private sampleLevels(k: number): void {
+  /**
+   * Visits up to 256 of class k's items, spread over its list: adds their levels to
+   * {@link levels} when `levels`, and sets the pads to the largest size seen when `pads`.
+   */
+  private sample(k: number, levels: boolean, pads: boolean): void {
     const tree = this.tree;
     const C = tree.classes;
     const f32 = tree.slots.box;
     const cell = tree.cellSize;
     const ids = C.ids[k];
     const end = C.end[k];
+    const detached = C.detached[k] === 1;
     const stride = Math.max(1, Math.floor(end / 256));
+    let padX = 0;
+    let padY = 0;
     for (let i = 0; i < end; i += stride) {
       if (ids[i] < 0) continue;
-      const r = 4 * (C.listStart[k] + i);
+      const r = 4 * (detached ? C.listStart[k] + i : tree.items.slotOf(ids[i]));
       const w = f32[r | MAX_X] - f32[r | MIN_X];
       const h = f32[r | MAX_Y] - f32[r | MIN_Y];
+      if (w > padX) padX = w;
+      if (h > padY) padY = h;
+      if (!levels) continue;
       // SpatialTree.depthFor written out: a call would put the box's numbers on the heap.
       let d = tree.maxDepth;
       while (d > 0 && cell[d] < (w > h ? w : h)) d--;
       this.levels[d]++;
+    }
+    // A hair wider than the largest seen: a member's size, rounded, may lie just past it.
+    if (pads) {
+      this.padX = padX * (1 + 2 ** -40);
+      this.padY = padY * (1 + 2 ** -40);
     }
   }
 
@@ -103,9 +126,11 @@ export class ProbeGrid {
     hi: number,
   ): number {
     // Several shares of a class against the same partners reuse one grid.
-    if (this.built !== partners) {
+    if (this.built !== partners || this.builtFor !== s) {
+      this.sample(s, false, true);
       this.entries = this.build(partners, false);
       this.built = partners;
+      this.builtFor = s;
     }
     return this.entries === 0 ? 0 : this.probeClass(s, places, lo, hi, emit);
   }
@@ -142,7 +167,7 @@ export class ProbeGrid {
     const ids = C.ids[k];
     const detached = C.detached[k] === 1;
     const first = C.listStart[k];
-    const { start, box, tag, inv, side } = this;
+    const { start, box, tag, inv, side, padX, padY } = this;
     const last = side - 1;
     const ox = tree.originX;
     const oy = tree.originY;
@@ -160,12 +185,24 @@ export class ProbeGrid {
         y1 = f32[b | MAX_Y];
       // Cells by truncation: negative and huge values are clamped first, so `| 0` is a floor.
       const fc0 = (x0 - ox) * inv,
-        fc1 = (x1 - ox) * inv,
-        fr0 = (y0 - oy) * inv,
-        fr1 = (y1 - oy) * inv;
+        fr0 = (y0 - oy) * inv;
       const c0 = fc0 < 0 ? 0 : fc0 >= side ? last : fc0 | 0,
-        c1 = fc1 < 0 ? 0 : fc1 >= side ? last : fc1 | 0;
-      const r0 = fr0 < 0 ? 0 : fr0 >= side ? last : fr0 | 0,
+        r0 = fr0 < 0 ? 0 : fr0 >= side ? last : fr0 | 0;
+      if (x1 - x0 <= padX && y1 - y0 <= padY) {
+        // Every partner it may overlap is listed in this cell, once.
+        const cell = r0 * side + c0;
+        const from = start[cell],
+          to = start[cell + 1];
+        tests += to - from;
+        for (let e = from; e < to; e++) {
+          if (boxesOverlap(x0, y0, x1, y1, box[4 * e], box[4 * e + 1], box[4 * e + 2], box[4 * e + 3], touching))
+            emit(slot, tag[4 * e]);
+        }
+        continue;
+      }
+      const fc1 = (x1 - ox) * inv,
+        fr1 = (y1 - oy) * inv;
+      const c1 = fc1 < 0 ? 0 : fc1 >= side ? last : fc1 | 0,
         r1 = fr1 < 0 ? 0 : fr1 >= side ? last : fr1 | 0;
       for (let r = r0; r <= r1; r++) {
         for (let c = c0; c <= c1; c++) {
@@ -176,7 +213,7 @@ export class ProbeGrid {
           for (let e = from; e < to; e++) {
             if (!boxesOverlap(x0, y0, x1, y1, box[4 * e], box[4 * e + 1], box[4 * e + 2], box[4 * e + 3], touching))
               continue;
-            // Only in the cell of the overlap's top-left corner (always so for a one-cell box).
+            // Only in the cell of the overlap's top-left corner (the partner's own first cell in its tag).
             const pc = tag[4 * e + 1],
               pr = tag[4 * e + 2];
             if ((pc > c0 ? pc : c0) === c && (pr > r0 ? pr : r0) === r) emit(slot, tag[4 * e]);
@@ -194,6 +231,8 @@ export class ProbeGrid {
    */
   selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, exactTest: ExactTest | null): number {
     this.built = -1;
+    this.padX = 0;
+    this.padY = 0;
     if (this.build(1 << s, true) === 0) return 0;
     const { start, box, tag, side } = this;
     const slotIds = this.tree.slots.id;
@@ -254,7 +293,7 @@ export class ProbeGrid {
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (((classes >>> k) & 1) === 0) continue;
       count += C.size[k];
-      if (C.detached[k] === 1) this.sampleLevels(k);
+      if (C.detached[k] === 1) this.sample(k, true, false);
       else for (let d = 0; d <= tree.maxDepth; d++) levels[d] += C.levelItems[k][d];
     }
     if (count === 0) return 0;
@@ -275,6 +314,7 @@ export class ProbeGrid {
     const source = tree.slots.box;
     const last = side - 1;
     const inv = this.inv;
+    const { padX, padY } = this;
     const ox = tree.originX;
     const oy = tree.originY;
     let total = 0;
@@ -288,9 +328,9 @@ export class ProbeGrid {
         // A detached class's slots follow its list; a placed item's slot is found through its record.
         const slot = detached ? listStart + i : items.slotOf(ids[i]);
         const b = 4 * slot;
-        const c0 = clamp(Math.floor((source[b] - ox) * inv), last),
+        const c0 = clamp(Math.floor((source[b] - padX - ox) * inv), last),
           c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);
-        const r0 = clamp(Math.floor((source[b + 1] - oy) * inv), last),
+        const r0 = clamp(Math.floor((source[b + 1] - padY - oy) * inv), last),
           r1 = clamp(Math.floor((source[b + 3] - oy) * inv), last);
         for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) start[r * side + c]++;
         total += (c1 - c0 + 1) * (r1 - r0 + 1);
@@ -326,8 +366,10 @@ export class ProbeGrid {
           c1 = clamp(Math.floor((source[b + 2] - ox) * inv), last);
         const r0 = clamp(Math.floor((source[b + 1] - oy) * inv), last),
           r1 = clamp(Math.floor((source[b + 3] - oy) * inv), last);
-        for (let r = r0; r <= r1; r++) {
-          for (let c = c0; c <= c1; c++) {
+        const w0 = clamp(Math.floor((source[b] - padX - ox) * inv), last),
+          h0 = clamp(Math.floor((source[b + 1] - padY - oy) * inv), last);
+        for (let r = h0; r <= r1; r++) {
+          for (let c = w0; c <= c1; c++) {
             const e = --start[r * side + c];
             gbox[4 * e] = source[b];
             gbox[4 * e + 1] = source[b + 1];
