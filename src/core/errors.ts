@@ -87,9 +87,12 @@ export function isBits32(value: number): boolean {
   return value === (value | 0) || value === value >>> 0;
 }
 
-/** True when a centre's half sizes and the corners made from them give a box. Small, so box-storing loops inline it. */
+/**
+ * True when a centre's half sizes and the corners made from them give a box. Small, so
+ * box-storing loops inline it; one test, not four, as the loops ask it of every item.
+ */
 export function makesBox(hw: number, hh: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
-  return hw >= 0 && hh >= 0 && maxX - minX < Infinity && maxY - minY < Infinity;
+  return (+(hw >= 0) & +(hh >= 0) & +(maxX - minX < Infinity) & +(maxY - minY < Infinity)) !== 0;
 }
 
 /** For {@link isSquare} of a stored box: one more rounding than the box it was given, which passed with `slack` 1. */
