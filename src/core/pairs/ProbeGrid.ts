@@ -42,6 +42,9 @@ export class ProbeGrid {
   private built = -1;
   /** The class whose joins the grid was built for: its usual size widens the entries. */
   private builtFor = -1;
+  /** The largest size of the probing class's sampled members. */
+  private sizeX = 0;
+  private sizeY = 0;
   /** How far entries reach up and left past their boxes; a member at most this size reads one cell. */
   private padX = 0;
   private padY = 0;
@@ -79,7 +82,7 @@ export class ProbeGrid {
 
   /**
    * Visits up to 256 of class k's items, spread over its list: adds their levels to
-   * {@link levels} when `levels`, and sets the pads to the largest size seen when `pads`.
+   * {@link levels} when `levels`, and keeps the largest size seen when `pads`.
    */
   private sample(k: number, levels: boolean, pads: boolean): void {
     const tree = this.tree;
@@ -105,10 +108,9 @@ export class ProbeGrid {
       while (d > 0 && cell[d] < (w > h ? w : h)) d--;
       this.levels[d]++;
     }
-    // A hair wider than the largest seen: a member's size, rounded, may lie just past it.
     if (pads) {
-      this.padX = padX * (1 + 2 ** -40);
-      this.padY = padY * (1 + 2 ** -40);
+      this.sizeX = padX;
+      this.sizeY = padY;
     }
   }
 
@@ -231,8 +233,6 @@ export class ProbeGrid {
    */
   selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, exactTest: ExactTest | null): number {
     this.built = -1;
-    this.padX = 0;
-    this.padY = 0;
     if (this.build(1 << s, true) === 0) return 0;
     const { start, box, tag, side } = this;
     const slotIds = this.tree.slots.id;
@@ -314,7 +314,13 @@ export class ProbeGrid {
     const source = tree.slots.box;
     const last = side - 1;
     const inv = this.inv;
-    const { padX, padY } = this;
+    // At most a quarter cell: a partner then lists itself in one more row and column at most,
+    // and the members that are bigger take the covered cells.
+    this.padX = selfJoin ? 0 : Math.min(this.sizeX, tree.rootSize / side / 4);
+    this.padY = selfJoin ? 0 : Math.min(this.sizeY, tree.rootSize / side / 4);
+    // A hair wider than the pads: a member's size, computed from its corners, may lie an ulp short.
+    const padX = this.padX * (1 + 2 ** -40);
+    const padY = this.padY * (1 + 2 ** -40);
     const ox = tree.originX;
     const oy = tree.originY;
     let total = 0;
