@@ -38,8 +38,6 @@ export const RAY = 3;
 export const NEAREST = 4;
 export const SWEEP = 5;
 
-/** A per-kind item test (see QueryEngine.itemTests). */
-type ItemTest = (circle: boolean) => boolean;
 /** A per-kind node test, past the reach box (see QueryEngine.nodeTests). */
 type NodeTest = (nb: Float64Array) => boolean;
 
@@ -88,15 +86,12 @@ export class QueryEngine {
   /** Offset of the box {@link sweptBox} last returned. */
   private at = 0;
   /**
-   * Per kind, the node test past the reach box (none for a box or a point) and the item test.
-   * Called through these tables, so the walk never inlines them: what crosses the call is a
-   * node's bounds or a flag (the item waits in `item`), never a number to box, and each test
-   * inlines its geometry.
+   * Per kind, the node test past the reach box (none for a box or a point). Called through
+   * this table, so the walk never inlines it: what crosses the call is a node's bounds, never a
+   * number to box, and each test inlines its geometry.
    */
   private readonly nodeTests: (NodeTest | null)[];
-  private readonly itemTests: ItemTest[];
   private nodeTest: NodeTest | null = null;
-  private itemTest: ItemTest;
 
   // The running walk.
   private kind = RECT;
@@ -114,8 +109,6 @@ export class QueryEngine {
     this.tree = tree;
     this.stack = new Int32Array(4 * (tree.maxDepth + 2));
     this.nodeTests = [null, this.circleNode, null, this.rayNode, this.nearNode, null];
-    this.itemTests = [this.rectHit, this.circleHit, this.pointHit, this.rayHit, this.nearHit, this.sweepHit];
-    this.itemTest = this.rectHit;
   }
 
   /** Writes the ids of every hit into `out`, or calls `visit` for each until it returns false; returns the hits. */
@@ -161,7 +154,6 @@ export class QueryEngine {
     this.mask = mask;
     this.hits = 0;
     this.nodeTest = this.nodeTests[kind];
-    this.itemTest = this.itemTests[kind];
     this.reachBox();
   }
 
@@ -266,9 +258,6 @@ export class QueryEngine {
       y1 = reach[3];
     const mask = this.mask;
     const mode = this.mode;
-    const rect = this.kind === RECT;
-    const args = this.args;
-    const touching = this.touching;
     let hits = this.hits;
     for (let i = from; i < to; i++) {
       if (ids !== null && ids[i] < 0) continue;
@@ -291,13 +280,7 @@ export class QueryEngine {
         item[5] = item[1] * 0.5 + item[3] * 0.5;
         item[6] = item[2] * 0.5 - item[0] * 0.5;
       }
-      // A box against a rectangle, the commonest test, inline; the rest through the kind's test.
-      if (
-        rect && !circle
-          ? !boxesOverlap(item[0], item[1], item[2], item[3], args[0], args[1], args[2], args[3], touching)
-          : !this.itemTest(circle)
-      )
-        continue;
+      if (!this.hit(circle)) continue;
       const id = ids !== null ? ids[i] : slotId[s];
       if (mode === LIST) {
         (this.out as IdArray)[hits++] = id;
@@ -356,34 +339,52 @@ export class QueryEngine {
 
   /**
    * The item tests, for the item in `item` (its box, and a circle item's centre and radius):
-   * whether it hits, and for the kinds of a best walk its key in `near[0]`.
+   * whether it hits, and for the kinds of a best walk its key in `near[0]`. Picked by a switch,
+   * not a table, so that each test inlines where it is called: only a flag crosses the call.
    */
-  private readonly rectHit = (circle: boolean): boolean => {
+  private hit(circle: boolean): boolean {
+    switch (this.kind) {
+      case RECT:
+        return this.rectHit(circle);
+      case CIRCLE:
+        return this.circleHit(circle);
+      case POINT:
+        return this.pointHit(circle);
+      case RAY:
+        return this.rayHit(circle);
+      case NEAREST:
+        return this.nearHit(circle);
+      default:
+        return this.sweepHit(circle);
+    }
+  }
+
+  private rectHit(circle: boolean): boolean {
     const a = this.args;
     const b = this.item;
     return circle
       ? circleBoxOverlap(b[4], b[5], b[6], a[0], a[1], a[2], a[3], this.touching)
       : boxesOverlap(b[0], b[1], b[2], b[3], a[0], a[1], a[2], a[3], this.touching);
-  };
+  }
 
-  private readonly circleHit = (circle: boolean): boolean => {
+  private circleHit(circle: boolean): boolean {
     const a = this.args;
     const b = this.item;
     return circle
       ? circlesOverlap(a[0], a[1], a[2], b[4], b[5], b[6], this.touching)
       : circleBoxOverlap(a[0], a[1], a[2], b[0], b[1], b[2], b[3], this.touching);
-  };
+  }
 
-  private readonly pointHit = (circle: boolean): boolean => {
+  private pointHit(circle: boolean): boolean {
     const a = this.args;
     const b = this.item;
     return circle
       ? pointInCircle(a[0], a[1], b[4], b[5], b[6], this.touching)
       : pointInBox(a[0], a[1], b[0], b[1], b[2], b[3], this.touching);
-  };
+  }
 
   /** Tested against the full length, not the bound: a hit at the best distance with a lower id must win the tie. */
-  private readonly rayHit = (circle: boolean): boolean => {
+  private rayHit(circle: boolean): boolean {
     const a = this.args;
     const b = this.item;
     const t = circle
@@ -391,10 +392,10 @@ export class QueryEngine {
       : rayBoxDistance(a[0], a[1], a[2], a[3], a[4], b[0], b[1], b[2], b[3], this.touching);
     this.near[0] = t;
     return t >= 0;
-  };
+  }
 
   /** A sweep's test: the item stands still where it is; the key is the time of impact. */
-  private readonly sweepHit = (circle: boolean): boolean => {
+  private sweepHit(circle: boolean): boolean {
     if (!this.rectHit(false)) return false;
     const p = this.paths;
     const b = this.item;
@@ -405,10 +406,10 @@ export class QueryEngine {
     if (!sweptShapes(p, circle ? B_CIRCLE : 0, this.touching)) return false;
     this.near[0] = p[16];
     return true;
-  };
+  }
 
   /** The nearest query's item test: within range, keyed by the square of the distance reported. */
-  private readonly nearHit = (circle: boolean): boolean => {
+  private nearHit(circle: boolean): boolean {
     const b = this.item;
     const touching = this.touching;
     const x = this.args[0],
@@ -440,7 +441,7 @@ export class QueryEngine {
     const d = Math.sqrt(d2);
     this.near[0] = d * d;
     return true;
-  };
+  }
 
   /**
    * Sets the reach box: the query's closed bounding box, widened by a margin far above the
