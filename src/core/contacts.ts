@@ -2,15 +2,10 @@ import { A_CIRCLE, B_CIRCLE, boxesOverlap, circleBoxOverlap, circlesOverlap } fr
 import type { Contact } from './options.js';
 
 /**
- * Contact geometry of two overlapping shapes. `s` holds A's box then B's (8 numbers, minX,
- * minY, maxX, maxY each); `shapes` says which is a circle (A_CIRCLE, B_CIRCLE). Writes into
- * `out` the unit normal `nx`, `ny` from A to B, the `depth` A must move against it to end the
- * overlap (0 when touching), and a contact point `x`, `y`.
- *
- * Two boxes part along the shortest of the four axis moves; a circle and a box along the line
- * from the centre to the box's nearest point (out through the nearest side when inside); two
- * circles along the line between centres, +x when they coincide. Equal pushes prefer +x, -x,
- * +y, -y. Never NaN for finite boxes.
+ * Contact of two overlapping shapes (`s`: A's box then B's; `shapes`: A_CIRCLE, B_CIRCLE) into `out`: the unit normal
+ * from A to B, the `depth` A must move against it (0 when touching), and a contact point. Boxes part along the
+ * shortest axis move, a circle and a box along centre to nearest point (out the nearest side when inside), circles
+ * along the centres' line (+x when they coincide). Ties prefer +x, -x, +y, -y. Never NaN for finite boxes.
  */
 export function contactOf<T extends Contact>(s: Float64Array, shapes: number, out: T): T {
   if (shapes === 0) return boxesContact(s, out);
@@ -59,7 +54,7 @@ function support(s: Float64Array, o: number, circle: boolean, nx: number, ny: nu
 const NORMAL_X = [1, -1, 0, 0];
 const NORMAL_Y = [0, 0, 1, -1];
 
-/** Which of the pushes for the normals +x, -x, +y, -y is the least, the earlier on a tie (an index into NORMAL_X, NORMAL_Y). */
+/** Index into NORMAL_X, NORMAL_Y of the least push for the normals +x, -x, +y, -y; the earlier on a tie. */
 function leastPush(plusX: number, minusX: number, plusY: number, minusY: number): number {
   let k = 0,
     least = plusX;

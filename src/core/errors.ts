@@ -21,7 +21,7 @@ export function checkId(id: number, limit: number, what = 'id'): void {
   if (id >= limit) fail(`${what} ${id} is beyond the id limit ${limit} (option maxId)`);
 }
 
-/** The largest float32: a box's corners are stored in float32 (see SlotPool.box), and queries take numbers within ±it. */
+/** The largest float32: boxes are stored in float32 (see SlotPool.box), and queries take numbers within ±it. */
 export const FLOAT32_MAX = 3.4028234663852886e38;
 
 /** What every message about a corner past float32's range ends with. */
@@ -71,10 +71,7 @@ export function checkNumber(what: string, value: number): void {
     fail(`${what} must be a finite number (got ${show(value)})`);
 }
 
-/**
- * Checks a number argument of a query: finite and within float32's range, as stored boxes
- * are, so the shape tests' squares cannot overflow.
- */
+/** Checks a query's number: finite and within float32's range, as stored boxes are, so squares cannot overflow. */
 export function checkQueryNumber(what: string, value: number): void {
   checkNumber(what, value);
   if (!(value <= FLOAT32_MAX && value >= -FLOAT32_MAX))
@@ -87,10 +84,7 @@ export function isBits32(value: number): boolean {
   return value === (value | 0) || value === value >>> 0;
 }
 
-/**
- * True when a centre's half sizes and the corners made from them give a box. Small, so
- * box-storing loops inline it; one test, not four, as the loops ask it of every item.
- */
+/** True when a centre's half sizes and the corners made from them give a box: one inlinable test, not four. */
 export function makesBox(hw: number, hh: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
   return (+(hw >= 0) & +(hh >= 0) & +(maxX - minX < Infinity) & +(maxY - minY < Infinity)) !== 0;
 }

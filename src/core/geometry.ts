@@ -1,14 +1,9 @@
 /**
- * The overlap rules, in one place so queries and pair finding agree: open boxes, or closed with
- * `touching`. Numbers are within float32's range (±3.4e38), as the tree's boxes and queries are:
- * no square overflows, though a tiny one may underflow.
+ * The overlap rules, in one place so queries and pair finding agree: open boxes, or closed with `touching`. Numbers
+ * are within float32's range (±3.4e38), as boxes and queries are: no square overflows, a tiny one may underflow.
  */
 
-/**
- * True when the boxes overlap under the rule: the one box test of queries and pair finding.
- * Comparisons are combined with `&`, not `&&`: in the pair loops candidates fail at random, so
- * branches would be mispredicted. Small enough to be inlined there, where a call would box numbers.
- */
+/** True when the boxes overlap. `&`, not `&&`: pair candidates fail at random, so branches would mispredict. */
 export function boxesOverlap(
   aMinX: number,
   aMinY: number,
@@ -44,11 +39,7 @@ export function pointBoxDistance(x: number, y: number, minX: number, minY: numbe
   return Math.sqrt(pointBoxDistanceSq(x, y, minX, minY, maxX, maxY));
 }
 
-/**
- * True when a circle and a box overlap: the open box must come closer than r to the centre;
- * radius 0 is a point, inside the open (or, with `touching`, closed) box. Compares squares,
- * and scaled ones when r² is too small to hold its digits.
- */
+/** True when a circle and a box overlap (radius 0: a point in the box); compares squares, scaled when r² is tiny. */
 export function circleBoxOverlap(
   x: number,
   y: number,
@@ -85,10 +76,7 @@ function smallCircleBox(
 /** Squares below this hold too few digits to compare: a radius above 2^-484 squares to a full double. */
 export const MIN_SQUARE = 2 ** -968;
 
-/**
- * Whether |(dx, dy)| < r (≤ r with `touching`) for r below 2^-484, on values scaled up by 2^600
- * (exactly): r² then keeps its digits, and a gap whose square overflows is past r.
- */
+/** |(dx, dy)| < r (≤ if `touching`) for r < 2^-484, scaled by 2^600: r² keeps its digits, an overflow is past r. */
 function withinSmall(dx: number, dy: number, r: number, touching: boolean): boolean {
   const x = dx * 2 ** 600,
     y = dy * 2 ** 600,
@@ -97,7 +85,7 @@ function withinSmall(dx: number, dy: number, r: number, touching: boolean): bool
   return touching ? d2 <= s * s : d2 < s * s;
 }
 
-/** Scales `v[0..n-1]` up by a power of two to about 1 when all lie below 2^-200, so its quadratics keep their digits. */
+/** Scales `v[0..n-1]` by a power of two to about 1 when all lie below 2^-200, so its quadratics keep their digits. */
 function normalise(v: Float64Array, n: number): void {
   let m = 0;
   for (let i = 0; i < n; i++) {
@@ -167,11 +155,9 @@ export function rayBoxDistance(
 }
 
 /**
- * The swept-box test: boxes A and B move (corners linearly) from start to end box over
- * t in [0, 1]. `s` holds A's start and end boxes, then B's (16 numbers, minX, minY, maxX,
- * maxY each). Returns whether they meet; writes the first contact time into `s[16]` and the
- * normal from A to B into `s[17]`, `s[18]` (0 and 0, 0 when overlapping at the start).
- * Slab method: each separating condition is linear in t, so overlap is one interval.
+ * The swept-box test: boxes A and B move linearly from start to end box over t in [0, 1]; `s` holds A's start and
+ * end boxes, then B's. Returns whether they meet, writing the first contact time to `s[16]` and the normal from A to
+ * B to `s[17]`, `s[18]` (0 and 0, 0 when overlapping at the start). Slab method: overlap is one interval in t.
  */
 export function sweptContact(s: Float64Array, touching: boolean): boolean {
   let lo = 0;
@@ -209,8 +195,7 @@ export function sweptContact(s: Float64Array, touching: boolean): boolean {
   return true;
 }
 
-// Circles: an item that is a circle is the one inscribed in its box. Strict rule: interiors
-// must meet; a circle of no size is a point. With `touching` both are closed.
+// A circle item is the one inscribed in its box; interiors must meet (a zero circle is a point) unless `touching`.
 
 /** True when two circles overlap (centre distance below the radii's sum; at most, with `touching`). */
 export function circlesOverlap(
@@ -255,8 +240,7 @@ export function rayCircleDistance(
   r: number,
   touching: boolean,
 ): number {
-  // t^2 + 2bt + c = 0; the discriminant is taken as r^2 less the squared distance from the
-  // centre to the line, as b^2 - c cancels for a far centre off to the side.
+  // t^2 + 2bt + c = 0; the discriminant is r^2 less the centre's squared distance to the line (b^2 - c cancels).
   const mx = ox - x;
   const my = oy - y;
   const b = mx * dx + my * dy;
@@ -283,9 +267,8 @@ export const A_CIRCLE = 1;
 export const B_CIRCLE = 2;
 
 /**
- * The earliest t in [lo, hi] where `a t² + b t + c` is below 0 (at most 0, with `touching`),
- * or -1. Without `fromStart`, `lo` is known not to count and is not evaluated (a gap touching
- * 0 at a cut evaluates a hair below it).
+ * The earliest t in [lo, hi] where `a t² + b t + c` is below 0 (at most 0 with `touching`), or -1. Without
+ * `fromStart`, `lo` is known not to count and is not evaluated (a gap touching 0 at a cut evaluates a hair below).
  */
 function firstBelowZero(
   a: number,
@@ -324,11 +307,8 @@ function firstBelowZero(
 }
 
 /**
- * The swept test for any two shapes: as {@link sweptContact}, but either may be a circle
- * (`shapes`, see A_CIRCLE, B_CIRCLE), the one inscribed in its box at each t. A circle and a
- * box: the centre-to-box distance is piecewise linear in t, squared against the radius per
- * piece; two circles: centre distance against the radii's sum. Corners up to twice float32's
- * range (a sweep's end box) square without overflow; tiny paths are scaled up (see normalise).
+ * {@link sweptContact} for any two shapes: either may be a circle (`shapes`: A_CIRCLE, B_CIRCLE) inscribed in its box
+ * at each t. Corners up to twice float32's range (a sweep's end box) square without overflow; tiny paths are scaled.
  */
 export function sweptShapes(s: Float64Array, shapes: number, touching: boolean): boolean {
   if (shapes === 0) return sweptContact(s, touching);
@@ -419,10 +399,7 @@ function sweptCircles(s: Float64Array, touching: boolean): boolean {
   return true;
 }
 
-/**
- * A moving box and circle: the centre-to-box distance is linear between side crossings, so
- * each piece is a quadratic. `sign` 1 when A is the box (normal box to circle), -1 otherwise.
- */
+/** Box and circle: the gap is linear between side crossings, a quadratic per piece; `sign` 1 when A is the box. */
 function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: boolean, sign: number): boolean {
   // Breakpoints: where the centre crosses a side, on either axis.
   const cuts = CUTS;

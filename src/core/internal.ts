@@ -1,8 +1,4 @@
-/**
- * The core's internal entry, for the package's own faces (`ecs/`, `pixi/`): helpers they share
- * with the core that are not public API and may change with it. Nothing else of the core's
- * files is imported from outside `core/`.
- */
+/** The core's internal entry for `ecs/` and `pixi/`, their only import from `core/`: not public API. */
 export { fail, FLOAT32_MAX, FLOAT32_RANGE, inFloat32, isBits32, isSquare, PREFIX, show } from './errors.js';
 export { fit, grow } from './grow.js';
 export { checkKeys, QUADTREE_KEYS, type KeysOf } from './optionKeys.js';

@@ -4,7 +4,6 @@ import type { BudgetOptions, QuadtreeOptions, QuadtreeStats } from './options.js
 /** The keys of an options type, checked by the compiler against the type in both directions. */
 export type KeysOf<T> = { readonly [K in keyof Required<T>]: true };
 
-/** Keys of {@link QuadtreeOptions}. */
 export const QUADTREE_KEYS: KeysOf<QuadtreeOptions> = {
   x: true,
   y: true,
@@ -18,7 +17,6 @@ export const QUADTREE_KEYS: KeysOf<QuadtreeOptions> = {
   budget: true,
 };
 
-/** Keys of {@link BudgetOptions}. */
 export const BUDGET_KEYS: KeysOf<BudgetOptions> = { maxPairTests: true, maxMs: true, minChecksPerTier: true };
 
 /** Refuses an unknown key (a misspelled option would be ignored), naming the closest valid one. */

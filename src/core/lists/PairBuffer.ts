@@ -11,7 +11,6 @@ export class PairBuffer implements PairList {
   /** Step each pair began (the current list only). */
   born: Int32Array;
 
-  /** Whether it has the `born` column. */
   readonly withBorn: boolean;
 
   constructor(capacity = 64, withBorn = true) {
@@ -34,10 +33,7 @@ export class PairBuffer implements PairList {
     if (this.withBorn) this.born[i] = born;
   }
 
-  /**
-   * Makes room in a full buffer that is being appended to: half again as many entries, so a
-   * burst of pairs (a level's first step) is copied a few times, not once per eighth.
-   */
+  /** Grows a full buffer by half, so a burst (a level's first step) is copied a few times, not once per eighth. */
   growFull(): void {
     this.resize(this.count + (this.count >> 1) + 16);
   }

@@ -48,10 +48,9 @@ export class PairLists {
     // In list order already, unless priorities changed: exits report the ones they had.
     if (!isSorted(exits)) this.radix.sort(exits);
     this.count(stats);
-    // Not `exiting`: it is empty now by design, and becomes the next step's exits.
+    // Not `exiting`: it is empty now, and becomes the next step's exits.
     this.entered.trim();
     exits.trim();
-    // The change positions give back their room after a burst too, as the lists do.
     const used = Math.max(this.entered.count, exits.count);
     if (this.positionsSlack.due(used, Math.max(this.exitAt.length, this.entryAt.length))) {
       this.exitAt = new Int32Array(Math.max(64, 2 * used));
@@ -88,15 +87,10 @@ export class PairLists {
   }
 
   /**
-   * Merges the movers' sorted found pairs with the current list: a listed pair this step's
-   * checks covered stays if found again and ends if not (a side in `covered` or `left`; or in
-   * `checked`, unless the other side is detached, as only a join finds a detached item's pairs);
-   * a new found pair begins; other listed pairs are kept. Entries come out in list order.
-   * `touched`: the ids in `checked`, `covered` or `left`.
-   *
-   * Only listed pairs with a touched side can change: a first pass notes their places a chunk
-   * at a time, the merge walks those places and the found pairs, placing each entry among the
-   * untouched pairs by binary search; {@link apply} then moves each run between changes at most twice.
+   * Merges the movers' sorted found pairs into the current list. A listed pair the checks covered (a side in `covered`
+   * or `left`, or in `checked` unless the other is detached: only a join finds a detached item's pairs) stays if found
+   * again and ends if not; a new found pair begins. Only pairs with a `touched` side can change: the merge places each
+   * entry among the untouched pairs by binary search, and {@link apply} moves each run between changes at most twice.
    */
   mergeFound(
     found: PairBuffer,
@@ -148,8 +142,7 @@ export class PairLists {
       const end = i >= on;
       for (let t = 0; t < m || end; t++) {
         const at = t < m ? touchedAt[t] : on;
-        // Found again: it stays, unless a side was removed and re-inserted (then this one ends and
-        // the found one begins). The common case, tested first.
+        // Found again (the common case): stays, unless a side was re-inserted (then it ends and the new one begins).
         if (
           at < on &&
           j < fn &&
@@ -197,10 +190,8 @@ export class PairLists {
   }
 
   /**
-   * After a step that checked every item: the sorted found pairs become the current list (a
-   * listed pair not found ends, a new one begins, one found again keeps its start step). One
-   * pass, then one copy, which beats merging in place when changes are spread over the list.
-   * `born` is scratch for at least `found.count` entries.
+   * After a step that checked every item: the sorted found pairs become the current list in one pass and one copy,
+   * cheaper than merging in place when changes are spread out. `born` is scratch for `found.count` entries or more.
    */
   replaceWithFound(found: PairBuffer, step: number, left: IdBits, born: Int32Array): void {
     const { current: list, exiting, entered } = this;
@@ -229,8 +220,7 @@ export class PairLists {
         born[j++] = step;
       }
     }
-    // Whole arrays, as memcpy (a view of the first fn would allocate each step): the list makes
-    // room for the found list's capacity.
+    // Whole arrays, as memcpy (a view of the first fn would allocate): the list takes the found list's capacity.
     list.reserve(Math.max(fa.length, born.length));
     list.a.set(fa);
     list.b.set(fb);
@@ -240,9 +230,8 @@ export class PairLists {
   }
 
   /**
-   * Drops the pairs at `exitAt[0..exits-1]` and inserts `entered` before the `entryAt` positions,
-   * in one front-to-back pass. At the first entry, the unread pairs move to the end of the room,
-   * staying ahead of the writes. Runs between changes move as one (a memmove when long).
+   * Drops the pairs at `exitAt[0..exits-1]` and inserts `entered` before the `entryAt` positions in one forward pass.
+   * At the first entry, the unread pairs move to the end of the room, staying ahead of the writes.
    */
   private apply(exits: number, step: number): void {
     const list = this.current;

@@ -7,12 +7,10 @@ export function comparePairs(pa: number, aa: number, ba: number, pb: number, ab:
   return pa !== pb ? (pa > pb ? -1 : 1) : aa !== ab ? (aa < ab ? -1 : 1) : ba !== bb ? (ba < bb ? -1 : 1) : 0;
 }
 
-/** True when pair (pa, aa, ba) comes before pair (pb, ab, bb). */
 export function before(pa: number, aa: number, ba: number, pb: number, ab: number, bb: number): boolean {
   return comparePairs(pa, aa, ba, pb, ab, bb) < 0;
 }
 
-/** True when the list's first `count` entries are in order. */
 export function isSorted(list: PairList, count = list.count): boolean {
   const p = list.priority,
     a = list.a,

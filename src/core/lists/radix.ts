@@ -56,15 +56,13 @@ const PAIR_BUCKETS = 1 << PAIR_BITS;
 /** Ids below this are sorted with a bucket per id (at most 4 MB of counts). */
 const WHOLE_ID_LIMIT = 1 << 20;
 
-/** Which column a counting pass sorts by. */
 const A = 0;
 const B = 1;
 const PRIORITY = 2;
 
 /**
- * Sorts a pair list by (priority descending, a, b) with counting passes: a, then each run of
- * one a by b, then priority unless all equal. Linear in the pairs. A list with `born`, or a
- * sort given a side column, moves those too, sorted by b then a in passes instead.
+ * Sorts a pair list by (priority descending, a, b) in linear counting passes: by a, then each run of one a by b, then
+ * by priority unless all equal. A list with `born`, or a sort given a side column, is sorted by b then a instead.
  */
 export class PairRadix {
   private readonly digitCounts = new Int32Array(PAIR_BUCKETS);
@@ -73,7 +71,6 @@ export class PairRadix {
   private tmp = new PairBuffer(64, false);
   private bornTmp = new Int32Array(0);
   private sideTmp = new Uint8Array(0);
-  /** This sort's side column, or null. */
   private side: Uint8Array | null = null;
   private readonly extraSlack = new Slack();
   /** Passes made so far in this sort: even ones read the list, odd ones the scratch list. */
@@ -86,10 +83,7 @@ export class PairRadix {
     markOutside(this);
   }
 
-  /**
-   * Sorts `list`, moving `side[i]` with pair i when given. With `swap` the list may end with
-   * the scratch list's arrays (for a scratch list: state keeps its arrays, see StatePlan).
-   */
+  /** Sorts `list`, moving `side[i]` with pair i. With `swap` a scratch list (not state) may get the sorter's arrays. */
   sort(list: PairBuffer, side: Uint8Array | null = null, swap = false): void {
     const n = list.count;
     if (n < 2) return;
@@ -114,8 +108,7 @@ export class PairRadix {
       this.byId(list, B, maxId, n);
       this.byId(list, A, maxId, n);
     } else {
-      // By a, then each run of one a by b in place: runs are short (an item's pairs with higher
-      // ids), so this saves a pass over sorting by b first.
+      // Runs of one a are short (an item's pairs with higher ids): sorting them in place saves a pass.
       this.byId(list, A, maxId, n);
       sortRuns((this.passes & 1) === 0 ? list : this.tmp, n, this.movePriority);
     }
@@ -134,8 +127,7 @@ export class PairRadix {
     }
     if (low === high) list.priority.fill(low, 0, n);
     this.side = null;
-    // The scratch list follows the sorts' sizes like the found list it mirrors; the extra
-    // columns' scratch goes after many sorts without them.
+    // The scratch list follows the sorts' sizes; the extra columns' scratch goes after many sorts without them.
     this.tmp.count = n;
     this.tmp.trim();
     if (this.extraSlack.due(extra ? n : 0, this.bornTmp.length + this.sideTmp.length)) {
@@ -149,7 +141,7 @@ export class PairRadix {
     return this.tmp.a;
   }
 
-  /** Sorts by an id column: one pass with a bucket per id when ids are few enough for the pairs, else 11 bits per pass. */
+  /** Sorts by an id column: one pass with a bucket per id when ids are few for the pairs, else 11 bits a pass. */
   private byId(list: PairBuffer, column: number, maxId: number, n: number): void {
     if (maxId < WHOLE_ID_LIMIT && maxId <= 8 * n) {
       this.pass(list, column, 0, -1, maxId + 1, false);

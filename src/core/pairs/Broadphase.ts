@@ -18,21 +18,11 @@ import type { IdArray } from '../queries/QueryEngine.js';
 const MANY_MOVED = 16;
 
 /**
- * Incremental pair finding, in the manner of Box2D's move buffer: only dirty items (moved,
- * resized, added, re-filtered) are checked; pairs of two unmoved items are kept as they are.
- * Per step it takes one of two ways by how many moved:
- *
- * - movers: each mover probes the cells around it (see PairFinder.runMovers), and each
- *   detached class touched by a move is joined whole; the pairs are radix-sorted and merged
- *   with the list (see PairLists.mergeFound). The only way under a budget.
- * - all (half or more moved, no budget): grid joins of every class pair (see PairFinder.run),
- *   and the sorted pairs replace the list (see PairLists.replaceWithFound).
- *
- * A big class that keeps moving is detached from the tree (see {@link choose}).
- *
- * Dirty items wait in one FIFO per tier. Tier 0 is emptied every step; tiers 1-3 are served
- * while the budget lasts, at least `minChecksPerTier` each, so an item at position p is
- * checked within floor(p / min) + 1 steps.
+ * Incremental pair finding, as in Box2D's move buffer: only dirty items (moved, resized, added, re-filtered) are
+ * checked; pairs of two unmoved items stay. With half or more moved and no budget, grid joins of every class pair
+ * replace the list; else the pairs of movers (probing nearby cells) and of touched detached classes are merged in.
+ * Dirty items wait in one FIFO per tier: tier 0 is emptied every step, tiers 1-3 are served while the budget lasts,
+ * at least `minChecksPerTier` each, so an item at position p is checked within floor(p / min) + 1 steps.
  */
 export class Broadphase {
   readonly lists = new PairLists();
@@ -47,17 +37,16 @@ export class Broadphase {
 
   private readonly tree: SpatialTree;
   private readonly stats: QuadtreeStats;
-  /** Each item's pairs, made from the current list when a per-item question first needs it after a step. */
+  /** Each item's pairs, made from the current list on first need after a step. */
   private readonly index = new PairIndex();
   private readonly finder: PairFinder;
   private readonly sorter = new KeySorter();
-  /** The pairs the step's checks found, sorted like the lists once found: a, b and priority only. */
+  /** Pairs this step's checks found (a, b and priority only). */
   private readonly found = new PairBuffer(64, false);
   /** Items of nodes checked by this step's movers' probes: their pairs with other items of nodes are re-found. */
   private readonly checked = new IdBits();
   /** Items of detached classes this step joined: all their pairs are re-found. */
   private readonly covered = new IdBits();
-  /** Slots of a batch of queued movers served under a budget. */
   private readonly batch = new Int32Array(64);
   /** Per class, whether half or more of it moved in the step before (see choose). */
   private readonly mostBefore = new Uint8Array(MAX_CLASSES);
@@ -74,7 +63,7 @@ export class Broadphase {
   private newborn = new Int32Array(64);
   /** Items removed (and maybe inserted again) since the last step: their listed pairs end in the next. */
   private readonly left = new IdBits();
-  /** The ids of `checked`, `covered` and `left` together, for the merge (see touchedWords). */
+  /** The ids of `checked`, `covered` and `left` together: those whose listed pairs a merge tests. */
   private readonly touched = new IdBits();
   private tests = 0;
 
@@ -82,7 +71,7 @@ export class Broadphase {
     this.tree = tree;
     this.stats = stats;
     this.finder = new PairFinder(tree, touching);
-    // Scratch of a step's checks, written whole before it is read: not state.
+    // Written whole before read each step: not state.
     declareScratch(this, 'found', 'newborn');
   }
 
@@ -111,7 +100,6 @@ export class Broadphase {
     else this.markDirty(id);
   }
 
-  /** True when the item waits for the next step. */
   isDirty(id: number): boolean {
     return this.tree.items.stateOf(id) === 2 * this.stepId + 3;
   }
@@ -171,8 +159,7 @@ export class Broadphase {
       dirty += Math.min(C.moved[k], C.size[k]);
     }
     const size = tree.size;
-    // A budget always takes the movers' way (lower tiers go in shares); with half or more
-    // moved, whole joins cost less than probing from each mover.
+    // With half or more moved, whole joins cost less than probing from each mover; a budget always probes.
     const onePass = unlimited && dirty * 2 >= size;
     this.stepId++;
     this.tests = 0;
@@ -205,7 +192,6 @@ export class Broadphase {
     stats.stepMs = performance.now() - started;
   }
 
-  /** Checks every item at once: joins find every pair, sorted, then one pass against the old list. */
   private checkAll(): number {
     this.countMovers();
     for (let t = 0; t < TIERS; t++) this.queues[t].clear();
@@ -223,12 +209,8 @@ export class Broadphase {
   }
 
   /**
-   * Checks the queued movers by probing from slot memory, and joins whole each detached class
-   * one of whose items or partners moved; the sorted pairs are merged with the list.
-   *
-   * With a budget: tier 0 in full, then the lower tiers' movers in queue order while the budget
-   * lasts (at least `minChecksPerTier` each), then each lower-tier detached class's planned
-   * share (see {@link planShares}), round-robin.
+   * Probes from the queued movers and joins whole each detached class whose items or partners moved, then merges.
+   * Under a budget: tier 0 in full, then tiers 1-3 in queue order, then each lower-tier detached class's share.
    */
   private checkMovers(unlimited: boolean, started: number): number {
     const tree = this.tree;
@@ -267,9 +249,8 @@ export class Broadphase {
   /** Checks movers (their slots in `slots[0..count-1]`) by probing from slot memory; returns how many. */
   private runMovers(slots: Int32Array, count: number): number {
     const slotId = this.tree.slots.id;
-    // Their marks say checked already: the callers set them as they took the movers.
+    // Marks were set as the callers took them; the probes skip movers already done, so two movers pair once.
     for (let i = 0; i < count; i++) {
-      // The probes skip partners already checked, so a pair of two movers is found once.
       this.checked.note(slotId[slots[i]]);
     }
     this.finder.runMovers(slots, count, this.checked.words, this.found);
@@ -375,7 +356,6 @@ export class Broadphase {
       if (q > 0) bound = Math.max(bound, Math.floor((q - 1) / min) + 1);
     }
     for (let k = 0; k < MAX_CLASSES; k++) {
-      // A class whose members were all checked leaves none waiting.
       if (C.detached[k] === 0 || !C.waits(k) || ((this.waitingClasses >>> k) & 1) === 0) continue;
       const before = Math.ceil(Math.max(C.lastRound[k], C.roundEnd[k]) / min);
       const now = Math.ceil(Math.max(C.roundEnd[k], C.end[k]) / min);
@@ -385,9 +365,8 @@ export class Broadphase {
   }
 
   /**
-   * Plans each lower-tier detached class's share of the next step: the budget left by the rest
-   * of this step, at this step's cost per member, split by list length; at least
-   * `minChecksPerTier`. Fixed now so the ECS sync reads exactly those components.
+   * Plans each lower-tier detached class's share of the next step: the budget the rest of this step left, at its cost
+   * per member, split by list length, at least `minChecksPerTier`. Fixed now: the ECS sync reads just those members.
    */
   planShares(shareTests: number, served: number, otherTests: number): void {
     const C = this.tree.classes;
@@ -443,10 +422,8 @@ export class Broadphase {
     return members;
   }
 
-  /** Merges the pairs the movers' checks found into the lists. */
   private mergeFound(): void {
     const touched = this.touchedWords();
-    // Nothing found and no listed pair to test (no item moved): the list stays as it is.
     if (this.found.count > 0 || this.touched.count > 0) {
       this.lists.mergeFound(
         this.found,
@@ -462,7 +439,6 @@ export class Broadphase {
     this.touched.clear();
   }
 
-  /** The ids in `checked`, `covered` or `left`, as words: whose listed pairs a merge tests. */
   private touchedWords(): Int32Array {
     const touched = this.touched;
     touched.fit(this.tree.items.capacity);
@@ -473,11 +449,9 @@ export class Broadphase {
   }
 
   /**
-   * After each step, picks the classes to keep out of the tree (see SpatialTree.detach): big
-   * (DETACH_MIN or more) and not static. Without a budget or in tier 0: once half of it moved
-   * in two steps in a row where many moved; back once under a quarter moves or few move at all.
-   * Under a budget, a lower-tier class that does not pair with itself is always detached (checked
-   * in shares). Of two classes that pair, only the larger stays detached.
+   * Picks the big, non-static classes to keep out of the tree (see SpatialTree.detach): once half moved in two steps
+   * in a row where many moved, back once under a quarter moves or few move; under a budget, always a class that waits
+   * (see CollisionClasses.waits). Of two classes that pair, only the larger stays detached.
    */
   private choose(unlimited: boolean, many: boolean): void {
     const tree = this.tree;
@@ -489,7 +463,7 @@ export class Broadphase {
         want |= 1 << k;
         continue;
       }
-      // Half moved in two steps in a row (a world just filled moved once); kept while a quarter moves.
+      // Two steps in a row: a world just filled moved once.
       const most = C.moved[k] * 2 >= C.size[k];
       if (many && (C.detached[k] === 1 ? C.moved[k] * 4 >= C.size[k] : most && this.mostBefore[k] === 1))
         want |= 1 << k;
@@ -509,7 +483,7 @@ export class Broadphase {
   /** Where {@link startedAt} found its last pair in the current list. */
   private lastFound = 0;
 
-  /** Step in which the pair (a < b) began, or -1 if there is no such pair; a walk of the list in order is answered from the next entry. */
+  /** Step the pair (a < b) began, or -1 if none; a walk in list order is answered from the next entry. */
   startedAt(a: number, b: number): number {
     if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && a < b && b < this.tree.items.capacity)) return -1;
     if (this.endedByRemoval(a, b)) return -1;

@@ -23,10 +23,7 @@ export class ExactTest {
     this.touching = touching;
   }
 
-  /**
-   * The contact geometry of a and b (see LooseQuadtree.contact) into `out`; allocates nothing.
-   * `boxNow` writes an item's box as it is now (by default the stored one).
-   */
+  /** The contact geometry of a and b (see LooseQuadtree.contact) into `out`; `boxNow` overrides the stored boxes. */
   contact<T extends Contact>(a: number, b: number, out: T, boxNow: BoxReader | null): T {
     const items = this.tree.items;
     const fa = items.flagsOf(a),
@@ -118,10 +115,8 @@ export class ExactTest {
 }
 
 /**
- * Whether two still items overlap, one at least a circle (`ca`, `cb`), boxes at `sa[i..]` and
- * `sb[j..]`: circlesOverlap / circleBoxOverlap written out for the pair finders' loops (an
- * un-inlined call boxes its numbers). Stored boxes are float32: a gap or radius is 0 or at
- * least 2^-150, so no square over- or underflows.
+ * Whether two still items overlap, one at least a circle (`ca`, `cb`): circlesOverlap / circleBoxOverlap inlined, as a
+ * call boxes its numbers. Boxes are float32, so a gap or radius is 0 or at least 2^-150: no square over- or underflows.
  */
 export function roundOverlap(
   sa: Float32Array,
@@ -175,7 +170,6 @@ function roundOverlapExactly(
   return circlesOverlap(x, y, r, bx, by, br, touching);
 }
 
-/** The shape bits of a pair for sweptShapes, from the two items' flags. */
 export function shapesOf(fa: number, fb: number): number {
   return ((fa & CIRCLE) !== 0 ? A_CIRCLE : 0) | ((fb & CIRCLE) !== 0 ? B_CIRCLE : 0);
 }

@@ -36,7 +36,6 @@ export class IdBits {
     this.ids[this.count++] = id;
   }
 
-  /** Adds every id of `other`. */
   addAll(other: IdBits): void {
     for (let i = 0; i < other.count; i++) this.add(other.ids[i]);
   }

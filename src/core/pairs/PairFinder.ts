@@ -12,13 +12,9 @@ export const REACH = 1.5 + 1e-9;
 export const NEAR = 0.5 + 1e-9;
 
 /**
- * Overlapping pairs found class pair by class pair (see CollisionClasses), two ways:
- *
- * - {@link run}: every pair, through the probe grid (see ProbeGrid): self-pairing classes
- *   within its cells, two classes by the bigger probing a grid of the smaller, a detached
- *   class with all its partners. Class pairs the filters reject are never looked at.
- * - {@link runMovers}: the given movers' pairs only, each probing every level's cells of
- *   every class it may pair with, from slot memory alone.
+ * Overlapping pairs found class pair by class pair (see CollisionClasses); class pairs the filters reject are never
+ * looked at. {@link run} finds every pair through the probe grid (see ProbeGrid); {@link runMovers} finds the given
+ * movers' pairs only, each probing every level's cells of every class it may pair with, from slot memory alone.
  */
 export class PairFinder {
   /** Pair tests made by the last run. */
@@ -35,7 +31,7 @@ export class PairFinder {
   private readonly exactTest: ExactTest;
   private readonly grid: ProbeGrid;
   private readonly emitSlots = (s: number, t: number): void => this.emit(s, t);
-  /** Pairs within a class that needs no filter; the grid asks {@link exactTest} itself when either is swept or a circle. */
+  /** Pairs within a class that needs no filter; the grid runs {@link exactTest} itself. */
   private readonly emitWithin = (a: number, b: number, priority: number): void => this.push(a, b, priority);
   /** Pairs within a class whose items filter pair by pair (the shared class): tested by {@link emit}. */
   private readonly emitFiltered = (a: number, b: number): void =>
@@ -48,7 +44,6 @@ export class PairFinder {
     this.exactTest = new ExactTest(tree, touching);
   }
 
-  /** Forgets anything built for an earlier step (see ProbeGrid.invalidate). */
   beginStep(): void {
     this.grid.invalidate();
   }
@@ -124,8 +119,7 @@ export class PairFinder {
     this.careful = C.careful(s);
     const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;
     if (selfJoined) {
-      // The joins return their tests: a field stored after their long loops would lack type
-      // feedback when compiled mid-loop, and the code be thrown away each call.
+      // Joins return their tests: a field written after their long loops would discard code compiled mid-loop.
       this.tests += this.grid.selfJoin(s, this.emitWithin, this.careful ? this.exactTest : null);
     }
     let partners = 0;
@@ -156,7 +150,6 @@ export class PairFinder {
     out.priority[k] = priority;
   }
 
-  /** Pairs the mover in slot s with class k's cells in reach at every level. */
   private probeLevels(s: number, k: number): void {
     const levels = this.tree.classes.levelItems[k];
     for (let d = 0; d <= this.tree.maxDepth; d++) if (levels[d] !== 0) this.pairWithReach(s, k, d);
@@ -247,7 +240,6 @@ export class PairFinder {
       mt = word[ct];
     const ps = ms >>> PRIORITY_SHIFT;
     const pt = mt >>> PRIORITY_SHIFT;
-    // Only the three columns a sort and merge read; the list's index and born stay unused.
     if (this.careful) {
       if (
         ((ms | mt) & EXACT) !== 0 &&

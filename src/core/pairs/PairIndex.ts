@@ -20,7 +20,6 @@ export class PairIndex {
     declareExtent(this, 'entries', () => (this.stale ? 0 : this.starts[this.records]));
   }
 
-  /** Makes the index from `list` if a step or removal made it stale. */
   update(items: ItemStore, list: PairBuffer): void {
     if (!this.stale) return;
     const records = items.handedOut;
@@ -60,7 +59,6 @@ export class PairIndex {
     return r < 0 || r >= this.records ? 0 : this.starts[r];
   }
 
-  /** End of the entries of the pairs of `id`. */
   end(items: ItemStore, id: number): number {
     const r = items.recordOf(id);
     return r < 0 || r >= this.records ? 0 : this.starts[r + 1];

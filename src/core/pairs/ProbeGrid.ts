@@ -10,19 +10,13 @@ import { roundOverlap, type ExactTest } from './ExactTest.js';
 const MAX_SIDE = 512;
 
 /**
- * Whole-class joins through a uniform grid: those of detached classes, and every join of a
- * step where half or more moved (see PairFinder.run).
- *
- * - {@link join}: partners are counting-sorted into the grid (boxes copied in cell order);
- *   each class item, in list order, tests the cells its box covers.
- * - {@link selfJoin}: the class's own items fill the grid and each cell pairs its items;
- *   {@link probe} then joins the class with fewer partners from that grid.
- *
- * A {@link join}'s partners are listed in the cells of their boxes widened up and left by the
- * probing class's usual size, so a member no bigger reads only the cell of its top-left corner
- * and meets each partner once. Bigger members (and every {@link probe}) read the cells their
- * box covers and report a pair only in the cell of the overlap's top-left corner. Outside boxes
- * are clamped to border cells. Cells are those of the busiest level.
+ * Whole-class joins through a uniform grid with the busiest level's cells: those of detached classes, and every join
+ * of a step where half or more moved. {@link join} counting-sorts the partners into the grid and each class item tests
+ * the cells its box covers; {@link selfJoin} fills it with the class's own items and pairs each cell's items, and
+ * {@link probe} then joins the class with fewer partners from that grid.
+ * A join's partners are listed in the cells of their boxes widened up and left by the probing class's usual size, so
+ * a member no bigger reads only its top-left corner's cell and meets each partner once. Bigger members (and every
+ * probe) read the cells their box covers and report a pair only in the cell of the overlap's top-left corner.
  */
 export class ProbeGrid {
   private readonly tree: SpatialTree;
@@ -32,9 +26,8 @@ export class ProbeGrid {
   /** Per cell: first entry of its run; `start[cells]` is the entry count. */
   private start: Int32Array = new Int32Array(2);
   /**
-   * Per entry, in cell order: the box, and a tag of key (slot, or id for a self join), first
-   * column, first row, and priority with the swept and circle bits above. Two arrays, so the
-   * build's scatter writes two cache lines an entry.
+   * Per entry, in cell order: the box, and a tag of slot, first column, first row, and priority with the swept and
+   * circle bits above. Two arrays, so the build's scatter writes two cache lines an entry.
    */
   private box: Float32Array = new Float32Array(0);
   private tag: Int32Array = new Int32Array(0);
@@ -68,8 +61,7 @@ export class ProbeGrid {
   invalidate(): void {
     this.built = -1;
     this.builtFor = -1;
-    // The first step joins every class whole: a world-sized grid later steps may never need.
-    // It gives its room back as the pair lists do (see Slack).
+    // The first step's world-sized grid gives its room back as the pair lists do (see Slack).
     if (this.slack.due(this.used, this.tag.length >> 2)) {
       const size = this.used + (this.used >> 3);
       this.box = resize(this.box, 4 * size);
@@ -80,10 +72,7 @@ export class ProbeGrid {
     this.usedCells = 0;
   }
 
-  /**
-   * Visits up to 256 of class k's items, spread over its list: adds their levels to
-   * {@link levels} when `levels`, and keeps the largest size seen when `pads`.
-   */
+  /** Samples up to 256 of class k's items: adds to {@link levels} if `levels`, keeps the largest size if `pads`. */
   private sample(k: number, levels: boolean, pads: boolean): void {
     const tree = this.tree;
     const C = tree.classes;
@@ -114,11 +103,7 @@ export class ProbeGrid {
     }
   }
 
-  /**
-   * Finds every overlapping pair of class `s`'s members at list places `lo..hi-1` (or at
-   * `places[lo..hi-1]`) with the classes set in `partners` (none detached), calling
-   * `emit(memberSlot, partnerSlot)`.
-   */
+  /** Pairs class `s`'s members at places `lo..hi-1` (or `places[lo..hi-1]`) with the `partners` (none detached). */
   join(
     partners: number,
     emit: (slot: number, partner: number) => void,
@@ -137,11 +122,7 @@ export class ProbeGrid {
     return this.entries === 0 ? 0 : this.probeClass(s, places, lo, hi, emit);
   }
 
-  /**
-   * Right after {@link selfJoin} of a detached class: its pairs with the `partners` classes,
-   * found the other way round from {@link join} (each partner probes the grid), for when the
-   * partners are the fewer. Calls `emit(partnerSlot, memberSlot)`.
-   */
+  /** After {@link selfJoin}: the class's pairs with fewer `partners`, each probing its grid; emits partner first. */
   probe(partners: number, emit: (slot: number, partner: number) => void): number {
     let tests = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
@@ -150,10 +131,7 @@ export class ProbeGrid {
     return tests;
   }
 
-  /**
-   * Tests class k's members at places `lo..hi-1` (or `places[lo..hi-1]`) against the grid's
-   * cells, calling `emit(memberSlot, entrySlot)` once per overlap.
-   */
+  /** Tests class k's members at `lo..hi-1` (or `places[lo..hi-1]`) against the grid, emitting each overlap once. */
   private probeClass(
     k: number,
     places: Int32Array | null,
@@ -161,7 +139,7 @@ export class ProbeGrid {
     hi: number,
     emit: (slot: number, partner: number) => void,
   ): number {
-    // One loop for every item, not a call per item: that call cost a noticeable share of the step.
+    // One loop for all items: a call per item costs too much here.
     const tree = this.tree;
     const C = tree.classes;
     const f32 = tree.slots.box;
@@ -226,11 +204,7 @@ export class ProbeGrid {
     return tests;
   }
 
-  /**
-   * Finds every overlapping pair within class `s`, calling `emit(lowerId, higherId, priority)`.
-   * With `exactTest`, a pair with a swept item is emitted only if the paths meet, one with a
-   * circle only if the shapes overlap; without it, every pair of overlapping boxes.
-   */
+  /** Every overlapping pair within class `s`, lower id first; with `exactTest`, swept or round pairs must pass it. */
   selfJoin(s: number, emit: (a: number, b: number, priority: number) => void, exactTest: ExactTest | null): number {
     this.built = -1;
     if (this.build(1 << s, true) === 0) return 0;
@@ -299,9 +273,8 @@ export class ProbeGrid {
     if (count === 0) return 0;
     let best = 0;
     for (let d = 1; d <= tree.maxDepth; d++) if (levels[d] > levels[best]) best = d;
-    // A self join takes cells a third wider than the level's: its scatter misses cache per entry
-    // while its tests run in order along a cell. At most about eight cells an item: every pass
-    // goes over every cell, and a sparser grid saves the probes little.
+    // A self join's cells are a third wider: its scatter misses cache per entry, its tests run in order along a cell.
+    // At most about eight cells an item: every pass visits every cell, and a sparser grid saves the probes little.
     let side = Math.min(selfJoin ? Math.max(1, (3 << best) >> 2) : 1 << best, MAX_SIDE);
     while (side > 1 && side * side > 8 * count) side >>= 1;
     this.side = side;
@@ -314,8 +287,7 @@ export class ProbeGrid {
     const source = tree.slots.box;
     const last = side - 1;
     const inv = this.inv;
-    // At most a quarter cell: a partner then lists itself in one more row and column at most,
-    // and the members that are bigger take the covered cells.
+    // At most a quarter cell: a partner then lists itself in one more row and column at most.
     this.padX = selfJoin ? 0 : Math.min(this.sizeX, tree.rootSize / side / 4);
     this.padY = selfJoin ? 0 : Math.min(this.sizeY, tree.rootSize / side / 4);
     // A hair wider than the pads: a member's size, computed from its corners, may lie an ulp short.
@@ -331,7 +303,6 @@ export class ProbeGrid {
       const detached = C.detached[k] === 1;
       for (let i = 0, end = C.end[k]; i < end; i++) {
         if (ids[i] < 0) continue;
-        // A detached class's slots follow its list; a placed item's slot is found through its record.
         const slot = detached ? listStart + i : items.slotOf(ids[i]);
         const b = 4 * slot;
         const c0 = clamp(Math.floor((source[b] - padX - ox) * inv), last),
@@ -355,8 +326,7 @@ export class ProbeGrid {
     const tag = this.tag;
     const collider = tree.slots.collider;
     const wordOf = tree.slots.colliders.word;
-    // The same items again, last first (filling runs backwards keeps the first pass's order),
-    // their cells recomputed: cheaper than scratch written and read back.
+    // Last first, so filling runs backwards keeps list order; cells recomputed, cheaper than scratch read back.
     for (let k = MAX_CLASSES - 1; k >= 0; k--) {
       if (((classes >>> k) & 1) === 0) continue;
       const ids = C.ids[k];

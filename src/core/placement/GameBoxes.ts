@@ -16,7 +16,7 @@ export const MOVE_EACH = 1;
 /** Rounds to float32, as the slots store a box's corners (see SlotPool.box). */
 const fround = Math.fround;
 
-/** How a sync reads the game's boxes ({@link planScan}), and stores those of detached classes ({@link storeCentres}). */
+/** How a sync reads the game's boxes ({@link planScan}) and stores detached classes' ones ({@link storeCentres}). */
 export class GameBoxes {
   private readonly tree: SpatialTree;
 
@@ -27,15 +27,10 @@ export class GameBoxes {
   /** Boxes {@link storeCentres} changed in its last call. */
   stored = 0;
 
-  /** Ranges {@link planScan} wrote: class, first and end place, how read ({@link STORE_CENTRES} or {@link MOVE_EACH}), items counted. */
+  /** {@link planScan}'s ranges: class, first and end place, {@link STORE_CENTRES} or {@link MOVE_EACH}, count. */
   readonly scanPlan = new Int32Array(2 * MAX_CLASSES * SCAN_FIELDS);
 
-  /**
-   * Plans a sync's read of a game's boxes, in class order, so it needs only the lists' ids:
-   * a detached class without swept items goes to {@link storeCentres} (just its share under a
-   * budget); any other class is moved item by item up to {@link listEnd}. Static classes are
-   * skipped, except the mixed one. Returns the ranges.
-   */
+  /** Plans a sync's read of the boxes by class: detached, unswept ones by {@link storeCentres}, others by `move`. */
   planScan(): number {
     const C = this.tree.classes;
     let n = 0;
@@ -52,7 +47,6 @@ export class GameBoxes {
     return n;
   }
 
-  /** Writes range n of {@link scanPlan}; returns n + 1. */
   private planRange(n: number, k: number, from: number, to: number, how: number, counted: number): number {
     const o = SCAN_FIELDS * n;
     const plan = this.scanPlan;
@@ -75,10 +69,8 @@ export class GameBoxes {
   }
 
   /**
-   * Gives detached class k's members at list places [from, to) boxes from per-id centres and
-   * full sizes, in list order: `move` for a whole class without a call per item. Stops at the
-   * first member (or unsquare circle) whose numbers make no valid box and returns its place;
-   * -1 at `to`. Classes with swept items use `move` instead.
+   * Stores detached class k's boxes at list places [from, to) from per-id centres and full sizes: `move` for a whole
+   * class without a call per item. Returns the place of the first with no valid box (or an unsquare circle), else -1.
    */
   storeCentres(k: number, from: number, to: number, px: Numbers, py: Numbers, bw: Numbers, bh: Numbers): number {
     const C = this.tree.classes;

@@ -8,10 +8,7 @@ import type { SpatialTree } from './SpatialTree.js';
 /** Items beyond which the slots outgrow a core's cache: regions are then relaid more often. */
 const LARGE_TREE = 1 << 15;
 
-/**
- * Memory order between steps: class lists in id order, slot regions in class, level and row
- * order, item records in list order, so each pass reads memory front to back.
- */
+/** Memory order between steps: lists by id, regions by class, level and row, records by list; passes read in order. */
 export class Layout {
   private readonly tree: SpatialTree;
 
@@ -24,7 +21,6 @@ export class Layout {
   /** Scratch: where each record goes in {@link reorderIfScattered}, each slot in {@link relayList}. */
   private dest: Int32Array = new Int32Array(0);
 
-  /** Sorts class lists for {@link tidy}. */
   private readonly sorter = new KeySorter();
 
   /** Puts every class's list in order (see CollisionClasses.tidy). Between passes only. */
@@ -58,10 +54,8 @@ export class Layout {
   }
 
   /**
-   * Lays the slot regions out again in class, level and row order once enough items changed
-   * node, or over half the handed-out slots are free. O(slots). Enough is a quarter of the
-   * items while the slots fit a core's cache, a sixteenth beyond: the movers' probes then read
-   * their cells' slots in order.
+   * Relays the slot regions once over half the slots are free or enough items changed node: a quarter while the slots
+   * fit a core's cache, a sixteenth beyond, so movers' probes read their cells' slots in order. O(slots).
    */
   compactIfScattered(): void {
     const slots = this.tree.slots;

@@ -28,12 +28,9 @@ import { Layout } from './Layout.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 
 /**
- * The spatial part of the index: placement in a loose quadtree (looseness 2), relocation,
- * subtree counts and the lifespan of empty groups; each node keeps one slot region per class.
- *
- * A node at depth d has cell side s = rootSize / 2^d and loose bounds s/2 wider on each side,
- * so a box with larger side ≤ s whose centre lies in the cell always fits: depth follows from
- * size, cell from centre, no search. Boxes that fit nowhere stay in the root.
+ * The spatial part of the index: a loose quadtree (looseness 2) with one slot region per class and node. A depth-d
+ * node has cell side s = rootSize / 2^d and loose bounds s/2 wider each side, so a box of larger side ≤ s centred in
+ * the cell always fits: depth follows from size, cell from centre, no search. Boxes that fit nowhere stay in the root.
  */
 export class SpatialTree {
   readonly items: ItemStore;
@@ -130,8 +127,7 @@ export class SpatialTree {
     }
     this.placeInNode(id, k);
     this.slots.freeOne(own);
-    // A class placed mostly since the last step (a level loading) is laid out as one run, not
-    // node by node: the next step joins it in memory order, and keeps it detached while it moves.
+    // A class placed mostly since the last step (a level loading) is detached: one run, joined in memory order.
     if (++this.burst[k] < DETACH_MIN || 2 * this.burst[k] < C.size[k] || !C.mayDetach(k)) return true;
     this.detach(k);
     C.moved[k] += this.burst[k];
@@ -178,13 +174,9 @@ export class SpatialTree {
     this.moved++;
   }
 
-  /**
-   * Re-places an item after its box changed; true when it needs no check of its own: a
-   * detached item (its class is joined whole) or a pending one (checked once placed).
-   */
+  /** Re-places an item after its box changed; true when it needs no check of its own (detached or pending). */
   update(id: number): boolean {
-    // One function on purpose: it must not inline into `LooseQuadtree.move`, which must itself
-    // stay small enough to inline into the caller's loop (or its numbers get boxed).
+    // One function so it stays out of `LooseQuadtree.move`, which must be small enough to inline into callers' loops.
     const items = this.items;
     const nodes = this.nodes;
     const n = items.nodeOf(id);
@@ -200,8 +192,7 @@ export class SpatialTree {
       minY = f32[b | MIN_Y],
       maxX = f32[b | MAX_X],
       maxY = f32[b | MAX_Y];
-    // Keep the node while the box fits its loose bounds (same arithmetic as looseBounds) and
-    // does not fit the deeper cell holding its centre.
+    // Stay while the box fits the loose bounds (looseBounds' arithmetic) but not the deeper cell holding its centre.
     const cell = nodes.cell[n];
     const depth = cellDepth(cell);
     const side = this.cellSize[depth];
@@ -340,7 +331,6 @@ export class SpatialTree {
     this.writeSlotMeta(id);
   }
 
-  /** Takes an item off class k's id list. */
   private leaveClass(id: number, k: number): void {
     this.classes.leave(k, this.items.listPlaceOf(id), this.items.flagsOf(id));
   }
@@ -388,7 +378,6 @@ export class SpatialTree {
     this.moved = 0;
   }
 
-  /** Writes the index's numbers into `s` (see QuadtreeStats). */
   describe(s: QuadtreeStats): void {
     const nodes = this.nodes;
     s.items = this.size;
@@ -406,7 +395,6 @@ export class SpatialTree {
     let src: Float32Array = items.slots.box,
       at = items.boxAt(id);
     if (items.hasFlag(id, SWEPT)) {
-      // The record covers the path; the item is at the end of it.
       src = this.sweeps.boxes;
       at = this.sweeps.at(id) + TO;
     }
@@ -473,7 +461,7 @@ export class SpatialTree {
     );
   }
 
-  /** Items in the root whose box fits no loose bounds (far outside the world), for stats: the root's own items are few. */
+  /** Root items fitting no loose bounds (far outside the world), for stats; cheap, as the root holds few. */
   countOutside(): number {
     const C = this.classes;
     const f32 = this.slots.box;
@@ -489,8 +477,7 @@ export class SpatialTree {
     return outside;
   }
 
-  // centreCell, fitsCell and targetCell read the slot's box directly (`r`, see
-  // ItemStore.boxAt): through un-inlined accessors every coordinate would be a heap number.
+  // These read the slot's box at `r` (see ItemStore.boxAt) directly: un-inlined accessors would box every number.
 
   /** The depth-`d` cell holding the centre of the box at `r` (clamped to the grid), packed (see packCell). */
   private centreCell(r: number, d: number): number {
@@ -516,8 +503,7 @@ export class SpatialTree {
   /** The packed depth and cell of the node the box at `r` belongs in. */
   private targetCell(r: number): number {
     const f32 = this.slots.box;
-    // A box fits one level deeper than its size promises when its centre is near the cell's
-    // centre: try that first, as fewer levels in use means fewer levels probed.
+    // A box centred near its cell's centre fits one level deeper: try that first, as fewer levels mean fewer probes.
     const bySize = this.depthFor(f32[r | MIN_X], f32[r | MIN_Y], f32[r | MAX_X], f32[r | MAX_Y]);
     for (let d = bySize < this.maxDepth ? bySize + 1 : bySize; d >= 0; d--) {
       const cell = this.centreCell(r, d);

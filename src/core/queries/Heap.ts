@@ -44,13 +44,11 @@ export class Heap {
     ids[i] = id;
   }
 
-  /** Removes the top entry. */
   pop(): void {
     const last = --this.count;
     if (last > 0) this.siftDown(this.keys[last], this.ids[last]);
   }
 
-  /** Puts (key, id) in place of the top entry. */
   replaceTop(keyIn: Float64Array, id: number): void {
     this.siftDown(keyIn[0], id);
   }

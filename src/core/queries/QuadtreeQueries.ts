@@ -27,10 +27,7 @@ export type NodeVisitor = (
   items: number,
 ) => void;
 
-/**
- * The read-only spatial queries of a {@link LooseQuadtree}: rectangles, circles, points, rays,
- * nearest items and swept boxes, each checked, then answered by one walk (see QueryEngine).
- */
+/** The read-only spatial queries of a {@link LooseQuadtree}: each checked, then answered by one walk (QueryEngine). */
 export abstract class QuadtreeQueries {
   /** Whether touching edges count as overlap (see {@link QuadtreeOptions.touching}). */
   abstract readonly touching: boolean;
@@ -53,7 +50,7 @@ export abstract class QuadtreeQueries {
     return trim(out, this.queries.all(RECT, this.touching, mask, out, null));
   }
 
-  /** Calls `visit` for each item overlapping the rectangle, in no promised order; `false` stops. Returns the hits visited. */
+  /** Calls `visit` for each item overlapping the rectangle, in no promised order; `false` stops. Returns the hits. */
   visitRect(minX: number, minY: number, maxX: number, maxY: number, visit: Visitor, mask = ALL): number {
     this.rectArgs(minX, minY, maxX, maxY, mask);
     return this.queries.all(RECT, this.touching, mask, null, visit);
@@ -110,9 +107,8 @@ export abstract class QuadtreeQueries {
   }
 
   /**
-   * Moves a box by (dx, dy) through the index without changing it: the first item met by time
-   * of impact (0..1, ties by lower id) into `hit`; returns whether one was met. Items stand
-   * still (a swept one at the end of its path).
+   * Moves a box by (dx, dy) through the index without changing it: the first item met by time of impact (0..1, ties
+   * by lower id) into `hit`; returns whether one was met. Items stand still (a swept one at its path's end).
    */
   sweepBox(
     minX: number,
@@ -151,9 +147,8 @@ export abstract class QuadtreeQueries {
   }
 
   /**
-   * The `k` items nearest to a point within `maxDistance` (by box or circle distance, 0
-   * inside), nearest first, ties by ascending id; 0 is the point itself, as {@link queryPoint}.
-   * Distances go to `outDistances` if given.
+   * The `k` items nearest to a point within `maxDistance` (box or circle distance, 0 inside), nearest first, ties by
+   * ascending id, distances into `outDistances` if given; a `maxDistance` of 0 finds what {@link queryPoint} does.
    */
   nearest(
     x: number,
@@ -183,7 +178,6 @@ export abstract class QuadtreeQueries {
     return trim(outIds, count);
   }
 
-  /** Places pending items before a query reads the tree. */
   private catchUp(): void {
     if (this.tree.pendingCount !== 0) this.flush();
   }

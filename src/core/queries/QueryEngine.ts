@@ -20,16 +20,15 @@ import { TO } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /** Called for each hit of a visiting query; returning `false` stops the walk. */
-// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- so that a visitor returning nothing, `(id) => { hits.push(id); }`, type-checks
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- so `(id) => { hits.push(id); }` type-checks
 export type Visitor = (id: number) => boolean | void;
 
 /** Caller-owned output: a plain array or any indexable number store. */
 export type IdArray = number[];
 
 /**
- * Query kinds, each a node test and an item test over the numbers in `args`:
- * RECT minX, minY, maxX, maxY; CIRCLE x, y, radius; POINT x, y; RAY ox, oy, unit dx, dy,
- * length; NEAREST x, y, range; SWEEP the swept box's bounds, its two boxes in `paths`.
+ * Query kinds, each a node and an item test over `args`: RECT minX, minY, maxX, maxY; CIRCLE x, y, radius; POINT x, y;
+ * RAY ox, oy, unit dx, dy, length; NEAREST x, y, range; SWEEP the swept box's bounds, its two boxes in `paths`.
  */
 export const RECT = 0;
 export const CIRCLE = 1;
@@ -46,22 +45,14 @@ const LIST = 0;
 const VISIT = 1;
 const BEST = 2;
 
-/**
- * Relative margin by which a box that only prunes (a node in the nearest walk, the reach box)
- * is widened: far above the rounding of the exact tests behind it, so the pruning never drops
- * an item the exact test would take.
- */
+/** Relative widening of boxes that only prune (nearest-walk nodes, reach box): far above the exact tests' rounding. */
 const PRUNE_MARGIN = 1e-9;
 
 /**
- * Every query is one walk (as Jolt's `WalkTree`): the runs of the detached classes, then the
- * tree from the root, a node test deciding which children to open and an item test deciding
- * which items hit. Queries that keep the best hits (nearest, first ray hit, sweeps) open nodes
- * nearest first and stop once no node can beat the k-th best. One instance per index, with
- * reused scratch; not re-entrant (a visitor must not start another query on the same index).
- *
- * Numbers reach the tests through `args` and `near`, never as arguments or return values: a
- * number crossing a call the engine does not inline is boxed on the heap.
+ * Every query is one walk (as Jolt's `WalkTree`): the detached classes' runs, then the tree, a node test choosing the
+ * children to open and an item test the hits. Best-hit queries (nearest, first ray hit, sweeps) open nodes nearest
+ * first and stop once none can beat the k-th best. Reused scratch: a visitor must not query the same index.
+ * Numbers reach the tests through `args` and `near`, never as arguments or returns: an un-inlined call boxes them.
  */
 export class QueryEngine {
   private readonly tree: SpatialTree;
@@ -85,11 +76,7 @@ export class QueryEngine {
   private readonly nodeBox = new Float64Array(4);
   /** Offset of the box {@link sweptBox} last returned. */
   private at = 0;
-  /**
-   * Per kind, the node test past the reach box (none for a box or a point). Called through
-   * this table, so the walk never inlines it: what crosses the call is a node's bounds, never a
-   * number to box, and each test inlines its geometry.
-   */
+  /** Per kind, the node test past the reach box (or null): called through the table, so only bounds cross the call. */
   private readonly nodeTests: (NodeTest | null)[];
   private nodeTest: NodeTest | null = null;
 
@@ -122,10 +109,7 @@ export class QueryEngine {
     return this.hits;
   }
 
-  /**
-   * The `k` hits of least key (RAY: distance; NEAREST: distance; SWEEP: time of impact), ties
-   * by id, into `outIds` and `outKeys` in that order; returns how many.
-   */
+  /** The `k` hits of least key (distance; SWEEP: time of impact), ties by id, into `outIds`, `outKeys`; the count. */
   best(kind: number, touching: boolean, mask: number, k: number, outIds: IdArray, outKeys: IdArray | null): number {
     if (k > this.tree.size) k = this.tree.size;
     if (k <= 0) return 0;
@@ -207,10 +191,9 @@ export class QueryEngine {
   }
 
   /**
-   * {@link scan} of a detached class's run of `count` places from slot `first`: its boxes are
-   * read alone first, in order and without branches (which places are in reach is random), and
-   * only the places in reach are scanned, consecutive ones together. False when a visitor stopped
-   * the walk. A swept item's slot covers its whole path, which holds where it is now: never a miss.
+   * {@link scan} of a detached run of `count` places from slot `first`: boxes are read alone first, branch-free (which
+   * are in reach is random), then only places in reach are scanned, runs together. False when a visitor stopped.
+   * A swept item's slot covers its whole path, end included: never a miss.
    */
   private scanRun(first: number, count: number, ids: Int32Array): boolean {
     const box = this.tree.slots.box;
@@ -238,11 +221,7 @@ export class QueryEngine {
     return true;
   }
 
-  /**
-   * Tests places `from..to-1` of the run of slots from `first` (a detached run names its holes in
-   * `ids`) and takes the hits; false when a visitor stopped the walk. The reach box turns most
-   * misses away before the exact test.
-   */
+  /** Tests places `from..to-1` of the slots from `first` (holes named in `ids`); false when a visitor stopped. */
   private scan(first: number, from: number, to: number, ids: Int32Array | null): boolean {
     const slots = this.tree.slots;
     const collider = slots.collider;
@@ -306,9 +285,8 @@ export class QueryEngine {
   }
 
   /**
-   * The node tests: whether a node with loose bounds `nb` (within the reach box) may hold a
-   * hit, and for the kinds of a best walk its key in `near[0]` (a lower bound of its items'
-   * keys). Closed: they prune only what cannot hold a hit under either rule.
+   * Node tests: whether a node with loose bounds `nb` (in the reach box) may hold a hit, and for best walks its key in
+   * `near[0]` (a lower bound of its items'). Closed: they prune only what cannot hit under either rule.
    */
   private readonly circleNode = (nb: Float64Array): boolean => {
     const a = this.args;
@@ -322,7 +300,7 @@ export class QueryEngine {
     return t >= 0;
   };
 
-  /** Widened far beyond the rounding of items' distances (a circle's is hypot minus radius): the key stays below theirs. */
+  /** Widened far past the rounding of items' distances (a circle's is hypot minus radius): its key stays below. */
   private readonly nearNode = (nb: Float64Array): boolean => {
     const x = this.args[0],
       y = this.args[1];
@@ -337,11 +315,7 @@ export class QueryEngine {
     return true;
   };
 
-  /**
-   * The item tests, for the item in `item` (its box, and a circle item's centre and radius):
-   * whether it hits, and for the kinds of a best walk its key in `near[0]`. Picked by a switch,
-   * not a table, so that each test inlines where it is called: only a flag crosses the call.
-   */
+  /** The item test of `item` (key in `near[0]`): a switch, not a table, so each test inlines; only a flag crosses. */
   private hit(circle: boolean): boolean {
     switch (this.kind) {
       case RECT:
@@ -443,10 +417,7 @@ export class QueryEngine {
     return true;
   }
 
-  /**
-   * Sets the reach box: the query's closed bounding box, widened by a margin far above the
-   * rounding of the exact tests, so a box the exact test takes never fails it by an ulp.
-   */
+  /** Sets the reach box: the query's closed bounding box, widened so no box the exact test takes fails by an ulp. */
   private reachBox(): void {
     const a = this.args;
     const kind = this.kind;

@@ -5,9 +5,8 @@ import { StatePlan } from './StatePlan.js';
 const plans = new WeakMap<object, StatePlan>();
 
 /**
- * A saved copy of a tree's whole collision state, made by `saveTree` and brought back by
- * `restoreTree`. It belongs to the tree that saved it; pass it back to `saveTree` to reuse its
- * memory (a rollback ring then allocates nothing).
+ * A tree's whole collision state, made by `saveTree` and brought back by `restoreTree`; it belongs to the tree that
+ * saved it. Passing it back to `saveTree` reuses its memory, so a rollback ring allocates nothing.
  */
 export class QuadtreeSnapshot {
   /** @internal The structure saved, or null before the first save. */
@@ -47,7 +46,7 @@ function planOf(root: object): StatePlan {
   return plan;
 }
 
-/** Saves `root`'s state into `into`, or a new snapshot. `verb` names the call in errors. */
+/** Saves `root`'s state into `into`, or a new snapshot. */
 export function saveState(root: object, into: QuadtreeSnapshot | undefined, stepCount: number): QuadtreeSnapshot {
   if (into !== undefined && !(into instanceof QuadtreeSnapshot))
     fail(`saveTree takes a snapshot to reuse, or nothing (got ${describe(into)})`);

@@ -1,12 +1,8 @@
 /**
- * Where a structure's state lives, found by walking its objects from a root: number, boolean
- * and reference fields, typed-array buffers, and contents of primitive arrays and maps. A
- * snapshot copies what a plan names and a restore writes it back into the same objects, so
- * new state is saved as soon as it is reachable, with no snapshot code to change.
- *
- * The walk does not enter functions, typed arrays (copied per buffer, so shared views stay
- * shared) or objects marked with {@link markOutside}: those are saved as references.
- * Fields declared with {@link declareScratch} are left out.
+ * Where a structure's state lives, found by walking its objects from a root: new state is saved once reachable, with
+ * no snapshot code to change.
+ * The walk does not enter functions, typed arrays (copied per buffer, so shared views stay shared) or objects marked
+ * with {@link markOutside}: those are saved as references. Fields declared with {@link declareScratch} are left out.
  */
 
 /** Field kinds. */
@@ -44,19 +40,13 @@ export function declareScratch(holder: object, ...keys: string[]): void {
   else for (const key of keys) own.add(key);
 }
 
-/** Where a snapshot keeps what a plan names (sized by the caller from the plan; see Snapshot.ts). */
+/** Where a snapshot keeps what a plan names, sized by the caller from the plan (fields as in QuadtreeSnapshot). */
 export interface SavedState {
-  /** Numbers and booleans, by the plan's slots. */
   numbers: Float64Array;
-  /** References, by the plan's slots. */
   refs: unknown[];
-  /** One copy per buffer of the plan. */
   copies: Uint8Array[];
-  /** Per buffer, the bytes saved (its part in use, see declareExtent). */
   used: Int32Array;
-  /** Contents of the plan's lists of primitives. */
   lists: unknown[][];
-  /** Entries of the plan's maps and sets. */
   maps: unknown[][];
 }
 
@@ -76,7 +66,6 @@ export class StatePlan {
   refs = 0;
   /** Distinct typed-array buffers, as byte views over the whole buffer. */
   readonly buffers: Uint8Array[] = [];
-  /** Index of each buffer in {@link buffers}. */
   private readonly bufferIndex = new Map<ArrayBufferLike, number>();
   /** Plain arrays of primitives, whose contents are copied. */
   readonly lists: unknown[][] = [];
@@ -161,7 +150,6 @@ export class StatePlan {
     return true;
   }
 
-  /** Copies the state into `into`. */
   save(into: SavedState): void {
     const { numbers, refs, copies, used, lists, maps } = into;
     const { holders, keys, kinds, slots } = this;

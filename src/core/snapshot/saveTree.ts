@@ -3,11 +3,10 @@ import { LooseQuadtree } from '../LooseQuadtree.js';
 import { describe, QuadtreeSnapshot, restoreState, saveState } from './Snapshot.js';
 
 /**
- * Saves a tree's whole collision state (items, pairs, budget state, swept paths, lifespans,
- * tile layers made on the tree): after {@link restoreTree}, steps give the same pairs, events
- * and answers in the same order, as rollback and replays need. Pass an older snapshot as
- * `into` to reuse its memory. A function, not a method, so that a game that never saves leaves
- * it out of its bundle. See docs/rollback.md.
+ * Saves a tree's whole collision state (items, pairs, budget state, swept paths, lifespans, tile layers): after
+ * {@link restoreTree}, steps give the same pairs, events and answers in the same order, as rollback and replays need.
+ * `into` is an older snapshot whose memory to reuse. A function, so a game that never saves leaves it out of its
+ * bundle. See docs/rollback.md.
  * @throws if `tree` is not a LooseQuadtree, or `into` is given and is not a snapshot
  */
 export function saveTree(tree: LooseQuadtree, into?: QuadtreeSnapshot): QuadtreeSnapshot {
@@ -16,10 +15,8 @@ export function saveTree(tree: LooseQuadtree, into?: QuadtreeSnapshot): Quadtree
 }
 
 /**
- * Brings back the state a {@link saveTree} of this tree took, whatever happened since; ids
- * inserted since are gone again.
- * @throws if `tree` is not a LooseQuadtree, or `snapshot` is not one saved from it or is
- * damaged; nothing changes then
+ * Brings back the state a {@link saveTree} of this tree took, whatever happened since; ids inserted since are gone.
+ * @throws if `tree` is not a LooseQuadtree, or `snapshot` is not one saved from it or is damaged; nothing changes then
  */
 export function restoreTree(tree: LooseQuadtree, snapshot: QuadtreeSnapshot): void {
   checkTree(tree, 'restoreTree');

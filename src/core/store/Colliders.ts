@@ -2,17 +2,12 @@ import { grow } from '../grow.js';
 import { fail } from '../errors.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 
-/** A table entry that holds no collider. */
 const EMPTY = 0;
 
 /**
- * The distinct colliders (layer, mask, and the flags word the pair finders filter by), each
- * held once; each slot names its collider by index (see SlotPool.collider). A game has a
- * handful of colliders, so the filters read small arrays that stay in cache.
- *
- * Each collider counts its holders; an unheld one is forgotten and its index freed, so
- * changing priorities does not fill the table. Found through an open-addressing hash table
- * (linear probing, backward-shift deletion).
+ * The distinct colliders (layer, mask, the flags word pair finders filter by), each held once and named by index
+ * from slots (see SlotPool.collider): a game has a handful, so filters read small arrays that stay in cache.
+ * Refcounted, so changing priorities does not fill the table; open addressing (linear probing, backward shift).
  */
 export class Colliders {
   layer = new Int32Array(16);
@@ -94,7 +89,6 @@ export class Colliders {
     return next;
   }
 
-  /** Forgets every collider. */
   reset(): void {
     this.top = 0;
     this.freeCount = 0;

@@ -13,13 +13,10 @@ export const DETACH_MIN = 1024;
 export const DENSE_DEPTH = 9;
 
 /**
- * Collision classes: items stored apart in every node (a slot region per class and node), as
- * Jolt keeps a tree per broadphase layer. Pair finding skips class pairs the filters reject
- * and joins two classes from the smaller side.
- *
- * A class is keyed by mask, static flag, whether its layer is in its own mask, and whether it
- * is tier 0. Items of several layers may share a class (its `layer` is their union); pairs
- * are filtered item by item, so a class pair is skipped only when no two items could pair.
+ * Collision classes: items stored apart in every node (a slot region per class and node), as Jolt keeps a tree per
+ * broadphase layer, so pair finding skips class pairs the filters reject. Keyed by mask, static flag, self-pairing
+ * and tier 0; items of several layers may share a class (`layer` is their union), so pairs are still filtered item
+ * by item and a class pair is skipped only when no two items could pair.
  */
 export class CollisionClasses {
   /** Union of the layers of the items ever placed in the class since it was last empty. */
@@ -31,9 +28,8 @@ export class CollisionClasses {
   /** 1 for a class of tier-0 items (priority 192 or more), which a budget never cuts. */
   readonly top = new Uint8Array(MAX_CLASSES);
   /**
-   * Per lower-tier detached class under a budget (see Broadphase.planShares): the round's
-   * cursor and end (list length when it began), the last round's length, the next share's
-   * size and its places [planFrom, planTo) and [0, planWrap) (when a round ends inside it).
+   * Per lower-tier detached class under a budget (see Broadphase.planShares): the round's cursor and end (list
+   * length when it began), last round's length, next share's size and places [planFrom, planTo) + [0, planWrap).
    */
   readonly cursor = new Int32Array(MAX_CLASSES);
   readonly roundEnd = new Int32Array(MAX_CLASSES);
@@ -48,7 +44,6 @@ export class CollisionClasses {
   readonly round = new Int32Array(MAX_CLASSES);
   /** Classes with a key: 0..defined-1 (and MIXED once used). */
   defined = 0;
-  /** Items placed in each class. */
   readonly size = new Int32Array(MAX_CLASSES);
   /** `allowed[a * MAX_CLASSES + b]`: items of classes a and b may form pairs. */
   readonly allowed = new Uint8Array(MAX_CLASSES * MAX_CLASSES);
@@ -60,23 +55,17 @@ export class CollisionClasses {
   readonly cap: Int32Array[] = [];
   /** Per class, items placed at each depth (`levelItems[k][d]`): levels without any are skipped. */
   readonly levelItems: Int32Array[] = [];
-  /**
-   * Per class and depth up to {@link DENSE_DEPTH}: each cell's region start and item count
-   * (`[2 * cell]`, `[2 * cell + 1]`), so a mover's probes read neighbouring cells in order.
-   * Made when the class first places an item at that depth; null otherwise.
-   */
+  /** Per class, depth ≤ {@link DENSE_DEPTH}: cells' region start, count (`[2 * cell]`, `+ 1`), for in-order probes. */
   readonly regionsByCell: (Int32Array | null)[][] = [];
   /** Whether each class's arrays exist (a class gets them when first used). */
   readonly used = new Uint8Array(MAX_CLASSES);
   /**
-   * Per class, its members' ids in ascending order (`ids[k][0..end[k]-1]`), so passes read
-   * per-id arrays in memory order. A leaver leaves a hole `~id` which the same id takes back
-   * on rejoining; {@link tidy} fixes disorder and holes. Passes skip negative entries.
+   * Per class, its members' ids ascending (`ids[k][0..end[k]-1]`), so passes read per-id arrays in memory order.
+   * A leaver leaves a hole `~id` (passes skip it) for the same id to take back; {@link tidy} fixes holes and order.
    */
   readonly ids: Int32Array[] = [];
   /** Entries in use in each class's list: members and holes. */
   readonly end = new Int32Array(MAX_CLASSES);
-  /** Holes in each class's list. */
   readonly holes = new Int32Array(MAX_CLASSES);
   /** Members appended out of id order since the list was last sorted. */
   readonly disorder = new Int32Array(MAX_CLASSES);
@@ -133,7 +122,6 @@ export class CollisionClasses {
     return this.top[k] === 0 && this.allowed[k * MAX_CLASSES + k] === 0 && k !== MIXED;
   }
 
-  /** Makes room for nodes up to `capacity` in every used class. */
   ensureNodes(capacity: number): void {
     if (capacity <= this.nodeCapacity) return;
     this.nodeCapacity = capacity;
@@ -192,10 +180,8 @@ export class CollisionClasses {
   }
 
   /**
-   * Puts class k's list back in shape between passes: drops holes once they are a quarter,
-   * sorts once a sixteenth is out of order, keeping each member's place and the {@link cursor}
-   * in step. With `keepOrder` (checked in shares) it never sorts, so no member waits more than
-   * a round. Returns whether the list changed.
+   * Between passes, drops class k's holes once a quarter and sorts once a sixteenth is out of order, keeping places
+   * and {@link cursor} in step; never sorts with `keepOrder`, so no member waits over a round. True if it changed.
    */
   tidy(k: number, items: ItemStore, sorter: KeySorter, keepOrder: boolean): boolean {
     const end = this.end[k];

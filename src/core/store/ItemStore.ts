@@ -52,10 +52,9 @@ export const NODE = 3;
 export const NO_RECORD = -1;
 
 /**
- * Item storage: a record per item and an id-to-record map (the only per-id state), so memory
- * follows the item count. A removed item's record stays with its id until the step ends
- * ({@link releaseDeparted}): bitECS reuses ids at once, and the id then takes its record and
- * list place back. Items are never objects.
+ * Item storage: a record per item and an id-to-record map (the only per-id state), so memory follows the item count.
+ * A removed item's record stays with its id until the step ends ({@link releaseDeparted}): bitECS reuses ids at once,
+ * and the id then takes its record and list place back.
  */
 export class ItemStore {
   /** Record of each id, or NO_RECORD; grown by doubling up to the id limit. */
@@ -64,7 +63,6 @@ export class ItemStore {
   i32: Int32Array;
   /** One bit per id, set while DETACHED: merges ask it often, and the bits stay in cache where records do not. */
   detachedBits: Int32Array;
-  /** Where the boxes live (see SLOT). */
   readonly slots: SlotPool;
   /** Per record, the item's place in its class's list; kept on leaving so the same id rejoins at its place. */
   listAt: Int32Array;
@@ -87,8 +85,7 @@ export class ItemStore {
     this.listAt = new Int32Array(cap).fill(-1);
     this.free = new Int32Array(cap);
     this.departed = new Int32Array(64);
-    // Records and lists past their counts are written before read: snapshots skip them. listAt
-    // is not among them: a fresh record's -1 there is read.
+    // Past their counts these are written before read, so snapshots skip them; not listAt, whose -1 a new record reads.
     declareExtent(this, 'i32', () => 4 * this.top);
     declareExtent(this, 'free', () => this.freeCount);
     declareExtent(this, 'departed', () => this.departedCount);
@@ -99,7 +96,6 @@ export class ItemStore {
     return this.rec.length;
   }
 
-  /** Records in use. */
   get records(): number {
     return this.top - this.freeCount;
   }
@@ -260,7 +256,6 @@ export class ItemStore {
       fail(`validate: ${mapped} records in use and ${this.freeCount} free, of ${this.top} handed out`);
   }
 
-  /** Frees every record and forgets every id. */
   reset(): void {
     this.rec.fill(NO_RECORD);
     this.detachedBits.fill(0);
@@ -286,8 +281,7 @@ export class ItemStore {
     this.listAt = grow(this.listAt, cap, -1);
   }
 
-  // Accessors: only this file knows the record layout, but for LooseQuadtree.move, which must
-  // stay small enough to inline and indexes records directly.
+  // Only this file knows the record layout, bar LooseQuadtree.move: it indexes records itself to stay inlinable.
 
   /** The item's record number (dense, below {@link handedOut}), or -1 for an absent id. */
   recordOf(id: number): number {
@@ -363,7 +357,6 @@ export class ItemStore {
     return this.i32[(this.rec[id] << 2) | FLAGS];
   }
 
-  /** True when the flag bit (STATIC, CIRCLE, SWEPT) is set. */
   hasFlag(id: number, flag: number): boolean {
     return (this.i32[(this.rec[id] << 2) | FLAGS] & flag) !== 0;
   }
@@ -388,7 +381,6 @@ export class ItemStore {
     return 4 * this.i32[(this.rec[id] << 2) | SLOT];
   }
 
-  /** The item's collider (see SlotPool.collider). */
   colliderOf(id: number): number {
     return this.slots.collider[this.i32[(this.rec[id] << 2) | SLOT]];
   }
@@ -424,7 +416,6 @@ export class ItemStore {
     return writeBox(this.slots.box, this.boxAt(id), minX, minY, maxX, maxY);
   }
 
-  /** The item's slot, the home of its box (see SLOT). */
   slotOf(id: number): number {
     return this.i32[(this.rec[id] << 2) | SLOT];
   }
@@ -442,7 +433,6 @@ export class ItemStore {
     this.listAt[this.rec[id]] = at;
   }
 
-  /** The item's collision class. */
   classOf(id: number): number {
     return (this.i32[(this.rec[id] << 2) | FLAGS] & CLASS_BITS) >> CLASS_SHIFT;
   }

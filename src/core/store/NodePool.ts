@@ -1,14 +1,13 @@
 import { grow } from '../grow.js';
 import { cellX, cellY, packCell } from './ItemStore.js';
 import { declareScratch } from '../snapshot/StatePlan.js';
-/**
- * The loose quadtree's nodes, as parallel typed arrays by node: their links and cells, subtree
- * counts, the cell index of each level, and the lifespans of empty groups. Children come in groups of four (group g holds
- * nodes 4g..4g+3: x-low/y-low, x-high/y-low, x-low/y-high, x-high/y-high). Group 0 is reserved
- * (node 0 is the root, 1..3 unused); freed groups are threaded through their first `firstChild`.
- */
 export const NONE = -1;
 
+/**
+ * The loose quadtree's nodes as parallel typed arrays: links, cells, subtree counts, each level's cell index and the
+ * lifespans of empty groups. Children come in groups of four (group g is nodes 4g..4g+3: x-low/y-low, x-high/y-low,
+ * x-low/y-high, x-high/y-high); group 0 is reserved (node 0 the root), freed groups chain through `firstChild`.
+ */
 export class NodePool {
   parent: Int32Array;
   /** First node of the child group, or NONE for a leaf. */
@@ -86,7 +85,6 @@ export class NodePool {
     this.indexCell(0);
   }
 
-  /** Nodes the arrays hold (grows by doubling). */
   get capacity(): number {
     return this.parent.length;
   }
@@ -165,7 +163,6 @@ export class NodePool {
     return n;
   }
 
-  /** Gives a leaf its four children. */
   private split(n: number): void {
     const g = this.allocGroup();
     this.nextLifespan[g] = this.lifespan;
@@ -186,7 +183,6 @@ export class NodePool {
     }
   }
 
-  /** Records a node in its level's cell index. */
   indexCell(n: number): void {
     const d = this.depth[n];
     let cells = this.levelCells[d];
@@ -202,7 +198,7 @@ export class NodePool {
     this.cell[n] = packCell(d, ix, iy);
   }
 
-  /** Adds one to the subtree counts from n up to `stop` (exclusive; the root by default); a counting group that gains an item is reused. */
+  /** Adds one to the counts from n up to `stop` (exclusive; through the root by default); reuses counting groups. */
   countUp(n: number, stop = NONE): void {
     for (let m = n; m !== stop; m = this.parent[m]) {
       this.total[m]++;
@@ -215,7 +211,7 @@ export class NodePool {
     }
   }
 
-  /** Takes one from the subtree counts from n up to `stop` (exclusive; the root by default); a group left empty starts counting down. */
+  /** Takes one from the counts from n up to `stop` (as countUp); a group left empty starts counting down. */
   countDown(n: number, stop = NONE): void {
     for (let m = n; m !== stop; m = this.parent[m]) {
       if (--this.total[m] === 0 && m !== 0) {
@@ -235,7 +231,7 @@ export class NodePool {
       if (child !== NONE) this.freeBranch(child >> 2);
     }
     const d = this.depth[first];
-    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a child group was indexed when it was made (see indexCell)
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- indexed when made (see indexCell)
     const cells = this.levelCells[d]!;
     for (let c = first; c < first + 4; c++) cells[(cellY(this.cell[c]) << d) + cellX(this.cell[c])] = NONE;
     this.stopCounting(g);

@@ -34,11 +34,7 @@ export function roomFor(own: number): number {
   return own + (own >> 2) + 1;
 }
 
-/**
- * Contiguous per-node item storage: each node owns a region of slots holding copies of its
- * items' boxes and ids, so scanning a node reads memory in order. Regions come from a bump
- * allocator with a free list per power-of-two size class; a compaction packs them back to back.
- */
+/** Per-node slot regions of boxes and ids, scanned in order: bump-allocated, free lists per power-of-two size. */
 export class SlotPool {
   /** minX, minY, maxX, maxY per slot in float32: half the bytes of the biggest per-item array. */
   box: Float32Array;
@@ -70,7 +66,6 @@ export class SlotPool {
     return this.top;
   }
 
-  /** Slots the arrays have room for. */
   get capacity(): number {
     return this.id.length;
   }
@@ -128,10 +123,7 @@ export class SlotPool {
     this.colliders.reset();
   }
 
-  /**
-   * The compaction's regions in new order: old and new start of each (room runs to the next
-   * new start, the last's to {@link placed}); an old start is stored as ~start when held apart.
-   */
+  /** The compaction's regions in new order: old start (~start when held apart) and new start, room up to the next. */
   private moves = new Int32Array(0);
   private moveCount = 0;
   private lastMoveCount = 0;
@@ -163,14 +155,10 @@ export class SlotPool {
   }
 
   /**
-   * Moves every placed region to its new start, each as one sequential run, and drops the free
-   * regions. Regions moving down go in new order: what one overwrites lies below its new start,
-   * where only regions placed before it go; regions moving up go in reverse order, likewise.
-   * One direction goes first (the one that holds fewer slots); a region of the other whose old
-   * place it overwrites is held apart and written last.
-   *
-   * Then keeps room for the slots handed out since the last compaction (at most an eighth) and
-   * a sixteenth more, so a steady scene neither grows nor shrinks the arrays.
+   * Moves each placed region to its new start in one run and drops the free ones. Regions moving down go in new order
+   * (each overwrites only slots of regions placed before it), those moving up in reverse; the direction holding fewer
+   * goes first, and a region of the other whose old place it overwrites is held apart and written last. Keeps room
+   * for slots handed out since the last compaction (an eighth at most) and a sixteenth, so a steady scene keeps size.
    */
   endCompact(): void {
     const { moves, moveCount: count } = this;
@@ -245,9 +233,8 @@ export class SlotPool {
   private upFirst = false;
 
   /**
-   * Marks (see {@link moves}) the regions to hold apart, sets {@link upFirst}, and returns their
-   * slots. Going up first, a region bound down is held when an upward region's new place covers
-   * its old one (binary search over new starts); likewise the other way. The order holding fewer wins.
+   * Marks (see {@link moves}) the regions to hold apart, sets {@link upFirst} and returns their slots: going up first,
+   * a region bound down is held when an upward one's new place covers its old one; likewise down. Fewer held wins.
    */
   private markHeld(): number {
     const { moves, moveCount: count } = this;
@@ -324,7 +311,6 @@ export class SlotPool {
     this.handId = id;
   }
 
-  /** Moves one slot's box, collider and id to another slot. */
   copy(from: number, to: number): void {
     const box = this.box;
     box[4 * to] = box[4 * from];

@@ -9,16 +9,13 @@ export const LAST_TO = 12;
 const STRIDE = 16;
 
 /**
- * The paths of swept items, densely indexed so a few swept items cost memory for themselves only.
- *
- * Each entry holds four boxes: `from` (where the last step left it), `to` (now), and the last
- * tested path (`lastFrom`, `lastTo`) for time of impact. The record holds the box covering
- * `from` and `to`, as Box2D enlarges a bullet's proxy, so only the final test and queries look here.
+ * The paths of swept items, densely indexed so only swept items cost memory. An entry holds `from` (where the last
+ * step left it), `to` (now) and the last tested path, for time of impact. The record holds the box covering `from`
+ * and `to`, as Box2D enlarges a bullet's proxy, so only the final test and queries look here.
  */
 export class SweptStore {
   /** Entry of each id, or -1. */
   entryOf: Int32Array = new Int32Array(0);
-  /** Id of each entry. */
   ids: Int32Array = new Int32Array(16);
   count = 0;
   /** Per entry, four float32 boxes (minX, minY, maxX, maxY) at FROM, TO, LAST_FROM, LAST_TO. */

@@ -121,7 +121,6 @@ export class TreeCheck {
     this.own(C.listStart[k], room, `the list region of class ${k}`);
   }
 
-  /** Marks `count` slots from `start` owned by `owner`, failing on a slot owned twice or past the pool. */
   private own(start: number, count: number, owner: string): void {
     if (start < 0 || start + count > this.tree.slots.used) fail(`validate: ${owner} runs past the slot pool`);
     for (let s = start; s < start + count; s++) {
@@ -173,7 +172,7 @@ export class TreeCheck {
     }
   }
 
-  /** Node n's child group at `first`: parent links, depths, cells, loose bounds, lifespan. Returns their subtree items. */
+  /** Node n's child group at `first`: parent links, depths, cells, lifespan. Returns their subtree items. */
   private checkChildren(n: number, first: number): number {
     const tree = this.tree;
     const nodes = tree.nodes;
@@ -316,7 +315,7 @@ export class TreeCheck {
       fail(`validate: root counts ${tree.nodes.total[0]} items, ${this.placed} reachable`);
   }
 
-  /** Node n's class regions: in the slot pool, owned once, big enough; then each item in them. Returns the node's items. */
+  /** Node n's class regions: in the slot pool, owned once, big enough; then their items. Returns the node's items. */
   private checkRegions(n: number): number {
     const tree = this.tree;
     const nodes = tree.nodes;
@@ -390,7 +389,6 @@ export class TreeCheck {
     slots.colliders.check(held);
   }
 
-  /** Slot s's copy of item id's flags and priority (class k) equals its record's. */
   private checkMeta(id: number, k: number, s: number): void {
     const items = this.tree.items;
     const slots = this.tree.slots;
@@ -409,7 +407,6 @@ export class TreeCheck {
     const items = tree.items;
     const slots = tree.slots;
     const C = tree.classes;
-    // The node's loose bounds, worked out once per node by checkRegions.
     const nb = this.nodeBox;
     const id = slots.id[s];
     if (id < 0 || id >= items.capacity) fail(`validate: slot ${s} of node ${n} holds a bad id ${id}`);

@@ -5,8 +5,8 @@ import { before } from '../lists/order.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
 /**
- * The current list's invariants: ordered, each pair once, no static pairs, begun by the last
- * step (pairs of items removed since stay until the next). Throws naming the first broken.
+ * The current list's invariants: ordered, each pair once, no static pairs, begun by the last step (pairs of items
+ * removed since stay until the next). Throws naming the first broken.
  */
 export function checkPairs(tree: SpatialTree, bp: Broadphase): void {
   const items = tree.items;

@@ -3,10 +3,9 @@ import { checkPairs } from './pairChecks.js';
 import { TreeCheck } from './TreeCheck.js';
 
 /**
- * Checks every invariant of a tree (links, counts, each item inside its node's loose bounds,
- * class lists and slots, the pair lists against a fresh search) and throws naming the first
- * broken one. For tests: O(items + nodes + pairs). A function, not a method, so that a game's
- * bundle leaves it out.
+ * Checks every invariant of a tree (links, counts, each item inside its node's loose bounds, class lists and slots,
+ * the pair list) and throws naming the first broken one. For tests: O(items + nodes + pairs). A function, not a
+ * method, so that a game's bundle leaves it out.
  */
 export function validateTree(tree: LooseQuadtree): void {
   new TreeCheck(tree.tree).run();
