@@ -2,7 +2,7 @@
  * Snapshots for rollback: the time to save and to restore the whole collision state, the
  * bytes a snapshot holds and the bytes a save copies (the parts of the buffers in use), for the
  * bouncing boxes (a tenth moving, in the core and through a bitECS world; all moving, joined
- * whole on a grid each step, in the core) and the storm, after
+ * whole on a grid each step, in the core; as bytes restored into a new tree) and the storm, after
  * the scene has run a while; and a whole bitECS world with `saveWorld`. Saves reuse one snapshot, as a rollback loop's ring of them does.
  * Rapier's `world.takeSnapshot()` and `World.restoreSnapshot` are timed beside them on the same
  * core scenes (its snapshot is a new buffer each save, its restore a new world).
@@ -22,6 +22,9 @@ import {
   saveWorld,
   saveTree,
   restoreTree,
+  snapshotFromBytes,
+  snapshotToBytes,
+  LooseQuadtree,
 } from '../src/index.js';
 import RAPIER from '@dimforge/rapier2d-compat';
 import { PairSum } from './contender.js';
@@ -69,6 +72,32 @@ function coreSubject(scene: Scene | StormScene): Subject {
     pairs: () => tree.current.count,
     held: () => snap.byteLength,
     copied: () => snap.used.reduce((sum, n) => sum + n, 0),
+  };
+}
+
+/** The core tree over the scene, saved as bytes and restored into a new tree each time, as another process would. */
+function bytesSubject(scene: Scene): Subject {
+  let tree = coreOver(scene);
+  const sum = new PairSum();
+  const snap = saveTree(tree);
+  let bytes: Uint8Array = new Uint8Array(0);
+  return {
+    frame: () => {
+      scene.advance();
+      sum.reset();
+      coreFrame(tree, scene, sum);
+    },
+    save: () => {
+      bytes = snapshotToBytes(saveTree(tree, snap));
+    },
+    restore: () => {
+      const fresh = new LooseQuadtree({ width: scene.side, height: scene.side });
+      restoreTree(fresh, snapshotFromBytes(fresh, bytes));
+      tree = fresh;
+    },
+    pairs: () => tree.current.count,
+    held: () => bytes.length,
+    copied: () => bytes.length,
   };
 }
 
@@ -198,6 +227,7 @@ async function main(): Promise<void> {
     const repeats = Math.max(10, Math.round(Number(values.repeats) * Math.min(1, 10_000 / n)));
     rows.push(measure(coreSubject(new Scene(n, '10')), 'bounce, 10% moving', n, repeats));
     rows.push(measure(coreSubject(new Scene(n, 'all')), 'bounce, all moving', n, repeats));
+    rows.push(measure(bytesSubject(new Scene(n, '10')), 'bounce, as bytes', n, repeats));
     const storm = new StormScene(n);
     rows.push(measure(coreSubject(storm), 'storm', storm.n, repeats));
     rows.push(measure(worldSubject(new Scene(n, '10'), false), 'bounce, saveQuadtree', n, repeats));

@@ -8,6 +8,7 @@ export { validateTree } from './validate/validate.js';
 export { QuadtreeQueries, type NodeVisitor } from './queries/QuadtreeQueries.js';
 export { QuadtreeSnapshot } from './snapshot/Snapshot.js';
 export { restoreTree, saveTree } from './snapshot/saveTree.js';
+export { snapshotFromBytes, snapshotToBytes } from './snapshot/bytes.js';
 export type { Visitor, IdArray } from './queries/QueryEngine.js';
 export {
   Shape,

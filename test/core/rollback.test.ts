@@ -7,6 +7,8 @@ import {
   validateTree,
   saveTree,
   restoreTree,
+  snapshotFromBytes,
+  snapshotToBytes,
 } from '../../src/core/index.js';
 import { TileLayer } from '../../src/tilemap/index.js';
 import { Rng } from './helpers.js';
@@ -316,6 +318,7 @@ function rollbackRun(
   frames: number,
   withTiles: boolean,
   swarm = false,
+  viaBytes = false,
 ): { restores: number; replayed: number; grown: number; joinedWhole: number; placedAgain: number } {
   const ops = script(seed, frames, withTiles, swarm);
   const straight = new Run(seed, withTiles);
@@ -327,7 +330,7 @@ function rollbackRun(
     else if (joinedWhole > 0) placedAgain++;
     return out;
   });
-  const run = new Run(seed, withTiles);
+  let run = new Run(seed, withTiles);
   const rng = new Rng(seed ^ 0x5eed);
   const ring: { snap: QuadtreeSnapshot; frame: number }[] = [];
   let restores = 0,
@@ -358,7 +361,14 @@ function rollbackRun(
     f++;
     if (ring.length > 0 && rng.chance(0.12)) {
       const { snap, frame } = ring[rng.int(ring.length)];
-      restoreTree(run.tree, snap);
+      if (viaBytes) {
+        // As another process would: a new tree with its tile layer made the same way takes the bytes.
+        const next = new Run(seed, withTiles);
+        restoreTree(next.tree, snapshotFromBytes(next.tree, snapshotToBytes(snap)));
+        run = next;
+      } else {
+        restoreTree(run.tree, snap);
+      }
       expect(run.tree.stepCount).toBe(snap.stepCount);
       validateTree(run.tree);
       replayed += Math.max(0, f - frame);
@@ -409,6 +419,23 @@ describe('rollback: save, run on, restore, replay', () => {
         // (a refill after a clear is detached as it arrives, and may go back at the next step).
         expect(joinedWhole).toBeGreaterThan(FRAMES / 5);
         expect(placedAgain).toBeGreaterThan(FRAMES / 10);
+      },
+      60_000 + FRAMES * 400,
+    );
+  }
+});
+
+describe('rollback through bytes: every restore into a new tree', () => {
+  for (const [seed, withTiles, swarm] of [
+    [7, true, false],
+    [8, false, true],
+  ] as const) {
+    it(
+      `replays every frame number for number (seed ${seed + SEED_SHIFT}, ${withTiles ? 'a tile layer' : 'a swarm'})`,
+      () => {
+        const { restores, replayed } = rollbackRun(seed + SEED_SHIFT, FRAMES, withTiles, swarm, true);
+        expect(restores).toBeGreaterThan(FRAMES / 20);
+        expect(replayed).toBeGreaterThan(FRAMES / 4);
       },
       60_000 + FRAMES * 400,
     );
@@ -525,5 +552,99 @@ describe('rollback: what restore refuses', () => {
     expect(snap.numbers).toBe(numbers);
     expect(snap.copies.every((c, i) => c === copies[i])).toBe(true);
     expect(snap.stepCount).toBe(tree.stepCount);
+  });
+});
+
+describe('snapshots as bytes: what reading them refuses', () => {
+  function tree(width = 256, layer = false): LooseQuadtree {
+    const t = new LooseQuadtree({ width, height: 256 });
+    if (layer) new TileLayer(t, { data: [1, 0, 0, 1], width: 2, height: 2, tileWidth: 8, tileHeight: 8, ids: 1000 });
+    for (let id = 0; id < 40; id++)
+      t.insert(id, (id * 13) % 200, (id * 29) % 200, ((id * 13) % 200) + 20, ((id * 29) % 200) + 20);
+    t.step();
+    return t;
+  }
+  function outputs(t: LooseQuadtree): number[] {
+    const out: number[] = [t.size, t.stepCount];
+    for (const list of [t.current, t.entered, t.exited])
+      for (let i = 0; i < list.count; i++) out.push(list.a[i], list.b[i], list.priority[i]);
+    return out;
+  }
+  const saved = tree();
+  saved.move(3, 0, 0, 90, 90);
+  saved.step();
+  const bytes = snapshotToBytes(saveTree(saved));
+
+  it('reads bytes into a new tree, from a Uint8Array at any offset or an ArrayBuffer', () => {
+    const shifted = new Uint8Array(bytes.length + 1).subarray(1);
+    shifted.set(bytes);
+    for (const input of [bytes, shifted, bytes.slice().buffer]) {
+      const t = new LooseQuadtree({ width: 256, height: 256 });
+      const snap = snapshotFromBytes(t, input);
+      expect(t.size).toBe(0); // nothing changes until the restore
+      restoreTree(t, snap);
+      validateTree(t);
+      expect(outputs(t)).toEqual(outputs(saved));
+      expect(snap.stepCount).toBe(saved.stepCount);
+    }
+  });
+
+  it('refuses bad bytes, naming what is wrong, and changes nothing', () => {
+    const t = tree();
+    const before = outputs(t);
+    const refuse = (input: unknown, message: string, into: LooseQuadtree = t) =>
+      expect(() => snapshotFromBytes(into, input as Uint8Array)).toThrow(`bitecs-quadtree: ${message}`);
+    refuse('bytes', 'snapshotFromBytes takes a Uint8Array or an ArrayBuffer (got "bytes")');
+    refuse(new Uint8Array(100), 'snapshotFromBytes: these 100 bytes are not a snapshot written by snapshotToBytes');
+    refuse(new Uint8Array(3), 'snapshotFromBytes: these 3 bytes are not a snapshot written by snapshotToBytes');
+    refuse(
+      bytes.subarray(0, bytes.length - 8),
+      `snapshotFromBytes: the snapshot is ${bytes.length} bytes long but ${bytes.length - 8} were given (truncated or padded)`,
+    );
+    const corrupt = bytes.slice();
+    corrupt[corrupt.length >> 1] ^= 4;
+    refuse(corrupt, 'snapshotFromBytes: the snapshot is corrupt (its checksum does not match its bytes)');
+    const newer = bytes.slice();
+    newer[4] = 2;
+    refuse(newer, 'snapshotFromBytes: the snapshot is of format version 2; this library reads version 1');
+    refuse(
+      bytes,
+      'snapshotFromBytes: the snapshot was saved from a tree with option width 256, this tree has 300: make it with the same options',
+      tree(300),
+    );
+    refuse(
+      bytes,
+      'snapshotFromBytes: the snapshot was saved from a tree of another shape (other tile layers, or another version of the library): make the same tile layers on this tree first',
+      tree(256, true),
+    );
+    expect(() => snapshotFromBytes({} as unknown as LooseQuadtree, bytes)).toThrow(
+      'bitecs-quadtree: snapshotFromBytes takes a LooseQuadtree (got an Object)',
+    );
+    expect(() => snapshotToBytes(new QuadtreeSnapshot())).toThrow(
+      'bitecs-quadtree: snapshotToBytes takes a snapshot saved by saveTree (got a QuadtreeSnapshot)',
+    );
+    expect(() => snapshotToBytes(null as unknown as QuadtreeSnapshot)).toThrow(
+      'bitecs-quadtree: snapshotToBytes takes a snapshot saved by saveTree (got null)',
+    );
+    expect(outputs(t)).toEqual(before);
+    validateTree(t);
+  });
+
+  it('a snapshot read from bytes is restored again and again, like one saved in place', () => {
+    const t = new LooseQuadtree({ width: 256, height: 256 });
+    const snap = snapshotFromBytes(t, bytes);
+    restoreTree(t, snap);
+    const first = outputs(t);
+    for (let f = 0; f < 5; f++) {
+      for (let id = 0; id < 40; id += 2) t.move(id, f * 9, id * 5, f * 9 + 12, id * 5 + 12);
+      t.step();
+    }
+    restoreTree(t, snap);
+    validateTree(t);
+    expect(outputs(t)).toEqual(first);
+    // And saved anew into, as any snapshot of the tree.
+    saveTree(t, snap);
+    restoreTree(t, snap);
+    expect(outputs(t)).toEqual(first);
   });
 });

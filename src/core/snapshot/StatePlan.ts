@@ -9,7 +9,7 @@
 const NUMBER = 0;
 const BOOLEAN = 1;
 /** A reference (object, typed array, function, string, null or undefined), restored as it was. */
-const REF = 2;
+export const REF = 2;
 /** The length of an array whose elements are objects: a change makes the plan stale. */
 const LENGTH = 3;
 
@@ -62,6 +62,8 @@ export class StatePlan {
   readonly planned: unknown[] = [];
   /** Every object and typed array the plan reaches: references may move among them and the plan still fits. */
   private readonly members: Set<object>;
+  /** The objects the walk reached but for typed arrays, in the order it reached them (the root first). */
+  readonly objects: object[] = [];
   numbers = 0;
   refs = 0;
   /** Distinct typed-array buffers, as byte views over the whole buffer. */
@@ -76,6 +78,7 @@ export class StatePlan {
     this.root = root;
     const seen = new Set<object>([root]);
     this.members = seen;
+    this.objects.push(root);
     const buffers = this.bufferIndex;
     const queue: object[] = [root];
     for (let q = 0; q < queue.length; q++) {
@@ -91,6 +94,7 @@ export class StatePlan {
           this.add(o, key, REF, this.refs++, undefined);
           if (typeof v !== 'object' || v === null || seen.has(v) || outside.has(v)) continue;
           seen.add(v);
+          if (!ArrayBuffer.isView(v)) this.objects.push(v);
           if (ArrayBuffer.isView(v)) {
             if (!buffers.has(v.buffer)) {
               buffers.set(v.buffer, this.buffers.length);
@@ -101,10 +105,11 @@ export class StatePlan {
             for (const inner of (v as Map<unknown, unknown> | Set<unknown>).values() as Iterable<unknown>) {
               if (typeof inner === 'object' && inner !== null && !seen.has(inner) && !outside.has(inner)) {
                 seen.add(inner);
+                this.objects.push(inner);
                 queue.push(inner);
               }
             }
-          } else if (Array.isArray(v) && v.every(isPrimitive)) {
+          } else if (Array.isArray(v) && v.every(listable)) {
             this.lists.push(v);
           } else {
             queue.push(v);
@@ -112,6 +117,21 @@ export class StatePlan {
         }
       }
     }
+  }
+
+  /** This plan over new buffers (as many, in order) and the typed arrays `views` on them: a snapshot from bytes. */
+  overBuffers(buffers: Uint8Array[], views: object[]): StatePlan {
+    const plan = Object.create(StatePlan.prototype) as StatePlan;
+    return Object.assign(plan, this, {
+      buffers,
+      bufferIndex: new Map(buffers.map((b, i) => [b.buffer, i])),
+      members: new Set([...this.members, ...views]),
+    });
+  }
+
+  /** The typed-array buffer index of `v`, or -1. */
+  bufferOf(v: ArrayBufferView): number {
+    return this.bufferIndex.get(v.buffer) ?? -1;
   }
 
   private add(holder: object, key: string | number, kind: number, slot: number, planned: unknown): void {
@@ -141,7 +161,7 @@ export class StatePlan {
       }
     }
     for (const list of this.lists) {
-      for (let i = 0; i < list.length; i++) if (!isPrimitive(list[i])) return false;
+      for (let i = 0; i < list.length; i++) if (!listable(list[i])) return false;
     }
     for (const map of this.maps) {
       for (const v of map.values() as Iterable<unknown>)
@@ -223,8 +243,9 @@ export class StatePlan {
   }
 }
 
-function isPrimitive(v: unknown): boolean {
-  return v === null || (typeof v !== 'object' && typeof v !== 'function');
+/** Whether an array element is copied as list content; an array holding null is walked: it may later hold objects. */
+function listable(v: unknown): boolean {
+  return typeof v !== 'object' && typeof v !== 'function';
 }
 
 function copyList(from: unknown[], to: unknown[]): void {

@@ -1,0 +1,271 @@
+import { fail, show } from '../errors.js';
+import { LooseQuadtree } from '../LooseQuadtree.js';
+import { describe, QuadtreeSnapshot } from './Snapshot.js';
+import { REF, StatePlan } from './StatePlan.js';
+
+/**
+ * A snapshot as bytes: a header (magic, format version, lengths, checksum), then JSON for the
+ * references, lists and the tree's options, then the numbers and each buffer's part in use.
+ * A reference to an object of the state is written as its place in the plan's walk, so a
+ * tree made with the same options walks to the same places and takes the state over.
+ */
+const MAGIC = 0x53545142; // "BQTS" little-endian
+const VERSION = 1;
+/** magic, version, total bytes, checksum, shape, meta bytes, numbers: seven uint32, then padding to 8. */
+const HEADER = 32;
+
+const TYPED = {
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+} as const;
+type TypedName = keyof typeof TYPED;
+
+/** A value of a reference, list or map as JSON: finite numbers, booleans and null as they are, the rest tagged. */
+type Encoded = number | boolean | null | (string | number)[];
+
+interface Meta {
+  options: Record<string, number | boolean>;
+  stepCount: number;
+  refs: Encoded[];
+  used: number[];
+  sizes: number[];
+  lists: Encoded[][];
+  maps: Encoded[][];
+}
+
+/**
+ * Writes a snapshot (made by `saveTree`) as bytes: to a file, over the network, or into another
+ * process, where {@link snapshotFromBytes} reads them back for a tree made with the same options
+ * (and the same tile layers). Allocates the bytes it returns.
+ * @throws if `snapshot` is not a snapshot saved by `saveTree`
+ */
+export function snapshotToBytes(snapshot: QuadtreeSnapshot): Uint8Array {
+  if (!(snapshot instanceof QuadtreeSnapshot) || snapshot.plan === null || !(snapshot.owner instanceof LooseQuadtree))
+    fail(`snapshotToBytes takes a snapshot saved by saveTree (got ${describe(snapshot)})`);
+  const plan = snapshot.plan;
+  const index = objectIndex(plan);
+  const refs: Encoded[] = new Array<Encoded>(plan.refs);
+  for (let f = 0; f < plan.kinds.length; f++)
+    if (plan.kinds[f] === REF) refs[plan.slots[f]] = encodeRef(snapshot.refs[plan.slots[f]], plan, index);
+  const meta: Meta = {
+    options: optionsOf(snapshot.owner),
+    stepCount: snapshot.stepCount,
+    refs,
+    used: Array.from(snapshot.used),
+    sizes: snapshot.copies.map((c) => c.length),
+    lists: snapshot.lists.map((l) => l.map((v) => encodeValue(v, index))),
+    maps: snapshot.maps.map((l) => l.map((v) => encodeValue(v, index))),
+  };
+  const json = new TextEncoder().encode(JSON.stringify(meta));
+  let size = HEADER + pad8(json.length) + 8 * snapshot.numbers.length;
+  for (let b = 0; b < snapshot.used.length; b++) size += pad8(snapshot.used[b]);
+  const out = new Uint8Array(size);
+  out.set(json, HEADER);
+  let at = HEADER + pad8(json.length);
+  new Float64Array(out.buffer, at, snapshot.numbers.length).set(snapshot.numbers);
+  at += 8 * snapshot.numbers.length;
+  for (let b = 0; b < snapshot.used.length; b++) {
+    out.set(snapshot.copies[b].subarray(0, snapshot.used[b]), at);
+    at += pad8(snapshot.used[b]);
+  }
+  const head = new DataView(out.buffer);
+  head.setUint32(0, MAGIC, true);
+  head.setUint32(4, VERSION, true);
+  head.setUint32(8, size, true);
+  head.setUint32(16, shapeOf(plan, index), true);
+  head.setUint32(20, json.length, true);
+  head.setUint32(24, snapshot.numbers.length, true);
+  head.setUint32(12, checksum(out), true);
+  return out;
+}
+
+/**
+ * Reads bytes written by {@link snapshotToBytes} into a snapshot of `tree`, which `restoreTree`
+ * then brings back: `tree` must be made with the same options and tile layers as the tree
+ * saved (a fresh one will do, in any process running the same version of the library).
+ * Nothing in `tree` changes until that restore.
+ * @throws if the bytes are not a snapshot, are truncated or corrupt (checksum), were written by
+ * another format version, or by a tree of other options or another shape; naming which
+ */
+export function snapshotFromBytes(tree: LooseQuadtree, bytes: Uint8Array | ArrayBuffer): QuadtreeSnapshot {
+  if (!(tree instanceof LooseQuadtree)) fail(`snapshotFromBytes takes a LooseQuadtree (got ${describe(tree)})`);
+  const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
+  if (!(data instanceof Uint8Array))
+    fail(`snapshotFromBytes takes a Uint8Array or an ArrayBuffer (got ${describe(bytes)})`);
+  // Aligned, so the numbers and buffers can be read through typed arrays.
+  const own = data.byteOffset % 8 === 0 ? data : data.slice();
+  const head = new DataView(own.buffer, own.byteOffset, Math.min(own.length, HEADER));
+  if (own.length < HEADER || head.getUint32(0, true) !== MAGIC)
+    fail(`snapshotFromBytes: these ${own.length} bytes are not a snapshot written by snapshotToBytes`);
+  const version = head.getUint32(4, true);
+  if (version !== VERSION)
+    fail(`snapshotFromBytes: the snapshot is of format version ${version}; this library reads version ${VERSION}`);
+  const size = head.getUint32(8, true);
+  if (own.length !== size)
+    fail(`snapshotFromBytes: the snapshot is ${size} bytes long but ${own.length} were given (truncated or padded)`);
+  if (checksum(own) !== head.getUint32(12, true))
+    fail('snapshotFromBytes: the snapshot is corrupt (its checksum does not match its bytes)');
+  const jsonLength = head.getUint32(20, true);
+  const numberCount = head.getUint32(24, true);
+  let meta: Meta;
+  try {
+    meta = JSON.parse(new TextDecoder().decode(own.subarray(HEADER, HEADER + jsonLength))) as Meta;
+  } catch {
+    fail('snapshotFromBytes: the snapshot is corrupt (its description does not parse)');
+  }
+  const options = optionsOf(tree);
+  for (const key of Object.keys(options)) {
+    if (!Object.is(options[key], meta.options[key]))
+      fail(
+        `snapshotFromBytes: the snapshot was saved from a tree with option ${key} ${show(meta.options[key])}, ` +
+          `this tree has ${show(options[key])}: make it with the same options`,
+      );
+  }
+  const plan = new StatePlan(tree);
+  const index = objectIndex(plan);
+  if (
+    shapeOf(plan, index) !== head.getUint32(16, true) ||
+    meta.refs.length !== plan.refs ||
+    numberCount !== plan.numbers
+  )
+    fail(
+      'snapshotFromBytes: the snapshot was saved from a tree of another shape (other tile layers, or another ' +
+        'version of the library): make the same tile layers on this tree first',
+    );
+  let at = HEADER + pad8(jsonLength);
+  const snap = new QuadtreeSnapshot();
+  snap.numbers = new Float64Array(own.buffer, own.byteOffset + at, numberCount).slice();
+  at += 8 * numberCount;
+  // The state's new buffers, and the snapshot's own copies of them.
+  const buffers: Uint8Array[] = [];
+  for (let b = 0; b < meta.sizes.length; b++) {
+    const used = meta.used[b];
+    const copy = new Uint8Array(meta.sizes[b]);
+    copy.set(own.subarray(at, at + used));
+    at += pad8(used);
+    snap.copies.push(copy);
+    buffers.push(new Uint8Array(meta.sizes[b]));
+  }
+  const views: object[] = [];
+  snap.refs = new Array<unknown>(plan.refs);
+  for (let f = 0; f < plan.kinds.length; f++) {
+    if (plan.kinds[f] !== REF) continue;
+    const v = meta.refs[plan.slots[f]];
+    // Functions and objects outside the state: the receiving tree's own value at the same field.
+    snap.refs[plan.slots[f]] =
+      Array.isArray(v) && v[0] === 'k'
+        ? (plan.holders[f] as Record<string | number, unknown>)[plan.keys[f]]
+        : decodeRef(v, plan, buffers, views);
+  }
+  const adopted = plan.overBuffers(buffers, views);
+  snap.plan = adopted;
+  snap.owner = tree;
+  snap.used = Int32Array.from(meta.used);
+  snap.lists = meta.lists.map((l) => l.map((v) => decodeValue(v, plan)));
+  snap.maps = meta.maps.map((l) => l.map((v) => decodeValue(v, plan)));
+  snap.stepCount = meta.stepCount;
+  return snap;
+}
+
+function pad8(n: number): number {
+  return (n + 7) & ~7;
+}
+
+/** The options a snapshot must be restored under. */
+function optionsOf(tree: LooseQuadtree): Record<string, number | boolean> {
+  const t = tree.tree;
+  return {
+    x: tree.x,
+    y: tree.y,
+    width: tree.width,
+    height: tree.height,
+    maxDepth: tree.maxDepth,
+    touching: tree.touching,
+    lifespan: t.nodes.lifespan,
+    maxLifespan: t.nodes.maxLifespan,
+    maxId: t.idLimit,
+  };
+}
+
+function objectIndex(plan: StatePlan): Map<object, number> {
+  return new Map(plan.objects.map((o, i) => [o, i]));
+}
+
+/** A hash of the plan's fields (holder, key, kind): two trees of the same shape walk to the same fields. */
+function shapeOf(plan: StatePlan, index: Map<object, number>): number {
+  let h = 0x811c9dc5;
+  const mix = (v: number) => (h = Math.imul(h ^ v, 0x01000193));
+  for (let f = 0; f < plan.kinds.length; f++) {
+    mix(index.get(plan.holders[f]) ?? -1);
+    mix(plan.kinds[f]);
+    const key = String(plan.keys[f]);
+    for (let i = 0; i < key.length; i++) mix(key.charCodeAt(i));
+  }
+  return h >>> 0;
+}
+
+/** A 32-bit hash of every byte past the checksum's own place, four at a time. */
+function checksum(bytes: Uint8Array): number {
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
+  let h = 0x9e3779b9;
+  for (let i = 4; i < words.length; i++) {
+    h = Math.imul(h ^ words[i], 0x85ebca6b);
+    h ^= h >>> 13;
+  }
+  return (h ^ words.length) >>> 0;
+}
+
+function encodeRef(v: unknown, plan: StatePlan, index: Map<object, number>): Encoded {
+  if (ArrayBuffer.isView(v)) {
+    const b = plan.bufferOf(v);
+    const name = v.constructor.name;
+    if (b >= 0 && name in TYPED) return ['t', b, name, v.byteOffset, (v as unknown as { length: number }).length];
+  }
+  // Functions and objects outside the state are the receiving tree's own.
+  if (typeof v === 'function' || (typeof v === 'object' && v !== null && !index.has(v))) return ['k'];
+  return encodeValue(v, index);
+}
+
+function encodeValue(v: unknown, index: Map<object, number>): Encoded {
+  if ((typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0)) || typeof v === 'boolean' || v === null)
+    return v;
+  if (typeof v === 'number') return ['n', String(v)];
+  if (v === undefined) return ['u'];
+  if (typeof v === 'string') return ['s', v];
+  if (typeof v === 'object' && index.has(v)) return ['o', index.get(v) as number];
+  return fail(`snapshotToBytes: the state holds a value it cannot write (${describe(v)})`);
+}
+
+function decodeRef(v: Encoded, plan: StatePlan, buffers: Uint8Array[], views: object[]): unknown {
+  if (Array.isArray(v) && v[0] === 't') {
+    const [, b, name, offset, length] = v as [string, number, TypedName, number, number];
+    if (!(b < buffers.length && name in TYPED)) fail('snapshotFromBytes: the snapshot is corrupt (a view)');
+    const Typed = TYPED[name] as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => object;
+    const view = new Typed(buffers[b].buffer, offset, length);
+    views.push(view);
+    return view;
+  }
+  return decodeValue(v, plan);
+}
+
+function decodeValue(v: Encoded, plan: StatePlan): unknown {
+  if (!Array.isArray(v)) return v;
+  switch (v[0]) {
+    case 'n':
+      return Number(v[1]);
+    case 'u':
+      return undefined;
+    case 's':
+      return v[1];
+    case 'o':
+      return plan.objects[v[1] as number];
+  }
+  return fail('snapshotFromBytes: the snapshot is corrupt (a value)');
+}
