@@ -442,22 +442,25 @@ describe('rollback through bytes: every restore into a new tree', () => {
   }
 });
 
-describe('rollback: what restore refuses', () => {
-  /** A small tree with pairs, and its outputs after another step, to show that nothing changed. */
-  function small(): LooseQuadtree {
-    const tree = new LooseQuadtree({ width: 256, height: 256 });
-    for (let id = 0; id < 40; id++)
-      tree.insert(id, (id * 13) % 200, (id * 29) % 200, ((id * 13) % 200) + 20, ((id * 29) % 200) + 20);
-    tree.step();
-    return tree;
-  }
-  function outputs(tree: LooseQuadtree): number[] {
-    const out: number[] = [tree.size, tree.stepCount];
-    for (const list of [tree.current, tree.entered, tree.exited])
-      for (let i = 0; i < list.count; i++) out.push(list.a[i], list.b[i], list.priority[i]);
-    return out;
-  }
+/** A small tree with pairs (of world width `width`, with a tile layer if `layer`), stepped once. */
+function small(width = 256, layer = false): LooseQuadtree {
+  const tree = new LooseQuadtree({ width, height: 256 });
+  if (layer) new TileLayer(tree, { data: [1, 0, 0, 1], width: 2, height: 2, tileWidth: 8, tileHeight: 8, ids: 1000 });
+  for (let id = 0; id < 40; id++)
+    tree.insert(id, (id * 13) % 200, (id * 29) % 200, ((id * 13) % 200) + 20, ((id * 29) % 200) + 20);
+  tree.step();
+  return tree;
+}
 
+/** A tree's outputs after its last step, to show that nothing changed. */
+function outputs(tree: LooseQuadtree): number[] {
+  const out: number[] = [tree.size, tree.stepCount];
+  for (const list of [tree.current, tree.entered, tree.exited])
+    for (let i = 0; i < list.count; i++) out.push(list.a[i], list.b[i], list.priority[i]);
+  return out;
+}
+
+describe('rollback: what restore refuses', () => {
   it('refuses what is not a snapshot, an empty one, and one of another tree, naming the problem', () => {
     const tree = small();
     const before = outputs(tree);
@@ -556,21 +559,7 @@ describe('rollback: what restore refuses', () => {
 });
 
 describe('snapshots as bytes: what reading them refuses', () => {
-  function tree(width = 256, layer = false): LooseQuadtree {
-    const t = new LooseQuadtree({ width, height: 256 });
-    if (layer) new TileLayer(t, { data: [1, 0, 0, 1], width: 2, height: 2, tileWidth: 8, tileHeight: 8, ids: 1000 });
-    for (let id = 0; id < 40; id++)
-      t.insert(id, (id * 13) % 200, (id * 29) % 200, ((id * 13) % 200) + 20, ((id * 29) % 200) + 20);
-    t.step();
-    return t;
-  }
-  function outputs(t: LooseQuadtree): number[] {
-    const out: number[] = [t.size, t.stepCount];
-    for (const list of [t.current, t.entered, t.exited])
-      for (let i = 0; i < list.count; i++) out.push(list.a[i], list.b[i], list.priority[i]);
-    return out;
-  }
-  const saved = tree();
+  const saved = small();
   saved.move(3, 0, 0, 90, 90);
   saved.step();
   const bytes = snapshotToBytes(saveTree(saved));
@@ -590,7 +579,7 @@ describe('snapshots as bytes: what reading them refuses', () => {
   });
 
   it('refuses bad bytes, naming what is wrong, and changes nothing', () => {
-    const t = tree();
+    const t = small();
     const before = outputs(t);
     const refuse = (input: unknown, message: string, into: LooseQuadtree = t) =>
       expect(() => snapshotFromBytes(into, input as Uint8Array)).toThrow(`bitecs-quadtree: ${message}`);
@@ -610,12 +599,12 @@ describe('snapshots as bytes: what reading them refuses', () => {
     refuse(
       bytes,
       'snapshotFromBytes: the snapshot was saved from a tree with option width 256, this tree has 300: make it with the same options',
-      tree(300),
+      small(300),
     );
     refuse(
       bytes,
       'snapshotFromBytes: the snapshot was saved from a tree of another shape (other tile layers, or another version of the library): make the same tile layers on this tree first',
-      tree(256, true),
+      small(256, true),
     );
     expect(() => snapshotFromBytes({} as unknown as LooseQuadtree, bytes)).toThrow(
       'bitecs-quadtree: snapshotFromBytes takes a LooseQuadtree (got an Object)',
