@@ -584,8 +584,11 @@ describe('snapshots as bytes: what reading them refuses', () => {
     const refuse = (input: unknown, message: string, into: LooseQuadtree = t) =>
       expect(() => snapshotFromBytes(into, input as Uint8Array)).toThrow(`bitecs-quadtree: ${message}`);
     refuse('bytes', 'snapshotFromBytes takes a Uint8Array or an ArrayBuffer (got "bytes")');
-    refuse(new Uint8Array(100), 'snapshotFromBytes: these 100 bytes are not a snapshot written by snapshotToBytes');
-    refuse(new Uint8Array(3), 'snapshotFromBytes: these 3 bytes are not a snapshot written by snapshotToBytes');
+    refuse(
+      new Uint8Array(100),
+      'snapshotFromBytes: these 100 bytes are not a snapshot written as bytes by this library',
+    );
+    refuse(new Uint8Array(3), 'snapshotFromBytes: these 3 bytes are not a snapshot written as bytes by this library');
     refuse(
       bytes.subarray(0, bytes.length - 8),
       `snapshotFromBytes: the snapshot is ${bytes.length} bytes long but ${bytes.length - 8} were given (truncated or padded)`,
@@ -598,12 +601,12 @@ describe('snapshots as bytes: what reading them refuses', () => {
     refuse(newer, 'snapshotFromBytes: the snapshot is of format version 2; this library reads version 1');
     refuse(
       bytes,
-      'snapshotFromBytes: the snapshot was saved from a tree with option width 256, this tree has 300: make it with the same options',
+      'snapshotFromBytes: the snapshot was saved with option width 256, this one has 300: make it with the same options',
       small(300),
     );
     refuse(
       bytes,
-      'snapshotFromBytes: the snapshot was saved from a tree of another shape (other tile layers, or another version of the library): make the same tile layers on this tree first',
+      'snapshotFromBytes: the snapshot was saved from state of another shape (other tile layers, handlers, or another version of the library): make the same tile layers on this tree first',
       small(256, true),
     );
     expect(() => snapshotFromBytes({} as unknown as LooseQuadtree, bytes)).toThrow(

@@ -30,8 +30,13 @@ type TypedName = keyof typeof TYPED;
 /** A value of a reference, list or map as JSON: finite numbers, booleans and null as they are, the rest tagged. */
 type Encoded = number | boolean | null | (string | number)[];
 
+/** Settings a snapshot must be read back under: a tree's options, and the ECS plugin's beside them. */
+export type BytesOptions = Record<string, number | boolean>;
+
 interface Meta {
-  options: Record<string, number | boolean>;
+  options: BytesOptions;
+  /** Lists of numbers a caller keeps beside the state (the ECS face's lists of entities). */
+  extra: Record<string, number[]>;
   stepCount: number;
   refs: Encoded[];
   used: number[];
@@ -49,13 +54,24 @@ interface Meta {
 export function snapshotToBytes(snapshot: QuadtreeSnapshot): Uint8Array {
   if (!(snapshot instanceof QuadtreeSnapshot) || snapshot.plan === null || !(snapshot.owner instanceof LooseQuadtree))
     fail(`snapshotToBytes takes a snapshot saved by saveTree (got ${describe(snapshot)})`);
+  return writeBytes(snapshot, treeOptions(snapshot.owner), {});
+}
+
+/** Writes a saved state as bytes, with the options it must be read under and lists kept beside it. */
+export function writeBytes(
+  snapshot: QuadtreeSnapshot,
+  options: BytesOptions,
+  extra: Record<string, number[]>,
+): Uint8Array {
   const plan = snapshot.plan;
+  if (plan === null) return fail('a snapshot that holds nothing yet has no bytes: save into it first');
   const index = objectIndex(plan);
   const refs: Encoded[] = new Array<Encoded>(plan.refs);
   for (let f = 0; f < plan.kinds.length; f++)
     if (plan.kinds[f] === REF) refs[plan.slots[f]] = encodeRef(snapshot.refs[plan.slots[f]], plan, index);
   const meta: Meta = {
-    options: optionsOf(snapshot.owner),
+    options,
+    extra,
     stepCount: snapshot.stepCount,
     refs,
     used: Array.from(snapshot.used),
@@ -96,39 +112,52 @@ export function snapshotToBytes(snapshot: QuadtreeSnapshot): Uint8Array {
  */
 export function snapshotFromBytes(tree: LooseQuadtree, bytes: Uint8Array | ArrayBuffer): QuadtreeSnapshot {
   if (!(tree instanceof LooseQuadtree)) fail(`snapshotFromBytes takes a LooseQuadtree (got ${describe(tree)})`);
+  return readBytes(tree, bytes, treeOptions(tree), 'snapshotFromBytes', 'make the same tile layers on this tree first')
+    .snapshot;
+}
+
+/**
+ * Reads bytes {@link writeBytes} wrote into a snapshot of `root`, checked against `options`; `verb`
+ * names the call in errors, `advice` says what to do when the state has another shape.
+ */
+export function readBytes(
+  root: object,
+  bytes: Uint8Array | ArrayBuffer,
+  options: BytesOptions,
+  verb: string,
+  advice: string,
+): { snapshot: QuadtreeSnapshot; extra: Record<string, number[]> } {
   const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
-  if (!(data instanceof Uint8Array))
-    fail(`snapshotFromBytes takes a Uint8Array or an ArrayBuffer (got ${describe(bytes)})`);
+  if (!(data instanceof Uint8Array)) fail(`${verb} takes a Uint8Array or an ArrayBuffer (got ${describe(bytes)})`);
   // Aligned, so the numbers and buffers can be read through typed arrays.
   const own = data.byteOffset % 8 === 0 ? data : data.slice();
   const head = new DataView(own.buffer, own.byteOffset, Math.min(own.length, HEADER));
   if (own.length < HEADER || head.getUint32(0, true) !== MAGIC)
-    fail(`snapshotFromBytes: these ${own.length} bytes are not a snapshot written by snapshotToBytes`);
+    fail(`${verb}: these ${own.length} bytes are not a snapshot written as bytes by this library`);
   const version = head.getUint32(4, true);
   if (version !== VERSION)
-    fail(`snapshotFromBytes: the snapshot is of format version ${version}; this library reads version ${VERSION}`);
+    fail(`${verb}: the snapshot is of format version ${version}; this library reads version ${VERSION}`);
   const size = head.getUint32(8, true);
   if (own.length !== size)
-    fail(`snapshotFromBytes: the snapshot is ${size} bytes long but ${own.length} were given (truncated or padded)`);
+    fail(`${verb}: the snapshot is ${size} bytes long but ${own.length} were given (truncated or padded)`);
   if (checksum(own) !== head.getUint32(12, true))
-    fail('snapshotFromBytes: the snapshot is corrupt (its checksum does not match its bytes)');
+    fail(`${verb}: the snapshot is corrupt (its checksum does not match its bytes)`);
   const jsonLength = head.getUint32(20, true);
   const numberCount = head.getUint32(24, true);
   let meta: Meta;
   try {
     meta = JSON.parse(new TextDecoder().decode(own.subarray(HEADER, HEADER + jsonLength))) as Meta;
   } catch {
-    fail('snapshotFromBytes: the snapshot is corrupt (its description does not parse)');
+    fail(`${verb}: the snapshot is corrupt (its description does not parse)`);
   }
-  const options = optionsOf(tree);
   for (const key of Object.keys(options)) {
     if (!Object.is(options[key], meta.options[key]))
       fail(
-        `snapshotFromBytes: the snapshot was saved from a tree with option ${key} ${show(meta.options[key])}, ` +
-          `this tree has ${show(options[key])}: make it with the same options`,
+        `${verb}: the snapshot was saved with option ${key} ${show(meta.options[key])}, ` +
+          `this one has ${show(options[key])}: make it with the same options`,
       );
   }
-  const plan = new StatePlan(tree);
+  const plan = new StatePlan(root);
   const index = objectIndex(plan);
   if (
     shapeOf(plan, index) !== head.getUint32(16, true) ||
@@ -136,8 +165,8 @@ export function snapshotFromBytes(tree: LooseQuadtree, bytes: Uint8Array | Array
     numberCount !== plan.numbers
   )
     fail(
-      'snapshotFromBytes: the snapshot was saved from a tree of another shape (other tile layers, or another ' +
-        'version of the library): make the same tile layers on this tree first',
+      `${verb}: the snapshot was saved from state of another shape (other tile layers, handlers, or another ` +
+        `version of the library): ${advice}`,
     );
   let at = HEADER + pad8(jsonLength);
   const snap = new QuadtreeSnapshot();
@@ -166,20 +195,20 @@ export function snapshotFromBytes(tree: LooseQuadtree, bytes: Uint8Array | Array
   }
   const adopted = plan.overBuffers(buffers, views);
   snap.plan = adopted;
-  snap.owner = tree;
+  snap.owner = root;
   snap.used = Int32Array.from(meta.used);
   snap.lists = meta.lists.map((l) => l.map((v) => decodeValue(v, plan)));
   snap.maps = meta.maps.map((l) => l.map((v) => decodeValue(v, plan)));
   snap.stepCount = meta.stepCount;
-  return snap;
+  return { snapshot: snap, extra: meta.extra };
 }
 
 function pad8(n: number): number {
   return (n + 7) & ~7;
 }
 
-/** The options a snapshot must be restored under. */
-function optionsOf(tree: LooseQuadtree): Record<string, number | boolean> {
+/** The options a tree's snapshot must be read back under. */
+export function treeOptions(tree: LooseQuadtree): BytesOptions {
   const t = tree.tree;
   return {
     x: tree.x,
@@ -240,13 +269,13 @@ function encodeValue(v: unknown, index: Map<object, number>): Encoded {
   if (v === undefined) return ['u'];
   if (typeof v === 'string') return ['s', v];
   if (typeof v === 'object' && index.has(v)) return ['o', index.get(v) as number];
-  return fail(`snapshotToBytes: the state holds a value it cannot write (${describe(v)})`);
+  return fail(`a snapshot's state holds a value bytes cannot hold (${describe(v)})`);
 }
 
 function decodeRef(v: Encoded, plan: StatePlan, buffers: Uint8Array[], views: object[]): unknown {
   if (Array.isArray(v) && v[0] === 't') {
     const [, b, name, offset, length] = v as [string, number, TypedName, number, number];
-    if (!(b < buffers.length && name in TYPED)) fail('snapshotFromBytes: the snapshot is corrupt (a view)');
+    if (!(b < buffers.length && name in TYPED)) fail('the snapshot is corrupt (a view)');
     const Typed = TYPED[name] as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => object;
     const view = new Typed(buffers[b].buffer, offset, length);
     views.push(view);
@@ -267,5 +296,5 @@ function decodeValue(v: Encoded, plan: StatePlan): unknown {
     case 'o':
       return plan.objects[v[1] as number];
   }
-  return fail('snapshotFromBytes: the snapshot is corrupt (a value)');
+  return fail('the snapshot is corrupt (a value)');
 }
