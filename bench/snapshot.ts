@@ -3,7 +3,8 @@
  * bytes a snapshot holds and the bytes a save copies (the parts of the buffers in use), for the
  * bouncing boxes (a tenth moving, in the core and through a bitECS world; all moving, joined
  * whole on a grid each step, in the core; as bytes restored into a new tree) and the storm, after
- * the scene has run a while; and a whole bitECS world with `saveWorld`. Saves reuse one snapshot, as a rollback loop's ring of them does.
+ * the scene has run a while; and a whole bitECS world with `saveWorld`, in memory and as bytes
+ * restored into a new world. Saves reuse one snapshot, as a rollback loop's ring of them does.
  * Rapier's `world.takeSnapshot()` and `World.restoreSnapshot` are timed beside them on the same
  * core scenes (its snapshot is a new buffer each save, its restore a new world).
  *
@@ -25,6 +26,8 @@ import {
   snapshotFromBytes,
   snapshotToBytes,
   LooseQuadtree,
+  worldFromBytes,
+  worldToBytes,
 } from '../src/index.js';
 import RAPIER from '@dimforge/rapier2d-compat';
 import { PairSum } from './contender.js';
@@ -106,16 +109,12 @@ function bytesSubject(scene: Scene): Subject {
  * plugin's state beside the tree; `saveWorld` (whole) the world's entities, components and
  * queries too.
  */
-function worldSubject(scene: Scene, whole: boolean): Subject {
+function worldSubject(scene: Scene, whole: boolean, asBytes = false): Subject {
   const position = { x: [] as number[], y: [] as number[] };
   const bounds = { width: [] as number[], height: [] as number[] };
-  const world = addQuadtree(createWorld(), {
-    width: scene.side,
-    height: scene.side,
-    pairEntities: false,
-    position,
-    bounds,
-  });
+  const setUp = () =>
+    addQuadtree(createWorld(), { width: scene.side, height: scene.side, pairEntities: false, position, bounds });
+  let world = setUp();
   for (let i = 0; i < scene.n; i++) {
     const eid = addEntity(world);
     addComponent(world, eid, position);
@@ -137,6 +136,25 @@ function worldSubject(scene: Scene, whole: boolean): Subject {
     quadtreeCollisionSystem(quadtreeSyncSystem(world));
   };
   const pairs = (): number => getQuadtree(world).current.count;
+  if (asBytes) {
+    const all = saveWorld(world);
+    let bytes: Uint8Array = new Uint8Array(0);
+    return {
+      frame,
+      save: () => {
+        bytes = worldToBytes(saveWorld(world, all));
+      },
+      // Into a new world set up the same way, as another process would.
+      restore: () => {
+        const fresh = setUp();
+        restoreWorld(fresh, worldFromBytes(fresh, bytes));
+        world = fresh;
+      },
+      pairs,
+      held: () => bytes.length,
+      copied: () => bytes.length,
+    };
+  }
   if (whole) {
     const all = saveWorld(world);
     return {
@@ -232,6 +250,7 @@ async function main(): Promise<void> {
     rows.push(measure(coreSubject(storm), 'storm', storm.n, repeats));
     rows.push(measure(worldSubject(new Scene(n, '10'), false), 'bounce, saveQuadtree', n, repeats));
     rows.push(measure(worldSubject(new Scene(n, '10'), true), 'bounce, saveWorld', n, repeats));
+    rows.push(measure(worldSubject(new Scene(n, '10'), true, true), 'bounce, world as bytes', n, repeats));
     rows.push(measure(rapierSubject(new Scene(n, '10')), 'bounce, 10% moving', n, repeats, 'Rapier'));
     rows.push(measure(rapierSubject(new Scene(n, 'all')), 'bounce, all moving', n, repeats, 'Rapier'));
     const rapierStorm = new StormScene(n);

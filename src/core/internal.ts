@@ -9,4 +9,4 @@ export type { SpatialTree } from './placement/SpatialTree.js';
 export { SCAN_FIELDS, STORE_CENTRES, type GameBoxes } from './placement/GameBoxes.js';
 export { applyState, checkState, describe, QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
 export { markOutside } from './snapshot/StatePlan.js';
-export { readBytes, treeOptions, writeBytes, type BytesOptions } from './snapshot/bytes.js';
+export { packBytes, readBytes, treeOptions, unpackBytes, writeBytes, type BytesOptions } from './snapshot/bytes.js';

@@ -1,6 +1,22 @@
-import { describe, fail, readBytes, treeOptions, writeBytes, type BytesOptions } from '../core/internal.js';
+import { And, Not, Or, registerQuery } from 'bitecs';
+import {
+  describe,
+  fail,
+  packBytes,
+  readBytes,
+  treeOptions,
+  unpackBytes,
+  writeBytes,
+  type BytesOptions,
+} from '../core/internal.js';
+import { keysOf, type FieldCopy } from './componentValues.js';
 import { QuadtreeWorldSnapshot } from './snapshot.js';
-import { QuadtreeState, stateOf } from './state.js';
+import { findState, QuadtreeState, stateOf } from './state.js';
+import { internalsOf, WorldSnapshot, type Internals, type Query } from './world.js';
+
+const QUADTREE = "a world's quadtree";
+const WORLD = 'a bitECS world';
+const ADVICE = 'register the same handlers and make the same tile layers on this world first';
 
 /**
  * Writes a world's collision snapshot (made by {@link saveQuadtree}) as bytes, for a file or
@@ -13,7 +29,7 @@ export function quadtreeToBytes(snapshot: QuadtreeWorldSnapshot): Uint8Array {
   const owner: unknown = snapshot instanceof QuadtreeWorldSnapshot ? snapshot.state.owner : null;
   if (!(owner instanceof QuadtreeState))
     fail(`quadtreeToBytes takes a snapshot saved by saveQuadtree (got ${describe(snapshot)})`);
-  return writeBytes(snapshot.state, optionsOf(owner), {
+  return writeBytes(snapshot.state, QUADTREE, optionsOf(owner), {
     tracked: Array.from(snapshot.tracked.subarray(0, snapshot.trackedCount)),
     trackedMarks: Array.from(snapshot.trackedMarks.subarray(0, snapshot.trackedCount)),
     pairEntities: Array.from(snapshot.pairEntities.subarray(0, 3 * snapshot.pairEntityCount)),
@@ -28,14 +44,11 @@ export function quadtreeToBytes(snapshot: QuadtreeWorldSnapshot): Uint8Array {
  * corrupt, or were written under other options, handlers or tile layers; naming which
  */
 export function quadtreeFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): QuadtreeWorldSnapshot {
-  const s = stateOf(world);
-  const { snapshot, extra } = readBytes(
-    s,
-    bytes,
-    optionsOf(s),
-    'quadtreeFromBytes',
-    'register the same handlers and make the same tile layers on this world first',
-  );
+  return collisionFromBytes(stateOf(world), bytes, 'quadtreeFromBytes');
+}
+
+function collisionFromBytes(s: QuadtreeState, bytes: Uint8Array | ArrayBuffer, verb: string): QuadtreeWorldSnapshot {
+  const { snapshot, extra } = readBytes(s, bytes, QUADTREE, optionsOf(s), verb, ADVICE);
   const out = new QuadtreeWorldSnapshot();
   Object.assign(out.state, snapshot);
   out.tracked = Int32Array.from(extra.tracked);
@@ -57,4 +70,263 @@ function optionsOf(s: QuadtreeState): BytesOptions {
     skip: s.skip,
     entityLimit: s.idLimit,
   };
+}
+
+/** A world snapshot's description; its sections follow in this order (see worldToBytes). */
+interface WorldMeta {
+  kind: string;
+  idCount: number;
+  alive: number;
+  maxId: number;
+  /** Per registered component: its array fields, generation and bit. */
+  components: { keys: string[]; generation: number; bit: number }[];
+  generations: number;
+  /** Per saved query: its terms as masks and as bitECS hashes them, whether buffered, its ids and removals, whether dirty. */
+  queries: { terms: string; hash: string; buffered: boolean; count: number; pending: number; dirty: boolean }[];
+  /** Per saved field: its component's place, key, and how it is held (typed, numbers with holes, or any). */
+  fields: { component: number; key: string; type: string; count: number; holes: number; any: unknown[] | null }[];
+  quadtree: boolean;
+}
+
+const TYPED: Record<string, new (length: number) => FieldCopy['values'] | NonNullable<FieldCopy['typed']>> = {
+  Float64Array,
+  Float32Array,
+  Int32Array,
+  Uint32Array,
+  Int16Array,
+  Uint16Array,
+  Int8Array,
+  Uint8Array,
+};
+
+/**
+ * Writes a world snapshot (made by {@link saveWorld}) as bytes, for a file or another process,
+ * where {@link worldFromBytes} reads them back for a world set up as the saving one was: the
+ * same components registered in the same order, the same queries, and the plugin added with the
+ * same options, handlers and tile layers. Allocates the bytes.
+ * @throws if `snapshot` is not a snapshot saved by `saveWorld`, or a component's plain array
+ * holds something other than numbers, strings, booleans, null or undefined
+ */
+export function worldToBytes(snapshot: WorldSnapshot): Uint8Array {
+  if (!(snapshot instanceof WorldSnapshot) || snapshot.world === null)
+    fail(`worldToBytes takes a snapshot saved by saveWorld (got ${describe(snapshot)})`);
+  const ctx = internalsOf(snapshot.world, 'worldToBytes');
+  const components = [...ctx.componentMap];
+  const place = new Map(components.map(([c], i) => [c, i]));
+  const ids = snapshot.maxId + 1;
+  const sections: ArrayBufferView[] = [snapshot.ids.subarray(0, snapshot.idCount)];
+  for (const m of snapshot.masks) sections.push(m.subarray(0, ids));
+  const hashes = new Map([...ctx.queriesHashMap].map(([hash, q]) => [q, hash]));
+  const queries = snapshot.queries.map((q, j) => {
+    sections.push(snapshot.lists[j].subarray(0, snapshot.listCounts[j]));
+    sections.push(snapshot.pending[j].subarray(0, snapshot.pendingCounts[j]));
+    return {
+      terms: termsOf(q),
+      // A plain query shadowed by a buffered twin in bitECS's map has the twin's hash.
+      hash: hashes.get(q) ?? hashes.get(twinOf(ctx, q) ?? q) ?? '',
+      buffered: !Array.isArray(q.dense),
+      count: snapshot.listCounts[j],
+      pending: snapshot.pendingCounts[j],
+      dirty: snapshot.dirty[j],
+    };
+  });
+  const fields = snapshot.values.saved().map((f) => {
+    if (f.typed !== null) sections.push(f.typed);
+    else if (f.any === null) sections.push(f.values.subarray(0, f.count), f.holes.subarray(0, f.holeCount));
+    else for (const v of f.any) if (typeof v === 'object' && v !== null) refuseValue(f, v);
+    return {
+      component: place.get(f.component) ?? -1,
+      key: f.key,
+      type: f.typed !== null ? f.typed.constructor.name : f.any === null ? 'numbers' : 'any',
+      count: f.count,
+      holes: f.holeCount,
+      any: f.any === null ? null : f.any.slice(0, f.count).map(encodeAny),
+    };
+  });
+  const state = snapshot.quadtree?.state.owner;
+  if (snapshot.quadtree !== null && state instanceof QuadtreeState)
+    sections.push(
+      writeBytes(snapshot.quadtree.state, QUADTREE, optionsOf(state), {
+        tracked: [],
+        trackedMarks: [],
+        pairEntities: [],
+      }),
+    );
+  const meta: WorldMeta = {
+    kind: WORLD,
+    idCount: snapshot.idCount,
+    alive: snapshot.alive,
+    maxId: snapshot.maxId,
+    components: components.map(([c, d]) => ({ keys: keysOf(c), generation: d.generationId, bit: d.bitflag })),
+    generations: snapshot.masks.length,
+    queries,
+    fields,
+    quadtree: snapshot.quadtree !== null,
+  };
+  return packBytes(meta, sections);
+}
+
+/**
+ * Reads bytes written by {@link worldToBytes} into a snapshot of `world`, which
+ * {@link restoreWorld} then brings back: the entities, their components and values, the ids
+ * handed out next, the queries' order and the collision state. `world` must be set up as the
+ * saving world was (a fresh one will do): the same components registered in the same order, the
+ * same queries (a query the saving world had and this one has not is left out, and this one's
+ * other queries list their entities in id order), the plugin added with the same options,
+ * handlers and tile layers. Nothing in the world changes until that restore.
+ * @throws if the bytes are not a world snapshot, are truncated or corrupt, or the world's
+ * components or plugin differ from the saving world's; naming which
+ */
+export function worldFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): WorldSnapshot {
+  const ctx = internalsOf(world, 'worldFromBytes');
+  const { meta: parsed, sections } = unpackBytes(bytes, 'worldFromBytes');
+  const meta = parsed as WorldMeta;
+  if (meta.kind !== WORLD) fail(`worldFromBytes: these bytes hold a snapshot of ${meta.kind}, not of ${WORLD}`);
+  const components = checkComponents(ctx, meta);
+  const snap = new WorldSnapshot();
+  let at = 0;
+  const next = (): Uint8Array => sections[at++];
+  snap.ids = uint32(next());
+  snap.idCount = meta.idCount;
+  snap.alive = meta.alive;
+  snap.maxId = meta.maxId;
+  snap.masks = [];
+  for (let g = 0; g < meta.generations; g++) snap.masks.push(int32(next()));
+  const free = [...ctx.queries];
+  for (const saved of meta.queries) {
+    const list = uint32(next());
+    const pending = uint32(next());
+    // The first query of this world with the same terms not taken yet (a buffered twin comes after);
+    // one the game registers later is registered now, so that it keeps the saved order.
+    const i = free.findIndex((q) => termsOf(q) === saved.terms && !Array.isArray(q.dense) === saved.buffered);
+    const q = i >= 0 ? free.splice(i, 1)[0] : registerSaved(world, components, saved.hash, saved.buffered);
+    if (q === null) continue;
+    snap.queries.push(q);
+    snap.lists.push(list);
+    snap.listCounts.push(saved.count);
+    snap.pending.push(pending);
+    snap.pendingCounts.push(saved.pending);
+    snap.dirty.push(saved.dirty);
+  }
+  const fields: FieldCopy[] = meta.fields.map((f) => {
+    const field: FieldCopy = {
+      component: components[f.component],
+      key: f.key,
+      typed: null,
+      values: new Float64Array(0),
+      holes: new Int32Array(0),
+      holeCount: f.holes,
+      any: null,
+      count: f.count,
+    };
+    if (f.type === 'any') field.any = (f.any ?? []).map(decodeAny);
+    else if (f.type === 'numbers') {
+      field.values = float64(next());
+      field.holes = int32(next());
+    } else {
+      const Typed = TYPED[f.type] as (new (length: number) => NonNullable<FieldCopy['typed']>) | undefined;
+      if (Typed === undefined) fail(`worldFromBytes: the snapshot is corrupt (a field of type ${f.type})`);
+      const bytesOf = next();
+      const typed = new Typed(bytesOf.length / new Typed(0).BYTES_PER_ELEMENT);
+      new Uint8Array(typed.buffer).set(bytesOf);
+      field.typed = typed;
+    }
+    return field;
+  });
+  snap.values.adopt(fields);
+  const s = findState(world);
+  if (meta.quadtree) {
+    if (s === undefined) fail('worldFromBytes: the saving world had a quadtree and this one has none: add it first');
+    snap.quadtree = collisionFromBytes(s, next(), 'worldFromBytes');
+  }
+  snap.world = world;
+  return snap;
+}
+
+/** The other query of the same terms, plain or buffered, if there is one. */
+function twinOf(ctx: Internals, q: Query): Query | undefined {
+  const terms = termsOf(q);
+  for (const other of ctx.queries) if (other !== q && termsOf(other) === terms) return other;
+  return undefined;
+}
+
+/**
+ * Registers in `world` the query whose terms bitECS hashed as `hash` (component ids, `not(...)`,
+ * `or(...)`, `and(...)`), with the components of this world of the same ids; null if it cannot.
+ */
+function registerSaved(world: object, components: object[], hash: string, buffered: boolean): Query | null {
+  const byId = (id: string): object | undefined => components[Number(id)];
+  const terms: object[] = [];
+  for (const term of hash.match(/[a-z]+\([^)]*\)|\d+/g) ?? []) {
+    const op = /^([a-z]+)\(([^)]*)\)$/.exec(term);
+    const parts = (op === null ? [term] : op[2].split(',')).map(byId);
+    if (parts.some((c) => c === undefined)) return null;
+    const comps = parts as object[];
+    if (op === null) terms.push(comps[0]);
+    else if (op[1] === 'not') terms.push(Not(...comps));
+    else if (op[1] === 'or') terms.push(Or(...comps));
+    else if (op[1] === 'and') terms.push(And(...comps));
+    else return null;
+  }
+  if (terms.length === 0) return null;
+  return registerQuery(world, terms, { buffered });
+}
+
+/** A query's terms as a string: its masks per generation, with and without, and any of. */
+function termsOf(q: Query): string {
+  return JSON.stringify([q.masks, q.notMasks, q.orMasks]);
+}
+
+/** This world's components, checked against the saving world's: the same fields, generations and bits, in order. */
+function checkComponents(ctx: Internals, meta: WorldMeta): object[] {
+  const here = [...ctx.componentMap];
+  for (let i = 0; i < Math.max(here.length, meta.components.length); i++) {
+    const saved = meta.components[i] as WorldMeta['components'][number] | undefined;
+    const now = here[i] as (typeof here)[number] | undefined;
+    const fieldsOf = (keys: string[]) => (keys.length === 0 ? 'no array fields' : `fields ${keys.join(', ')}`);
+    if (
+      saved === undefined ||
+      now === undefined ||
+      keysOf(now[0]).join() !== saved.keys.join() ||
+      now[1].generationId !== saved.generation ||
+      now[1].bitflag !== saved.bit
+    )
+      fail(
+        `worldFromBytes: component ${i + 1} of the saving world ` +
+          `${saved === undefined ? 'does not exist' : `has ${fieldsOf(saved.keys)}`}, this world's ` +
+          `${now === undefined ? 'is not registered' : `has ${fieldsOf(keysOf(now[0]))}`}: register the same ` +
+          'components in the same order first (bitECS registerComponents)',
+      );
+  }
+  return here.map(([c]) => c);
+}
+
+/** A value of a plain array as JSON: what JSON cannot hold (undefined, NaN, infinities, -0) tagged. */
+function encodeAny(v: unknown): unknown {
+  if (v === undefined) return { u: 1 };
+  if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return { n: String(v) };
+  return v;
+}
+
+function decodeAny(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  return 'n' in v ? Number((v as { n: string }).n) : undefined;
+}
+
+function refuseValue(f: FieldCopy, v: unknown): never {
+  fail(
+    `worldToBytes: component field ${f.key === '' ? '(the component itself)' : f.key} holds ${describe(v)}; ` +
+      'bytes hold numbers, strings, booleans, null and undefined',
+  );
+}
+
+// Copies out of the bytes, so the snapshot owns its arrays.
+function uint32(b: Uint8Array): Uint32Array {
+  return new Uint32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
+}
+function int32(b: Uint8Array): Int32Array {
+  return new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
+}
+function float64(b: Uint8Array): Float64Array {
+  return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
 }

@@ -10,8 +10,8 @@ type Store = { [index: number]: unknown; length: number };
 /** A typed array of any kind, as a field of a component. */
 type Typed = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
 
-/** One component field's values at the save: `typed`, else `values` and `holes`, else `any`. */
-interface FieldCopy {
+/** @internal One component field's values at the save: `typed`, else `values` and `holes`, else `any`. */
+export interface FieldCopy {
   readonly component: object;
   /** The field's key, or '' for a component that is itself the array. */
   readonly key: string;
@@ -70,6 +70,18 @@ export class ComponentValues {
     this.count = j;
   }
 
+  /** @internal The fields saved, in order (for bytes: see ecs/bytes.ts). */
+  saved(): readonly FieldCopy[] {
+    return this.fields.slice(0, this.count);
+  }
+
+  /** @internal Takes fields read from bytes in place of those saved. */
+  adopt(fields: FieldCopy[]): void {
+    this.fields.length = 0;
+    this.fields.push(...fields);
+    this.count = fields.length;
+  }
+
   /** Writes the saved values back. */
   restore(): void {
     for (let j = 0; j < this.count; j++) {
@@ -104,7 +116,8 @@ export class ComponentValues {
 /** Array fields of each component, found once (a component's fields are fixed when it is first saved). */
 const fieldKeys = new WeakMap<object, string[]>();
 
-function keysOf(component: object): string[] {
+/** @internal The array fields of a component (cached). */
+export function keysOf(component: object): string[] {
   let keys = fieldKeys.get(component);
   if (keys === undefined) {
     keys = isStore(component) ? [''] : Object.keys(component).filter((k) => isStore(fieldOf(component, k)));

@@ -52,5 +52,5 @@ export {
 export { pushOut } from './push.js';
 export { addTileLayer } from './tilemap.js';
 export { saveQuadtree, restoreQuadtree, QuadtreeWorldSnapshot } from './snapshot.js';
-export { quadtreeFromBytes, quadtreeToBytes } from './bytes.js';
+export { quadtreeFromBytes, quadtreeToBytes, worldFromBytes, worldToBytes } from './bytes.js';
 export { saveWorld, restoreWorld, WorldSnapshot } from './world.js';

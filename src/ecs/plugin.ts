@@ -6,6 +6,7 @@ import {
   onAdd,
   onRemove,
   query,
+  registerComponent,
   registerQuery,
   removeEntity,
   type InternalWorld,
@@ -195,6 +196,8 @@ function watch(s: QuadtreeState): void {
   on(onRemove(s.sweptTag), (eid) => s.sweptChanged.push(eid));
   on(onAdd(s.circleTag), (eid) => s.shapeChanged.push(eid));
   on(onRemove(s.circleTag), (eid) => s.shapeChanged.push(eid));
+  // Every component of the plugin's registered now, in one order: a world read from bytes needs the same.
+  registerComponent(w, s.collision);
   // The entities that had the components before the plugin: bitECS tells observers of changes only.
   for (const eid of query(w, [s.position, s.bounds])) gained(s, eid);
   for (const eid of query(w, boundsAlone)) s.checkPosition.push(eid);

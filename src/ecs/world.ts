@@ -12,8 +12,8 @@ interface IdSet {
   reset(): void;
 }
 
-/** A registered query: its ids, those removed but not yet committed, and its terms as masks. */
-interface Query extends IdSet {
+/** @internal A registered query: its ids, those removed but not yet committed, and its terms as masks. */
+export interface Query extends IdSet {
   readonly toRemove: IdSet;
   readonly masks: Partial<Record<number, number>>;
   readonly notMasks: Partial<Record<number, number>>;
@@ -21,8 +21,8 @@ interface Query extends IdSet {
   readonly generations: number[];
 }
 
-/** The parts of a bitECS 0.4 world that make up its entities and queries (`world[$internal]`). */
-interface Internals {
+/** @internal The parts of a bitECS 0.4 world that make up its entities and queries (`world[$internal]`). */
+export interface Internals {
   readonly entityIndex: {
     aliveCount: number;
     dense: number[];
@@ -32,8 +32,10 @@ interface Internals {
   };
   readonly entityMasks: (number | undefined)[][];
   readonly entityComponents: Map<number, Set<object>>;
-  readonly componentMap: Map<object, { generationId: number; bitflag: number }>;
+  readonly componentMap: Map<object, { id: number; generationId: number; bitflag: number }>;
   readonly queries: Set<Query>;
+  /** Each query by the hash of its terms (for a plain and a buffered query of the same terms, the one made last). */
+  readonly queriesHashMap: Map<string, Query>;
   readonly dirtyQueries: Set<Query>;
   readonly entitiesWithRelations: Set<unknown>;
 }
@@ -173,8 +175,8 @@ function refuseRelations(ctx: Internals, verb: string): void {
   );
 }
 
-/** The world's bitECS internals; refuses anything else, and versioned ids (see addQuadtree). */
-function internalsOf(world: object, verb: string): Internals {
+/** @internal The world's bitECS internals; refuses anything else, and versioned ids (see addQuadtree). */
+export function internalsOf(world: object, verb: string): Internals {
   const ctx = (world as { [$internal]?: Partial<Internals> } | null)?.[$internal];
   if (ctx?.entityIndex === undefined) fail(`${verb} takes a bitECS world (got ${describe(world)})`);
   if (ctx.entityIndex.versioning)
@@ -221,6 +223,9 @@ function restoreEntities(ctx: Internals, snap: WorldSnapshot): void {
   const generations = ctx.entityMasks.length;
   const now = copyMasks(ctx, maskCopies, n);
   let components: ComponentBit[] | null = null;
+  // With one generation of bits, an entity's mask names its components: each list is made once.
+  const byMask = new Map<number, object[]>();
+  const oneGeneration = saved.length === 1;
   for (let id = 0; id < n; id++) {
     const l = life[id];
     if (l === 1) entities.delete(id);
@@ -229,10 +234,14 @@ function restoreEntities(ctx: Internals, snap: WorldSnapshot): void {
     for (let g = 0; same && g < generations; g++) same = now[g][id] === (g < saved.length ? saved[g][id] : 0);
     if (same) continue;
     components ??= componentBits(ctx);
-    const restored = new Set<object>();
-    for (const c of components)
-      if (c.generation < saved.length && (saved[c.generation][id] & c.bit) !== 0) restored.add(c.component);
-    entities.set(id, restored);
+    let list = oneGeneration ? byMask.get(saved[0][id]) : undefined;
+    if (list === undefined) {
+      list = [];
+      for (const c of components)
+        if (c.generation < saved.length && (saved[c.generation][id] & c.bit) !== 0) list.push(c.component);
+      if (oneGeneration) byMask.set(saved[0][id], list);
+    }
+    entities.set(id, new Set(list));
   }
   life.fill(0, 0, n);
   // A mask is written where it differs from the copy of the masks now; a hole reads as 0 there, as in bitECS.

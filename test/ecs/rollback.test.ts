@@ -1,4 +1,13 @@
-import { addComponent, addEntity, createWorld, query, removeComponent, removeEntity, type World } from 'bitecs';
+import {
+  addComponent,
+  addEntity,
+  createWorld,
+  query,
+  registerComponents,
+  removeComponent,
+  removeEntity,
+  type World,
+} from 'bitecs';
 import { f64 } from 'bitecs/serialization';
 import { describe, expect, it } from 'vitest';
 import {
@@ -28,6 +37,8 @@ import {
   type TileLayer,
   type WorldSnapshot,
   validateTree,
+  worldFromBytes,
+  worldToBytes,
 } from '../../src/index.js';
 import { Rng } from './helpers.js';
 
@@ -45,6 +56,8 @@ interface Config {
   /** Tree budgets and dispatch budgets switched on and off by the script. */
   budgets: boolean;
   tiles: boolean;
+  /** Every restore goes through bytes into a new game set up the same way, as another process would. */
+  bytes?: boolean;
 }
 
 // Long runs (see `npm run fuzz`): `ORACLE_STEPS` frames per run, `ORACLE_SEED` shifts the seeds.
@@ -68,6 +81,8 @@ class Game {
       height: SIDE,
       pairEntities: config.pairEntities,
     });
+    // Every component up front, in one order: a world that reads another's bytes needs the same.
+    registerComponents(this.world, [this.velocity, this.life]);
     const rng = new Rng(config.seed);
     for (let i = 0; i < 120; i++) this.spawn(rng, 0);
     this.layer = config.tiles
@@ -194,7 +209,7 @@ function compare(config: Config): { restores: number; frames: number } {
   const expected: string[] = [];
   for (let f = 0; f < FRAMES; f++) expected.push(straight.frame(f));
 
-  const game = new Game(config);
+  let game = new Game(config);
   // A save before every frame, kept by frame; a frame run again saves into its old snapshot.
   const ring = new Map<number, WorldSnapshot>();
   const rng = new Rng(config.seed ^ 0x9e3779b9);
@@ -208,7 +223,13 @@ function compare(config: Config): { restores: number; frames: number } {
     if (rng.next() < 0.1 && f > 1) {
       const back = f - 1 - rng.int(Math.min(8, f));
       const saved = ring.get(back)!;
-      restoreWorld(game.world, saved);
+      if (config.bytes === true) {
+        const next = new Game(config);
+        restoreWorld(next.world, worldFromBytes(next.world, worldToBytes(saved)));
+        game = next;
+      } else {
+        restoreWorld(game.world, saved);
+      }
       validateTree(getQuadtree(game.world));
       expect(getStats(game.world).frame).toBe(saved.frame);
       restores++;
@@ -224,6 +245,8 @@ describe('rollback of a bitECS world with its collision state', () => {
     { seed: 2, pairEntities: false, budgets: true, tiles: false },
     { seed: 3, pairEntities: true, budgets: true, tiles: true },
     { seed: 4, pairEntities: false, budgets: false, tiles: true },
+    { seed: 5, pairEntities: true, budgets: true, tiles: true, bytes: true },
+    { seed: 6, pairEntities: false, budgets: true, tiles: false, bytes: true },
   ]) {
     // As long as the core's rollback runs: `npm run fuzz` plays 1,000 frames each, which take
     // half a minute, and a minute or more on a machine busy with other work.

@@ -1,4 +1,5 @@
 import {
+  $internal,
   addComponent,
   addEntity,
   addPrefab,
@@ -12,14 +13,29 @@ import {
   noCommit,
   Or,
   query,
+  registerComponents,
   removeComponent,
   removeEntity,
   withVersioning,
+  type InternalWorld,
   type World,
 } from 'bitecs';
 import { f64 } from 'bitecs/serialization';
 import { describe, expect, it } from 'vitest';
-import { addQuadtree, Bounds, onCollision, Position, restoreWorld, saveWorld, WorldSnapshot } from '../../src/index.js';
+import {
+  addQuadtree,
+  Bounds,
+  onCollision,
+  Position,
+  quadtreeFromBytes,
+  quadtreeToBytes,
+  restoreWorld,
+  saveQuadtree,
+  saveWorld,
+  worldFromBytes,
+  worldToBytes,
+  WorldSnapshot,
+} from '../../src/index.js';
 import { Rng } from './helpers.js';
 
 // saveWorld and restoreWorld against bitECS itself: two copies of a plain bitECS world run the
@@ -39,6 +55,8 @@ class Script {
   readonly prefab: number;
 
   constructor() {
+    // Every component up front, in one order: a world that reads another's bytes needs the same.
+    registerComponents(this.world, [this.a, this.b, this.tag, this.list, this.c]);
     this.prefab = addPrefab(this.world);
     addComponent(this.world, this.prefab, this.a);
     this.queries(); // registered before any save
@@ -107,10 +125,16 @@ class Script {
 }
 
 describe('saveWorld and restoreWorld', () => {
-  for (const seed of [1, 2, 3]) {
-    it(`bring a bitECS world back so that it runs on as if nothing had happened (seed ${seed})`, () => {
+  for (const [seed, viaBytes] of [
+    [1, false],
+    [2, false],
+    [3, false],
+    [4, true],
+    [5, true],
+  ] as const) {
+    it(`bring a bitECS world back so that it runs on as if nothing had happened (seed ${seed}${viaBytes ? ', through bytes into a new world' : ''})`, () => {
       const straight = new Script();
-      const rolled = new Script();
+      let rolled = new Script();
       const snap = new WorldSnapshot();
       let restores = 0;
       for (let f = 0; f < 200; f++) {
@@ -119,7 +143,14 @@ describe('saveWorld and restoreWorld', () => {
           const detour = new Rng(seed * 1000 + f);
           for (let g = 0; g < 1 + detour.int(8); g++) rolled.frame(detour);
           if (f === 53) query(rolled.world, [rolled.a, Not(rolled.list)]); // registered after the save (a prefab would match)
-          restoreWorld(rolled.world, snap);
+          if (viaBytes) {
+            // As another process would: a new world set up the same way takes the bytes.
+            const next = new Script();
+            restoreWorld(next.world, worldFromBytes(next.world, worldToBytes(snap)));
+            rolled = next;
+          } else {
+            restoreWorld(rolled.world, snap);
+          }
           restores++;
         }
         const rng = new Rng(seed * 7 + f);
@@ -196,5 +227,57 @@ describe('saveWorld and restoreWorld', () => {
     off();
     restoreWorld(world, snap);
     expect(entityExists(world, eid)).toBe(false);
+  });
+});
+
+describe('a world snapshot as bytes: what reading it refuses', () => {
+  it('refuses other components, bytes of another kind, a missing quadtree and values bytes cannot hold', () => {
+    const saving = new Script();
+    for (let f = 0; f < 5; f++) saving.frame(new Rng(f));
+    const bytes = worldToBytes(saveWorld(saving.world));
+    // Read into a world set up the same way, it restores.
+    const same = new Script();
+    restoreWorld(same.world, worldFromBytes(same.world, bytes));
+    expect(same.view()).toBe(saving.view());
+
+    const other = createWorld();
+    registerComponents(other, [{ x: [] as number[] }]);
+    expect(() => worldFromBytes(other, bytes)).toThrow(
+      "bitecs-quadtree: worldFromBytes: component 1 of the saving world has fields x, y, this world's has fields x: " +
+        'register the same components in the same order first (bitECS registerComponents)',
+    );
+    expect(() => worldFromBytes(createWorld(), bytes)).toThrow(
+      "worldFromBytes: component 1 of the saving world has fields x, y, this world's is not registered",
+    );
+    expect(() => worldFromBytes({}, bytes)).toThrow('worldFromBytes takes a bitECS world (got an Object)');
+    expect(() => worldFromBytes(same.world, new Uint8Array(40))).toThrow(
+      'worldFromBytes: these 40 bytes are not a snapshot written as bytes by this library',
+    );
+    const tree = addQuadtree(createWorld(), { width: 64, height: 64 });
+    const treeBytes = quadtreeToBytes(saveQuadtree(tree));
+    expect(() => worldFromBytes(same.world, treeBytes)).toThrow(
+      "worldFromBytes: these bytes hold a snapshot of a world's quadtree, not of a bitECS world",
+    );
+    expect(() => quadtreeFromBytes(tree, bytes)).toThrow(
+      "quadtreeFromBytes: these bytes hold a snapshot of a bitECS world, not of a world's quadtree",
+    );
+    // A world with a quadtree, read into one without.
+    const withTree = addQuadtree(createWorld(), { width: 64, height: 64 });
+    const bare = createWorld();
+    // The same components, registered in the same order, but no plugin.
+    registerComponents(bare, [...(withTree as InternalWorld)[$internal].componentMap.keys()]);
+    expect(() => worldFromBytes(bare, worldToBytes(saveWorld(withTree)))).toThrow(
+      'worldFromBytes: the saving world had a quadtree and this one has none: add it first',
+    );
+    expect(() => worldToBytes(new WorldSnapshot())).toThrow(
+      'worldToBytes takes a snapshot saved by saveWorld (got a WorldSnapshot)',
+    );
+    const holder = createWorld();
+    const named = { name: [] as unknown[] };
+    addComponent(holder, addEntity(holder), named);
+    named.name[1] = { first: 'Ada' };
+    expect(() => worldToBytes(saveWorld(holder))).toThrow(
+      'worldToBytes: component field name holds an Object; bytes hold numbers, strings, booleans, null and undefined',
+    );
   });
 });

@@ -4,14 +4,15 @@ import { describe, QuadtreeSnapshot } from './Snapshot.js';
 import { REF, StatePlan } from './StatePlan.js';
 
 /**
- * A snapshot as bytes: a header (magic, format version, lengths, checksum), then JSON for the
- * references, lists and the tree's options, then the numbers and each buffer's part in use.
- * A reference to an object of the state is written as its place in the plan's walk, so a
- * tree made with the same options walks to the same places and takes the state over.
+ * Snapshots as bytes: a header (magic, format version, length, checksum), a JSON description,
+ * then binary sections, each aligned to 8 bytes. A tree's state is described by its references,
+ * lists and options, its sections are the numbers and each buffer's part in use; a reference to
+ * an object of the state is written as its place in the plan's walk, so a tree made with the
+ * same options walks to the same places and takes the state over.
  */
 const MAGIC = 0x53545142; // "BQTS" little-endian
 const VERSION = 1;
-/** magic, version, total bytes, checksum, shape, meta bytes, numbers: seven uint32, then padding to 8. */
+/** magic, version, total bytes, checksum, description bytes, sections: six uint32, then padding to 8. */
 const HEADER = 32;
 
 const TYPED = {
@@ -34,6 +35,10 @@ type Encoded = number | boolean | null | (string | number)[];
 export type BytesOptions = Record<string, number | boolean>;
 
 interface Meta {
+  /** What the bytes hold: 'tree', or what the ECS face wrote. */
+  kind: string;
+  /** A hash of the state's fields (see shapeOf). */
+  shape: number;
   options: BytesOptions;
   /** Lists of numbers a caller keeps beside the state (the ECS face's lists of entities). */
   extra: Record<string, number[]>;
@@ -54,12 +59,13 @@ interface Meta {
 export function snapshotToBytes(snapshot: QuadtreeSnapshot): Uint8Array {
   if (!(snapshot instanceof QuadtreeSnapshot) || snapshot.plan === null || !(snapshot.owner instanceof LooseQuadtree))
     fail(`snapshotToBytes takes a snapshot saved by saveTree (got ${describe(snapshot)})`);
-  return writeBytes(snapshot, treeOptions(snapshot.owner), {});
+  return writeBytes(snapshot, 'tree', treeOptions(snapshot.owner), {});
 }
 
-/** Writes a saved state as bytes, with the options it must be read under and lists kept beside it. */
+/** Writes a saved state as bytes of `kind`, with the options it must be read under and lists kept beside it. */
 export function writeBytes(
   snapshot: QuadtreeSnapshot,
+  kind: string,
   options: BytesOptions,
   extra: Record<string, number[]>,
 ): Uint8Array {
@@ -70,6 +76,8 @@ export function writeBytes(
   for (let f = 0; f < plan.kinds.length; f++)
     if (plan.kinds[f] === REF) refs[plan.slots[f]] = encodeRef(snapshot.refs[plan.slots[f]], plan, index);
   const meta: Meta = {
+    kind,
+    shape: shapeOf(plan, index),
     options,
     extra,
     stepCount: snapshot.stepCount,
@@ -79,57 +87,35 @@ export function writeBytes(
     lists: snapshot.lists.map((l) => l.map((v) => encodeValue(v, index))),
     maps: snapshot.maps.map((l) => l.map((v) => encodeValue(v, index))),
   };
-  const json = new TextEncoder().encode(JSON.stringify(meta));
-  let size = HEADER + pad8(json.length) + 8 * snapshot.numbers.length;
-  for (let b = 0; b < snapshot.used.length; b++) size += pad8(snapshot.used[b]);
+  return packBytes(meta, [snapshot.numbers, ...snapshot.copies.map((c, b) => c.subarray(0, snapshot.used[b]))]);
+}
+
+/** Packs a JSON description and binary sections behind a header with a checksum (see the module's comment). */
+export function packBytes(meta: object, sections: ArrayBufferView[]): Uint8Array {
+  const json = new TextEncoder().encode(JSON.stringify({ meta, sections: sections.map((v) => v.byteLength) }));
+  let size = HEADER + pad8(json.length);
+  for (const v of sections) size += pad8(v.byteLength);
   const out = new Uint8Array(size);
   out.set(json, HEADER);
   let at = HEADER + pad8(json.length);
-  new Float64Array(out.buffer, at, snapshot.numbers.length).set(snapshot.numbers);
-  at += 8 * snapshot.numbers.length;
-  for (let b = 0; b < snapshot.used.length; b++) {
-    out.set(snapshot.copies[b].subarray(0, snapshot.used[b]), at);
-    at += pad8(snapshot.used[b]);
+  for (const v of sections) {
+    out.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
+    at += pad8(v.byteLength);
   }
   const head = new DataView(out.buffer);
   head.setUint32(0, MAGIC, true);
   head.setUint32(4, VERSION, true);
   head.setUint32(8, size, true);
-  head.setUint32(16, shapeOf(plan, index), true);
-  head.setUint32(20, json.length, true);
-  head.setUint32(24, snapshot.numbers.length, true);
+  head.setUint32(16, json.length, true);
   head.setUint32(12, checksum(out), true);
   return out;
 }
 
-/**
- * Reads bytes written by {@link snapshotToBytes} into a snapshot of `tree`, which `restoreTree`
- * then brings back: `tree` must be made with the same options and tile layers as the tree
- * saved (a fresh one will do, in any process running the same version of the library).
- * Nothing in `tree` changes until that restore.
- * @throws if the bytes are not a snapshot, are truncated or corrupt (checksum), were written by
- * another format version, or by a tree of other options or another shape; naming which
- */
-export function snapshotFromBytes(tree: LooseQuadtree, bytes: Uint8Array | ArrayBuffer): QuadtreeSnapshot {
-  if (!(tree instanceof LooseQuadtree)) fail(`snapshotFromBytes takes a LooseQuadtree (got ${describe(tree)})`);
-  return readBytes(tree, bytes, treeOptions(tree), 'snapshotFromBytes', 'make the same tile layers on this tree first')
-    .snapshot;
-}
-
-/**
- * Reads bytes {@link writeBytes} wrote into a snapshot of `root`, checked against `options`; `verb`
- * names the call in errors, `advice` says what to do when the state has another shape.
- */
-export function readBytes(
-  root: object,
-  bytes: Uint8Array | ArrayBuffer,
-  options: BytesOptions,
-  verb: string,
-  advice: string,
-): { snapshot: QuadtreeSnapshot; extra: Record<string, number[]> } {
+/** Checks and opens bytes {@link packBytes} wrote: the description, and each section aligned to 8 bytes. */
+export function unpackBytes(bytes: Uint8Array | ArrayBuffer, verb: string): { meta: unknown; sections: Uint8Array[] } {
   const data = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
   if (!(data instanceof Uint8Array)) fail(`${verb} takes a Uint8Array or an ArrayBuffer (got ${describe(bytes)})`);
-  // Aligned, so the numbers and buffers can be read through typed arrays.
+  // Aligned, so that sections can be read through typed arrays.
   const own = data.byteOffset % 8 === 0 ? data : data.slice();
   const head = new DataView(own.buffer, own.byteOffset, Math.min(own.length, HEADER));
   if (own.length < HEADER || head.getUint32(0, true) !== MAGIC)
@@ -142,14 +128,60 @@ export function readBytes(
     fail(`${verb}: the snapshot is ${size} bytes long but ${own.length} were given (truncated or padded)`);
   if (checksum(own) !== head.getUint32(12, true))
     fail(`${verb}: the snapshot is corrupt (its checksum does not match its bytes)`);
-  const jsonLength = head.getUint32(20, true);
-  const numberCount = head.getUint32(24, true);
-  let meta: Meta;
+  const jsonLength = head.getUint32(16, true);
+  let parsed: { meta: unknown; sections: number[] };
   try {
-    meta = JSON.parse(new TextDecoder().decode(own.subarray(HEADER, HEADER + jsonLength))) as Meta;
+    parsed = JSON.parse(new TextDecoder().decode(own.subarray(HEADER, HEADER + jsonLength))) as typeof parsed;
   } catch {
     fail(`${verb}: the snapshot is corrupt (its description does not parse)`);
   }
+  let at = HEADER + pad8(jsonLength);
+  const sections = parsed.sections.map((n) => {
+    const v = own.subarray(at, at + n);
+    at += pad8(n);
+    return v;
+  });
+  return { meta: parsed.meta, sections };
+}
+
+/**
+ * Reads bytes written by {@link snapshotToBytes} into a snapshot of `tree`, which `restoreTree`
+ * then brings back: `tree` must be made with the same options and tile layers as the tree
+ * saved (a fresh one will do, in any process running the same version of the library).
+ * Nothing in `tree` changes until that restore.
+ * @throws if the bytes are not a snapshot, are truncated or corrupt (checksum), were written by
+ * another format version, or by a tree of other options or another shape; naming which
+ */
+export function snapshotFromBytes(tree: LooseQuadtree, bytes: Uint8Array | ArrayBuffer): QuadtreeSnapshot {
+  if (!(tree instanceof LooseQuadtree)) fail(`snapshotFromBytes takes a LooseQuadtree (got ${describe(tree)})`);
+  return readBytes(
+    tree,
+    bytes,
+    'tree',
+    treeOptions(tree),
+    'snapshotFromBytes',
+    'make the same tile layers on this tree first',
+  ).snapshot;
+}
+
+/**
+ * Reads bytes {@link writeBytes} wrote into a snapshot of `root`, checked against `kind` and
+ * `options`; `verb` names the call in errors, `advice` says what to do when the state has another shape.
+ */
+export function readBytes(
+  root: object,
+  bytes: Uint8Array | ArrayBuffer,
+  kind: string,
+  options: BytesOptions,
+  verb: string,
+  advice: string,
+): { snapshot: QuadtreeSnapshot; extra: Record<string, number[]> } {
+  const { meta: parsed, sections } = unpackBytes(bytes, verb);
+  const meta = parsed as Meta;
+  if (meta.kind !== kind)
+    fail(
+      `${verb}: these bytes hold a snapshot of ${meta.kind === 'tree' ? 'a tree' : meta.kind}, not of ${kind === 'tree' ? 'a tree' : kind}`,
+    );
   for (const key of Object.keys(options)) {
     if (!Object.is(options[key], meta.options[key]))
       fail(
@@ -160,25 +192,22 @@ export function readBytes(
   const plan = new StatePlan(root);
   const index = objectIndex(plan);
   if (
-    shapeOf(plan, index) !== head.getUint32(16, true) ||
+    shapeOf(plan, index) !== meta.shape ||
     meta.refs.length !== plan.refs ||
-    numberCount !== plan.numbers
+    sections[0].length !== 8 * plan.numbers ||
+    sections.length !== meta.sizes.length + 1
   )
     fail(
       `${verb}: the snapshot was saved from state of another shape (other tile layers, handlers, or another ` +
         `version of the library): ${advice}`,
     );
-  let at = HEADER + pad8(jsonLength);
   const snap = new QuadtreeSnapshot();
-  snap.numbers = new Float64Array(own.buffer, own.byteOffset + at, numberCount).slice();
-  at += 8 * numberCount;
+  snap.numbers = new Float64Array(sections[0].buffer, sections[0].byteOffset, plan.numbers).slice();
   // The state's new buffers, and the snapshot's own copies of them.
   const buffers: Uint8Array[] = [];
   for (let b = 0; b < meta.sizes.length; b++) {
-    const used = meta.used[b];
     const copy = new Uint8Array(meta.sizes[b]);
-    copy.set(own.subarray(at, at + used));
-    at += pad8(used);
+    copy.set(sections[b + 1]);
     snap.copies.push(copy);
     buffers.push(new Uint8Array(meta.sizes[b]));
   }
@@ -240,15 +269,25 @@ function shapeOf(plan: StatePlan, index: Map<object, number>): number {
   return h >>> 0;
 }
 
-/** A 32-bit hash of every byte past the checksum's own place, four at a time. */
+/** A 32-bit hash of every byte past the checksum's own place: four lanes of words, so the multiplies overlap. */
 function checksum(bytes: Uint8Array): number {
   const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
-  let h = 0x9e3779b9;
-  for (let i = 4; i < words.length; i++) {
-    h = Math.imul(h ^ words[i], 0x85ebca6b);
-    h ^= h >>> 13;
+  const K = 0x85ebca6b;
+  let a = 0x9e3779b9,
+    b = 0x7f4a7c15,
+    c = 0x94d049bb,
+    d = 0x2545f491;
+  let i = 4;
+  for (const end = words.length - 3; i < end; i += 4) {
+    a = Math.imul(a ^ words[i], K);
+    b = Math.imul(b ^ words[i + 1], K);
+    c = Math.imul(c ^ words[i + 2], K);
+    d = Math.imul(d ^ words[i + 3], K);
   }
-  return (h ^ words.length) >>> 0;
+  for (; i < words.length; i++) a = Math.imul(a ^ words[i], K);
+  let h = Math.imul(a ^ (b >>> 13), K) ^ Math.imul(c ^ (d >>> 7), 0xc2b2ae35) ^ words.length;
+  h = Math.imul(h ^ (h >>> 16), K);
+  return (h ^ (h >>> 13)) >>> 0;
 }
 
 function encodeRef(v: unknown, plan: StatePlan, index: Map<object, number>): Encoded {
