@@ -2,8 +2,11 @@ import { And, Not, Or, registerQuery } from 'bitecs';
 import {
   describe,
   fail,
+  type QuadtreeSnapshot,
   packBytes,
   readBytes,
+  readParts,
+  stateParts,
   treeOptions,
   unpackBytes,
   writeBytes,
@@ -48,7 +51,14 @@ export function quadtreeFromBytes(world: object, bytes: Uint8Array | ArrayBuffer
 }
 
 function collisionFromBytes(s: QuadtreeState, bytes: Uint8Array | ArrayBuffer, verb: string): QuadtreeWorldSnapshot {
-  const { snapshot, extra } = readBytes(s, bytes, QUADTREE, optionsOf(s), verb, ADVICE);
+  return collision(s, readBytes(s, bytes, QUADTREE, optionsOf(s), verb, ADVICE));
+}
+
+/** A world's collision snapshot from the state and lists read back. */
+function collision(
+  s: QuadtreeState,
+  { snapshot, extra }: { snapshot: QuadtreeSnapshot; extra: Record<string, number[]> },
+): QuadtreeWorldSnapshot {
   const out = new QuadtreeWorldSnapshot();
   Object.assign(out.state, snapshot);
   out.tracked = Int32Array.from(extra.tracked);
@@ -85,7 +95,8 @@ interface WorldMeta {
   queries: { terms: string; hash: string; buffered: boolean; count: number; pending: number; dirty: boolean }[];
   /** Per saved field: its component's place, key, and how it is held (typed, numbers with holes, or any). */
   fields: { component: number; key: string; type: string; count: number; holes: number; any: unknown[] | null }[];
-  quadtree: boolean;
+  /** The collision state's description, its sections last; null without a quadtree. */
+  quadtree: unknown;
 }
 
 const TYPED: Record<string, new (length: number) => FieldCopy['values'] | NonNullable<FieldCopy['typed']>> = {
@@ -144,14 +155,17 @@ export function worldToBytes(snapshot: WorldSnapshot): Uint8Array {
     };
   });
   const state = snapshot.quadtree?.state.owner;
-  if (snapshot.quadtree !== null && state instanceof QuadtreeState)
-    sections.push(
-      writeBytes(snapshot.quadtree.state, QUADTREE, optionsOf(state), {
-        tracked: [],
-        trackedMarks: [],
-        pairEntities: [],
-      }),
-    );
+  let quadtree: unknown = null;
+  if (snapshot.quadtree !== null && state instanceof QuadtreeState) {
+    // Its parts in the world's bytes, under the one checksum.
+    const parts = stateParts(snapshot.quadtree.state, QUADTREE, optionsOf(state), {
+      tracked: [],
+      trackedMarks: [],
+      pairEntities: [],
+    });
+    quadtree = parts.meta;
+    sections.push(...parts.sections);
+  }
   const meta: WorldMeta = {
     kind: WORLD,
     idCount: snapshot.idCount,
@@ -161,7 +175,7 @@ export function worldToBytes(snapshot: WorldSnapshot): Uint8Array {
     generations: snapshot.masks.length,
     queries,
     fields,
-    quadtree: snapshot.quadtree !== null,
+    quadtree,
   };
   return packBytes(meta, sections);
 }
@@ -235,9 +249,10 @@ export function worldFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): 
   });
   snap.values.adopt(fields);
   const s = findState(world);
-  if (meta.quadtree) {
+  if (meta.quadtree !== null) {
     if (s === undefined) fail('worldFromBytes: the saving world had a quadtree and this one has none: add it first');
-    snap.quadtree = collisionFromBytes(s, next(), 'worldFromBytes');
+    const parts = { meta: meta.quadtree, sections: sections.slice(at) };
+    snap.quadtree = collision(s, readParts(s, parts, QUADTREE, optionsOf(s), 'worldFromBytes', ADVICE));
   }
   snap.world = world;
   return snap;

@@ -62,6 +62,12 @@ export function snapshotToBytes(snapshot: QuadtreeSnapshot): Uint8Array {
   return writeBytes(snapshot, 'tree', treeOptions(snapshot.owner), {});
 }
 
+/** A description and binary sections, before {@link packBytes} and after {@link unpackBytes}. */
+export interface Parts {
+  meta: object;
+  sections: ArrayBufferView[];
+}
+
 /** Writes a saved state as bytes of `kind`, with the options it must be read under and lists kept beside it. */
 export function writeBytes(
   snapshot: QuadtreeSnapshot,
@@ -69,6 +75,17 @@ export function writeBytes(
   options: BytesOptions,
   extra: Record<string, number[]>,
 ): Uint8Array {
+  const { meta, sections } = stateParts(snapshot, kind, options, extra);
+  return packBytes(meta, sections);
+}
+
+/** A saved state as the parts of bytes (see {@link writeBytes}), for a caller that packs more beside it. */
+export function stateParts(
+  snapshot: QuadtreeSnapshot,
+  kind: string,
+  options: BytesOptions,
+  extra: Record<string, number[]>,
+): Parts {
   const plan = snapshot.plan;
   if (plan === null) return fail('a snapshot that holds nothing yet has no bytes: save into it first');
   const index = objectIndex(plan);
@@ -87,7 +104,7 @@ export function writeBytes(
     lists: snapshot.lists.map((l) => l.map((v) => encodeValue(v, index))),
     maps: snapshot.maps.map((l) => l.map((v) => encodeValue(v, index))),
   };
-  return packBytes(meta, [snapshot.numbers, ...snapshot.copies.map((c, b) => c.subarray(0, snapshot.used[b]))]);
+  return { meta, sections: [snapshot.numbers, ...snapshot.copies.map((c, b) => c.subarray(0, snapshot.used[b]))] };
 }
 
 /** Packs a JSON description and binary sections behind a header with a checksum (see the module's comment). */
@@ -176,7 +193,19 @@ export function readBytes(
   verb: string,
   advice: string,
 ): { snapshot: QuadtreeSnapshot; extra: Record<string, number[]> } {
-  const { meta: parsed, sections } = unpackBytes(bytes, verb);
+  return readParts(root, unpackBytes(bytes, verb), kind, options, verb, advice);
+}
+
+/** {@link readBytes} of parts already unpacked (sections aligned to 8 bytes). */
+export function readParts(
+  root: object,
+  parts: { meta: unknown; sections: Uint8Array[] },
+  kind: string,
+  options: BytesOptions,
+  verb: string,
+  advice: string,
+): { snapshot: QuadtreeSnapshot; extra: Record<string, number[]> } {
+  const { meta: parsed, sections } = parts;
   const meta = parsed as Meta;
   if (meta.kind !== kind)
     fail(
