@@ -113,8 +113,8 @@ const TYPED: Record<string, new (length: number) => FieldCopy['values'] | NonNul
 /**
  * Writes a world snapshot (made by {@link saveWorld}) as bytes, for a file or another process,
  * where {@link worldFromBytes} reads them back for a world set up as the saving one was: the
- * same components registered in the same order, the same queries, and the plugin added with the
- * same options, handlers and tile layers. Allocates the bytes.
+ * same components registered in the same order, and the plugin added with the same options,
+ * handlers and tile layers. Allocates the bytes.
  * @throws if `snapshot` is not a snapshot saved by `saveWorld`, or a component's plain array
  * holds something other than numbers, strings, booleans, null or undefined
  */
@@ -185,9 +185,9 @@ export function worldToBytes(snapshot: WorldSnapshot): Uint8Array {
  * {@link restoreWorld} then brings back: the entities, their components and values, the ids
  * handed out next, the queries' order and the collision state. `world` must be set up as the
  * saving world was (a fresh one will do): the same components registered in the same order, the
- * same queries (a query the saving world had and this one has not is left out, and this one's
- * other queries list their entities in id order), the plugin added with the same options,
- * handlers and tile layers. Nothing in the world changes until that restore.
+ * plugin added with the same options, handlers and tile layers. A query the saving world had and
+ * this one lacks is registered here, so that it keeps the saved order. Nothing in the world
+ * changes until that restore, but for such queries.
  * @throws if the bytes are not a world snapshot, are truncated or corrupt, or the world's
  * components or plugin differ from the saving world's; naming which
  */
@@ -206,22 +206,7 @@ export function worldFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): 
   snap.maxId = meta.maxId;
   snap.masks = [];
   for (let g = 0; g < meta.generations; g++) snap.masks.push(int32(next()));
-  const free = [...ctx.queries];
-  for (const saved of meta.queries) {
-    const list = uint32(next());
-    const pending = uint32(next());
-    // The first query of this world with the same terms not taken yet (a buffered twin comes after);
-    // one the game registers later is registered now, so that it keeps the saved order.
-    const i = free.findIndex((q) => termsOf(q) === saved.terms && !Array.isArray(q.dense) === saved.buffered);
-    const q = i >= 0 ? free.splice(i, 1)[0] : registerSaved(world, components, saved.hash, saved.buffered);
-    if (q === null) continue;
-    snap.queries.push(q);
-    snap.lists.push(list);
-    snap.listCounts.push(saved.count);
-    snap.pending.push(pending);
-    snap.pendingCounts.push(saved.pending);
-    snap.dirty.push(saved.dirty);
-  }
+  const lists = meta.queries.map((saved) => ({ saved, list: uint32(next()), pending: uint32(next()) }));
   const fields: FieldCopy[] = meta.fields.map((f) => {
     const field: FieldCopy = {
       component: components[f.component],
@@ -253,6 +238,21 @@ export function worldFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): 
     if (s === undefined) fail('worldFromBytes: the saving world had a quadtree and this one has none: add it first');
     const parts = { meta: meta.quadtree, sections: sections.slice(at) };
     snap.quadtree = collision(s, readParts(s, parts, QUADTREE, optionsOf(s), 'worldFromBytes', ADVICE));
+  }
+  // Last, once all is checked: the queries, some registered here.
+  const free = [...ctx.queries];
+  for (const { saved, list, pending } of lists) {
+    // The first query of this world with the same terms not taken yet (a buffered twin comes after);
+    // one the game registers later is registered now, so that it keeps the saved order.
+    const i = free.findIndex((q) => termsOf(q) === saved.terms && !Array.isArray(q.dense) === saved.buffered);
+    const q = i >= 0 ? free.splice(i, 1)[0] : registerSaved(world, components, saved.hash, saved.buffered);
+    if (q === null) continue;
+    snap.queries.push(q);
+    snap.lists.push(list);
+    snap.listCounts.push(saved.count);
+    snap.pending.push(pending);
+    snap.pendingCounts.push(saved.pending);
+    snap.dirty.push(saved.dirty);
   }
   snap.world = world;
   return snap;

@@ -231,7 +231,7 @@ describe('saveWorld and restoreWorld', () => {
 });
 
 describe('a world snapshot as bytes: what reading it refuses', () => {
-  it('refuses other components, bytes of another kind, a missing quadtree and values bytes cannot hold', () => {
+  it('refuses other components, bytes of another kind, a missing quadtree and values bytes cannot hold, registering nothing', () => {
     const saving = new Script();
     for (let f = 0; f < 5; f++) saving.frame(new Rng(f));
     const bytes = worldToBytes(saveWorld(saving.world));
@@ -269,6 +269,18 @@ describe('a world snapshot as bytes: what reading it refuses', () => {
     expect(() => worldFromBytes(bare, worldToBytes(saveWorld(withTree)))).toThrow(
       'worldFromBytes: the saving world had a quadtree and this one has none: add it first',
     );
+    // Refused for its collision state (a handler more here): no query of the saving world is registered.
+    const playing = addQuadtree(createWorld(), { width: 64, height: 64 });
+    query(playing, [Position]);
+    const fewerHandlers = worldToBytes(saveWorld(playing));
+    const reading = addQuadtree(createWorld(), { width: 64, height: 64 });
+    onCollision(reading, () => {});
+    const queriesBefore = (reading as InternalWorld)[$internal].queries.size;
+    expect(() => worldFromBytes(reading, fewerHandlers)).toThrow(
+      'worldFromBytes: the snapshot was saved from state of another shape (other tile layers, handlers, or another ' +
+        'version of the library): register the same handlers and make the same tile layers on this world first',
+    );
+    expect((reading as InternalWorld)[$internal].queries.size).toBe(queriesBefore);
     expect(() => worldToBytes(new WorldSnapshot())).toThrow(
       'worldToBytes takes a snapshot saved by saveWorld (got a WorldSnapshot)',
     );
