@@ -245,7 +245,7 @@ export function worldFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): 
     // The first query of this world with the same terms not taken yet (a buffered twin comes after);
     // one the game registers later is registered now, so that it keeps the saved order.
     const i = free.findIndex((q) => termsOf(q) === saved.terms && !Array.isArray(q.dense) === saved.buffered);
-    const q = i >= 0 ? free.splice(i, 1)[0] : registerSaved(world, components, saved.hash, saved.buffered);
+    const q = i >= 0 ? free.splice(i, 1)[0] : registerSaved(world, ctx, saved.hash, saved.buffered);
     if (q === null) continue;
     snap.queries.push(q);
     snap.lists.push(list);
@@ -269,8 +269,9 @@ function twinOf(ctx: Internals, q: Query): Query | undefined {
  * Registers in `world` the query whose terms bitECS hashed as `hash` (component ids, `not(...)`,
  * `or(...)`, `and(...)`), with the components of this world of the same ids; null if it cannot.
  */
-function registerSaved(world: object, components: object[], hash: string, buffered: boolean): Query | null {
-  const byId = (id: string): object | undefined => components[Number(id)];
+function registerSaved(world: object, ctx: Internals, hash: string, buffered: boolean): Query | null {
+  const ids = new Map([...ctx.componentMap].map(([c, d]) => [String(d.id), c]));
+  const byId = (id: string): object | undefined => ids.get(id);
   const terms: object[] = [];
   for (const term of hash.match(/[a-z]+\([^)]*\)|\d+/g) ?? []) {
     const op = /^([a-z]+)\(([^)]*)\)$/.exec(term);
