@@ -9,13 +9,5 @@ export type { SpatialTree } from './placement/SpatialTree.js';
 export { SCAN_FIELDS, STORE_CENTRES, type GameBoxes } from './placement/GameBoxes.js';
 export { applyState, checkState, describe, QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
 export { markOutside } from './snapshot/StatePlan.js';
-export {
-  packBytes,
-  readBytes,
-  readParts,
-  stateParts,
-  treeOptions,
-  unpackBytes,
-  writeBytes,
-  type BytesOptions,
-} from './snapshot/bytes.js';
+// The bytes' reader and writer, which the ECS face shares.
+export * from './snapshot/bytes.js';
