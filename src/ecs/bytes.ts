@@ -1,7 +1,11 @@
 import { And, Not, Or, registerQuery } from 'bitecs';
 import {
+  decodeValue,
   describe,
+  encodeValue,
   fail,
+  typedCopy,
+  type Encoded,
   type QuadtreeSnapshot,
   packBytes,
   readBytes,
@@ -47,11 +51,8 @@ export function quadtreeToBytes(snapshot: QuadtreeWorldSnapshot): Uint8Array {
  * corrupt, or were written under other options, handlers or tile layers; naming which
  */
 export function quadtreeFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): QuadtreeWorldSnapshot {
-  return collisionFromBytes(stateOf(world), bytes, 'quadtreeFromBytes');
-}
-
-function collisionFromBytes(s: QuadtreeState, bytes: Uint8Array | ArrayBuffer, verb: string): QuadtreeWorldSnapshot {
-  return collision(s, readBytes(s, bytes, QUADTREE, optionsOf(s), verb, ADVICE));
+  const s = stateOf(world);
+  return collision(s, readBytes(s, bytes, QUADTREE, optionsOf(s), 'quadtreeFromBytes', ADVICE));
 }
 
 /** A world's collision snapshot from the state and lists read back. */
@@ -94,21 +95,10 @@ interface WorldMeta {
   /** Per saved query: its terms as masks and as bitECS hashes them, whether buffered, its ids and removals, whether dirty. */
   queries: { terms: string; hash: string; buffered: boolean; count: number; pending: number; dirty: boolean }[];
   /** Per saved field: its component's place, key, and how it is held (typed, numbers with holes, or any). */
-  fields: { component: number; key: string; type: string; count: number; holes: number; any: unknown[] | null }[];
+  fields: { component: number; key: string; type: string; count: number; holes: number; any: Encoded[] | null }[];
   /** The collision state's description, its sections last; null without a quadtree. */
   quadtree: unknown;
 }
-
-const TYPED: Record<string, new (length: number) => FieldCopy['values'] | NonNullable<FieldCopy['typed']>> = {
-  Float64Array,
-  Float32Array,
-  Int32Array,
-  Uint32Array,
-  Int16Array,
-  Uint16Array,
-  Int8Array,
-  Uint8Array,
-};
 
 /**
  * Writes a world snapshot (made by {@link saveWorld}) as bytes, for a file or another process,
@@ -151,7 +141,7 @@ export function worldToBytes(snapshot: WorldSnapshot): Uint8Array {
       type: f.typed !== null ? f.typed.constructor.name : f.any === null ? 'numbers' : 'any',
       count: f.count,
       holes: f.holeCount,
-      any: f.any === null ? null : f.any.slice(0, f.count).map(encodeAny),
+      any: f.any === null ? null : f.any.slice(0, f.count).map((v) => encodeValue(v, NO_OBJECTS)),
     };
   });
   const state = snapshot.quadtree?.state.owner;
@@ -200,13 +190,17 @@ export function worldFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): 
   const snap = new WorldSnapshot();
   let at = 0;
   const next = (): Uint8Array => sections[at++];
-  snap.ids = uint32(next());
+  snap.ids = copied('Uint32Array', next()) as Uint32Array;
   snap.idCount = meta.idCount;
   snap.alive = meta.alive;
   snap.maxId = meta.maxId;
   snap.masks = [];
-  for (let g = 0; g < meta.generations; g++) snap.masks.push(int32(next()));
-  const lists = meta.queries.map((saved) => ({ saved, list: uint32(next()), pending: uint32(next()) }));
+  for (let g = 0; g < meta.generations; g++) snap.masks.push(copied('Int32Array', next()) as Int32Array);
+  const lists = meta.queries.map((saved) => ({
+    saved,
+    list: copied('Uint32Array', next()) as Uint32Array,
+    pending: copied('Uint32Array', next()) as Uint32Array,
+  }));
   const fields: FieldCopy[] = meta.fields.map((f) => {
     const field: FieldCopy = {
       component: components[f.component],
@@ -218,16 +212,12 @@ export function worldFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): 
       any: null,
       count: f.count,
     };
-    if (f.type === 'any') field.any = (f.any ?? []).map(decodeAny);
+    if (f.type === 'any') field.any = (f.any ?? []).map((v) => decodeValue(v, null));
     else if (f.type === 'numbers') {
-      field.values = float64(next());
-      field.holes = int32(next());
+      field.values = copied('Float64Array', next()) as Float64Array;
+      field.holes = copied('Int32Array', next()) as Int32Array;
     } else {
-      const Typed = TYPED[f.type] as (new (length: number) => NonNullable<FieldCopy['typed']>) | undefined;
-      if (Typed === undefined) fail(`worldFromBytes: the snapshot is corrupt (a field of type ${f.type})`);
-      const bytesOf = next();
-      const typed = new Typed(bytesOf.length / new Typed(0).BYTES_PER_ELEMENT);
-      new Uint8Array(typed.buffer).set(bytesOf);
+      const typed = copied(f.type, next()) as NonNullable<FieldCopy['typed']>;
       field.typed = typed;
     }
     return field;
@@ -317,18 +307,6 @@ function checkComponents(ctx: Internals, meta: WorldMeta): object[] {
   return here.map(([c]) => c);
 }
 
-/** A value of a plain array as JSON: what JSON cannot hold (undefined, NaN, infinities, -0) tagged. */
-function encodeAny(v: unknown): unknown {
-  if (v === undefined) return { u: 1 };
-  if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return { n: String(v) };
-  return v;
-}
-
-function decodeAny(v: unknown): unknown {
-  if (typeof v !== 'object' || v === null) return v;
-  return 'n' in v ? Number((v as { n: string }).n) : undefined;
-}
-
 function refuseValue(f: FieldCopy, v: unknown): never {
   fail(
     `worldToBytes: component field ${f.key === '' ? '(the component itself)' : f.key} holds ${describe(v)}; ` +
@@ -336,13 +314,10 @@ function refuseValue(f: FieldCopy, v: unknown): never {
   );
 }
 
-// Copies out of the bytes, so the snapshot owns its arrays.
-function uint32(b: Uint8Array): Uint32Array {
-  return new Uint32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
+/** A copy out of the bytes, so the snapshot owns its arrays. */
+function copied(type: string, b: Uint8Array): ArrayBufferView {
+  return typedCopy(type, b) ?? fail(`worldFromBytes: the snapshot is corrupt (a field of type ${type})`);
 }
-function int32(b: Uint8Array): Int32Array {
-  return new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
-}
-function float64(b: Uint8Array): Float64Array {
-  return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
-}
+
+/** Plain arrays' values are never objects (worldToBytes refuses them): nothing to name by place. */
+const NO_OBJECTS = new Map<object, number>();

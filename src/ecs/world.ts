@@ -223,8 +223,7 @@ function restoreEntities(ctx: Internals, snap: WorldSnapshot): void {
   const generations = ctx.entityMasks.length;
   const now = copyMasks(ctx, maskCopies, n);
   let components: ComponentBit[] | null = null;
-  // With one generation of bits, an entity's mask names its components: each list is made once.
-  const byMask = new Map<number, object[]>();
+  const byMask = componentLists;
   const oneGeneration = saved.length === 1;
   for (let id = 0; id < n; id++) {
     const l = life[id];
@@ -244,6 +243,7 @@ function restoreEntities(ctx: Internals, snap: WorldSnapshot): void {
     entities.set(id, new Set(list));
   }
   life.fill(0, 0, n);
+  byMask.clear();
   // A mask is written where it differs from the copy of the masks now; a hole reads as 0 there, as in bitECS.
   for (let g = 0; g < generations; g++) {
     const masks = ctx.entityMasks[g];
@@ -343,6 +343,9 @@ function matches(ctx: Internals, q: Query, id: number): boolean {
   }
   return or;
 }
+
+/** With one generation of bits, an entity's mask names its components: each list is made once a restore. */
+const componentLists = new Map<number, object[]>();
 
 /** A zeroed byte per id, and each generation's masks, reused between restores. */
 let lifeMarks = new Uint8Array(1024);

@@ -28,8 +28,15 @@ const TYPED = {
 } as const;
 type TypedName = keyof typeof TYPED;
 
+/** A typed array of the kind named (a typed array's constructor name) holding a copy of `b`; null for another name. */
+export function typedCopy(name: string, b: Uint8Array): ArrayBufferView | null {
+  if (!(name in TYPED)) return null;
+  const Typed = TYPED[name as TypedName] as unknown as new (buffer: ArrayBuffer) => ArrayBufferView;
+  return new Typed(b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer);
+}
+
 /** A value of a reference, list or map as JSON: finite numbers, booleans and null as they are, the rest tagged. */
-type Encoded = number | boolean | null | (string | number)[];
+export type Encoded = number | boolean | null | (string | number)[];
 
 /** Settings a snapshot must be read back under: a tree's options, and the ECS plugin's beside them. */
 export type BytesOptions = Record<string, number | boolean>;
@@ -330,7 +337,8 @@ function encodeRef(v: unknown, plan: StatePlan, index: Map<object, number>): Enc
   return encodeValue(v, index);
 }
 
-function encodeValue(v: unknown, index: Map<object, number>): Encoded {
+/** A value as JSON (see Encoded); objects only as places in `index`. */
+export function encodeValue(v: unknown, index: Map<object, number>): Encoded {
   if ((typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0)) || typeof v === 'boolean' || v === null)
     return v;
   if (typeof v === 'number') return ['n', String(v)];
@@ -352,7 +360,8 @@ function decodeRef(v: Encoded, plan: StatePlan, buffers: Uint8Array[], views: ob
   return decodeValue(v, plan);
 }
 
-function decodeValue(v: Encoded, plan: StatePlan): unknown {
+/** The value {@link encodeValue} wrote; objects by their place in `plan`'s walk. */
+export function decodeValue(v: Encoded, plan: StatePlan | null): unknown {
   if (!Array.isArray(v)) return v;
   switch (v[0]) {
     case 'n':
@@ -362,7 +371,7 @@ function decodeValue(v: Encoded, plan: StatePlan): unknown {
     case 's':
       return v[1];
     case 'o':
-      return plan.objects[v[1] as number];
+      if (plan !== null) return plan.objects[v[1] as number];
   }
   return fail('the snapshot is corrupt (a value)');
 }
