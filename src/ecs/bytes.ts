@@ -29,18 +29,27 @@ const ADVICE = 'register the same handlers and make the same tile layers on this
  * Writes a world's collision snapshot (made by {@link saveQuadtree}) as bytes, for a file or
  * another process, where {@link quadtreeFromBytes} reads them back for a world with the plugin
  * added with the same options, the same handlers registered and the same tile layers. The
- * world's entities and components are the game's to write beside them. Allocates the bytes.
- * @throws if `snapshot` is not a snapshot saved by `saveQuadtree`
+ * world's entities and components are the game's to write beside them. Given the bytes an
+ * earlier call returned (`into`), it writes over their memory when it is big enough, as
+ * `snapshotToBytes` does.
+ * @throws if `snapshot` is not a snapshot saved by `saveQuadtree`, or `into` is not a Uint8Array
  */
-export function quadtreeToBytes(snapshot: QuadtreeWorldSnapshot): Uint8Array {
+export function quadtreeToBytes(snapshot: QuadtreeWorldSnapshot, into?: Uint8Array): Uint8Array {
   const owner: unknown = snapshot instanceof QuadtreeWorldSnapshot ? snapshot.state.owner : null;
   if (!(owner instanceof QuadtreeState))
     fail(`quadtreeToBytes takes a snapshot saved by saveQuadtree (got ${describe(snapshot)})`);
-  return writeBytes(snapshot.state, QUADTREE, optionsOf(owner), {
-    tracked: Array.from(snapshot.tracked.subarray(0, snapshot.trackedCount)),
-    trackedMarks: Array.from(snapshot.trackedMarks.subarray(0, snapshot.trackedCount)),
-    pairEntities: Array.from(snapshot.pairEntities.subarray(0, 3 * snapshot.pairEntityCount)),
-  });
+  return writeBytes(
+    snapshot.state,
+    QUADTREE,
+    optionsOf(owner),
+    {
+      tracked: Array.from(snapshot.tracked.subarray(0, snapshot.trackedCount)),
+      trackedMarks: Array.from(snapshot.trackedMarks.subarray(0, snapshot.trackedCount)),
+      pairEntities: Array.from(snapshot.pairEntities.subarray(0, 3 * snapshot.pairEntityCount)),
+    },
+    into,
+    'quadtreeToBytes',
+  );
 }
 
 /**
@@ -104,11 +113,15 @@ interface WorldMeta {
  * Writes a world snapshot (made by {@link saveWorld}) as bytes, for a file or another process,
  * where {@link worldFromBytes} reads them back for a world set up as the saving one was: the
  * same components registered in the same order, and the plugin added with the same options,
- * handlers and tile layers. Allocates the bytes.
- * @throws if `snapshot` is not a snapshot saved by `saveWorld`, or a component's plain array
- * holds something other than numbers, strings, booleans, null or undefined
+ * handlers and tile layers. Given the bytes an earlier call returned (`into`), it writes over
+ * their memory when it is big enough, else it allocates (fresh memory costs several times the
+ * copy into it): a save every frame then writes into the same memory once warm. The bytes
+ * returned are then a view of `into`'s buffer: send or write them, not their `.buffer`.
+ * @throws if `snapshot` is not a snapshot saved by `saveWorld`, a component's plain array
+ * holds something other than numbers, strings, booleans, null or undefined, or `into` is not a
+ * Uint8Array
  */
-export function worldToBytes(snapshot: WorldSnapshot): Uint8Array {
+export function worldToBytes(snapshot: WorldSnapshot, into?: Uint8Array): Uint8Array {
   if (!(snapshot instanceof WorldSnapshot) || snapshot.world === null)
     fail(`worldToBytes takes a snapshot saved by saveWorld (got ${describe(snapshot)})`);
   const ctx = internalsOf(snapshot.world, 'worldToBytes');
@@ -167,7 +180,7 @@ export function worldToBytes(snapshot: WorldSnapshot): Uint8Array {
     fields,
     quadtree,
   };
-  return packBytes(meta, sections);
+  return packBytes(meta, sections, into, 'worldToBytes');
 }
 
 /**

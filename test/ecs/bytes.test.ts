@@ -96,7 +96,9 @@ describe('a world collision state as bytes', () => {
     // The budget left the second game's collision state behind: a test that can fail.
     expect(differed).toBeGreaterThan(10);
     const bytes = quadtreeToBytes(saveQuadtree(a.world));
-    const snap = quadtreeFromBytes(b.world, bytes);
+    const over = quadtreeToBytes(saveQuadtree(a.world), new Uint8Array(bytes.length + 8).fill(7));
+    expect(Buffer.compare(over, bytes)).toBe(0);
+    const snap = quadtreeFromBytes(b.world, over);
     expect(snap).toBeInstanceOf(QuadtreeWorldSnapshot);
     restoreQuadtree(b.world, snap);
     validateTree(getQuadtree(b.world));
@@ -126,6 +128,9 @@ describe('a world collision state as bytes', () => {
     expect(getStats(empty.world).pairs).toBe(0);
     expect(() => quadtreeToBytes(new QuadtreeWorldSnapshot())).toThrow(
       'bitecs-quadtree: quadtreeToBytes takes a snapshot saved by saveQuadtree (got a QuadtreeWorldSnapshot)',
+    );
+    expect(() => quadtreeToBytes(saveQuadtree(empty.world), new Float32Array(8) as unknown as Uint8Array)).toThrow(
+      'bitecs-quadtree: quadtreeToBytes takes bytes to write over, a Uint8Array, or nothing (got a Float32Array)',
     );
     expect(() => quadtreeFromBytes(empty.world, new Uint8Array(64))).toThrow(
       'bitecs-quadtree: quadtreeFromBytes: these 64 bytes are not a snapshot written as bytes by this library',

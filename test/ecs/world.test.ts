@@ -136,6 +136,8 @@ describe('saveWorld and restoreWorld', () => {
       const straight = new Script();
       let rolled = new Script();
       const snap = new WorldSnapshot();
+      // Each restore's bytes are written over the last's.
+      let written: Uint8Array | undefined;
       let restores = 0;
       for (let f = 0; f < 200; f++) {
         if (f % 10 === 3) {
@@ -146,7 +148,9 @@ describe('saveWorld and restoreWorld', () => {
           if (viaBytes) {
             // As another process would: a new world set up the same way takes the bytes.
             const next = new Script();
-            restoreWorld(next.world, worldFromBytes(next.world, worldToBytes(snap)));
+            written = worldToBytes(snap, written);
+            expect(Buffer.compare(written, worldToBytes(snap)), `frame ${f}: bytes written over older ones`).toBe(0);
+            restoreWorld(next.world, worldFromBytes(next.world, written));
             rolled = next;
           } else {
             restoreWorld(rolled.world, snap);
@@ -283,6 +287,9 @@ describe('a world snapshot as bytes: what reading it refuses', () => {
     expect((reading as InternalWorld)[$internal].queries.size).toBe(queriesBefore);
     expect(() => worldToBytes(new WorldSnapshot())).toThrow(
       'worldToBytes takes a snapshot saved by saveWorld (got a WorldSnapshot)',
+    );
+    expect(() => worldToBytes(saveWorld(reading), 'bytes' as unknown as Uint8Array)).toThrow(
+      'worldToBytes takes bytes to write over, a Uint8Array, or nothing (got "bytes")',
     );
     const holder = createWorld();
     const named = { name: [] as unknown[] };

@@ -60,13 +60,16 @@ interface Meta {
 /**
  * Writes a snapshot (made by `saveTree`) as bytes: to a file, over the network, or into another
  * process, where {@link snapshotFromBytes} reads them back for a tree made with the same options
- * (and the same tile layers). Allocates the bytes it returns.
- * @throws if `snapshot` is not a snapshot saved by `saveTree`
+ * (and the same tile layers). Given the bytes an earlier call returned (`into`), it writes over
+ * their memory when it is big enough, else it allocates (fresh memory costs several times the
+ * copy into it): a save every frame then writes into the same memory once warm. The bytes
+ * returned are then a view of `into`'s buffer: send or write them, not their `.buffer`.
+ * @throws if `snapshot` is not a snapshot saved by `saveTree`, or `into` is not a Uint8Array
  */
-export function snapshotToBytes(snapshot: QuadtreeSnapshot): Uint8Array {
+export function snapshotToBytes(snapshot: QuadtreeSnapshot, into?: Uint8Array): Uint8Array {
   if (!(snapshot instanceof QuadtreeSnapshot) || snapshot.plan === null || !(snapshot.owner instanceof LooseQuadtree))
     fail(`snapshotToBytes takes a snapshot saved by saveTree (got ${describe(snapshot)})`);
-  return writeBytes(snapshot, 'tree', treeOptions(snapshot.owner), {});
+  return writeBytes(snapshot, 'tree', treeOptions(snapshot.owner), {}, into, 'snapshotToBytes');
 }
 
 /** A description and binary sections, before {@link packBytes} and after {@link unpackBytes}. */
@@ -81,9 +84,11 @@ export function writeBytes(
   kind: string,
   options: BytesOptions,
   extra: Record<string, number[]>,
+  into: Uint8Array | undefined,
+  verb: string,
 ): Uint8Array {
   const { meta, sections } = stateParts(snapshot, kind, options, extra);
-  return packBytes(meta, sections);
+  return packBytes(meta, sections, into, verb);
 }
 
 /** A saved state as the parts of bytes (see {@link writeBytes}), for a caller that packs more beside it. */
@@ -114,19 +119,37 @@ export function stateParts(
   return { meta, sections: [snapshot.numbers, ...snapshot.copies.map((c, b) => c.subarray(0, snapshot.used[b]))] };
 }
 
-/** Packs a JSON description and binary sections behind a header with a checksum (see the module's comment). */
-export function packBytes(meta: object, sections: ArrayBufferView[]): Uint8Array {
+/**
+ * Packs a JSON description and binary sections behind a header with a checksum (see the module's
+ * comment), into `into`'s memory when it is big enough and aligned, else into new bytes.
+ */
+export function packBytes(
+  meta: object,
+  sections: ArrayBufferView[],
+  into: Uint8Array | undefined,
+  verb: string,
+): Uint8Array {
+  if (into !== undefined && !(into instanceof Uint8Array))
+    fail(`${verb} takes bytes to write over, a Uint8Array, or nothing (got ${describe(into)})`);
   const json = new TextEncoder().encode(JSON.stringify({ meta, sections: sections.map((v) => v.byteLength) }));
   let size = HEADER + pad8(json.length);
   for (const v of sections) size += pad8(v.byteLength);
-  const out = new Uint8Array(size);
+  const out =
+    into !== undefined && into.byteOffset % 8 === 0 && into.buffer.byteLength - into.byteOffset >= size
+      ? new Uint8Array(into.buffer, into.byteOffset, size)
+      : new Uint8Array(size);
+  // Reused memory holds old bytes: spare header words and paddings are zeroed, so equal states write equal bytes.
+  out.fill(0, 0, HEADER);
   out.set(json, HEADER);
-  let at = HEADER + pad8(json.length);
+  let at = HEADER + json.length;
   for (const v of sections) {
+    out.fill(0, at, pad8(at));
+    at = pad8(at);
     out.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
-    at += pad8(v.byteLength);
+    at += v.byteLength;
   }
-  const head = new DataView(out.buffer);
+  out.fill(0, at, size);
+  const head = new DataView(out.buffer, out.byteOffset, HEADER);
   head.setUint32(0, MAGIC, true);
   head.setUint32(4, VERSION, true);
   head.setUint32(8, size, true);
