@@ -118,22 +118,54 @@ const BOUNDS = 2;
 
 /** Entities with Position or Bounds at the save, read from bitECS's entity masks. */
 function listTracked(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
-  const w = s.world as World;
-  const position = componentTest(w, s.position);
-  const bounds = componentTest(w, s.bounds);
-  const end = Math.max(position.end, bounds.end);
+  const end = markTracked(s);
+  const marks = marksNow;
+  let tracked = snap.tracked;
+  let trackedMarks = snap.trackedMarks;
   let n = 0;
   for (let eid = 0; eid < end; eid++) {
-    const m = (position.has(eid) ? POSITION : 0) | (bounds.has(eid) ? BOUNDS : 0);
+    const m = marks[eid];
     if (m === 0) continue;
-    if (n === snap.tracked.length) {
-      snap.tracked = fit(snap.tracked, n + 1);
-      snap.trackedMarks = fit(snap.trackedMarks, n + 1);
+    if (n === tracked.length) {
+      tracked = snap.tracked = fit(tracked, n + 1);
+      trackedMarks = snap.trackedMarks = fit(trackedMarks, n + 1);
     }
-    snap.tracked[n] = eid;
-    snap.trackedMarks[n++] = m;
+    tracked[n] = eid;
+    trackedMarks[n++] = m;
   }
   snap.trackedCount = n;
+}
+
+/** Scratch of {@link markTracked}: each id's POSITION and BOUNDS bits, and a copy of one generation's masks. */
+let marksNow = new Uint8Array(1024);
+let maskCopy = new Int32Array(1024);
+
+/** Writes each id's POSITION and BOUNDS bits now into {@link marksNow}; returns the end of the ids that may have one. */
+function markTracked(s: QuadtreeState): number {
+  const ctx = (s.world as unknown as InternalWorld)[$internal];
+  const position = ctx.componentMap.get(s.position);
+  const bounds = ctx.componentMap.get(s.bounds);
+  const end = Math.max(
+    position === undefined ? 0 : ctx.entityMasks[position.generationId].length,
+    bounds === undefined ? 0 : ctx.entityMasks[bounds.generationId].length,
+  );
+  if (marksNow.length < end) {
+    marksNow = new Uint8Array(end + (end >> 1));
+    maskCopy = new Int32Array(end + (end >> 1));
+  }
+  marksNow.fill(0, 0, end);
+  if (position !== undefined) addMarks(ctx.entityMasks[position.generationId], position.bitflag, POSITION, end);
+  if (bounds !== undefined) addMarks(ctx.entityMasks[bounds.generationId], bounds.bitflag, BOUNDS, end);
+  return end;
+}
+
+/** Adds `mark` to the ids below `end` whose mask has `bit`; the masks are copied by `set`, faster than a loop over holes. */
+function addMarks(masks: number[], bit: number, mark: number, end: number): void {
+  maskCopy.set(masks);
+  maskCopy.fill(0, masks.length, end);
+  const copy = maskCopy;
+  const marks = marksNow;
+  for (let eid = 0; eid < end; eid++) if ((copy[eid] & bit) !== 0) marks[eid] |= mark;
 }
 
 /** The plugin's pair entities: of live pairs, and of exits still to be removed. */
@@ -171,12 +203,11 @@ function checkWorld(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
   const advice =
     'roll the world back to the saved frame first, with the same entity ids (see docs/rollback.md); nothing was changed';
   const w = s.world as World;
-  const position = componentTest(w, s.position);
-  const bounds = componentTest(w, s.bounds);
-  const end = Math.max(position.end, bounds.end);
+  const end = markTracked(s);
+  const marks = marksNow;
   let i = 0;
   for (let eid = 0; eid < end || i < snap.trackedCount; eid++) {
-    const now = (position.has(eid) ? POSITION : 0) | (bounds.has(eid) ? BOUNDS : 0);
+    const now = eid < end ? marks[eid] : 0;
     const then = i < snap.trackedCount && snap.tracked[i] === eid ? snap.trackedMarks[i++] : 0;
     if (now === then) continue;
     fail(`restoreQuadtree: ${changedSince(w, eid, then, now)}; ${advice}`);
