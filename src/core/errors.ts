@@ -23,6 +23,12 @@ export function checkId(id: number, limit: number, what = 'id'): void {
 
 /** The largest float32: boxes are stored in float32 (see SlotPool.box), and queries take numbers within ±it. */
 export const FLOAT32_MAX = 3.4028234663852886e38;
+const FLOAT32_MIN = 2 ** -126;
+
+/** A query's number as queries take it: 0 when nearer 0 than float32's smallest normal, so no square loses digits. */
+export function queryNumber(v: number): number {
+  return v < FLOAT32_MIN && v > -FLOAT32_MIN ? 0 : v;
+}
 
 /** What every message about a corner past float32's range ends with. */
 export const FLOAT32_RANGE = `boxes are stored in float32, corners within ±${FLOAT32_MAX}`;

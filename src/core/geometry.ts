@@ -1,6 +1,7 @@
 /**
  * The overlap rules, in one place so queries and pair finding agree: open boxes, or closed with `touching`. Numbers
- * are within float32's range (±3.4e38), as boxes and queries are: no square overflows, a tiny one may underflow.
+ * are float32 values (stored corners) or 0 or 2^-126 to 3.4e38 in magnitude (queries count smaller ones as 0): a gap
+ * or radius is then 0 or at least 2^-178, so no square overflows or loses its digits.
  */
 
 /** True when the boxes overlap. `&`, not `&&`: pair candidates fail at random, so branches would mispredict. */
@@ -39,7 +40,10 @@ export function pointBoxDistance(x: number, y: number, minX: number, minY: numbe
   return Math.sqrt(pointBoxDistanceSq(x, y, minX, minY, maxX, maxY));
 }
 
-/** True when a circle and a box overlap (radius 0: a point in the box); compares squares, scaled when r² is tiny. */
+/**
+ * True when a circle and a box overlap; a circle of radius 0 is a point, in the box's interior (on it, `touching`).
+ * Numbers nearer 0 than 2^-126 must be float32 values or 0, as queries and stored boxes are (see the module's note).
+ */
 export function circleBoxOverlap(
   x: number,
   y: number,
@@ -50,54 +54,9 @@ export function circleBoxOverlap(
   maxY: number,
   touching: boolean,
 ): boolean {
-  const d2 = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
-  const r2 = r * r;
-  if (r2 >= MIN_SQUARE) return touching ? d2 <= r2 : d2 < r2;
-  return smallCircleBox(x, y, r, minX, minY, maxX, maxY, touching);
-}
-
-/** {@link circleBoxOverlap} for a radius below 2^-484; apart so the common case inlines. */
-function smallCircleBox(
-  x: number,
-  y: number,
-  r: number,
-  minX: number,
-  minY: number,
-  maxX: number,
-  maxY: number,
-  touching: boolean,
-): boolean {
-  const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
-  const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
   if (r === 0) return pointInBox(x, y, minX, minY, maxX, maxY, touching);
-  return withinSmall(dx, dy, r, touching);
-}
-
-/** Squares below this hold too few digits to compare: a radius above 2^-484 squares to a full double. */
-export const MIN_SQUARE = 2 ** -968;
-
-/** |(dx, dy)| < r (≤ if `touching`) for r < 2^-484, scaled by 2^600: r² keeps its digits, an overflow is past r. */
-function withinSmall(dx: number, dy: number, r: number, touching: boolean): boolean {
-  const x = dx * 2 ** 600,
-    y = dy * 2 ** 600,
-    s = r * 2 ** 600;
-  const d2 = x * x + y * y;
-  return touching ? d2 <= s * s : d2 < s * s;
-}
-
-/** Scales `v[0..n-1]` by a power of two to about 1 when all lie below 2^-200, so its quadratics keep their digits. */
-function normalise(v: Float64Array, n: number): void {
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    const a = Math.abs(v[i]);
-    if (a > m) m = a;
-  }
-  if (m === 0 || m >= 2 ** -200) return;
-  const e = Math.floor(Math.log2(m));
-  // 2^-e in two factors: it may exceed the largest double.
-  const p = 2 ** -(e >> 1),
-    q = 2 ** ((e >> 1) - e);
-  for (let i = 0; i < n; i++) v[i] = v[i] * p * q;
+  const d2 = pointBoxDistanceSq(x, y, minX, minY, maxX, maxY);
+  return touching ? d2 <= r * r : d2 < r * r;
 }
 
 /** True when the point lies in the box (open box unless `touching`). */
@@ -197,7 +156,7 @@ export function sweptContact(s: Float64Array, touching: boolean): boolean {
 
 // A circle item is the one inscribed in its box; interiors must meet (a zero circle is a point) unless `touching`.
 
-/** True when two circles overlap (centre distance below the radii's sum; at most, with `touching`). */
+/** True when two circles overlap (centre distance below the radii's sum; at most, with `touching`); numbers as above. */
 export function circlesOverlap(
   x1: number,
   y1: number,
@@ -212,9 +171,7 @@ export function circlesOverlap(
   const d2 = dx * dx + dy * dy;
   const r = r1 + r2;
   const rr = r * r;
-  if (rr >= MIN_SQUARE) return touching ? d2 <= rr : d2 < rr;
-  // Too few digits in r² (two points among them): compared scaled.
-  return withinSmall(dx, dy, r, touching);
+  return touching ? d2 <= rr : d2 < rr;
 }
 
 /** True when the point lies in the circle (open unless `touching`). */
@@ -308,7 +265,7 @@ function firstBelowZero(
 
 /**
  * {@link sweptContact} for any two shapes: either may be a circle (`shapes`: A_CIRCLE, B_CIRCLE) inscribed in its box
- * at each t. Corners up to twice float32's range (a sweep's end box) square without overflow; tiny paths are scaled.
+ * at each t. Corners up to twice float32's range (a sweep's end box) square without overflow.
  */
 export function sweptShapes(s: Float64Array, shapes: number, touching: boolean): boolean {
   if (shapes === 0) return sweptContact(s, touching);
@@ -348,7 +305,7 @@ function toCentre(s: Float64Array, o: number): void {
   s[o + 1] = s[o + 3] = y;
 }
 
-/** The numbers a quadratic of sweptCircles or sweptBoxCircle is built from, normalised (see normalise). */
+/** The numbers a quadratic of sweptCircles or sweptBoxCircle is built from. */
 const TERMS = new Float64Array(6);
 
 /** Centre coordinate and radius of the circle in box `s[o..o+3]`, on axis 0 (x) or 1 (y). */
@@ -369,7 +326,6 @@ function sweptCircles(s: Float64Array, touching: boolean): boolean {
   v[3] = centreOf(s, 12, 1) - centreOf(s, 4, 1) - v[1];
   v[4] = radiusOf(s, 0) + radiusOf(s, 8);
   v[5] = radiusOf(s, 4) + radiusOf(s, 12) - v[4];
-  normalise(v, 6);
   const px = v[0],
     py = v[1],
     vx = v[2],
@@ -450,7 +406,6 @@ function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: 
     }
     v[4] = radiusOf(s, circle);
     v[5] = radiusOf(s, circle + 4) - v[4];
-    normalise(v, 6);
     const r0 = v[4],
       k = v[5];
     const t = firstBelowZero(

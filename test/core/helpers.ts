@@ -91,6 +91,14 @@ export function shapesOverlap(p: ModelItem, q: ModelItem, touching: boolean): bo
   return circleBoxOverlap(...circleOf(c), b.minX, b.minY, b.maxX, b.maxY, touching);
 }
 
+/**
+ * A query's number as the library takes it: 0 when nearer 0 than float32's smallest normal
+ * number. The query models below (shapeInRect to shapeDistance) take theirs so.
+ */
+export function queryNumber(v: number): number {
+  return Math.abs(v) < 2 ** -126 ? 0 : v;
+}
+
 /** Whether an item's shape overlaps the rectangle. */
 export function shapeInRect(
   it: ModelItem,
@@ -100,6 +108,7 @@ export function shapeInRect(
   maxY: number,
   touching: boolean,
 ): boolean {
+  [minX, minY, maxX, maxY] = [minX, minY, maxX, maxY].map(queryNumber);
   return it.circle
     ? circleBoxOverlap(...circleOf(it), minX, minY, maxX, maxY, touching)
     : boxesOverlap(minX, minY, maxX, maxY, it.minX, it.minY, it.maxX, it.maxY, touching);
@@ -107,6 +116,7 @@ export function shapeInRect(
 
 /** Whether an item's shape overlaps the circle. */
 export function shapeInCircle(it: ModelItem, x: number, y: number, r: number, touching: boolean): boolean {
+  [x, y, r] = [x, y, r].map(queryNumber);
   return it.circle
     ? circlesOverlap(x, y, r, ...circleOf(it), touching)
     : circleBoxOverlap(x, y, r, it.minX, it.minY, it.maxX, it.maxY, touching);
@@ -114,6 +124,7 @@ export function shapeInCircle(it: ModelItem, x: number, y: number, r: number, to
 
 /** Whether an item's shape holds the point. */
 export function shapeHasPoint(it: ModelItem, x: number, y: number, touching: boolean): boolean {
+  [x, y] = [x, y].map(queryNumber);
   return it.circle
     ? pointInCircle(x, y, ...circleOf(it), touching)
     : pointInBox(x, y, it.minX, it.minY, it.maxX, it.maxY, touching);
@@ -129,6 +140,7 @@ export function shapeRayDistance(
   max: number,
   touching: boolean,
 ): number {
+  [ox, oy, ux, uy, max] = [ox, oy, ux, uy, max].map(queryNumber);
   return it.circle
     ? rayCircleDistance(ox, oy, ux, uy, max, ...circleOf(it), touching)
     : rayBoxDistance(ox, oy, ux, uy, max, it.minX, it.minY, it.maxX, it.maxY, touching);
@@ -139,6 +151,7 @@ export function shapeRayDistance(
  * maxDistance: inside the circle of that radius, a range of 0 being the point itself.
  */
 export function shapeDistance(it: ModelItem, x: number, y: number, maxDistance: number, touching: boolean): number {
+  [x, y, maxDistance] = [x, y, maxDistance].map(queryNumber);
   if (it.circle) {
     const d = pointCircleDistance(x, y, ...circleOf(it));
     const point = maxDistance === 0 && pointInCircle(x, y, ...circleOf(it), touching);

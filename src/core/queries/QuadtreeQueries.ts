@@ -1,4 +1,4 @@
-import { checkQueryNumber, fail, FLOAT32_MAX as F32, isBits32, show } from '../errors.js';
+import { checkQueryNumber, fail, FLOAT32_MAX as F32, isBits32, queryNumber as q, show } from '../errors.js';
 import type { RayHit, SweepHit } from '../options.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import {
@@ -125,21 +125,19 @@ export abstract class QuadtreeQueries {
       checkQueryNumber('sweep dx', dx);
       checkQueryNumber('sweep dy', dy);
     }
-    // The box covering the whole sweep bounds the walk.
     const args = this.queries.args;
-    if (dx < 0) args[0] = minX + dx;
-    if (dy < 0) args[1] = minY + dy;
-    if (dx > 0) args[2] = maxX + dx;
-    if (dy > 0) args[3] = maxY + dy;
     const p = this.queries.paths;
-    p[0] = minX;
-    p[1] = minY;
-    p[2] = maxX;
-    p[3] = maxY;
-    p[4] = minX + dx;
-    p[5] = minY + dy;
-    p[6] = maxX + dx;
-    p[7] = maxY + dy;
+    dx = q(dx);
+    dy = q(dy);
+    for (let i = 0; i < 4; i++) {
+      p[i] = args[i];
+      p[i + 4] = args[i] + ((i & 1) === 0 ? dx : dy);
+    }
+    // The box covering the whole sweep bounds the walk.
+    if (dx < 0) args[0] += dx;
+    if (dy < 0) args[1] += dy;
+    if (dx > 0) args[2] += dx;
+    if (dy > 0) args[3] += dy;
     const found = this.queries.best(SWEEP, this.touching, mask, 1, this.rayIds, this.rayDist);
     hit.id = found ? this.rayIds[0] : -1;
     hit.toi = found ? this.rayDist[0] : Infinity;
@@ -170,9 +168,9 @@ export abstract class QuadtreeQueries {
     if (!isBits32(mask)) refuseMask(mask);
     this.flush();
     const args = this.queries.args;
-    args[0] = x;
-    args[1] = y;
-    args[2] = maxDistance;
+    args[0] = q(x);
+    args[1] = q(y);
+    args[2] = q(maxDistance);
     const count = this.queries.best(NEAREST, this.touching, mask, k, outIds, outDistances);
     if (outDistances !== null) outDistances.length = count;
     return trim(outIds, count);
@@ -182,7 +180,7 @@ export abstract class QuadtreeQueries {
     if (this.tree.pendingCount !== 0) this.flush();
   }
 
-  // The *Args helpers check a query's numbers, place pending items and store the numbers; small, so they inline.
+  // The *Args helpers check a query's numbers, place pending items and store them (see queryNumber); small: they inline.
   private rectArgs(minX: number, minY: number, maxX: number, maxY: number, mask: number): void {
     if (!(
       Math.abs(minX) <= F32 &&
@@ -197,10 +195,10 @@ export abstract class QuadtreeQueries {
     if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
     const args = this.queries.args;
-    args[0] = minX;
-    args[1] = minY;
-    args[2] = maxX;
-    args[3] = maxY;
+    args[0] = q(minX);
+    args[1] = q(minY);
+    args[2] = q(maxX);
+    args[3] = q(maxY);
   }
 
   private circleArgs(x: number, y: number, radius: number, mask: number): void {
@@ -208,9 +206,9 @@ export abstract class QuadtreeQueries {
     if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
     const args = this.queries.args;
-    args[0] = x;
-    args[1] = y;
-    args[2] = radius;
+    args[0] = q(x);
+    args[1] = q(y);
+    args[2] = q(radius);
   }
 
   private pointArgs(x: number, y: number, mask: number): void {
@@ -218,8 +216,8 @@ export abstract class QuadtreeQueries {
     if (!isBits32(mask)) refuseMask(mask);
     this.catchUp();
     const args = this.queries.args;
-    args[0] = x;
-    args[1] = y;
+    args[0] = q(x);
+    args[1] = q(y);
   }
 
   private rayArgs(ox: number, oy: number, dx: number, dy: number, maxDistance: number, mask: number): void {
@@ -239,11 +237,11 @@ export abstract class QuadtreeQueries {
     // hypot, not sqrt of squares: no underflow for tiny components, and the documented norm.
     const len = Math.hypot(dx, dy);
     const args = this.queries.args;
-    args[0] = ox;
-    args[1] = oy;
-    args[2] = dx / len;
-    args[3] = dy / len;
-    args[4] = maxDistance;
+    args[0] = q(ox);
+    args[1] = q(oy);
+    args[2] = q(dx / len);
+    args[3] = q(dy / len);
+    args[4] = q(maxDistance);
   }
 
   /** Calls `visit` for every live node, parents first, with loose bounds, depth and subtree items. */

@@ -3,7 +3,6 @@ import {
   boxesOverlap,
   circleBoxOverlap,
   circlesOverlap,
-  MIN_SQUARE,
   pointBoxDistanceSq,
   pointCircleDistance,
   pointInBox,
@@ -402,14 +401,8 @@ export class QueryEngine {
     }
     const d2 = pointBoxDistanceSq(x, y, b[0], b[1], b[2], b[3]);
     const m2 = maxDistance * maxDistance;
-    // A tiny range (a range of 0 among them): the careful test of queryCircle.
-    if (
-      m2 >= MIN_SQUARE
-        ? touching
-          ? d2 > m2
-          : d2 >= m2
-        : !circleBoxOverlap(x, y, maxDistance, b[0], b[1], b[2], b[3], touching)
-    )
+    // A range of 0 is a point, as for queryCircle.
+    if (maxDistance === 0 ? !pointInBox(x, y, b[0], b[1], b[2], b[3], touching) : touching ? d2 > m2 : d2 >= m2)
       return false;
     // The square of the distance reported, as a circle's key is: equal distances, equal keys.
     const d = Math.sqrt(d2);
