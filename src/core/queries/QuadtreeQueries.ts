@@ -27,7 +27,10 @@ export type NodeVisitor = (
   items: number,
 ) => void;
 
-/** The read-only spatial queries of a {@link LooseQuadtree}: each checked, then answered by one walk (QueryEngine). */
+/**
+ * The read-only spatial queries of a {@link LooseQuadtree}: each checked, then answered by one walk (QueryEngine).
+ * Their numbers are within float32's range, and those nearer 0 than its smallest normal (1.2e-38) count as 0.
+ */
 export abstract class QuadtreeQueries {
   /** Whether touching edges count as overlap (see {@link QuadtreeOptions.touching}). */
   abstract readonly touching: boolean;
