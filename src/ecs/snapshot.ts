@@ -2,6 +2,8 @@ import { $internal, entityExists, type InternalWorld, type World } from 'bitecs'
 import { applyState, checkState, describe, fail, fit, QuadtreeSnapshot, saveState } from '../core/internal.js';
 import type { HandlerRecord } from './handlers.js';
 import { stateOf, type QuadtreeState } from './state.js';
+import { copyMasks } from './masks.js';
+import type { Internals } from './world.js';
 
 /**
  * A saved copy of a world's whole collision state: the tree's (items, pairs with their phases
@@ -136,36 +138,32 @@ function listTracked(s: QuadtreeState, snap: QuadtreeWorldSnapshot): void {
   snap.trackedCount = n;
 }
 
-/** Scratch of {@link markTracked}: each id's POSITION and BOUNDS bits, and a copy of one generation's masks. */
+/** Scratch of {@link markTracked}: each id's POSITION and BOUNDS bits, and each generation's masks. */
 let marksNow = new Uint8Array(1024);
-let maskCopy = new Int32Array(1024);
+const masksNow: Int32Array[] = [];
 
-/** Writes each id's POSITION and BOUNDS bits now into {@link marksNow}; returns the end of the ids that may have one. */
+/** Writes each id's POSITION and BOUNDS bits now into {@link marksNow}, from one copy of bitECS's masks; the ids' end. */
 function markTracked(s: QuadtreeState): number {
-  const ctx = (s.world as unknown as InternalWorld)[$internal];
-  const position = ctx.componentMap.get(s.position);
-  const bounds = ctx.componentMap.get(s.bounds);
-  const end = Math.max(
-    position === undefined ? 0 : ctx.entityMasks[position.generationId].length,
-    bounds === undefined ? 0 : ctx.entityMasks[bounds.generationId].length,
-  );
-  if (marksNow.length < end) {
-    marksNow = new Uint8Array(end + (end >> 1));
-    maskCopy = new Int32Array(end + (end >> 1));
-  }
-  marksNow.fill(0, 0, end);
-  if (position !== undefined) addMarks(ctx.entityMasks[position.generationId], position.bitflag, POSITION, end);
-  if (bounds !== undefined) addMarks(ctx.entityMasks[bounds.generationId], bounds.bitflag, BOUNDS, end);
+  const ctx = (s.world as unknown as { [$internal]: Internals })[$internal];
+  let end = 0;
+  for (const m of ctx.entityMasks) end = Math.max(end, m.length);
+  const masks = copyMasks(ctx, masksNow, end);
+  if (marksNow.length < end) marksNow = new Uint8Array(end + (end >> 1));
+  const marks = marksNow;
+  marks.fill(0, 0, end);
+  addMarks(ctx, masks, s.position, POSITION, end);
+  addMarks(ctx, masks, s.bounds, BOUNDS, end);
   return end;
 }
 
-/** Adds `mark` to the ids below `end` whose mask has `bit`; the masks are copied by `set`, faster than a loop over holes. */
-function addMarks(masks: number[], bit: number, mark: number, end: number): void {
-  maskCopy.set(masks);
-  maskCopy.fill(0, masks.length, end);
-  const copy = maskCopy;
+/** Adds `mark` in {@link marksNow} to the ids below `end` that have `component` in the masks copied. */
+function addMarks(ctx: Internals, masks: Int32Array[], component: object, mark: number, end: number): void {
+  const data = ctx.componentMap.get(component);
+  if (data === undefined) return;
+  const from = masks[data.generationId];
+  const bit = data.bitflag;
   const marks = marksNow;
-  for (let eid = 0; eid < end; eid++) if ((copy[eid] & bit) !== 0) marks[eid] |= mark;
+  for (let eid = 0; eid < end; eid++) if ((from[eid] & bit) !== 0) marks[eid] |= mark;
 }
 
 /** The plugin's pair entities: of live pairs, and of exits still to be removed. */

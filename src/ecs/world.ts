@@ -3,6 +3,7 @@ import { applyState, describe, fail } from '../core/internal.js';
 import { checkRestore, QuadtreeWorldSnapshot, saveCollisionState } from './snapshot.js';
 import { ComponentValues } from './componentValues.js';
 import { findState } from './state.js';
+import { copyMasks } from './masks.js';
 
 /** A set of entity ids as bitECS 0.4 keeps it: `dense` in order, `sparse` from id to place. */
 interface IdSet {
@@ -354,21 +355,4 @@ const maskCopies: Int32Array[] = [];
 function lives(n: number): Uint8Array {
   if (lifeMarks.length < n) lifeMarks = new Uint8Array(n + (n >> 1));
   return lifeMarks;
-}
-
-/**
- * Each generation's masks for ids below n into `into` (grown by half when short), holes as 0:
- * by `set`, as a loop over a plain array with holes would be slower.
- */
-function copyMasks(ctx: Internals, into: Int32Array[], n: number): Int32Array[] {
-  const generations = ctx.entityMasks.length;
-  into.length = Math.min(into.length, generations);
-  for (let g = 0; g < generations; g++) {
-    const from = ctx.entityMasks[g];
-    const size = Math.max(n, from.length);
-    if (g === into.length || into[g].length < size) into[g] = new Int32Array(size + (size >> 1));
-    into[g].set(from as number[]);
-    into[g].fill(0, from.length, n);
-  }
-  return into;
 }
