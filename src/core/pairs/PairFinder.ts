@@ -192,7 +192,8 @@ export class PairFinder {
       x1 = box[4 * s + 2],
       y1 = box[4 * s + 3];
     const C = tree.classes;
-    const byCell = C.regionsByCell[k][d];
+    const start = C.start[k];
+    const own = C.own[k];
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a level that holds items has its cell array (made by indexCell); a check here would sit in the join loop
     const cells = tree.nodes.levelCells[d]!;
     const touching = this.touching;
@@ -200,17 +201,11 @@ export class PairFinder {
     for (let iy = fy0; iy <= fy1; iy++) {
       for (let c = (iy << d) + fx0, rowEnd = (iy << d) + fx1; c <= rowEnd; c++) {
         // The region looked up inline, not by a call: this runs per mover and cell.
-        let from: number;
-        let count: number;
-        if (byCell !== null) {
-          count = byCell[2 * c + 1];
-          if (count === 0) continue;
-          from = byCell[2 * c];
-        } else {
-          const n = cells[c];
-          if (n === NONE || (count = C.own[k][n]) === 0) continue;
-          from = C.start[k][n];
-        }
+        const n = cells[c];
+        if (n === NONE) continue;
+        const count = own[n];
+        if (count === 0) continue;
+        const from = start[n];
         tests += count;
         for (let t = from, to = from + count; t < to; t++) {
           if (boxesOverlap(x0, y0, x1, y1, box[4 * t], box[4 * t + 1], box[4 * t + 2], box[4 * t + 3], touching))

@@ -118,17 +118,13 @@ export class Layout {
       for (let d = 0; d <= this.tree.maxDepth; d++) {
         const cells = this.tree.nodes.levelCells[d];
         if (cells === null || C.levelItems[k][d] === 0) continue;
-        const byCell = C.regionsByCell[k][d];
         for (let c = 0; c < cells.length; c++) {
-          // The class's cell array when the level has one: read in order, no node lookups.
-          if (byCell !== null && byCell[2 * c + 1] === 0) continue;
           const n = cells[c];
           if (n === NONE || own[n] === 0) continue;
           if (place) {
             const room = Math.min(C.cap[k][n], roomFor(own[n]));
             start[n] = slots.place(start[n], room);
             C.cap[k][n] = room;
-            if (byCell !== null) byCell[2 * c] = start[n];
           } else {
             for (let s = start[n], end = s + own[n]; s < end; s++) items.setSlot(slots.id[s], s);
           }

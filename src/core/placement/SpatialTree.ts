@@ -560,7 +560,6 @@ export class SpatialTree {
     C.own[k][n] = own + 1;
     if (own === 0) nodes.classBits[n] |= 1 << k;
     C.levelItems[k][nodes.depth[n]]++;
-    this.indexRegion(k, n);
     items.setClass(id, k);
     items.setNode(id, n);
     this.writeSlotMeta(id);
@@ -586,18 +585,6 @@ export class SpatialTree {
       C.cap[k][n] = 0;
       nodes.classBits[n] &= ~(1 << k);
     }
-    this.indexRegion(k, n);
-  }
-
-  /** Copies class k's region start and item count in node n into the class's cell array. */
-  private indexRegion(k: number, n: number): void {
-    const nodes = this.nodes;
-    const d = nodes.depth[n];
-    const cells = this.classes.regionsByCellAt(k, d);
-    if (cells === null) return;
-    const c = (cellY(nodes.cell[n]) << d) + cellX(nodes.cell[n]);
-    cells[2 * c] = this.classes.start[k][n];
-    cells[2 * c + 1] = this.classes.own[k][n];
   }
 
   /** Copies the item's flags word into its collider, for the pair filters. */

@@ -9,8 +9,6 @@ export const MAX_CLASSES = 16;
 export const MIXED = MAX_CLASSES - 1;
 /** A class this big or bigger may be detached (see Broadphase.choose). */
 export const DETACH_MIN = 1024;
-/** Deepest level whose cells get dense per-class arrays (4^d entries); deeper levels go through their nodes. */
-export const DENSE_DEPTH = 9;
 
 /**
  * Collision classes: items stored apart in every node (a slot region per class and node), as Jolt keeps a tree per
@@ -55,8 +53,6 @@ export class CollisionClasses {
   readonly cap: Int32Array[] = [];
   /** Per class, items placed at each depth (`levelItems[k][d]`): levels without any are skipped. */
   readonly levelItems: Int32Array[] = [];
-  /** Per class, depth ≤ {@link DENSE_DEPTH}: cells' region start, count (`[2 * cell]`, `+ 1`), for in-order probes. */
-  readonly regionsByCell: (Int32Array | null)[][] = [];
   /** Whether each class's arrays exist (a class gets them when first used). */
   readonly used = new Uint8Array(MAX_CLASSES);
   /**
@@ -85,7 +81,6 @@ export class CollisionClasses {
       this.own.push(new Int32Array(0));
       this.cap.push(new Int32Array(0));
       this.levelItems.push(new Int32Array(maxDepth + 1));
-      this.regionsByCell.push(new Array<Int32Array | null>(maxDepth + 1).fill(null));
       this.ids.push(new Int32Array(0));
     }
     this.allowed.fill(1);
@@ -216,13 +211,6 @@ export class CollisionClasses {
     return true;
   }
 
-  /** Class k's cell array at depth d, made on first use (null past {@link DENSE_DEPTH}). */
-  regionsByCellAt(k: number, d: number): Int32Array | null {
-    const cells = this.regionsByCell[k][d];
-    if (cells !== null || d > DENSE_DEPTH) return cells;
-    return (this.regionsByCell[k][d] = new Int32Array(2 * 4 ** d));
-  }
-
   /** Forgets every item (keys stay; regions were dropped with the nodes). */
   clear(): void {
     this.size.fill(0);
@@ -238,7 +226,6 @@ export class CollisionClasses {
     this.roundEnd.fill(0);
     for (let k = 0; k < MAX_CLASSES; k++) {
       this.levelItems[k].fill(0);
-      for (const cells of this.regionsByCell[k]) cells?.fill(0);
       if (this.used[k] === 0) continue;
       this.own[k].fill(0);
       this.cap[k].fill(0);

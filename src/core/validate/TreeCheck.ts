@@ -241,17 +241,6 @@ export class TreeCheck {
         fail(`validate: class ${k} counts ${C.swept[k]} swept items, holds ${this.sweptCounts[k]}`);
       if (C.round[k] !== this.roundCounts[k])
         fail(`validate: class ${k} counts ${C.round[k]} circles, holds ${this.roundCounts[k]}`);
-      for (let d = 0; d <= tree.maxDepth; d++) {
-        const byCell = C.regionsByCell[k][d];
-        const cells = tree.nodes.levelCells[d];
-        if (byCell === null || cells === null) continue;
-        for (let c = 0; c < cells.length; c++) {
-          const n = cells[c];
-          const own = n === NONE ? 0 : C.own[k][n];
-          if (byCell[2 * c + 1] !== own || (own > 0 && byCell[2 * c] !== C.start[k][n]))
-            fail(`validate: class ${k} cell ${c} of depth ${d} is out of date`);
-        }
-      }
     }
   }
 
