@@ -89,8 +89,8 @@ export class PairLists {
   /**
    * Merges the movers' sorted found pairs into the current list. A listed pair the checks covered (a side in `covered`
    * or `left`, or in `checked` unless the other is detached: only a join finds a detached item's pairs) stays if found
-   * again and ends if not; a new found pair begins. Only pairs with a `touched` side can change: the merge places each
-   * entry among the untouched pairs by binary search, and {@link apply} moves each run between changes at most twice.
+   * again and ends if not; a new found pair begins. Only pairs with a side in one of those sets can change: the merge
+   * places each entry among the others by binary search, and {@link apply} moves each run between changes at most twice.
    */
   mergeFound(
     found: PairBuffer,
@@ -98,7 +98,6 @@ export class PairLists {
     checked: Int32Array,
     covered: Int32Array,
     left: IdBits,
-    touched: Int32Array,
     items: ItemStore,
   ): void {
     const list = this.current;
@@ -130,7 +129,9 @@ export class PairLists {
       for (; i < on; i++) {
         const a = la[i],
           b = lb[i];
-        if ((((touched[a >> 5] >>> (a & 31)) | (touched[b >> 5] >>> (b & 31))) & 1) !== 0) {
+        const wa = checked[a >> 5] | covered[a >> 5] | leftWords[a >> 5],
+          wb = checked[b >> 5] | covered[b >> 5] | leftWords[b >> 5];
+        if ((((wa >>> (a & 31)) | (wb >>> (b & 31))) & 1) !== 0) {
           touchedAt[m++] = i;
           if (m === chunk) {
             i++;

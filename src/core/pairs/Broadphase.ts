@@ -63,8 +63,6 @@ export class Broadphase {
   private newborn = new Int32Array(64);
   /** Items removed (and maybe inserted again) since the last step: their listed pairs end in the next. */
   private readonly left = new IdBits();
-  /** The ids of `checked`, `covered` and `left` together: those whose listed pairs a merge tests. */
-  private readonly touched = new IdBits();
   private tests = 0;
 
   constructor(tree: SpatialTree, touching: boolean, stats: QuadtreeStats) {
@@ -423,29 +421,17 @@ export class Broadphase {
   }
 
   private mergeFound(): void {
-    const touched = this.touchedWords();
-    if (this.found.count > 0 || this.touched.count > 0) {
+    if (this.found.count > 0 || this.checked.count + this.covered.count + this.left.count > 0) {
       this.lists.mergeFound(
         this.found,
         this.stepId,
         this.checked.words,
         this.covered.words,
         this.left,
-        touched,
         this.tree.items,
       );
     }
     this.left.clear();
-    this.touched.clear();
-  }
-
-  private touchedWords(): Int32Array {
-    const touched = this.touched;
-    touched.fit(this.tree.items.capacity);
-    touched.addAll(this.checked);
-    touched.addAll(this.covered);
-    touched.addAll(this.left);
-    return touched.words;
   }
 
   /**

@@ -36,10 +36,6 @@ export class IdBits {
     this.ids[this.count++] = id;
   }
 
-  addAll(other: IdBits): void {
-    for (let i = 0; i < other.count; i++) this.add(other.ids[i]);
-  }
-
   clear(): void {
     for (let i = 0; i < this.count; i++) this.words[this.ids[i] >> 5] = 0;
     this.count = 0;
