@@ -5,6 +5,7 @@ import { LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { ExactTest, type BoxReader } from './pairs/ExactTest.js';
 import { QueryEngine, type IdArray } from './queries/QueryEngine.js';
 import { MAX_DEPTH, QuadtreeQueries } from './queries/QuadtreeQueries.js';
+import { runsReplaced } from './queries/RunIndex.js';
 import { SpatialTree } from './placement/SpatialTree.js';
 import {
   Shape,
@@ -455,6 +456,7 @@ export class LooseQuadtree extends QuadtreeQueries {
     this.tree.layout.reorderIfScattered();
     this.tree.items.trim();
     if (this.tree.sweeps.count !== 0) this.advancePaths();
+    runsReplaced();
     this.tree.describe(this.stats);
     this.tree.relocated = 0;
     return this.stats;

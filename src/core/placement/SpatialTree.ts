@@ -26,6 +26,7 @@ import { MIN_REGION, SlotPool, runRoomFor } from '../store/SlotPool.js';
 import { GameBoxes } from './GameBoxes.js';
 import { Layout } from './Layout.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
+import { runsReplaced } from '../queries/RunIndex.js';
 
 /**
  * The spatial part of the index: a loose quadtree (looseness 2) with one slot region per class and node. A depth-d
@@ -365,6 +366,7 @@ export class SpatialTree {
 
   /** Empties the index, keeping its arrays for reuse. */
   clear(): void {
+    runsReplaced();
     this.items.reset();
     this.arrived.clear();
     this.born.clear();

@@ -13,6 +13,8 @@ import {
 } from '../geometry.js';
 import { NONE } from '../store/NodePool.js';
 import { Heap } from './Heap.js';
+import { RunIndex } from './RunIndex.js';
+import { markOutside } from '../snapshot/StatePlan.js';
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
 import { CIRCLE as CIRCLE_ITEM, SWEPT } from '../store/ItemStore.js';
 import { TO } from '../store/SweptStore.js';
@@ -70,7 +72,9 @@ export class QueryEngine {
   /** The query's closed bounding box, widened (see reachBox): a cheap first item test. */
   private readonly reach = new Float64Array(4);
   /** Scratch of {@link scanRun}: the places of a run whose box is within the reach box. */
-  private places = new Int32Array(64);
+  private places: Int32Array = new Int32Array(64);
+  /** Per class, the cells of its run while detached (see RunIndex). */
+  private readonly runIndexes: RunIndex[] = [];
   /** The loose bounds of the node a walk is looking at. */
   private readonly nodeBox = new Float64Array(4);
   /** Offset of the box {@link sweptBox} last returned. */
@@ -95,6 +99,9 @@ export class QueryEngine {
     this.tree = tree;
     this.stack = new Int32Array(4 * (tree.maxDepth + 2));
     this.nodeTests = [null, this.circleNode, null, this.rayNode, this.nearNode, null];
+    for (let k = 0; k < MAX_CLASSES; k++) this.runIndexes.push(new RunIndex());
+    // Scratch of one query, and run indexes that know when they are stale (see runsReplaced): not state.
+    markOutside(this);
   }
 
   /** Writes the ids of every hit into `out`, or calls `visit` for each until it returns false; returns the hits. */
@@ -146,8 +153,7 @@ export class QueryEngine {
     const C = this.tree.classes;
     const wanted = this.classesFor(this.mask);
     for (let k = 0; k < MAX_CLASSES; k++) {
-      if (C.detached[k] === 1 && ((wanted >>> k) & 1) !== 0 && !this.scanRun(C.listStart[k], C.end[k], C.ids[k]))
-        return;
+      if (C.detached[k] === 1 && ((wanted >>> k) & 1) !== 0 && !this.scanRun(k)) return;
     }
     if (nodes.total[0] === 0) return;
     // Nearest first pays only where the k-th best bounds the walk.
@@ -190,21 +196,35 @@ export class QueryEngine {
   }
 
   /**
-   * {@link scan} of a detached run of `count` places from slot `first`: boxes are read alone first, branch-free (which
-   * are in reach is random), then only places in reach are scanned, runs together. False when a visitor stopped.
-   * A swept item's slot covers its whole path, end included: never a miss.
+   * {@link scan} of detached class k's run: the places in reach, found by the run's cells when it has them (see
+   * RunIndex), else by reading the boxes alone first, branch-free (which are in reach is random); then those places
+   * are scanned, consecutive ones together. False when a visitor stopped. A swept item's slot covers its whole path.
    */
-  private scanRun(first: number, count: number, ids: Int32Array): boolean {
+  private scanRun(k: number): boolean {
+    const C = this.tree.classes;
+    const first = C.listStart[k];
+    const count = C.end[k];
+    const ids = C.ids[k];
     const box = this.tree.slots.box;
     const reach = this.reach;
     const x0 = reach[0],
       y0 = reach[1],
       x1 = reach[2],
       y1 = reach[3];
-    if (this.places.length < count) this.places = new Int32Array(count + (count >> 3));
+    const index = this.runIndexes[k];
+    const listed = index.use(box, first, count, ids, C.moved[k]);
+    let found = count;
+    if (listed) {
+      this.places = index.gather(x0, y0, x1, y1, this.places);
+      found = index.count;
+    } else if (this.places.length < count) {
+      this.places = new Int32Array(count + (count >> 3));
+    }
     const places = this.places;
     let n = 0;
-    for (let i = 0, b = 4 * first; i < count; i++, b += 4) {
+    for (let j = 0; j < found; j++) {
+      const i = listed ? places[j] : j;
+      const b = 4 * (first + i);
       places[n] = i;
       n += +(box[b] <= x1) & +(box[b + 2] >= x0) & +(box[b + 1] <= y1) & +(box[b + 3] >= y0);
     }

@@ -1,5 +1,6 @@
 import { fail, show } from '../errors.js';
 import { StatePlan } from './StatePlan.js';
+import { runsReplaced } from '../queries/RunIndex.js';
 
 /** The plan that fits each saved structure's state as of its last save or restore (see StatePlan). */
 const plans = new WeakMap<object, StatePlan>();
@@ -98,6 +99,7 @@ export function applyState(root: object, snap: QuadtreeSnapshot): void {
   const plan = snap.plan;
   if (plan === null) fail('restoreTree of a snapshot that holds nothing yet: pass it to saveTree first');
   plan.restore(snap);
+  runsReplaced();
   // The state now has the shape of the plan it was saved with.
   plans.set(root, plan);
 }
