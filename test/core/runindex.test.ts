@@ -17,8 +17,8 @@ const DUST = 2;
 
 /** Queries that read a detached run through its cells (see RunIndex) so far. */
 function indexedRuns(tree: LooseQuadtree): number {
-  const engine = (tree as unknown as { queries: { runIndexes: { builtMoves: number }[] } }).queries;
-  return engine.runIndexes.filter((index) => index.builtMoves >= 0).length;
+  const engine = (tree as unknown as { queries: { runIndexes: ({ builtMoves: number } | null)[] } }).queries;
+  return engine.runIndexes.filter((index) => index !== null && index.builtMoves >= 0).length;
 }
 
 /**

@@ -73,8 +73,8 @@ export class QueryEngine {
   private readonly reach = new Float64Array(4);
   /** Scratch of {@link scanRun}: the places of a run whose box is within the reach box. */
   private places: Int32Array = new Int32Array(64);
-  /** Per class, the cells of its run while detached (see RunIndex). */
-  private readonly runIndexes: RunIndex[] = [];
+  /** Per class, the cells of its run while detached (see RunIndex), made when first queried. */
+  private readonly runIndexes: (RunIndex | null)[] = new Array<RunIndex | null>(MAX_CLASSES).fill(null);
   /** The loose bounds of the node a walk is looking at. */
   private readonly nodeBox = new Float64Array(4);
   /** Offset of the box {@link sweptBox} last returned. */
@@ -99,7 +99,6 @@ export class QueryEngine {
     this.tree = tree;
     this.stack = new Int32Array(4 * (tree.maxDepth + 2));
     this.nodeTests = [null, this.circleNode, null, this.rayNode, this.nearNode, null];
-    for (let k = 0; k < MAX_CLASSES; k++) this.runIndexes.push(new RunIndex());
     // Scratch of one query, and run indexes that know when they are stale (see runsReplaced): not state.
     markOutside(this);
   }
@@ -211,7 +210,7 @@ export class QueryEngine {
       y0 = reach[1],
       x1 = reach[2],
       y1 = reach[3];
-    const index = this.runIndexes[k];
+    const index = (this.runIndexes[k] ??= new RunIndex());
     const listed = index.use(box, first, count, ids, C.moved[k]);
     let found = count;
     if (listed) {
