@@ -156,6 +156,16 @@ export function sweptContact(s: Float64Array, touching: boolean): boolean {
 
 // A circle item is the one inscribed in its box; interiors must meet (a zero circle is a point) unless `touching`.
 
+/**
+ * The radius of the circle inscribed in a box square to within rounding: its smaller half-side, so that the circle
+ * never leaves the box, where pair finders and queries look for it.
+ */
+export function inscribedRadius(minX: number, minY: number, maxX: number, maxY: number): number {
+  const rx = maxX * 0.5 - minX * 0.5,
+    ry = maxY * 0.5 - minY * 0.5;
+  return rx < ry ? rx : ry;
+}
+
 /** True when two circles overlap (centre distance below the radii's sum; at most, with `touching`); numbers as above. */
 export function circlesOverlap(
   x1: number,
@@ -314,7 +324,7 @@ function centreOf(s: Float64Array, o: number, axis: number): number {
 }
 
 function radiusOf(s: Float64Array, o: number): number {
-  return s[o + 2] * 0.5 - s[o] * 0.5;
+  return inscribedRadius(s[o], s[o + 1], s[o + 2], s[o + 3]);
 }
 
 /** Two moving circles: |cB - cA|² - (rA + rB)², a quadratic in t. */

@@ -94,7 +94,8 @@ export interface Contact {
 
 /**
  * The shape of an item: its box, or the circle inscribed in its box (centre the box's centre,
- * diameter its width; the box must be square). See {@link LooseQuadtree.setShape}.
+ * diameter its width; the box must be square, and where rounding left it a hair off, the
+ * diameter is its smaller side). See {@link LooseQuadtree.setShape}.
  */
 export const Shape = {
   /** The item is its box (the default). */

@@ -200,7 +200,7 @@ function nearestPoint(box: typeof BOX, circle: boolean, x: number, y: number): v
   }
   const cx = (box.minX + box.maxX) / 2;
   const cy = (box.minY + box.maxY) / 2;
-  const r = (box.maxX - box.minX) / 2;
+  const r = Math.min(box.maxX - box.minX, box.maxY - box.minY) / 2;
   const d = Math.hypot(x - cx, y - cy);
   // Inside the circle (or at its centre), the point itself.
   const t = d > r ? r / d : 1;
@@ -398,7 +398,11 @@ export class QuadtreeOverlay {
     for (let i = 0; i < n; i++) {
       tree.getBox(ids[i], BOX);
       if (tree.shapeOf(ids[i]) === Shape.Circle) {
-        g.circle((BOX.minX + BOX.maxX) / 2, (BOX.minY + BOX.maxY) / 2, (BOX.maxX - BOX.minX) / 2);
+        g.circle(
+          (BOX.minX + BOX.maxX) / 2,
+          (BOX.minY + BOX.maxY) / 2,
+          Math.min(BOX.maxX - BOX.minX, BOX.maxY - BOX.minY) / 2,
+        );
       } else {
         g.rect(BOX.minX, BOX.minY, BOX.maxX - BOX.minX, BOX.maxY - BOX.minY);
       }

@@ -108,8 +108,11 @@ function centre(b: QBox): [Q, Q] {
   return [b[0].add(b[2]).half(), b[1].add(b[3]).half()];
 }
 
+/** The smaller half-side, as the tree's inscribedRadius. */
 function radius(b: QBox): Q {
-  return b[2].sub(b[0]).half();
+  const rx = b[2].sub(b[0]).half(),
+    ry = b[3].sub(b[1]).half();
+  return ry.lt(rx) ? ry : rx;
 }
 
 /** Squared distance from a point to a box (0 inside). */

@@ -78,7 +78,9 @@ export function stored(box: readonly number[]): [number, number, number, number]
 
 /** Centre and radius of a circle item. */
 function circleOf(it: Box): [number, number, number] {
-  return [it.minX * 0.5 + it.maxX * 0.5, it.minY * 0.5 + it.maxY * 0.5, it.maxX * 0.5 - it.minX * 0.5];
+  // The smaller half-side: a box square only to within rounding holds its circle whole.
+  const r = Math.min(it.maxX * 0.5 - it.minX * 0.5, it.maxY * 0.5 - it.minY * 0.5);
+  return [it.minX * 0.5 + it.maxX * 0.5, it.minY * 0.5 + it.maxY * 0.5, r];
 }
 
 /** Whether two items' shapes (boxes or circles) overlap under the rule. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { circleBoxOverlap, LooseQuadtree, pointBoxDistance, Shape, validateTree } from '../../src/core/index.js';
-import { queryNumber, readPairs, stored } from './helpers.js';
+import { queryNumber, readPairs, shapeInRect, shapesOverlap, stored } from './helpers.js';
 
 /** True when the list holds the pair (a, b). */
 function listed(list: LooseQuadtree['current'], a: number, b: number): boolean {
@@ -238,6 +238,69 @@ describe('distances far from the origin and near it', () => {
         },
       ),
       { seed: 4242, numRuns: 400 },
+    );
+  });
+});
+
+describe('a circle in a box square only to within rounding (fuzz seed 771207)', () => {
+  /**
+   * A circle's box may be a few float32 ulps off square. The circle is the one inscribed, its
+   * radius the smaller half-side, so it never leaves the box where pairs and queries look for
+   * it: taking the width as the diameter, a box a hair shorter than wide held a circle that
+   * poked out below, and a rectangle touching it there was not found.
+   */
+  it('queries and pairs at the box edges answer as the inscribed circle (fast-check, fixed seed)', () => {
+    const ulps = fc.integer({ min: -4, max: 4 });
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1, max: 400, noNaN: true }),
+        fc.double({ min: 0.5, max: 60, noNaN: true }),
+        ulps,
+        fc.constantFrom(0, 1, 2, 3),
+        ulps,
+        fc.boolean(),
+        (at, size, off, edge, slide, touching) => {
+          const [minX, minY, maxX] = stored([at, at * 0.7, at + size]);
+          // Taller or shorter than wide by a few ulps of float32.
+          const maxY = Math.fround(minY + (maxX - minX) * (1 + off * 2 ** -23));
+          const tree = new LooseQuadtree({ x: -10, y: -10, width: 1000, height: 1000, touching });
+          tree.insert(1, minX, minY, maxX, maxY);
+          try {
+            tree.setShape(1, Shape.Circle);
+          } catch {
+            return; // past the rounding a square allows
+          }
+          const circle = { minX, minY, maxX, maxY, layer: 1, mask: -1, priority: 128, isStatic: false, circle: true };
+          // A thin box along one edge of the circle's box, slid across it by a few ulps.
+          const cx = minX * 0.5 + maxX * 0.5,
+            cy = minY * 0.5 + maxY * 0.5;
+          const d = slide * 2 ** -20 * (size + at);
+          const rects = [
+            [cx - 1, maxY + d, cx + 1, maxY + d + 5],
+            [cx - 1, minY - d - 5, cx + 1, minY - d],
+            [maxX + d, cy - 1, maxX + d + 5, cy + 1],
+            [minX - d - 5, cy - 1, minX - d, cy + 1],
+          ].map((r) => stored(r));
+          const r = rects[edge];
+          const out: number[] = [];
+          tree.queryRect(r[0], r[1], r[2], r[3], out);
+          expect(out.length).toBe(shapeInRect(circle, r[0], r[1], r[2], r[3], touching) ? 1 : 0);
+          const wall = {
+            minX: r[0],
+            minY: r[1],
+            maxX: r[2],
+            maxY: r[3],
+            layer: 1,
+            mask: -1,
+            priority: 128,
+            isStatic: false,
+          };
+          tree.insert(2, r[0], r[1], r[2], r[3]);
+          tree.step();
+          expect(tree.current.count).toBe(shapesOverlap(circle, wall, touching) ? 1 : 0);
+        },
+      ),
+      { seed: 771207, numRuns: 3000 },
     );
   });
 });

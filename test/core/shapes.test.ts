@@ -45,8 +45,10 @@ function shapesOf(a: Shaped, b: Shaped): number {
   return (a.circle ? A_CIRCLE : 0) | (b.circle ? B_CIRCLE : 0);
 }
 
+/** Centre and radius of the circle inscribed in a box: its smaller half-side, as the tree takes it. */
 function centre(s: Shaped): [number, number, number] {
-  return [(s.box[0] + s.box[2]) / 2, (s.box[1] + s.box[3]) / 2, (s.box[2] - s.box[0]) / 2];
+  const r = Math.min(s.box[2] - s.box[0], s.box[3] - s.box[1]) / 2;
+  return [(s.box[0] + s.box[2]) / 2, (s.box[1] + s.box[3]) / 2, r];
 }
 
 describe('circle geometry against exact arithmetic', () => {

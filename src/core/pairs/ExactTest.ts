@@ -1,4 +1,4 @@
-import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, sweptShapes } from '../geometry.js';
+import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, inscribedRadius, sweptShapes } from '../geometry.js';
 import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { FROM, LAST_FROM } from '../store/SweptStore.js';
 import { contactOf, depthAlong } from '../contacts.js';
@@ -130,12 +130,12 @@ export function roundOverlap(
   if (!ca) return roundOverlap(sb, j, cb, sa, i, ca, touching);
   const x = sa[i] * 0.5 + sa[i + 2] * 0.5,
     y = sa[i + 1] * 0.5 + sa[i + 3] * 0.5,
-    r = sa[i + 2] * 0.5 - sa[i] * 0.5;
+    r = inscribedRadius(sa[i], sa[i + 1], sa[i + 2], sa[i + 3]);
   let dx: number, dy: number, reach: number;
   if (cb) {
     const bx = sb[j] * 0.5 + sb[j + 2] * 0.5,
       by = sb[j + 1] * 0.5 + sb[j + 3] * 0.5,
-      br = sb[j + 2] * 0.5 - sb[j] * 0.5;
+      br = inscribedRadius(sb[j], sb[j + 1], sb[j + 2], sb[j + 3]);
     dx = bx - x;
     dy = by - y;
     reach = r + br;
@@ -162,11 +162,11 @@ function roundOverlapExactly(
 ): boolean {
   const x = sa[i] * 0.5 + sa[i + 2] * 0.5,
     y = sa[i + 1] * 0.5 + sa[i + 3] * 0.5,
-    r = sa[i + 2] * 0.5 - sa[i] * 0.5;
+    r = inscribedRadius(sa[i], sa[i + 1], sa[i + 2], sa[i + 3]);
   if (!cb) return circleBoxOverlap(x, y, r, sb[j], sb[j + 1], sb[j + 2], sb[j + 3], touching);
   const bx = sb[j] * 0.5 + sb[j + 2] * 0.5,
     by = sb[j + 1] * 0.5 + sb[j + 3] * 0.5,
-    br = sb[j + 2] * 0.5 - sb[j] * 0.5;
+    br = inscribedRadius(sb[j], sb[j + 1], sb[j + 2], sb[j + 3]);
   return circlesOverlap(x, y, r, bx, by, br, touching);
 }
 

@@ -3,6 +3,7 @@ import {
   boxesOverlap,
   circleBoxOverlap,
   circlesOverlap,
+  inscribedRadius,
   pointBoxDistanceSq,
   pointCircleDistance,
   pointInBox,
@@ -275,7 +276,7 @@ export class QueryEngine {
         // The circle inscribed in the box, computed as every shape test expects it.
         item[4] = item[0] * 0.5 + item[2] * 0.5;
         item[5] = item[1] * 0.5 + item[3] * 0.5;
-        item[6] = item[2] * 0.5 - item[0] * 0.5;
+        item[6] = inscribedRadius(item[0], item[1], item[2], item[3]);
       }
       if (!this.hit(circle)) continue;
       const id = ids !== null ? ids[i] : slotId[s];
