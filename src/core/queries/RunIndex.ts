@@ -91,15 +91,9 @@ export class RunIndex {
     start.fill(0, 0, cells + 1);
     // Each place's cell first, counted; the cells' starts; then the places, backwards so each cell keeps run order.
     const keys = (this.keys = fit(this.keys, count));
-    const invX = f[2],
-      invY = f[3],
-      last = side - 1;
     for (let i = 0, b = 4 * first; i < count; i++, b += 4) {
       if (ids[i] < 0) continue;
-      // column() and row() written out: this loop is most of a build.
-      const fc = (box[b] - minX) * invX,
-        fr = (box[b + 1] - minY) * invY;
-      const c = (fr < side ? fr | 0 : last) * side + (fc < side ? fc | 0 : last);
+      const c = this.row(box[b + 1]) * side + this.column(box[b]);
       keys[i] = c;
       start[c]++;
     }
