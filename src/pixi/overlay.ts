@@ -191,6 +191,11 @@ const LINE = { ax: 0, ay: 0, bx: 0, by: 0 };
 
 const NEAR = { x: 0, y: 0 };
 
+/** The radius of the circle inscribed in a box: its smaller half-side, as the core's `inscribedRadius`. */
+function inscribedRadius(box: typeof BOX): number {
+  return Math.min(box.maxX - box.minX, box.maxY - box.minY) / 2;
+}
+
 /** The point of a box (or of the circle inscribed in it) nearest (x, y), into {@link NEAR}. */
 function nearestPoint(box: typeof BOX, circle: boolean, x: number, y: number): void {
   if (!circle) {
@@ -200,7 +205,7 @@ function nearestPoint(box: typeof BOX, circle: boolean, x: number, y: number): v
   }
   const cx = (box.minX + box.maxX) / 2;
   const cy = (box.minY + box.maxY) / 2;
-  const r = Math.min(box.maxX - box.minX, box.maxY - box.minY) / 2;
+  const r = inscribedRadius(box);
   const d = Math.hypot(x - cx, y - cy);
   // Inside the circle (or at its centre), the point itself.
   const t = d > r ? r / d : 1;
@@ -398,11 +403,7 @@ export class QuadtreeOverlay {
     for (let i = 0; i < n; i++) {
       tree.getBox(ids[i], BOX);
       if (tree.shapeOf(ids[i]) === Shape.Circle) {
-        g.circle(
-          (BOX.minX + BOX.maxX) / 2,
-          (BOX.minY + BOX.maxY) / 2,
-          Math.min(BOX.maxX - BOX.minX, BOX.maxY - BOX.minY) / 2,
-        );
+        g.circle((BOX.minX + BOX.maxX) / 2, (BOX.minY + BOX.maxY) / 2, inscribedRadius(BOX));
       } else {
         g.rect(BOX.minX, BOX.minY, BOX.maxX - BOX.minX, BOX.maxY - BOX.minY);
       }

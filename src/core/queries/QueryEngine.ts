@@ -14,6 +14,7 @@ import {
 } from '../geometry.js';
 import { NONE } from '../store/NodePool.js';
 import { Heap } from './Heap.js';
+import { fit } from '../grow.js';
 import { RunIndex } from './RunIndex.js';
 import { markOutside } from '../snapshot/StatePlan.js';
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
@@ -217,8 +218,8 @@ export class QueryEngine {
     if (listed) {
       this.places = index.gather(x0, y0, x1, y1, this.places);
       found = index.count;
-    } else if (this.places.length < count) {
-      this.places = new Int32Array(count + (count >> 3));
+    } else {
+      this.places = fit(this.places, count);
     }
     const places = this.places;
     let n = 0;

@@ -93,7 +93,7 @@ export class RunIndex {
     const keys = (this.keys = fit(this.keys, count));
     for (let i = 0, b = 4 * first; i < count; i++, b += 4) {
       if (ids[i] < 0) continue;
-      const c = this.row(box[b + 1]) * side + this.column(box[b]);
+      const c = this.cell(box[b + 1], 1) * side + this.cell(box[b], 0);
       keys[i] = c;
       start[c]++;
     }
@@ -107,10 +107,10 @@ export class RunIndex {
     const f = this.frame;
     const side = this.side;
     // Top-left corners as far back as the largest box reaches.
-    const c0 = this.column(x0 - f[4]),
-      c1 = this.column(x1),
-      r0 = this.row(y0 - f[5]),
-      r1 = this.row(y1);
+    const c0 = this.cell(x0 - f[4], 0),
+      c1 = this.cell(x1, 0),
+      r0 = this.cell(y0 - f[5], 1),
+      r1 = this.cell(y1, 1);
     this.count = 0;
     const start = this.start;
     const places = this.places;
@@ -126,14 +126,9 @@ export class RunIndex {
   /** Places the last {@link gather} wrote. */
   count = 0;
 
-  /** The grid column of x, clamped to the grid (NaN to 0). */
-  private column(x: number): number {
-    const c = (x - this.frame[0]) * this.frame[2];
+  /** The grid column (axis 0) or row (axis 1) of coordinate v, clamped to the grid (NaN to 0). */
+  private cell(v: number, axis: number): number {
+    const c = (v - this.frame[axis]) * this.frame[2 + axis];
     return c >= 1 ? (c < this.side ? c | 0 : this.side - 1) : 0;
-  }
-
-  private row(y: number): number {
-    const r = (y - this.frame[1]) * this.frame[3];
-    return r >= 1 ? (r < this.side ? r | 0 : this.side - 1) : 0;
   }
 }
