@@ -149,7 +149,7 @@ export class LooseQuadtree extends QuadtreeQueries {
     // -1 written out (NO_RECORD): a constant costs bytecode. Past the end, undefined fails `>= 0` too.
     const rec = id >>> 0 === id ? recs[id] : -1;
     if (rec >= 0) {
-      // The record's FLAGS, SLOT and NODE written out (0, 2, 3): each imported constant costs bytecode.
+      // The record's FLAGS and NODE written out (0, 3): each imported constant costs bytecode.
       const i32 = items.i32;
       const o = rec << 2;
       const f = i32[o];
@@ -170,7 +170,7 @@ export class LooseQuadtree extends QuadtreeQueries {
         // The slot is written in place at literal offsets, not through ItemStore.setBox, to stay
         // under the inlining budget; the old rounded corners tell whether it changed.
         const f32 = items.slots.box;
-        const r = 4 * i32[o + 2];
+        const r = 4 * rec;
         const x0 = f32[r],
           y0 = f32[r + 1],
           x1 = f32[r + 2],
@@ -362,11 +362,14 @@ export class LooseQuadtree extends QuadtreeQueries {
    */
   clear(): void {
     const items = this.tree.items;
-    // Over the records, not the id map: a far id would make that a pass over millions of ids.
-    for (let r = 0, top = items.handedOut; r < top; r++) {
-      const id = items.idAtRecord(r);
-      if (id >= 0 && items.nodeOf(id) !== ABSENT) this.remove(id);
+    const slots = this.tree.slots;
+    // Over the slots, not the id map: a far id would make that a pass over millions of ids. Removals move slots.
+    const live: number[] = [];
+    for (let s = 0; s < slots.used; s++) {
+      const id = slots.id[s];
+      if (id >= 0 && id < items.capacity && items.slotOf(id) === s && items.nodeOf(id) !== ABSENT) live.push(id);
     }
+    for (const id of live) this.remove(id);
     this.tree.clear();
     this.attached.length = 0;
   }
@@ -450,11 +453,9 @@ export class LooseQuadtree extends QuadtreeQueries {
   step(): QuadtreeStats {
     this.placePending();
     this.tree.nodes.tick();
-    this.tree.layout.compactIfScattered();
     this.broadphase.run();
     this.tree.items.releaseDeparted();
-    this.tree.layout.reorderIfScattered();
-    this.tree.items.trim();
+    this.tree.layout.compactIfScattered();
     if (this.tree.sweeps.count !== 0) this.advancePaths();
     runsReplaced();
     this.tree.describe(this.stats);

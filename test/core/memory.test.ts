@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree, validateTree } from '../../src/core/index.js';
-import { ItemStore } from '../../src/core/store/ItemStore.js';
+import { ItemStore, PENDING } from '../../src/core/store/ItemStore.js';
 import { SlotPool } from '../../src/core/store/SlotPool.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -12,7 +12,7 @@ function arrayBytes(): number {
 }
 
 describe('memory follows the items (needs node --expose-gc)', () => {
-  it('lays the records out in class-list order again after births and deaths scattered them', () => {
+  it("keeps each record in its item's slot through births, deaths, relayouts and compactions", () => {
     const tree = new LooseQuadtree({ width: 2048, height: 2048 });
     let state = 7;
     const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
@@ -25,9 +25,7 @@ describe('memory follows the items (needs node --expose-gc)', () => {
     }
     tree.step();
     const inside = (tree as unknown as Inside).tree;
-    let ordered = 0;
-    // Each step a tenth die and as many are born, under ids that died in earlier steps (whose
-    // records were freed and handed to others).
+    // Each step a tenth die and as many are born, under ids that died in earlier steps; a few move far.
     let older: number[] = [];
     for (let id = 5000; id < 5500; id++) older.push(id);
     for (let step = 0; step < 30; step++) {
@@ -46,39 +44,38 @@ describe('memory follows the items (needs node --expose-gc)', () => {
         tree.insert(id, x, y, x + 4, y + 4);
         live.push(id);
       }
+      for (let i = 0; i < 200; i++) {
+        const id = live[Math.floor(next() * live.length)];
+        const x = next() * 2000;
+        const y = next() * 2000;
+        tree.move(id, x, y, x + 4, y + 4);
+      }
       older = died;
       tree.step();
       validateTree(tree);
-      const { ids, end } = inside.classes;
-      let last = -1;
-      let inOrder = true;
-      for (let i = 0; i < end[0]; i++) {
-        if (ids[0][i] < 0) continue;
-        const r = inside.items.rec[ids[0][i]];
-        if (r < last) inOrder = false;
-        last = r;
+      // The record read through the id is the one in the slot that names the id.
+      const { items, slots } = inside;
+      for (const id of live) {
+        expect(slots.id[items.slotOf(id)]).toBe(id);
+        expect(inside.classes.ids[items.classOf(id)][items.listPlaceOf(id)]).toBe(id);
       }
-      if (inOrder) ordered++;
     }
-    // Laid out again every few steps (once an eighth were reused), and right after each time.
-    expect(ordered).toBeGreaterThan(3);
-    expect(ordered).toBeLessThan(30);
   });
 
-  it('keeps the id map right when records are laid out again while a freed record names an id that came back elsewhere', () => {
-    const store = new ItemStore(16, new SlotPool(16));
-    for (let id = 0; id < 3; id++) store.add(id); // records 0, 1, 2
-    store.depart(2);
-    store.releaseDeparted(); // record 2 free, its stale slot still naming id 2
+  it("keeps a removed id's slot and list place until the step ends, then frees the slot", () => {
+    const slots = new SlotPool(16);
+    const store = new ItemStore(16, slots);
+    for (let id = 0; id < 3; id++) store.add(id);
+    store.setListPlace(1, 7);
+    const slot = store.slotOf(1);
     store.depart(1);
+    store.add(1); // back before the step ends: the same slot, the list place as a hint
+    store.setNode(1, PENDING); // as an insert queues it
+    expect([store.slotOf(1), store.listPlaceOf(1)]).toEqual([slot, 7]);
+    store.depart(2);
     store.releaseDeparted();
-    store.add(2); // takes record 1: id 2 lives at 1, the free record 2 names it still
-    expect(store.rec[2]).toBe(1);
-    expect([store.idAtRecord(0), store.idAtRecord(1), store.idAtRecord(2)]).toEqual([0, 2, -1]);
-    // Records in use first: id 2's record goes to 0, id 0's to 1, the free record stays at 2.
-    store.permute(Int32Array.of(1, 0, 2));
-    expect([store.rec[0], store.rec[1], store.rec[2]]).toEqual([1, -1, 0]);
-    expect([store.idAtRecord(0), store.idAtRecord(1), store.idAtRecord(2)]).toEqual([2, 0, -1]);
+    expect(store.rec[2]).toBe(-1);
+    expect(slots.freeSlots).toBe(1);
     store.check();
   });
 
@@ -106,7 +103,7 @@ describe('memory follows the items (needs node --expose-gc)', () => {
     expect(tree.size).toBe(2);
   });
 
-  it('records follow the items: 20,000 inserted and removed over and over hold no more than 20,000 records', () => {
+  it('slots follow the items: 20,000 inserted and removed over and over hold the slots of 20,000', () => {
     const tree = new LooseQuadtree({ width: 4096, height: 4096 });
     // Ids spread over a wide range, as recycled and versioned ids can be.
     for (let round = 0; round < 5; round++) {
@@ -117,13 +114,17 @@ describe('memory follows the items (needs node --expose-gc)', () => {
       tree.step();
       validateTree(tree);
     }
+    // 20,000 live again, under ids never used before.
+    for (let i = 0; i < 20_000; i++)
+      tree.insert(100_000 + i, i % 4000, (i * 7) % 4000, (i % 4000) + 3, ((i * 7) % 4000) + 3);
+    tree.step();
     const probe = new LooseQuadtree({ width: 4096, height: 4096 });
     for (let i = 0; i < 20_000; i++) probe.insert(i, i % 4000, (i * 7) % 4000, (i % 4000) + 3, ((i * 7) % 4000) + 3);
     probe.step();
-    // The id map spans 100,000 ids; the records, the 20,000 live at a time.
-    expect(recordsOf(tree)).toBe(recordsOf(probe));
-    // Growth by half overshoots; a step gives back all but an eighth more than the records in use.
-    expect(recordsOf(tree)).toBeLessThanOrEqual(20_000 * 1.125);
+    // The id map spans 120,000 ids; the slots (and the records in them), the 20,000 live at a time.
+    expect(slotsOf(tree)).toBe(slotsOf(probe));
+    // A compaction keeps a sixteenth more than the slots in use, and an eighth at most for those handed out since.
+    expect(slotsOf(tree)).toBeLessThanOrEqual(20_000 * (1 + 1 / 16 + 1 / 8));
   });
 
   it('keeps each distinct collider once, and forgets those no item holds: priorities changed every step', () => {
@@ -190,8 +191,8 @@ describe('memory follows the items (needs node --expose-gc)', () => {
 
 interface Inside {
   tree: {
-    items: { i32: Int32Array; rec: Int32Array };
-    slots: { colliders: { count: number; handedOut: number } };
+    items: ItemStore;
+    slots: SlotPool;
     classes: { ids: Int32Array[]; end: Int32Array };
   };
 }
@@ -203,6 +204,6 @@ function gridEntries(tree: LooseQuadtree): number {
   );
 }
 
-function recordsOf(tree: LooseQuadtree): number {
-  return (tree as unknown as Inside).tree.items.i32.length / 8;
+function slotsOf(tree: LooseQuadtree): number {
+  return (tree as unknown as Inside).tree.slots.record.length / 4;
 }

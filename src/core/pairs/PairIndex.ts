@@ -3,16 +3,18 @@ import { declareExtent } from '../snapshot/StatePlan.js';
 import type { ItemStore } from '../store/ItemStore.js';
 import type { PairBuffer } from '../lists/PairBuffer.js';
 
-/** Each item's pairs as positions in the current list, by record; made on first need after a step. */
+/** Each item's pairs as positions in the current list, by slot; made on first need after a step or a slot move. */
 export class PairIndex {
   /** Set by every step (and every removal): the index is made again before it is next read. */
   stale = true;
-  /** Per record, where its pairs start in {@link entries}; one more entry for the end. */
+  /** Per slot, where its item's pairs start in {@link entries}; one more entry for the end. */
   private starts = new Int32Array(16);
-  /** List positions of each record's pairs, record after record. */
+  /** List positions of each slot's pairs, slot after slot. */
   entries = new Int32Array(16);
-  /** Records the index covers: those handed out after it was made have no pairs in it. */
+  /** Slots the index covers: those handed out after it was made have no pairs in it. */
   private records = 0;
+  /** The slots' move count when the index was made (see SlotPool.moves). */
+  private madeAt = -1;
 
   constructor() {
     // Only a fresh index is state: a stale one is made again from the list.
@@ -21,8 +23,8 @@ export class PairIndex {
   }
 
   update(items: ItemStore, list: PairBuffer): void {
-    if (!this.stale) return;
-    const records = items.handedOut;
+    if (!this.stale && this.madeAt === items.slots.moves) return;
+    const records = items.slots.used;
     const { a, b, count } = list;
     this.starts = fit(this.starts, records + 1);
     this.entries = fit(this.entries, 2 * count);
@@ -51,6 +53,7 @@ export class PairIndex {
     starts[records] = filled;
     this.records = records;
     this.stale = false;
+    this.madeAt = items.slots.moves;
   }
 
   /** First entry of the pairs of `id` (an item the list may name). */

@@ -1,14 +1,13 @@
 import { KeySorter } from '../lists/radix.js';
 import { declareScratch } from '../snapshot/StatePlan.js';
-import { PENDING } from '../store/ItemStore.js';
 import { NONE } from '../store/NodePool.js';
-import { roomFor, runRoomFor } from '../store/SlotPool.js';
+import { MIN_SLOTS, roomFor, runRoomFor } from '../store/SlotPool.js';
 import type { SpatialTree } from './SpatialTree.js';
 
 /** Items beyond which the slots outgrow a core's cache: regions are then relaid more often. */
 const LARGE_TREE = 1 << 15;
 
-/** Memory order between steps: lists by id, regions by class, level and row, records by list; passes read in order. */
+/** Memory order between steps: lists by id, regions by class, level and row; passes read in order. */
 export class Layout {
   private readonly tree: SpatialTree;
 
@@ -18,7 +17,7 @@ export class Layout {
     declareScratch(this, 'dest');
   }
 
-  /** Scratch: where each record goes in {@link reorderIfScattered}, each slot in {@link relayList}. */
+  /** Scratch: where each slot goes in {@link relayList}. */
   private dest: Int32Array = new Int32Array(0);
 
   private readonly sorter = new KeySorter();
@@ -55,11 +54,12 @@ export class Layout {
 
   /**
    * Relays the slot regions once over half the slots are free or enough items changed node: a quarter while the slots
-   * fit a core's cache, a sixteenth beyond, so movers' probes read their cells' slots in order. O(slots).
+   * fit a core's cache, a sixteenth beyond, so movers' probes read their cells' slots in order. O(slots). At a step's
+   * end only: pending items are placed and removed ones released, so no item is in a slot of its own.
    */
   compactIfScattered(): void {
     const slots = this.tree.slots;
-    const sparse = slots.freeSlots * 2 > slots.used && slots.capacity > 4096;
+    const sparse = slots.freeSlots * 2 > slots.used && slots.capacity > MIN_SLOTS;
     const share = this.tree.size > LARGE_TREE ? 16 : 4;
     if (!sparse && (this.tree.moved * share < this.tree.size || this.tree.size === 0)) return;
     this.tree.moved = 0;
@@ -69,38 +69,13 @@ export class Layout {
     this.relayRegions(false);
   }
 
-  /** Lays records out in class-list order once an eighth were reused, so class passes read memory in order. */
-  reorderIfScattered(): void {
-    const items = this.tree.items;
-    const live = items.records;
-    if (items.scattered * 8 < live || live < 256) return;
-    const top = items.handedOut;
-    if (this.dest.length < top) this.dest = new Int32Array(top + (top >> 3));
-    const dest = this.dest;
-    dest.fill(-1, 0, top);
-    const C = this.tree.classes;
-    let n = 0;
-    for (let k = 0; k < C.end.length; k++) {
-      const ids = C.ids[k];
-      for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) dest[items.recordOf(ids[i])] = n++;
-    }
-    // Pending items are in no list yet; a queued id may be listed twice (stale entries).
-    for (let i = 0; i < this.tree.pendingCount; i++) {
-      const id = this.tree.pending[i];
-      if (items.nodeOf(id) === PENDING && dest[items.recordOf(id)] === -1) dest[items.recordOf(id)] = n++;
-    }
-    for (let j = 0; j < items.freeRecords; j++) dest[items.freeRecord(j)] = n++;
-    // Every record once (no departed one: they were freed when the step ended), else leave it.
-    if (n === top) items.permute(dest);
-  }
-
   /** Walks every region in class, level, row order: copies it for a compaction with `place`, else repoints items. */
   private relayRegions(place: boolean): void {
     const C = this.tree.classes;
     const slots = this.tree.slots;
     const items = this.tree.items;
     if (place) {
-      // Slots outside the nodes: a detached class's region, and each item's own slot between homes.
+      // Slots outside the nodes: each detached class's run. None is between homes after a step (see compactIfScattered).
       for (let k = 0; k < C.size.length; k++) {
         if (C.listRoom[k] === 0) continue;
         const room = Math.min(C.listRoom[k], runRoomFor(C.end[k]));
@@ -109,7 +84,6 @@ export class Layout {
         const ids = C.ids[k];
         for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) items.setSlot(ids[i], start + i);
       }
-      items.placeOwnSlots();
     }
     for (let k = 0; k < C.size.length; k++) {
       if (C.size[k] === 0) continue;

@@ -22,7 +22,7 @@ import { IdList } from '../lists/IdList.js';
 import { FROM, SweptStore, TO } from '../store/SweptStore.js';
 import { isSquare, refuseCircleBox, STORED } from '../errors.js';
 import type { QuadtreeStats } from '../options.js';
-import { MIN_REGION, SlotPool, runRoomFor } from '../store/SlotPool.js';
+import { MIN_REGION, MIN_SLOTS, SlotPool, runRoomFor } from '../store/SlotPool.js';
 import { GameBoxes } from './GameBoxes.js';
 import { Layout } from './Layout.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
@@ -59,7 +59,7 @@ export class SpatialTree {
 
   /** Relocations and placements since the slot regions were last laid out (see Layout). */
   moved = 0;
-  /** Puts lists, regions and records back in order between steps. */
+  /** Puts lists and regions back in order between steps. */
   readonly layout = new Layout(this);
 
   /** Items {@link flush} placed in a node since the pair finder last took them: they need a pair check. */
@@ -94,7 +94,7 @@ export class SpatialTree {
     this.cellSize = new Float64Array(maxDepth + 2);
     for (let d = 0; d <= maxDepth + 1; d++) this.cellSize[d] = rootSize / 2 ** d;
     this.invCellSize = this.cellSize.map((s) => 1 / s);
-    this.slots = new SlotPool(4096);
+    this.slots = new SlotPool(MIN_SLOTS);
     this.items = new ItemStore(1024, this.slots);
     this.nodes = new NodePool(256, maxDepth, lifespan, maxLifespan);
     this.classes = new CollisionClasses(this.nodes.capacity, maxDepth);
@@ -406,7 +406,7 @@ export class SpatialTree {
     out[o + 3] = src[at + 3];
   }
 
-  /** Stores in a swept item's record the box covering its path (see SweptStore). */
+  /** Stores in a swept item's slot the box covering its path (see SweptStore). */
   coverPath(id: number): void {
     const b = this.sweeps.boxes;
     const f = this.sweeps.at(id) + FROM;

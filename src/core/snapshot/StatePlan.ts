@@ -206,8 +206,9 @@ export class StatePlan {
       const s = slots[f];
       if (kind === REF) holder[keys[f]] = refs[s];
       else if (kind === BOOLEAN) holder[keys[f]] = numbers[s] === 1;
-      // An array's length before its elements (LENGTH fields come first in each array).
-      else holder[keys[f]] = numbers[s];
+      // An array's length before its elements (LENGTH fields come first in each array). A whole number goes back as
+      // an integer: written as read from the float array, it would turn the field's small integers into doubles.
+      else holder[keys[f]] = numbers[s] === (numbers[s] | 0) ? numbers[s] | 0 : numbers[s];
     }
     for (let b = 0; b < this.buffers.length; b++) {
       const n = used[b];

@@ -1,4 +1,4 @@
-import { grow, resize } from '../grow.js';
+import { grow } from '../grow.js';
 import { fail } from '../errors.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 import { writeBox, type SlotPool } from './SlotPool.js';
@@ -38,13 +38,13 @@ export const MIN_Y = 1;
 export const MAX_X = 2;
 export const MAX_Y = 3;
 
-/** Field offsets in an item's record of four int32 (`i32[r * 4 + K]`); box, layer and mask live in its slot. */
-// LooseQuadtree.move writes FLAGS, SLOT and NODE out as numbers: keep them 0, 2 and 3.
+/** Field offsets in an item's record, four int32 in its slot (`slots.record[s * 4 + K]`), beside its box. */
+// LooseQuadtree.move writes FLAGS and NODE out as numbers: keep them 0 and 3.
 export const FLAGS = 0;
 /** The broadphase mark for step s: `2s + 1` waiting, `2s` taken; older marks are stale, so none is cleared. */
 export const STATE = 1;
-/** The item's slot, sole home of its box, layer and mask: in a node's or detached region, or its own between homes. */
-export const SLOT = 2;
+/** The item's place in its class's list; kept on leaving, so the same id rejoins at its place. */
+export const LIST = 2;
 /** Node holding the item, or PENDING / DETACHED (ABSENT while it is being removed). */
 export const NODE = 3;
 
@@ -52,52 +52,41 @@ export const NODE = 3;
 export const NO_RECORD = -1;
 
 /**
- * Item storage: a record per item and an id-to-record map (the only per-id state), so memory follows the item count.
- * A removed item's record stays with its id until the step ends ({@link releaseDeparted}): bitECS reuses ids at once,
- * and the id then takes its record and list place back.
+ * Item storage: each item's record lives in its slot (see SlotPool), so wherever the slot goes (a node's region, a
+ * detached run, a slot of its own between homes) box and record go together and passes over slots read records in
+ * order. The id-to-slot map is the only per-id state, so memory follows the item count. A removed item keeps its slot
+ * until the step ends ({@link releaseDeparted}): bitECS reuses ids at once, and the id then takes it back.
  */
 export class ItemStore {
-  /** Record of each id, or NO_RECORD; grown by doubling up to the id limit. */
+  /** Slot of each id, or NO_RECORD; grown by doubling up to the id limit. */
   rec: Int32Array;
-  /** Records: four int32 fields each. */
+  /** The records: the slots' array (see SlotPool.record), held here too so the hot accessors read one field. */
   i32: Int32Array;
   /** One bit per id, set while DETACHED: merges ask it often, and the bits stay in cache where records do not. */
   detachedBits: Int32Array;
   readonly slots: SlotPool;
-  /** Per record, the item's place in its class's list; kept on leaving so the same id rejoins at its place. */
-  listAt: Int32Array;
-  /** Records handed out so far (the high-water mark); those freed since wait in `free`. */
-  private top = 0;
-  private free: Int32Array;
-  private freeCount = 0;
-  /** Records reused from the free list since the last {@link permute}: they break id-order passes. */
-  scattered = 0;
-  /** Ids removed since the last step ended, whose records wait for {@link releaseDeparted}. */
+  /** Ids removed since the last step ended, whose slots wait for {@link releaseDeparted}. */
   private departed: Int32Array;
   private departedCount = 0;
 
   constructor(capacity: number, slots: SlotPool) {
     this.slots = slots;
+    this.i32 = slots.record;
+    slots.resized = () => {
+      this.i32 = slots.record;
+    };
     const cap = Math.max(16, capacity);
     this.rec = new Int32Array(cap).fill(NO_RECORD);
     this.detachedBits = new Int32Array((cap + 31) >> 5);
-    this.i32 = new Int32Array(cap * 4);
-    this.listAt = new Int32Array(cap).fill(-1);
-    this.free = new Int32Array(cap);
     this.departed = new Int32Array(64);
-    // Past their counts these are written before read, so snapshots skip them; not listAt, whose -1 a new record reads.
-    declareExtent(this, 'i32', () => 4 * this.top);
-    declareExtent(this, 'free', () => this.freeCount);
+    // Past their counts these are written before read, so snapshots skip them.
     declareExtent(this, 'departed', () => this.departedCount);
+    declareExtent(this, 'i32', () => 4 * slots.used);
   }
 
   /** Ids below this have a place in the map (the others are absent). */
   get capacity(): number {
     return this.rec.length;
-  }
-
-  get records(): number {
-    return this.top - this.freeCount;
   }
 
   /** Makes room in the map for `id`, doubling until it fits (the caller has checked the id limit). */
@@ -116,35 +105,25 @@ export class ItemStore {
     }
   }
 
-  /** Gives an absent id a record as never inserted, with its own slot; its old record and slot if it left this step. */
-  add(id: number): number {
-    // Departed and back (rec >= 0): the record and its slot are still its own.
-    let r = this.rec[id];
-    if (r < 0) {
-      if (this.freeCount > 0) {
-        r = this.free[--this.freeCount];
-        this.scattered++;
-      } else {
-        r = this.top++;
-        if (r === this.listAt.length) this.growRecords(r + (r >> 1));
-      }
-      const s = this.slots.allocOne();
-      this.slots.id[s] = id;
-      this.i32[(r << 2) | SLOT] = s;
-      this.slots.collider[s] = this.slots.colliders.hold(DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_WORD);
+  /** Gives an absent id a record as never inserted, in a slot of its own; its old slot if it left this step. */
+  add(id: number): void {
+    const slots = this.slots;
+    // Departed and back (rec >= 0): the slot is still its own.
+    let s = this.rec[id];
+    if (s < 0) {
+      s = slots.allocOne();
+      slots.id[s] = id;
+      slots.collider[s] = slots.colliders.hold(DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_WORD);
+      this.rec[id] = s;
     } else {
-      const s = this.i32[(r << 2) | SLOT];
-      const slots = this.slots;
       slots.collider[s] = slots.colliders.change(slots.collider[s], DEFAULT_LAYER, DEFAULT_MASK, DEFAULT_WORD);
     }
-    this.rec[id] = r;
-    const i32 = this.i32;
-    const o = r << 2;
+    const i32 = slots.record;
+    const o = s << 2;
     i32[o | STATE] = 0;
     i32[o | FLAGS] = DEFAULT_WORD;
     i32[o | NODE] = ABSENT;
-    // listAt[r] stays: a hint that CollisionClasses.join checks against the list.
-    return r;
+    // LIST stays: a hint (a freed slot's, when reused) that CollisionClasses.join checks against the list.
   }
 
   /** Marks a removed id's record departed: freed when the step ends unless the id comes back. */
@@ -153,21 +132,18 @@ export class ItemStore {
     this.departed[this.departedCount++] = id;
   }
 
-  /** Frees the records of the ids removed since the last call that did not come back. */
+  /** Frees the slots of the ids removed since the last call that did not come back. */
   releaseDeparted(): void {
     const i32 = this.i32;
     for (let i = 0; i < this.departedCount; i++) {
       const id = this.departed[i];
-      const r = this.rec[id];
+      const s = this.rec[id];
       // Freed already (listed twice), or back in the index.
-      if (r < 0 || i32[(r << 2) | NODE] !== ABSENT) continue;
+      if (s < 0 || i32[(s << 2) | NODE] !== ABSENT) continue;
       this.rec[id] = NO_RECORD;
-      const s = i32[(r << 2) | SLOT];
       this.slots.colliders.drop(this.slots.collider[s]);
       this.slots.freeOne(s);
       this.detachedBits[id >> 5] &= ~(1 << (id & 31));
-      if (this.freeCount === this.free.length) this.free = grow(this.free, 2 * this.freeCount);
-      this.free[this.freeCount++] = r;
     }
     this.departedCount = 0;
   }
@@ -178,112 +154,26 @@ export class ItemStore {
     return r >= 0 && this.i32[(r << 2) | NODE] === ABSENT;
   }
 
-  /** Moves every record r to `dest[r]` (records in use first) in place; free records go along. O(records). */
-  permute(dest: Int32Array): void {
-    const { i32, rec, listAt } = this;
-    // The map first, from each record in use to its id through its slot (a record keeps no id).
-    const live = this.top - this.freeCount;
-    for (let r = 0; r < this.top; r++) if (dest[r] < live) rec[this.slots.id[i32[(r << 2) | SLOT]]] = dest[r];
-    for (let j = 0; j < this.freeCount; j++) this.free[j] = dest[this.free[j]];
-    for (let r = 0; r < this.top; r++) {
-      for (let d = dest[r]; d !== r; d = dest[r]) {
-        for (let a = r << 2, b = d << 2, end = a + 4; a < end; a++, b++) {
-          const t = i32[a];
-          i32[a] = i32[b];
-          i32[b] = t;
-        }
-        swap(listAt, r, d);
-        dest[r] = dest[d];
-        dest[d] = d;
-      }
-    }
-    this.scattered = 0;
-  }
-
-  /** Gives each between-homes item's own slot its place in the compaction in progress (see SlotPool.place). */
-  placeOwnSlots(): void {
-    const i32 = this.i32;
-    for (let r = 0; r < this.top; r++) {
-      const at = i32[(r << 2) | NODE];
-      const o = (r << 2) | SLOT;
-      if ((at === ABSENT || at === PENDING) && this.idAtRecord(r) >= 0) i32[o] = this.slots.place(i32[o], 1);
-    }
-  }
-
-  /** The id holding record r, or -1 when free: a record keeps no id, its slot names it. */
-  idAtRecord(r: number): number {
-    const s = this.i32[(r << 2) | SLOT];
-    if (s < 0 || s >= this.slots.id.length) return -1;
-    const id = this.slots.id[s];
-    return id >= 0 && id < this.rec.length && this.rec[id] === r ? id : -1;
-  }
-
-  /** Records handed out so far, free ones included (see {@link permute}). */
-  get handedOut(): number {
-    return this.top;
-  }
-
-  /** The free records, last freed first at the end (see {@link permute}). */
-  freeRecord(j: number): number {
-    return this.free[j];
-  }
-
-  get freeRecords(): number {
-    return this.freeCount;
-  }
-
-  /** Checks the map against the records (for validate); throws naming the first broken one. */
+  /** Checks the map against the slots (for validate); throws naming the first broken one. */
   check(): void {
-    const used = new Uint8Array(this.top);
-    let mapped = 0;
+    const slots = this.slots;
     for (let id = 0; id < this.rec.length; id++) {
-      const r = this.rec[id];
-      if (r === NO_RECORD) continue;
-      if (r < 0 || r >= this.top) fail(`validate: item ${id} maps to record ${r}, outside 0..${this.top - 1}`);
-      if (this.idAtRecord(r) !== id)
-        fail(
-          `validate: item ${id} maps to record ${r}, whose slot ${this.slotOf(id)} names item ${this.slots.id[this.slotOf(id)]}`,
-        );
-      used[r] = 1;
-      mapped++;
+      const s = this.rec[id];
+      if (s === NO_RECORD) continue;
+      if (s < 0 || s >= slots.used) fail(`validate: item ${id} maps to slot ${s}, outside 0..${slots.used - 1}`);
+      if (slots.id[s] !== id) fail(`validate: item ${id} maps to slot ${s}, which names item ${slots.id[s]}`);
     }
-    for (let i = 0; i < this.freeCount; i++) {
-      const r = this.free[i];
-      if (r < 0 || r >= this.top || used[r] !== 0) fail(`validate: record ${r} is free and in use, or no record`);
-      used[r] = 2;
-    }
-    if (mapped + this.freeCount !== this.top)
-      fail(`validate: ${mapped} records in use and ${this.freeCount} free, of ${this.top} handed out`);
   }
 
   reset(): void {
     this.rec.fill(NO_RECORD);
     this.detachedBits.fill(0);
-    this.listAt.fill(-1);
-    this.top = 0;
-    this.freeCount = 0;
     this.departedCount = 0;
-    this.scattered = 0;
-  }
-
-  /** Gives room back once over a quarter of the records' arrays lies past the high-water mark. Between steps. */
-  trim(): void {
-    const top = this.top;
-    const cap = this.listAt.length;
-    if (cap <= 1024 || cap * 4 <= top * 5) return;
-    const size = Math.max(1024, top + (top >> 3));
-    this.i32 = resize(this.i32, size * 4);
-    this.listAt = resize(this.listAt, size);
-  }
-
-  private growRecords(cap: number): void {
-    this.i32 = grow(this.i32, cap * 4);
-    this.listAt = grow(this.listAt, cap, -1);
   }
 
   // Only this file knows the record layout, bar LooseQuadtree.move: it indexes records itself to stay inlinable.
 
-  /** The item's record number (dense, below {@link handedOut}), or -1 for an absent id. */
+  /** The item's slot, or -1 for an absent id. */
   recordOf(id: number): number {
     return id < this.rec.length ? this.rec[id] : NO_RECORD;
   }
@@ -298,12 +188,13 @@ export class ItemStore {
 
   /** Takes a queued mover of a node holding `mark`: sets `taken`, returns its slot; else -1 (stale). */
   takeMarked(id: number, mark: number, taken: number): number {
-    const r = this.rec[id];
-    if (r < 0) return -1;
-    const o = r << 2;
-    if (this.i32[o | STATE] !== mark || this.i32[o | NODE] === DETACHED) return -1;
-    this.i32[o | STATE] = taken;
-    return this.i32[o | SLOT];
+    const s = this.rec[id];
+    if (s < 0) return -1;
+    const o = s << 2;
+    const i32 = this.i32;
+    if (i32[o | STATE] !== mark || i32[o | NODE] === DETACHED) return -1;
+    i32[o | STATE] = taken;
+    return s;
   }
 
   /** The node holding the item, or ABSENT / PENDING / DETACHED. */
@@ -378,11 +269,11 @@ export class ItemStore {
 
   /** Offset of the item's box in the slots' boxes (`slots.box`). */
   boxAt(id: number): number {
-    return 4 * this.i32[(this.rec[id] << 2) | SLOT];
+    return 4 * this.rec[id];
   }
 
   colliderOf(id: number): number {
-    return this.slots.collider[this.i32[(this.rec[id] << 2) | SLOT]];
+    return this.slots.collider[this.rec[id]];
   }
 
   minX(id: number): number {
@@ -417,20 +308,21 @@ export class ItemStore {
   }
 
   slotOf(id: number): number {
-    return this.i32[(this.rec[id] << 2) | SLOT];
+    return this.rec[id];
   }
 
+  /** Points the id at `slot`, to which its whole slot (record included) was copied. */
   setSlot(id: number, slot: number): void {
-    this.i32[(this.rec[id] << 2) | SLOT] = slot;
+    this.rec[id] = slot;
   }
 
-  /** The item's place in its class's list, or -1 (see listAt). */
+  /** The item's place in its class's list (see LIST); a hint when it is in none. */
   listPlaceOf(id: number): number {
-    return this.listAt[this.rec[id]];
+    return this.i32[(this.rec[id] << 2) | LIST];
   }
 
   setListPlace(id: number, at: number): void {
-    this.listAt[this.rec[id]] = at;
+    this.i32[(this.rec[id] << 2) | LIST] = at;
   }
 
   classOf(id: number): number {
@@ -480,7 +372,7 @@ export function tierOf(priority: number): number {
   return 3 - (priority >> 6);
 }
 
-/** Bytes of per-id storage: the id's record number (and the detached bit). */
+/** Bytes of per-id storage: the id's slot (and the detached bit). */
 const BYTES_PER_ID = 4;
 
 /** The id map spans every id up to the largest: one far id costs 4 bytes for each id below it. */
@@ -490,10 +382,4 @@ function tooFar(id: number, cap: number, limit: number): never {
       `${BYTES_PER_ID} bytes an id), which could not be allocated (maxId ${limit}): keep ids dense, or lower ` +
       'option maxId to refuse such ids up front',
   );
-}
-
-function swap(a: Int32Array, i: number, j: number): void {
-  const t = a[i];
-  a[i] = a[j];
-  a[j] = t;
 }

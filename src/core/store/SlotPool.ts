@@ -25,6 +25,9 @@ export function writeBox(
   return true;
 }
 
+/** The fewest slots a pool keeps room for: a small tree stays small, and so do its snapshots. */
+export const MIN_SLOTS = 1024;
+
 /** Slots in a class's first region in a node: most regions then grow before a relayout cuts them. */
 export const MIN_REGION = 2;
 const CLASSES = 31;
@@ -34,13 +37,22 @@ export function roomFor(own: number): number {
   return own + (own >> 2) + 1;
 }
 
-/** Per-node slot regions of boxes and ids, scanned in order: bump-allocated, free lists per power-of-two size. */
+/**
+ * The items' slots, in per-node regions and detached runs scanned in order: bump-allocated, free lists per
+ * power-of-two size. A slot is its item's one home: box, id, collider and record move together.
+ */
 export class SlotPool {
   /** minX, minY, maxX, maxY per slot in float32: half the bytes of the biggest per-item array. */
   box: Float32Array;
   id: Int32Array;
   /** Each slot's collider index in {@link colliders} (layer, mask, flags word), so filters skip the records. */
   collider: Int32Array;
+  /** Each slot's item record, four int32 (see ItemStore's FLAGS, STATE, LIST and NODE). */
+  record: Int32Array;
+  /** Counts slot moves: what is keyed by slot (see PairIndex) is stale once it changed. */
+  moves = 0;
+  /** Called when the arrays were replaced by bigger or smaller ones. */
+  resized = (): void => {};
   readonly colliders = new Colliders();
   private top = 0;
   /** Free region starts per size class (2^c to 2^(c+1) - 1 slots), linked through `id`; sizes in `collider`. */
@@ -54,11 +66,13 @@ export class SlotPool {
     this.box = new Float32Array(capacity * 4);
     this.id = new Int32Array(capacity);
     this.collider = new Int32Array(capacity);
+    this.record = new Int32Array(capacity * 4);
     // Slots past the high-water mark are written when handed out: snapshots skip them.
     declareExtent(this, 'box', () => 4 * this.top);
     declareExtent(this, 'id', () => this.top);
     declareExtent(this, 'collider', () => this.top);
-    declareScratch(this, 'moves', 'held', 'upFirst');
+    declareExtent(this, 'record', () => 4 * this.top);
+    declareScratch(this, 'regionMoves', 'heldBox', 'heldInts', 'upFirst');
   }
 
   /** Slots handed out so far (the high-water mark). */
@@ -124,11 +138,12 @@ export class SlotPool {
   }
 
   /** The compaction's regions in new order: old start (~start when held apart) and new start, room up to the next. */
-  private moves = new Int32Array(0);
+  private regionMoves = new Int32Array(0);
   private moveCount = 0;
   private lastMoveCount = 0;
-  /** Slots held apart during a compaction (see {@link endCompact}): box, id and collider, six numbers each. */
-  private held = new Float64Array(0);
+  /** Slots held apart during a compaction (see {@link endCompact}): boxes, and id, collider and record (six each). */
+  private heldBox = new Float32Array(0);
+  private heldInts = new Int32Array(0);
   /** Slots given out so far by the compaction in progress. */
   private placed = 0;
   /** The high-water mark the last compaction left (see {@link endCompact}). */
@@ -137,7 +152,7 @@ export class SlotPool {
   /** Starts a compaction: the caller {@link place}s every region in scan order, then calls {@link endCompact}. */
   beginCompact(): void {
     const last = this.lastMoveCount;
-    this.moves = new Int32Array(2 * (last + (last >> 3)) + 64);
+    this.regionMoves = new Int32Array(2 * (last + (last >> 3)) + 64);
     this.moveCount = 0;
     this.placed = 0;
   }
@@ -148,9 +163,9 @@ export class SlotPool {
     this.placed += room;
     const m = 2 * this.moveCount++;
     // Two more for the end's sentinel (see endCompact).
-    if (m + 4 > this.moves.length) this.moves = fit(this.moves, m + 4);
-    this.moves[m] = oldStart;
-    this.moves[m + 1] = start;
+    if (m + 4 > this.regionMoves.length) this.regionMoves = fit(this.regionMoves, m + 4);
+    this.regionMoves[m] = oldStart;
+    this.regionMoves[m + 1] = start;
     return start;
   }
 
@@ -161,11 +176,14 @@ export class SlotPool {
    * for slots handed out since the last compaction (an eighth at most) and a sixteenth, so a steady scene keeps size.
    */
   endCompact(): void {
-    const { moves, moveCount: count } = this;
+    const { regionMoves: moves, moveCount: count } = this;
     moves[2 * count + 1] = this.placed;
     const held = this.markHeld();
     const upFirst = this.upFirst;
-    if (held > 0) this.held = new Float64Array(6 * held);
+    if (held > 0) {
+      this.heldBox = new Float32Array(4 * held);
+      this.heldInts = new Int32Array(HELD * held);
+    }
     for (let i = 0, h = 0; i < count; i++) {
       const from = ~moves[2 * i];
       if (from < 0) continue;
@@ -179,38 +197,44 @@ export class SlotPool {
       for (let d = moves[2 * i + 1], end = moves[2 * i + 3]; d < end; d++) this.swapHeld(d, h++);
     }
     // Most compactions hold a few slots, a scrambled layout most: none kept.
-    this.held = new Float64Array(0);
+    this.heldBox = new Float32Array(0);
+    this.heldInts = new Int32Array(0);
     this.lastMoveCount = count;
-    this.moves = new Int32Array(0);
+    this.regionMoves = new Int32Array(0);
+    this.moves++;
     const top = this.top;
     const placed = this.placed;
     const handedOut = Math.max(0, top - this.compactedTop);
     this.top = this.compactedTop = placed;
     this.freeHead.fill(-1);
     this.freeSlots = 0;
-    const keep = Math.max(4096, placed + (placed >> 4) + Math.min(handedOut, placed >> 3));
+    const keep = Math.max(MIN_SLOTS, placed + (placed >> 4) + Math.min(handedOut, placed >> 3));
     if (keep + (keep >> 4) <= this.id.length) this.resize(keep);
   }
 
   /** Swaps slot s with held place h (what either leaves behind is overwritten or free). */
   private swapHeld(s: number, h: number): void {
-    const { box, id, collider, held } = this;
+    const { box, id, collider, record, heldBox, heldInts } = this;
+    const o = HELD * h;
     for (let k = 0; k < 4; k++) {
       const v = box[4 * s + k];
-      box[4 * s + k] = held[6 * h + k];
-      held[6 * h + k] = v;
+      box[4 * s + k] = heldBox[4 * h + k];
+      heldBox[4 * h + k] = v;
+      const r = record[4 * s + k];
+      record[4 * s + k] = heldInts[o + 2 + k];
+      heldInts[o + 2 + k] = r;
     }
     const i = id[s];
-    id[s] = held[6 * h + 4];
-    held[6 * h + 4] = i;
+    id[s] = heldInts[o];
+    heldInts[o] = i;
     const c = collider[s];
-    collider[s] = held[6 * h + 5];
-    held[6 * h + 5] = c;
+    collider[s] = heldInts[o + 1];
+    heldInts[o + 1] = c;
   }
 
   /** Moves the regions bound down (not held), in their new order. */
   private moveDown(): void {
-    const moves = this.moves;
+    const moves = this.regionMoves;
     for (let i = 0; i < this.moveCount; i++) {
       const from = moves[2 * i];
       if (from <= moves[2 * i + 1]) continue;
@@ -220,7 +244,7 @@ export class SlotPool {
 
   /** Moves the regions bound up (not held), in the reverse order, each from its end. */
   private moveUp(): void {
-    const moves = this.moves;
+    const moves = this.regionMoves;
     for (let i = this.moveCount - 1; i >= 0; i--) {
       const from = moves[2 * i];
       const to = moves[2 * i + 1];
@@ -233,11 +257,11 @@ export class SlotPool {
   private upFirst = false;
 
   /**
-   * Marks (see {@link moves}) the regions to hold apart, sets {@link upFirst} and returns their slots: going up first,
+   * Marks (see {@link regionMoves}) the regions to hold apart, sets {@link upFirst} and returns their slots: going up first,
    * a region bound down is held when an upward one's new place covers its old one; likewise down. Fewer held wins.
    */
   private markHeld(): number {
-    const { moves, moveCount: count } = this;
+    const { regionMoves: moves, moveCount: count } = this;
     let ifUpFirst = 0;
     let ifDownFirst = 0;
     for (let i = 0; i < count; i++) {
@@ -288,20 +312,25 @@ export class SlotPool {
       this.tradeHand(start + p);
       dest[p] = p;
     }
+    this.moves++;
   }
 
   /** The slot {@link permute} carries along a cycle. */
   private readonly handBox = new Float32Array(4);
+  private readonly handRecord = new Int32Array(4);
   private handCollider = 0;
   private handId = 0;
 
   /** Swaps slot s with the slot in hand. */
   private tradeHand(s: number): void {
-    const { box, handBox } = this;
+    const { box, handBox, record, handRecord } = this;
     for (let i = 0, a = 4 * s; i < 4; i++, a++) {
       const b = box[a];
       box[a] = handBox[i];
       handBox[i] = b;
+      const r = record[a];
+      record[a] = handRecord[i];
+      handRecord[i] = r;
     }
     const collider = this.collider[s];
     this.collider[s] = this.handCollider;
@@ -311,14 +340,20 @@ export class SlotPool {
     this.handId = id;
   }
 
+  /** Copies slot `from` whole (box, id, collider, record) into slot `to`. */
   copy(from: number, to: number): void {
-    const box = this.box;
+    const { box, record } = this;
     box[4 * to] = box[4 * from];
     box[4 * to + 1] = box[4 * from + 1];
     box[4 * to + 2] = box[4 * from + 2];
     box[4 * to + 3] = box[4 * from + 3];
+    record[4 * to] = record[4 * from];
+    record[4 * to + 1] = record[4 * from + 1];
+    record[4 * to + 2] = record[4 * from + 2];
+    record[4 * to + 3] = record[4 * from + 3];
     this.collider[to] = this.collider[from];
     this.id[to] = this.id[from];
+    this.moves++;
   }
 
   /** Room for `min` slots at least, growing by a quarter (compaction trims any excess), or exactly `min` to shrink. */
@@ -329,8 +364,13 @@ export class SlotPool {
     this.box = resize(this.box, cap * 4);
     this.id = resize(this.id, cap);
     this.collider = resize(this.collider, cap);
+    this.record = resize(this.record, cap * 4);
+    this.resized();
   }
 }
+
+/** Int32s a slot held apart in a compaction takes beside its box: id, collider, record. */
+const HELD = 6;
 
 function classOf(size: number): number {
   return 31 - Math.clz32(size);

@@ -254,7 +254,7 @@ export class TreeCheck {
     }
   }
 
-  /** An item between homes (pending, or removed while its record waits) owns one slot of its own, holding its id. */
+  /** An item between homes (pending, or removed before the step ends) owns one slot of its own, holding its id. */
   private checkOwnSlot(id: number): void {
     const s = this.tree.items.slotOf(id);
     this.own(s, 1, `item ${id}'s own slot`);
@@ -364,7 +364,7 @@ export class TreeCheck {
     }
   }
 
-  /** Every item with a record holds one collider, and each collider counts its holders. */
+  /** Every item with a slot holds one collider, and each collider counts its holders. */
   private checkColliders(): void {
     const items = this.tree.items;
     const slots = this.tree.slots;
