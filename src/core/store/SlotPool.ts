@@ -51,7 +51,7 @@ export class SlotPool {
   record: Int32Array;
   /** Counts slot moves: what is keyed by slot (see PairIndex) is stale once it changed. */
   moves = 0;
-  /** Called when the arrays were replaced by bigger or smaller ones. */
+  /** Called when the arrays were replaced by bigger or smaller ones: the item store keeps the records' array too. */
   resized = (): void => {};
   readonly colliders = new Colliders();
   private top = 0;
