@@ -72,7 +72,7 @@ export class SlotPool {
     declareExtent(this, 'id', () => this.top);
     declareExtent(this, 'collider', () => this.top);
     declareExtent(this, 'record', () => 4 * this.top);
-    declareScratch(this, 'regionMoves', 'heldBox', 'heldInts', 'upFirst');
+    declareScratch(this, 'regionMoves', 'held', 'upFirst');
   }
 
   /** Slots handed out so far (the high-water mark). */
@@ -141,9 +141,8 @@ export class SlotPool {
   private regionMoves = new Int32Array(0);
   private moveCount = 0;
   private lastMoveCount = 0;
-  /** Slots held apart during a compaction (see {@link endCompact}): boxes, and id, collider and record (six each). */
-  private heldBox = new Float32Array(0);
-  private heldInts = new Int32Array(0);
+  /** Slots held apart during a compaction (see {@link endCompact}): box, id, collider and record, HELD numbers each. */
+  private held = new Float64Array(0);
   /** Slots given out so far by the compaction in progress. */
   private placed = 0;
   /** The high-water mark the last compaction left (see {@link endCompact}). */
@@ -180,10 +179,7 @@ export class SlotPool {
     moves[2 * count + 1] = this.placed;
     const held = this.markHeld();
     const upFirst = this.upFirst;
-    if (held > 0) {
-      this.heldBox = new Float32Array(4 * held);
-      this.heldInts = new Int32Array(HELD * held);
-    }
+    if (held > 0) this.held = new Float64Array(HELD * held);
     for (let i = 0, h = 0; i < count; i++) {
       const from = ~moves[2 * i];
       if (from < 0) continue;
@@ -197,8 +193,7 @@ export class SlotPool {
       for (let d = moves[2 * i + 1], end = moves[2 * i + 3]; d < end; d++) this.swapHeld(d, h++);
     }
     // Most compactions hold a few slots, a scrambled layout most: none kept.
-    this.heldBox = new Float32Array(0);
-    this.heldInts = new Int32Array(0);
+    this.held = new Float64Array(0);
     this.lastMoveCount = count;
     this.regionMoves = new Int32Array(0);
     this.moves++;
@@ -214,22 +209,22 @@ export class SlotPool {
 
   /** Swaps slot s with held place h (what either leaves behind is overwritten or free). */
   private swapHeld(s: number, h: number): void {
-    const { box, id, collider, record, heldBox, heldInts } = this;
+    const { box, id, collider, record, held } = this;
     const o = HELD * h;
     for (let k = 0; k < 4; k++) {
       const v = box[4 * s + k];
-      box[4 * s + k] = heldBox[4 * h + k];
-      heldBox[4 * h + k] = v;
+      box[4 * s + k] = held[o + k];
+      held[o + k] = v;
       const r = record[4 * s + k];
-      record[4 * s + k] = heldInts[o + 2 + k];
-      heldInts[o + 2 + k] = r;
+      record[4 * s + k] = held[o + 6 + k];
+      held[o + 6 + k] = r;
     }
     const i = id[s];
-    id[s] = heldInts[o];
-    heldInts[o] = i;
+    id[s] = held[o + 4];
+    held[o + 4] = i;
     const c = collider[s];
-    collider[s] = heldInts[o + 1];
-    heldInts[o + 1] = c;
+    collider[s] = held[o + 5];
+    held[o + 5] = c;
   }
 
   /** Moves the regions bound down (not held), in their new order. */
@@ -369,8 +364,8 @@ export class SlotPool {
   }
 }
 
-/** Int32s a slot held apart in a compaction takes beside its box: id, collider, record. */
-const HELD = 6;
+/** Numbers a slot held apart in a compaction takes: box, id, collider, record. */
+const HELD = 10;
 
 function classOf(size: number): number {
   return 31 - Math.clz32(size);
