@@ -99,8 +99,11 @@ function specsOf(v: Version, tag: string): ContenderSpec<Steppable>[] {
     .map((s) => ({ ...s, key: `${s.key}@${tag}`, name: `${s.name} (${tag})` }));
 }
 const old = specsOf(before, 'old');
-const specs = [...old, ...specsOf(after, 'new')];
+const fresh = specsOf(after, 'new');
 if (old.length === 0) throw new Error(`--only ${values.only}: no such contender in the ${values.scene} scene`);
+if (fresh.map((s) => s.key.replace('@new', '')).join() !== old.map((s) => s.key.replace('@old', '')).join())
+  throw new Error(`--only ${values.only}: the two versions do not have the same contenders`);
+const specs = [...old, ...fresh];
 console.log(`new (working tree) against old (${values.base}, ${sha.slice(0, 10)}), ${values.scene} scene`);
 for (const n of values.n.split(',').map(Number)) {
   const result = after.runLockstep({
