@@ -33,8 +33,8 @@ export class PairIndex {
     starts.fill(0, 0, records + 1);
     // Counts into starts[r + 1], then running sums. A pair with an item gone since is left out.
     for (let i = 0; i < count; i++) {
-      const ra = items.recordOf(a[i]);
-      const rb = items.recordOf(b[i]);
+      const ra = items.slotOrNone(a[i]);
+      const rb = items.slotOrNone(b[i]);
       if (ra < 0 || rb < 0) continue;
       starts[ra + 1]++;
       starts[rb + 1]++;
@@ -43,8 +43,8 @@ export class PairIndex {
     const filled = starts[records];
     // Filled from the back of each run (keeping list order); starts[r + 1] then holds r's start.
     for (let i = count - 1; i >= 0; i--) {
-      const ra = items.recordOf(a[i]);
-      const rb = items.recordOf(b[i]);
+      const ra = items.slotOrNone(a[i]);
+      const rb = items.slotOrNone(b[i]);
       if (ra < 0 || rb < 0) continue;
       entries[--starts[ra + 1]] = i;
       entries[--starts[rb + 1]] = i;
@@ -58,12 +58,12 @@ export class PairIndex {
 
   /** First entry of the pairs of `id` (an item the list may name). */
   first(items: ItemStore, id: number): number {
-    const r = items.recordOf(id);
+    const r = items.slotOrNone(id);
     return r < 0 || r >= this.records ? 0 : this.starts[r];
   }
 
   end(items: ItemStore, id: number): number {
-    const r = items.recordOf(id);
+    const r = items.slotOrNone(id);
     return r < 0 || r >= this.records ? 0 : this.starts[r + 1];
   }
 

@@ -173,8 +173,8 @@ export class ItemStore {
 
   // Only this file knows the record layout, bar LooseQuadtree.move: it indexes records itself to stay inlinable.
 
-  /** The item's slot, or -1 for an absent id. */
-  recordOf(id: number): number {
+  /** The item's slot, or -1 for an absent id or one past the map ({@link slotOf} for an id known present). */
+  slotOrNone(id: number): number {
     return id < this.rec.length ? this.rec[id] : NO_RECORD;
   }
 

@@ -77,7 +77,7 @@ export class TreeCheck {
         }
         members++;
         if (id >= items.capacity) fail(`validate: class ${k} lists a bad id ${id}`);
-        if (items.recordOf(id) < 0) fail(`validate: class ${k} lists absent item ${id}`);
+        if (items.slotOrNone(id) < 0) fail(`validate: class ${k} lists absent item ${id}`);
         if (items.listPlaceOf(id) !== i)
           fail(`validate: item ${id} is at place ${i} of class ${k} but records place ${items.listPlaceOf(id)}`);
         if (items.classOf(id) !== k)
@@ -277,9 +277,9 @@ export class TreeCheck {
         fail(`validate: item ${id} has a detached bit that disagrees with its node ${n}`);
       }
       if (n === ABSENT) {
-        if (items.recordOf(id) >= 0 && !items.isDeparted(id))
-          fail(`validate: absent item ${id} holds record ${items.recordOf(id)}`);
-        if (items.recordOf(id) >= 0) this.checkOwnSlot(id);
+        if (items.slotOrNone(id) >= 0 && !items.isDeparted(id))
+          fail(`validate: absent item ${id} holds record ${items.slotOrNone(id)}`);
+        if (items.slotOrNone(id) >= 0) this.checkOwnSlot(id);
         if (tree.sweeps.has(id)) fail(`validate: absent item ${id} is still swept`);
         continue;
       }
@@ -370,7 +370,7 @@ export class TreeCheck {
     const slots = this.tree.slots;
     const held = new Int32Array(slots.colliders.handedOut);
     for (let id = 0; id < items.capacity; id++) {
-      if (items.recordOf(id) < 0) continue;
+      if (items.slotOrNone(id) < 0) continue;
       const c = slots.collider[items.slotOf(id)];
       if (!(c >= 0 && c < held.length)) fail(`validate: item ${id} holds collider ${c}, never handed out`);
       held[c]++;
