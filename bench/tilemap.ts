@@ -202,6 +202,37 @@ function coreLoad(kind: WallKind, data: number[], rects: number[], tree: LooseQu
 
 const newTree = () => new LooseQuadtree({ width: SIDE, height: SIDE });
 
+/**
+ * A door opened and closed in the core's `TileLayer`: five wall tiles of a row and one tile elsewhere, in one
+ * `setTiles` call, the tree's updates included. Returns the median µs of 400 changes, half opening, half closing.
+ */
+function doorChanges(data: number[]): number {
+  const tree = newTree();
+  const layer = new TileLayer(tree, { data, width: COLS, height: ROWS, tileWidth: TILE, tileHeight: TILE, ids: 0 });
+  tree.step();
+  // The first run of five walls in a row past the border, and the first empty tile after it.
+  const at = data.findIndex(
+    (_, i) => i > 4 * COLS && i % COLS > 4 && i % COLS < COLS - 9 && data.slice(i, i + 5).every((t) => t === WALL),
+  );
+  const spare = data.indexOf(0, at + 5);
+  const triples = (open: boolean): number[] => {
+    const t: number[] = [];
+    for (let c = 0; c < 5; c++) t.push((at % COLS) + c, Math.floor(at / COLS), open ? 0 : WALL);
+    t.push(spare % COLS, Math.floor(spare / COLS), open ? WALL : 0);
+    return t;
+  };
+  const open = triples(true),
+    shut = triples(false);
+  const us: number[] = [];
+  for (let i = 0; i < 440; i++) {
+    const t0 = performance.now();
+    layer.setTiles(i % 2 === 0 ? open : shut);
+    if (i >= 40) us.push((performance.now() - t0) * 1000);
+    tree.step();
+  }
+  return median(us);
+}
+
 function dispose(w: World): void {
   removeQuadtree(w);
   deleteWorld(w);
@@ -368,6 +399,8 @@ export interface TilemapResult {
   coreWarm: Record<WallKind, number[]>;
   step: Record<WallKind, number[]>;
   touching: Record<WallKind, number>;
+  /** Per run, the median µs of one door change (see doorChanges). */
+  door: number[];
 }
 
 export interface TilemapOptions {
@@ -400,6 +433,7 @@ export function runTilemap(o: TilemapOptions): TilemapResult {
     coreWarm: perKind(() => [] as number[]),
     step: perKind(() => [] as number[]),
     touching: perKind(() => 0),
+    door: [],
   };
   o.log(`tilemap: ${res.walls} walls on ${COLS} x ${ROWS} tiles, ${rects.length / 4} rectangles merged beforehand`);
   for (let run = 0; run < o.runs; run++) {
@@ -440,6 +474,7 @@ export function runTilemap(o: TilemapOptions): TilemapResult {
         if (k >= 4) res.coreWarm[kind].push(performance.now() - t0);
       }
     }
+    res.door.push(doorChanges(data));
     const movers = new Movers(o.seed + run);
     const worlds = WALL_KINDS.map((kind) => new ArenaWorld(kind, data, rects, movers));
     for (let f = 0; f < o.warmup + o.frames; f++) {
@@ -478,13 +513,16 @@ export function tilemapSection(r: TilemapResult | null, markdown: boolean): stri
   const check = same
     ? `movers touching a wall, summed over the frames: ${r.touching.layer} in each world`
     : `MISMATCH of movers touching a wall: ${WALL_KINDS.map((k) => `${k} ${r.touching[k]}`).join(', ')}`;
+  const door =
+    `Changing tiles (core \`TileLayer\`): five wall tiles of a row and one tile elsewhere, opened or closed in one ` +
+    `\`setTiles\` call, the tree's updates included: ${range(r.door)} µs (median of 400 changes per run; min-max over runs).`;
   const legend =
     'Cells: median (min-max). Load: the walls added to an existing world (or tree) and the first sync and ' +
     'collision step (or `step()`); cold in a fresh process, warm after four loads. Memory: heap and array ' +
     'buffers the walls added, in the cold process. Frame: the three worlds played frame by frame in turn.';
   return markdown
-    ? `### ${title}\n\n${renderTable(rows, true)}\n\n${legend} Check: ${check}.`
-    : `${title}\n${renderTable(rows, false)}\n${legend}\nCheck: ${check}`;
+    ? `### ${title}\n\n${renderTable(rows, true)}\n\n${legend} Check: ${check}.\n\n${door}`
+    : `${title}\n${renderTable(rows, false)}\n${legend}\nCheck: ${check}\n${door}`;
 }
 
 /** Errors of the check, for the bench's exit code. */
