@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The published shape, not the sources: build, pack, install the tarball into an empty
+// The published shape, not the sources: pack (which builds), install the tarball into an empty
 // project (bitecs beside it, not pixi.js), load every entry point from plain Node ESM and from
 // CommonJS, and type-check small strict TypeScript consumers against the shipped declarations.
 const root = resolve(import.meta.dirname, '../..');
@@ -120,7 +120,7 @@ function sourceFiles(dir: string): string[] {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'bitecs-quadtree-pack-'));
-  run('npm', ['run', 'build'], root);
+  // No build first: packing must build (prepack), or a clone without dist/ would ship none.
   const tarball = run('npm', ['pack', '--pack-destination', dir, '--silent'], root).trim().split('\n').pop()!;
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, type: 'module' }));
   run(
