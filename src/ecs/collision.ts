@@ -52,6 +52,7 @@ export function quadtreeCollisionSystem<W extends object>(world: W): W {
   stats.waitBound = ts.waitBound;
   stats.pairEntities = s.pairEntityCount;
   refreshCounts(s);
+  warnUndispatched(s);
   stats.collisionMs = performance.now() - started;
   if (s.error !== null) {
     const message = s.error;
@@ -59,6 +60,23 @@ export function quadtreeCollisionSystem<W extends object>(world: W): W {
     throw new Error(message);
   }
   return world;
+}
+
+/** Collision steps with handlers and no dispatch after which the game is told, once. */
+export const UNDISPATCHED_STEPS = 60;
+
+/**
+ * Warns once when handlers are registered and the dispatch system never ran in the first
+ * {@link UNDISPATCHED_STEPS} steps: a frame without it calls no handler, and says nothing else.
+ */
+function warnUndispatched(s: QuadtreeState): void {
+  if (s.warnedUndispatched || s.dispatchedStep !== 0 || s.tree.stepCount < UNDISPATCHED_STEPS) return;
+  if (!s.handlers.some((h) => h.active)) return;
+  s.warnedUndispatched = true;
+  console.warn(
+    `bitecs-quadtree: ${s.tree.stepCount} collision steps ran and quadtreeDispatchSystem never did, so no ` +
+      'onCollision handler was called: run it after quadtreeCollisionSystem each frame',
+  );
 }
 
 /** Makes sure live pairs are remembered (for handlers), building the map from the current pairs. */

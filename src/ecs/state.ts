@@ -61,6 +61,8 @@ export class QuadtreeState {
   refreshPairs = false;
   /** The collision step the dispatch system last served. */
   dispatchedStep = 0;
+  /** Whether the warning of handlers that no dispatch ever served was given (see collision.ts). */
+  warnedUndispatched = false;
   /** The collider the sync system last read (see check.readCollider). */
   readonly colliderRead = { layer: 1, mask: -1, priority: 128 };
   /** Reads an entity's box for `contact` (see queries.contact); made by the first contact. */

@@ -6,9 +6,12 @@ import {
   getStats,
   onCollision,
   Phase,
+  quadtreeCollisionSystem,
   quadtreeDispatchSystem,
+  quadtreeSyncSystem,
   setDispatchBudget,
 } from '../../src/index.js';
+import { UNDISPATCHED_STEPS } from '../../src/ecs/collision.js';
 import { Rng } from './helpers.js';
 import { Scene } from './scene.js';
 
@@ -667,5 +670,38 @@ describe('a handler that throws', () => {
     expect((error.errors as Error[]).map((e) => e.message)).toEqual(
       [calls[0], calls[2], calls[1]].map((c) => `boom at ${c}`),
     );
+  });
+});
+
+describe('a frame without the dispatch system', () => {
+  it('warns once, after the first steps, when handlers exist and no dispatch ever ran', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const forgot = new Scene({ pairEntities: false });
+      const kept = new Scene({ pairEntities: false });
+      const bare = new Scene({ pairEntities: false });
+      for (const scene of [forgot, kept, bare]) {
+        scene.spawn(10, 10);
+        scene.spawn(12, 12);
+      }
+      const calls = { forgot: 0, kept: 0 };
+      onCollision(forgot.world, () => {
+        calls.forgot++;
+      });
+      onCollision(kept.world, () => {
+        calls.kept++;
+      });
+      for (let f = 1; f <= 3 * UNDISPATCHED_STEPS; f++) {
+        quadtreeCollisionSystem(quadtreeSyncSystem(forgot.world));
+        kept.frame();
+        // No handler here: nothing to warn of.
+        quadtreeCollisionSystem(quadtreeSyncSystem(bare.world));
+        expect(warn).toHaveBeenCalledTimes(f < UNDISPATCHED_STEPS ? 0 : 1);
+      }
+      expect(String(warn.mock.calls[0][0])).toMatch(/quadtreeDispatchSystem never did.*after quadtreeCollisionSystem/);
+      expect(calls).toEqual({ forgot: 0, kept: 3 * UNDISPATCHED_STEPS });
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
