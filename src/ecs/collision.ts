@@ -71,7 +71,10 @@ export const UNDISPATCHED_STEPS = 60;
  */
 function warnUndispatched(s: QuadtreeState): void {
   if (s.warnedUndispatched || s.dispatchedStep !== 0 || s.tree.stepCount < UNDISPATCHED_STEPS) return;
-  if (!s.handlers.some((h) => h.active)) return;
+  // A loop, not `some`: a world without handlers or dispatch comes here every step, allocating nothing.
+  let active = false;
+  for (let i = 0; i < s.handlers.length; i++) active ||= s.handlers[i].active;
+  if (!active) return;
   s.warnedUndispatched = true;
   console.warn(
     `bitecs-quadtree: ${s.tree.stepCount} collision steps ran and quadtreeDispatchSystem never did, so no ` +
