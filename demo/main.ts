@@ -141,7 +141,7 @@ async function main(): Promise<void> {
     view.render(app.screen.width, app.screen.height, overlay, controls.aimX, controls.aimY);
     renderMs = performance.now() - t;
     frames++;
-    stats.update(getStats(game.world), ticker.deltaMS);
+    stats.update(getStats(game.world), ticker.elapsedMS);
     hud.update(now, {
       entities: game.entities,
       onScreen: view.onScreen,

@@ -108,7 +108,7 @@ app.ticker.add((ticker) => {
   culler.cull(tree, x, y, x + width, y + height);
   culler.placeVisible(Position); // only the sprites in view move
   overlay.draw(tree, x, y, x + width, y + height); // only the nodes in view
-  hud.update(getStats(world), ticker.deltaMS);
+  hud.update(getStats(world), ticker.elapsedMS);
   if (++frames % 30 === 0) {
     info.textContent =
       `${BOXES} boxes, ${culler.visibleCount} in view, ` +

@@ -258,7 +258,7 @@ function checkOptions(options: QuadtreeHudOptions): readonly HudLine[] {
  * @example
  * const hud = new QuadtreeHud(new Text({ style: { fontFamily: 'monospace', fontSize: 12, fill: 0xffffff } }), { x: 8, y: 8 });
  * app.stage.addChild(hud.text);
- * app.ticker.add((ticker) => hud.update(getStats(world), ticker.deltaMS));
+ * app.ticker.add((ticker) => hud.update(getStats(world), ticker.elapsedMS));
  */
 export class QuadtreeHud<T extends HudText = HudText> {
   /** The text written into; add it to the stage yourself, above the world. */
@@ -317,7 +317,8 @@ export class QuadtreeHud<T extends HudText = HudText> {
 
   /**
    * Counts a frame: `stats` as the systems left them, `deltaMs` the milliseconds since the
-   * previous frame (PixiJS's `ticker.deltaMS`). Refreshes the numbers on the first call and
+   * previous frame: PixiJS's `ticker.elapsedMS` (its `deltaMS` stops at 100 ms, 10 FPS, and is
+   * scaled by `ticker.speed`). Refreshes the numbers on the first call and
    * then once `refreshMs` of frames have passed. Returns true if it rewrote the text.
    * @throws if `deltaMs` is not a finite number >= 0
    */
