@@ -120,8 +120,11 @@ function isColour(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffff;
 }
 
-function checkColour(what: string, value: unknown): void {
-  if (!isColour(value)) fail(`QuadtreeOverlay ${what} must be a colour 0x000000..0xffffff (got ${show(value)})`);
+/** Refuses a colour that is not one, naming it `what` (`what[index]` for an entry of a list): no string is made else. */
+function checkColour(what: string, value: unknown, index = -1): void {
+  if (isColour(value)) return;
+  const name = index < 0 ? what : `${what}[${index}]`;
+  fail(`QuadtreeOverlay ${name} must be a colour 0x000000..0xffffff (got ${show(value)})`);
 }
 
 /** A value for a message, an array in brackets (`String([])` is empty). */
@@ -129,7 +132,10 @@ function showList(value: unknown): string {
   return Array.isArray(value) ? `[${value.map(show).join(', ')}]` : show(value);
 }
 
-/** Checks the colour options given to the constructor, by name; the node colours are checked again as drawn. */
+/**
+ * Checks the colour options given to the constructor, by name, and the fields at each draw (a game may set them);
+ * the colours a `nodeColors` function returns are checked as drawn.
+ */
 function checkColours(options: QuadtreeOverlayOptions): void {
   // Typed, but plain JavaScript may pass anything.
   const { nodeColors, pairColors, itemColor, pathColor } = options as { [K in keyof QuadtreeOverlayOptions]?: unknown };
@@ -139,19 +145,19 @@ function checkColours(options: QuadtreeOverlayOptions): void {
         `QuadtreeOverlay nodeColors must be a non-empty array of colours or a function (got ${showList(nodeColors)})`,
       );
     }
-    nodeColors.forEach((c: unknown, i) => checkColour(`nodeColors[${i}]`, c));
+    for (let i = 0; i < nodeColors.length; i++) checkColour('nodeColors', nodeColors[i], i);
   }
   if (pairColors !== undefined) {
     if (!Array.isArray(pairColors) || pairColors.length !== 4) {
       fail(`QuadtreeOverlay pairColors must be 4 colours, one per tier (got ${showList(pairColors)})`);
     }
-    pairColors.forEach((c: unknown, i) => checkColour(`pairColors[${i}]`, c));
+    for (let i = 0; i < 4; i++) checkColour('pairColors', pairColors[i], i);
   }
   if (itemColor !== undefined) checkColour('itemColor', itemColor);
   if (pathColor !== undefined) checkColour('pathColor', pathColor);
 }
 
-/** Checks the layer and pair-line options given to the constructor, by name. */
+/** Checks the layer and pair-line options given to the constructor, by name, and the fields at each draw. */
 function checkPairOptions(options: QuadtreeOverlayOptions): void {
   // Typed, but plain JavaScript may pass anything.
   const { layers, pairLines, maxOffscreenPairs } = options as { [K in keyof QuadtreeOverlayOptions]?: unknown };
@@ -331,6 +337,9 @@ export class QuadtreeOverlay {
 
   /** Clears the graphics and draws what overlaps the view (all without one). Returns the nodes drawn. */
   draw(tree: OverlayTree, minX = -FAR, minY = -FAR, maxX = FAR, maxY = FAR): number {
+    // The fields as the constructor would check them: a game may have set them since.
+    checkColours(this);
+    checkPairOptions(this);
     const g = this.graphics;
     g.clear();
     this.viewMinX = minX;

@@ -410,6 +410,23 @@ describe('QuadtreeOverlay', () => {
     );
   });
 
+  it('refuses at the next draw a bad value set on a field after construction, naming it', () => {
+    const cases: [string, unknown, string][] = [
+      ['pairLines', 'x', `pairLines must be 'nearest' or 'centers' (got "x")`],
+      ['layers', 1.5, 'layers must be a 32-bit integer mask of collision layers (got 1.5)'],
+      ['maxOffscreenPairs', -2, 'maxOffscreenPairs must be a number >= 0 (got -2)'],
+      ['pairColors', [1, 2], 'pairColors must be 4 colours, one per tier (got [1, 2])'],
+      ['nodeColors', [0, 'red'], 'nodeColors[1] must be a colour 0x000000..0xffffff (got "red")'],
+      ['itemColor', -1, 'itemColor must be a colour 0x000000..0xffffff (got -1)'],
+    ];
+    for (const [field, value, message] of cases) {
+      const overlay = new QuadtreeOverlay(new Graphics(), { pairs: true });
+      expect(overlay.draw(knownTree())).toBeGreaterThan(0);
+      (overlay as unknown as Record<string, unknown>)[field] = value;
+      expect(() => overlay.draw(knownTree())).toThrow(`bitecs-quadtree: QuadtreeOverlay ${message}`);
+    }
+  });
+
   it('refuses bad layers, pairLines and maxOffscreenPairs, naming the option', () => {
     const make = (options: object) => () => new QuadtreeOverlay(new Graphics(), options);
     expect(make({ layers: 1.5 })).toThrow(
