@@ -23,7 +23,7 @@ export interface CullOptions {
    * @default 'auto'
    */
   mask?: number | 'auto';
-  /** Grows the view on every side (tree units), for sprites drawn larger than their boxes. @default 0 */
+  /** Grows the view on every side (tree units, a finite number >= 0), for sprites drawn larger than their boxes. @default 0 */
   margin?: number;
 }
 
@@ -61,6 +61,13 @@ function maskOption(options: CullOptions): number | 'auto' {
   return mask;
 }
 
+/** A culler's margin, checked: a finite number >= 0. */
+function checkMargin(margin: unknown): number {
+  if (typeof margin !== 'number' || !(margin >= 0 && margin < Infinity))
+    fail(`cull margin must be a finite number >= 0 (got ${show(margin)})`);
+  return margin;
+}
+
 /**
  * A culler's view query: the ids of the items in view into {@link hits}, under its mask or the
  * layers of its objects learned from the tree (see {@link CullOptions.mask}); an id waits in
@@ -92,6 +99,8 @@ class View {
     if (!(minX <= maxX) || !(minY <= maxY)) {
       fail(`cull view must have min <= max (got ${show(minX)}, ${show(minY)}, ${show(maxX)}, ${show(maxY)})`);
     }
+    // The field may have been set since the constructor checked it.
+    checkMargin(margin);
     const mask = this.maskFor(tree, given);
     return tree.queryRect(minX - margin, minY - margin, maxX + margin, maxY + margin, this.hits, mask);
   }
@@ -240,7 +249,7 @@ export class SpriteCuller<T extends Cullable = Cullable> {
   constructor(options: CullOptions = {}) {
     checkKeys('SpriteCuller option', options, CULL_KEYS);
     this.mask = maskOption(options);
-    this.margin = options.margin ?? 0;
+    this.margin = checkMargin(options.margin ?? 0);
   }
 
   /**
@@ -456,7 +465,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     checkKeys('ParticleCuller option', options, PARTICLE_CULL_KEYS);
     this.container = container;
     this.mask = maskOption(options);
-    this.margin = options.margin ?? 0;
+    this.margin = checkMargin(options.margin ?? 0);
     this.sortById = options.sortById ?? false;
     container.particleChildren.length = 0;
     container.update();

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { Graphics, ParticleContainer, Text } from 'pixi.js';
 import { describe, expect, it } from 'vitest';
+import { LooseQuadtree } from '../../src/core/index.js';
 import {
   ParticleCuller,
   QuadtreeHud,
@@ -56,4 +57,21 @@ describe('PixiJS helpers refuse unknown option keys', () => {
     );
     expect(new ParticleCuller(new ParticleContainer(), { sortById: true, margin: 2 }).sortById).toBe(true);
   });
+});
+
+describe('cullers refuse a margin that is not a finite number >= 0', () => {
+  for (const margin of [-1, NaN, Infinity, '4']) {
+    it(`${String(margin)}: as an option, and set on the field before a cull`, () => {
+      const message = `bitecs-quadtree: cull margin must be a finite number >= 0 (got ${typeof margin === 'string' ? '"4"' : String(margin)})`;
+      expect(thrown(() => new SpriteCuller(loose<CullOptions>({ margin })))).toBe(message);
+      expect(thrown(() => new ParticleCuller(new ParticleContainer(), loose<CullOptions>({ margin })))).toBe(message);
+      const tree = new LooseQuadtree({ width: 100, height: 100 });
+      const sprites = new SpriteCuller();
+      const particles = new ParticleCuller(new ParticleContainer());
+      sprites.margin = margin as number;
+      particles.margin = margin as number;
+      expect(thrown(() => sprites.cull(tree, 0, 0, 10, 10))).toBe(message);
+      expect(thrown(() => particles.cull(tree, 0, 0, 10, 10))).toBe(message);
+    });
+  }
 });
