@@ -224,10 +224,11 @@ function doorChanges(data: number[]): number {
   const open = triples(true),
     shut = triples(false);
   const us: number[] = [];
-  for (let i = 0; i < 440; i++) {
+  // 200 first, unmeasured: the merge's code is compiled by then.
+  for (let i = 0; i < 600; i++) {
     const t0 = performance.now();
     layer.setTiles(i % 2 === 0 ? open : shut);
-    if (i >= 40) us.push((performance.now() - t0) * 1000);
+    if (i >= 200) us.push((performance.now() - t0) * 1000);
     tree.step();
   }
   return median(us);
