@@ -23,7 +23,10 @@ export interface CullOptions {
    * @default 'auto'
    */
   mask?: number | 'auto';
-  /** Grows the view on every side (tree units, a finite number >= 0), for sprites drawn larger than their boxes. @default 0 */
+  /**
+   * Grows the view on every side (tree units, a finite number >= 0), for sprites drawn larger
+   * than their boxes. @default 0
+   */
   margin?: number;
 }
 

@@ -318,8 +318,8 @@ export class QuadtreeHud<T extends HudText = HudText> {
   /**
    * Counts a frame: `stats` as the systems left them, `deltaMs` the milliseconds since the
    * previous frame: PixiJS's `ticker.elapsedMS` (its `deltaMS` stops at 100 ms, 10 FPS, and is
-   * scaled by `ticker.speed`). Refreshes the numbers on the first call and
-   * then once `refreshMs` of frames have passed. Returns true if it rewrote the text.
+   * scaled by `ticker.speed`). Refreshes the numbers on the first call and then once
+   * `refreshMs` of frames have passed. Returns true if it rewrote the text.
    * @throws if `deltaMs` is not a finite number >= 0
    */
   update(stats: HudStats, deltaMs: number): boolean {
