@@ -70,11 +70,9 @@ export const UNDISPATCHED_STEPS = 60;
  * {@link UNDISPATCHED_STEPS} steps: a frame without it calls no handler, and says nothing else.
  */
 function warnUndispatched(s: QuadtreeState): void {
+  // The list holds only registered handlers: unregistering one or clearing them takes it out.
   if (s.warnedUndispatched || s.dispatchedStep !== 0 || s.tree.stepCount < UNDISPATCHED_STEPS) return;
-  // A loop, not `some`: a world without handlers or dispatch comes here every step, allocating nothing.
-  let active = false;
-  for (let i = 0; i < s.handlers.length; i++) active ||= s.handlers[i].active;
-  if (!active) return;
+  if (s.handlers.length === 0) return;
   s.warnedUndispatched = true;
   console.warn(
     `bitecs-quadtree: ${s.tree.stepCount} collision steps ran and quadtreeDispatchSystem never did, so no ` +
