@@ -1,4 +1,4 @@
-import { fit, resize } from '../grow.js';
+import { resize } from '../grow.js';
 import { declareExtent, declareScratch } from '../snapshot/StatePlan.js';
 import { Colliders } from './Colliders.js';
 
@@ -72,7 +72,7 @@ export class SlotPool {
     declareExtent(this, 'id', () => this.top);
     declareExtent(this, 'collider', () => this.top);
     declareExtent(this, 'record', () => 4 * this.top);
-    declareScratch(this, 'regionMoves', 'held', 'upFirst');
+    declareScratch(this, 'next');
   }
 
   /** Slots handed out so far (the high-water mark). */
@@ -137,159 +137,68 @@ export class SlotPool {
     this.colliders.reset();
   }
 
-  /** The compaction's regions in new order: old start (~start when held apart) and new start, room up to the next. */
-  private regionMoves = new Int32Array(0);
-  private moveCount = 0;
-  private lastMoveCount = 0;
-  /** Slots held apart during a compaction (see {@link endCompact}): box, id, collider and record, HELD numbers each. */
-  private held = new Float64Array(0);
+  /** The arrays a compaction in progress copies regions into, in scan order (see {@link place}). */
+  private next: { box: Float32Array; id: Int32Array; collider: Int32Array; record: Int32Array } | null = null;
   /** Slots given out so far by the compaction in progress. */
   private placed = 0;
   /** The high-water mark the last compaction left (see {@link endCompact}). */
   private compactedTop = 0;
 
-  /** Starts a compaction: the caller {@link place}s every region in scan order, then calls {@link endCompact}. */
+  /**
+   * Starts a compaction: the caller {@link place}s every region in scan order, then calls {@link endCompact}. Regions
+   * move both ways, so they are copied into new arrays rather than moved in place.
+   */
   beginCompact(): void {
-    const last = this.lastMoveCount;
-    this.regionMoves = new Int32Array(2 * (last + (last >> 3)) + 64);
-    this.moveCount = 0;
+    const cap = this.id.length;
+    this.next = {
+      box: new Float32Array(4 * cap),
+      id: new Int32Array(cap),
+      collider: new Int32Array(cap),
+      record: new Int32Array(4 * cap),
+    };
     this.placed = 0;
   }
 
-  /** Gives the region at `oldStart` its new place, cut to its first `room` slots; returns its new start. */
+  /** Copies the region at `oldStart`, cut to its first `room` slots, to its new place; returns its new start. */
   place(oldStart: number, room: number): number {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- set by beginCompact
+    const to = this.next!;
+    const { box, id, collider, record } = this;
+    const { box: toBox, id: toId, collider: toCollider, record: toRecord } = to;
     const start = this.placed;
+    for (let s = oldStart, d = start, end = start + room; d < end; s++, d++) {
+      for (let k = 0; k < 4; k++) {
+        toBox[4 * d + k] = box[4 * s + k];
+        toRecord[4 * d + k] = record[4 * s + k];
+      }
+      toId[d] = id[s];
+      toCollider[d] = collider[s];
+    }
     this.placed += room;
-    const m = 2 * this.moveCount++;
-    // Two more for the end's sentinel (see endCompact).
-    if (m + 4 > this.regionMoves.length) this.regionMoves = fit(this.regionMoves, m + 4);
-    this.regionMoves[m] = oldStart;
-    this.regionMoves[m + 1] = start;
     return start;
   }
 
   /**
-   * Moves each placed region to its new start in one run and drops the free ones. Regions moving down go in new order
-   * (each overwrites only slots of regions placed before it), those moving up in reverse; the direction holding fewer
-   * goes first, and a region of the other whose old place it overwrites is held apart and written last. Keeps room
-   * for slots handed out since the last compaction (an eighth at most) and a sixteenth, so a steady scene keeps size.
+   * Takes the compacted arrays and drops the free regions. Keeps room for slots handed out since the last compaction
+   * (an eighth at most) and a sixteenth, so a steady scene keeps its size.
    */
   endCompact(): void {
-    const { regionMoves: moves, moveCount: count } = this;
-    moves[2 * count + 1] = this.placed;
-    const held = this.markHeld();
-    const upFirst = this.upFirst;
-    if (held > 0) this.held = new Float64Array(HELD * held);
-    for (let i = 0, h = 0; i < count; i++) {
-      const from = ~moves[2 * i];
-      if (from < 0) continue;
-      for (let s = from, end = from + moves[2 * i + 3] - moves[2 * i + 1]; s < end; s++) this.swapHeld(s, h++);
-    }
-    if (upFirst) this.moveUp();
-    this.moveDown();
-    if (!upFirst) this.moveUp();
-    for (let i = 0, h = 0; i < count; i++) {
-      if (moves[2 * i] >= 0) continue;
-      for (let d = moves[2 * i + 1], end = moves[2 * i + 3]; d < end; d++) this.swapHeld(d, h++);
-    }
-    // Most compactions hold a few slots, a scrambled layout most: none kept.
-    this.held = new Float64Array(0);
-    this.lastMoveCount = count;
-    this.regionMoves = new Int32Array(0);
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- set by beginCompact
+    const to = this.next!;
+    this.next = null;
+    this.box = to.box;
+    this.id = to.id;
+    this.collider = to.collider;
+    this.record = to.record;
+    this.resized();
     this.moves++;
-    const top = this.top;
     const placed = this.placed;
-    const handedOut = Math.max(0, top - this.compactedTop);
+    const handedOut = Math.max(0, this.top - this.compactedTop);
     this.top = this.compactedTop = placed;
     this.freeHead.fill(-1);
     this.freeSlots = 0;
     const keep = Math.max(MIN_SLOTS, placed + (placed >> 4) + Math.min(handedOut, placed >> 3));
     if (keep + (keep >> 4) <= this.id.length) this.resize(keep);
-  }
-
-  /** Swaps slot s with held place h (what either leaves behind is overwritten or free). */
-  private swapHeld(s: number, h: number): void {
-    const { box, id, collider, record, held } = this;
-    const o = HELD * h;
-    for (let k = 0; k < 4; k++) {
-      const v = box[4 * s + k];
-      box[4 * s + k] = held[o + k];
-      held[o + k] = v;
-      const r = record[4 * s + k];
-      record[4 * s + k] = held[o + 6 + k];
-      held[o + 6 + k] = r;
-    }
-    const i = id[s];
-    id[s] = held[o + 4];
-    held[o + 4] = i;
-    const c = collider[s];
-    collider[s] = held[o + 5];
-    held[o + 5] = c;
-  }
-
-  /** Moves the regions bound down (not held), in their new order. */
-  private moveDown(): void {
-    const moves = this.regionMoves;
-    for (let i = 0; i < this.moveCount; i++) {
-      const from = moves[2 * i];
-      if (from <= moves[2 * i + 1]) continue;
-      for (let s = from, d = moves[2 * i + 1], end = moves[2 * i + 3]; d < end; s++, d++) this.copy(s, d);
-    }
-  }
-
-  /** Moves the regions bound up (not held), in the reverse order, each from its end. */
-  private moveUp(): void {
-    const moves = this.regionMoves;
-    for (let i = this.moveCount - 1; i >= 0; i--) {
-      const from = moves[2 * i];
-      const to = moves[2 * i + 1];
-      if (from < 0 || from >= to) continue;
-      for (let k = moves[2 * i + 3] - to - 1; k >= 0; k--) this.copy(from + k, to + k);
-    }
-  }
-
-  /** Whether the regions bound up move first in the compaction in progress (see {@link markHeld}). */
-  private upFirst = false;
-
-  /**
-   * Marks (see {@link regionMoves}) the regions to hold apart, sets {@link upFirst} and returns their slots: going up first,
-   * a region bound down is held when an upward one's new place covers its old one; likewise down. Fewer held wins.
-   */
-  private markHeld(): number {
-    const { regionMoves: moves, moveCount: count } = this;
-    let ifUpFirst = 0;
-    let ifDownFirst = 0;
-    for (let i = 0; i < count; i++) {
-      const from = moves[2 * i];
-      const to = moves[2 * i + 1];
-      if (from === to) continue;
-      const down = from > to;
-      const end = from + moves[2 * i + 3] - to;
-      let lo = 0;
-      let hi = count - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (moves[2 * mid + 1] <= from) lo = mid;
-        else hi = mid - 1;
-      }
-      for (let j = lo; j < count && moves[2 * j + 1] < end; j++) {
-        // A region marked already still moves in the order that does not hold it.
-        const other = moves[2 * j] < 0 ? ~moves[2 * j] : moves[2 * j];
-        if (other !== moves[2 * j + 1] && other > moves[2 * j + 1] !== down) {
-          moves[2 * i] = ~from;
-          if (down) ifUpFirst += end - from;
-          else ifDownFirst += end - from;
-          break;
-        }
-      }
-    }
-    const upFirst = ifUpFirst < ifDownFirst;
-    for (let i = 0; i < count; i++) {
-      const from = ~moves[2 * i];
-      if (from >= 0 && from > moves[2 * i + 1] !== upFirst) moves[2 * i] = from;
-    }
-    this.upFirst = upFirst;
-    return upFirst ? ifUpFirst : ifDownFirst;
   }
 
   /** Moves slot `start + p` to `start + dest[p]` in place along each cycle (`dest` left as the identity). */
@@ -363,9 +272,6 @@ export class SlotPool {
     this.resized();
   }
 }
-
-/** Numbers a slot held apart in a compaction takes: box, id, collider, record. */
-const HELD = 10;
 
 function classOf(size: number): number {
   return 31 - Math.clz32(size);
