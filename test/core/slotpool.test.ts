@@ -82,3 +82,38 @@ describe('SlotPool compaction', () => {
     compact(sizes, freed, order, new Array<number>(60).fill(0));
   });
 });
+
+describe('SlotPool gather', () => {
+  it('puts the chosen slots of a region at its first places, in the order given', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
+        (room, before, keys) => {
+          const pool = new SlotPool(16);
+          pool.alloc(before + 1); // the region does not start at 0
+          const start = pool.alloc(room);
+          fill(pool, { start, size: pool.allocated, first: 1 });
+          // A random subset of the region's slots, in a random order.
+          const chosen = Array.from({ length: room }, (_, i) => i)
+            .filter((i) => keys[i] % 3 !== 0)
+            .sort((a, b) => keys[a] - keys[b] || a - b);
+          pool.gather(
+            start,
+            room,
+            Int32Array.from(chosen, (i) => start + i),
+            chosen.length,
+          );
+          chosen.forEach((i, p) => {
+            const s = start + p;
+            expect(pool.id[s]).toBe(1 + i);
+            expect(pool.collider[s]).toBe(-(1 + i));
+            for (let k = 0; k < 4; k++) expect(pool.box[4 * s + k]).toBe(1 + i + k / 4);
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

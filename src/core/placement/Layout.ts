@@ -14,11 +14,11 @@ export class Layout {
   constructor(tree: SpatialTree) {
     this.tree = tree;
     // Written before it is read, in each relayout: not state.
-    declareScratch(this, 'dest');
+    declareScratch(this, 'from');
   }
 
-  /** Scratch: where each slot goes in {@link relayList}. */
-  private dest: Int32Array = new Int32Array(0);
+  /** Scratch: each member's slot before {@link relayList}, by new place. */
+  private from: Int32Array = new Int32Array(0);
 
   private readonly sorter = new KeySorter();
 
@@ -33,22 +33,16 @@ export class Layout {
     }
   }
 
-  /** Moves detached class k's slots to its new list places in place: a second region would force a compaction. */
+  /** Moves detached class k's slots to its members' new list places, within its region. */
   relayList(k: number): void {
     const C = this.tree.classes;
     const items = this.tree.items;
     const ids = C.ids[k];
     const base = C.listStart[k];
     const end = C.end[k];
-    const room = C.listRoom[k];
-    if (this.dest.length < room) this.dest = new Int32Array(room);
-    // dest[old place] = new place; the places nobody moves to take the rest, in order.
-    const dest = this.dest;
-    dest.fill(-1, 0, room);
-    for (let i = 0; i < end; i++) dest[items.slotOf(ids[i]) - base] = i;
-    let free = end;
-    for (let p = 0; p < room; p++) if (dest[p] === -1) dest[p] = free++;
-    this.tree.slots.permute(base, dest, room);
+    if (this.from.length < end) this.from = new Int32Array(end);
+    for (let i = 0; i < end; i++) this.from[i] = items.slotOf(ids[i]);
+    this.tree.slots.gather(base, C.listRoom[k], this.from, end);
     for (let i = 0; i < end; i++) items.setSlot(ids[i], base + i);
   }
 

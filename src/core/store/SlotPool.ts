@@ -201,47 +201,23 @@ export class SlotPool {
     if (keep + (keep >> 4) <= this.id.length) this.resize(keep);
   }
 
-  /** Moves slot `start + p` to `start + dest[p]` in place along each cycle (`dest` left as the identity). */
-  permute(start: number, dest: Int32Array, count: number): void {
-    for (let p = 0; p < count; p++) {
-      if (dest[p] === p) continue;
-      this.tradeHand(start + p);
-      for (let d = dest[p]; d !== p;) {
-        this.tradeHand(start + d);
-        const next = dest[d];
-        dest[d] = d;
-        d = next;
+  /** Puts the slots `from[0..count-1]`, all in the region of `room` slots at `start`, at its first places in order. */
+  gather(start: number, room: number, from: Int32Array, count: number): void {
+    const box = this.box.slice(4 * start, 4 * (start + room));
+    const record = this.record.slice(4 * start, 4 * (start + room));
+    const id = this.id.slice(start, start + room);
+    const collider = this.collider.slice(start, start + room);
+    for (let i = 0; i < count; i++) {
+      const s = from[i] - start;
+      const d = start + i;
+      for (let k = 0; k < 4; k++) {
+        this.box[4 * d + k] = box[4 * s + k];
+        this.record[4 * d + k] = record[4 * s + k];
       }
-      // The cycle closes at p, now empty: the last slot picked up belongs there.
-      this.tradeHand(start + p);
-      dest[p] = p;
+      this.id[d] = id[s];
+      this.collider[d] = collider[s];
     }
     this.moves++;
-  }
-
-  /** The slot {@link permute} carries along a cycle. */
-  private readonly handBox = new Float32Array(4);
-  private readonly handRecord = new Int32Array(4);
-  private handCollider = 0;
-  private handId = 0;
-
-  /** Swaps slot s with the slot in hand. */
-  private tradeHand(s: number): void {
-    const { box, handBox, record, handRecord } = this;
-    for (let i = 0, a = 4 * s; i < 4; i++, a++) {
-      const b = box[a];
-      box[a] = handBox[i];
-      handBox[i] = b;
-      const r = record[a];
-      record[a] = handRecord[i];
-      handRecord[i] = r;
-    }
-    const collider = this.collider[s];
-    this.collider[s] = this.handCollider;
-    this.handCollider = collider;
-    const id = this.id[s];
-    this.id[s] = this.handId;
-    this.handId = id;
   }
 
   /** Copies slot `from` whole (box, id, collider, record) into slot `to`. */
