@@ -47,6 +47,12 @@ export interface Placeable {
   y: number;
 }
 
+/**
+ * The parameter of `SpriteCuller.placeVisible` for objects without `x` and `y`: its name is the
+ * type error's message. A parameter type rather than a `this` type, so a union of cullers can call it.
+ */
+export type NeedsPlaceable = 'placeVisible needs objects with x and y: new SpriteCuller<Sprite>()';
+
 /** Where `placeVisible` reads positions: the ECS `Position` component, or any arrays indexed by id. */
 export interface PositionSource {
   /** x of each id. */
@@ -376,15 +382,16 @@ export class SpriteCuller<T extends Cullable = Cullable> {
    * `new SpriteCuller<Sprite>(...)`.
    * @throws if `position` has no `x` or `y` array
    */
-  placeVisible(this: SpriteCuller<T & Placeable>, position: PositionSource): number {
+  placeVisible(position: T extends Placeable ? PositionSource : NeedsPlaceable): number {
     checkPositions('SpriteCuller', position);
-    const { x, y } = position;
+    const { x, y } = position as PositionSource;
     const ids = this.ids;
     const objects = this.objects;
     let placed = 0;
     for (let i = 0; i < this.visibleCount; i++) {
       const id = ids[i];
-      const object = objects[id];
+      // Placeable, as the parameter's type says.
+      const object = objects[id] as (T & Placeable) | undefined;
       // Deleted since the cull.
       if (object === undefined) continue;
       object.x = x[id];

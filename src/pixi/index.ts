@@ -12,6 +12,7 @@ export {
   type CullOptions,
   type Cullable,
   type CullTree,
+  type NeedsPlaceable,
   type Placeable,
   type PositionSource,
 } from './culling.js';

@@ -96,6 +96,9 @@ describe('placeVisible', () => {
     expect(culler.placeVisible(positions(2))).toBe(0);
     const typed: SpriteCuller<Cullable & { x: number; y: number }> = new SpriteCuller();
     expect(typed.placeVisible(positions(2))).toBe(0);
+    // A union of both cullers (a list of them, say) can place.
+    const cullers = [typed, new ParticleCuller(new ParticleContainer<Particle>())];
+    for (const c of cullers) expect(c.placeVisible(positions(2))).toBe(0);
   });
 
   it('names a position store without x or y arrays', () => {
