@@ -52,8 +52,8 @@ export interface BudgetOptions {
   /**
    * Movers of each lower tier checked every step even when the budget is spent, and the least
    * share of a class checked in shares. Bounds a deferred item's wait to
-   * `floor(position / minChecksPerTier) + 1` steps (in shares, `ceil(length / minChecksPerTier) + 1`,
-   * `length` its class's list). Clamped to at least 1.
+   * `floor(position / minChecksPerTier) + 1` steps (in shares, two rounds of
+   * `ceil(length / minChecksPerTier) + 1`, `length` its class's list). Clamped to at least 1.
    * @default 32
    */
   minChecksPerTier?: number;

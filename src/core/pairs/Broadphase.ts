@@ -301,10 +301,9 @@ export class Broadphase {
     let served = 0;
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0 || !C.waits(k)) continue;
-      let members = this.serveRange(k, C.planFrom[k], C.planTo[k]);
+      let members = this.serveRange(k, C.cursor[k], C.planTo[k]);
       if (C.planWrap[k] > 0 || C.planTo[k] >= C.roundEnd[k]) {
         // The round ended inside this share: the next one runs over the list as it is now.
-        C.lastRound[k] = C.roundEnd[k];
         C.roundEnd[k] = C.end[k];
         members += this.serveRange(k, 0, C.planWrap[k]);
         C.cursor[k] = C.planWrap[k];
@@ -344,7 +343,7 @@ export class Broadphase {
     return members;
   }
 
-  /** The most steps a waiting item may still wait: past the queued movers ahead, or two rounds of shares. */
+  /** The most steps a waiting item may still wait: past the queued movers ahead, or the rest of a round and the next. */
   private waitBound(): number {
     const C = this.tree.classes;
     const min = this.minChecksPerTier;
@@ -355,9 +354,9 @@ export class Broadphase {
     }
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0 || !C.waits(k) || ((this.waitingClasses >>> k) & 1) === 0) continue;
-      const before = Math.ceil(Math.max(C.lastRound[k], C.roundEnd[k]) / min);
-      const now = Math.ceil(Math.max(C.roundEnd[k], C.end[k]) / min);
-      bound = Math.max(bound, before + now + 1);
+      const rest = Math.ceil(C.roundEnd[k] / min);
+      const next = Math.ceil(Math.max(C.roundEnd[k], C.end[k]) / min);
+      bound = Math.max(bound, rest + next + 1);
     }
     return bound;
   }
@@ -376,19 +375,20 @@ export class Broadphase {
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0 || !C.waits(k)) continue;
       const end = C.end[k];
-      const share = left === Infinity ? end : Math.floor((left * end) / entries / cost);
-      C.share[k] = Math.min(end, Math.max(this.minChecksPerTier, share));
+      const share = Math.min(
+        end,
+        Math.max(this.minChecksPerTier, left === Infinity ? end : Math.floor((left * end) / entries / cost)),
+      );
       if (C.cursor[k] >= C.roundEnd[k]) {
-        C.lastRound[k] = C.roundEnd[k];
         C.roundEnd[k] = end;
         C.cursor[k] = 0;
       }
+      // The share starts at the cursor: only a restart (see restartRounds) moves it before it is served, emptying it.
       const from = C.cursor[k];
-      const to = Math.min(C.roundEnd[k], from + C.share[k]);
-      C.planFrom[k] = from;
+      const to = Math.min(C.roundEnd[k], from + share);
       C.planTo[k] = to;
       // The rest of the share starts the next round, short of where this one started.
-      C.planWrap[k] = to === C.roundEnd[k] ? Math.min(from, C.share[k] - (to - from)) : 0;
+      C.planWrap[k] = to === C.roundEnd[k] ? Math.min(from, share - (to - from)) : 0;
     }
   }
 

@@ -39,8 +39,8 @@ export class GameBoxes {
       if (C.detached[k] === 0 || C.swept[k] === 1) n = this.planRange(n, k, 0, C.end[k], MOVE_EACH, 0);
       else if (!this.tree.budgeted || !C.waits(k)) n = this.planRange(n, k, 0, C.end[k], STORE_CENTRES, C.size[k]);
       else {
-        const share = C.planTo[k] - C.planFrom[k] + C.planWrap[k];
-        n = this.planRange(n, k, C.planFrom[k], C.planTo[k], STORE_CENTRES, share);
+        const share = C.planTo[k] - C.cursor[k] + C.planWrap[k];
+        n = this.planRange(n, k, C.cursor[k], C.planTo[k], STORE_CENTRES, share);
         n = this.planRange(n, k, 0, C.planWrap[k], STORE_CENTRES, 0);
       }
     }

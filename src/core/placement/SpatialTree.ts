@@ -245,10 +245,7 @@ export class SpatialTree {
     const slots = this.slots;
     const ids = C.ids[k];
     C.detached[k] = 1;
-    // A budget's rounds over the class start afresh.
-    C.cursor[k] = 0;
-    C.roundEnd[k] = 0;
-    C.lastRound[k] = 0;
+    C.restartRounds(k);
     const start = slots.alloc(runRoomFor(C.end[k]));
     C.listStart[k] = start;
     C.listRoom[k] = slots.allocated;

@@ -26,14 +26,11 @@ export class CollisionClasses {
   /** 1 for a class of tier-0 items (priority 192 or more), which a budget never cuts. */
   readonly top = new Uint8Array(MAX_CLASSES);
   /**
-   * Per lower-tier detached class under a budget (see Broadphase.planShares): the round's cursor and end (list
-   * length when it began), last round's length, next share's size and places [planFrom, planTo) + [0, planWrap).
+   * Per lower-tier detached class under a budget (see Broadphase.planShares): the round's cursor and end (the list's
+   * length when the round began); the next share is places [cursor, planTo) then [0, planWrap) of the next round.
    */
   readonly cursor = new Int32Array(MAX_CLASSES);
   readonly roundEnd = new Int32Array(MAX_CLASSES);
-  readonly lastRound = new Int32Array(MAX_CLASSES);
-  readonly share = new Int32Array(MAX_CLASSES);
-  readonly planFrom = new Int32Array(MAX_CLASSES);
   readonly planTo = new Int32Array(MAX_CLASSES);
   readonly planWrap = new Int32Array(MAX_CLASSES);
   /** Swept items per class: not part of the key, so only pairs with a swept item take the exact test. */
@@ -169,9 +166,16 @@ export class CollisionClasses {
       this.holes[k] = 0;
       this.disorder[k] = 0;
       this.detached[k] = 0;
-      this.cursor[k] = 0;
-      this.roundEnd[k] = 0;
+      this.restartRounds(k);
     }
+  }
+
+  /** Starts a budget's rounds over class k afresh, with nothing planned (see {@link cursor}). */
+  restartRounds(k: number): void {
+    this.cursor[k] = 0;
+    this.roundEnd[k] = 0;
+    this.planTo[k] = 0;
+    this.planWrap[k] = 0;
   }
 
   /**
@@ -190,8 +194,7 @@ export class CollisionClasses {
       sorter.sort();
       const sorted = sorter.keys;
       for (; n < sorter.count; n++) ids[n] = sorted[n];
-      this.cursor[k] = 0;
-      this.roundEnd[k] = 0;
+      this.restartRounds(k);
       this.disorder[k] = 0;
     } else {
       // The cursor and the round's end stay before the same members.
@@ -222,8 +225,7 @@ export class CollisionClasses {
     this.round.fill(0);
     this.detached.fill(0);
     this.listRoom.fill(0);
-    this.cursor.fill(0);
-    this.roundEnd.fill(0);
+    for (let k = 0; k < MAX_CLASSES; k++) this.restartRounds(k);
     for (let k = 0; k < MAX_CLASSES; k++) {
       this.levelItems[k].fill(0);
       if (this.used[k] === 0) continue;
