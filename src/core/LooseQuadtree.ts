@@ -130,12 +130,8 @@ export class LooseQuadtree extends QuadtreeQueries {
 
   /** Places every pending item; returns how many. Queries and steps do this by themselves. */
   flush(): number {
-    return this.placePending();
-  }
-
-  /** Places the pending items; the pair finder then queues those placed in nodes. */
-  private placePending(): number {
-    const placed = this.tree.pendingCount === 0 ? 0 : this.tree.flush();
+    // The pair finder then queues those placed in nodes.
+    const placed = this.tree.pending.count === 0 ? 0 : this.tree.flush();
     this.broadphase.takeArrivals();
     return placed;
   }
@@ -451,7 +447,7 @@ export class LooseQuadtree extends QuadtreeQueries {
 
   /** Finds the pair changes since the last step into {@link current}, {@link entered}, {@link exited}. */
   step(): QuadtreeStats {
-    this.placePending();
+    this.flush();
     this.tree.nodes.tick();
     this.broadphase.run();
     this.tree.items.releaseDeparted();
@@ -528,7 +524,6 @@ export class LooseQuadtree extends QuadtreeQueries {
     bp.maxMs = maxMs;
     bp.minChecksPerTier = clampInt(budget.minChecksPerTier ?? 32, 1, 2 ** 31 - 1);
     this.tree.budgeted = maxPairTests !== Infinity || maxMs !== Infinity;
-    this.tree.minShare = bp.minChecksPerTier;
     if (this.tree.budgeted) bp.planShares(0, 0, 0);
   }
 

@@ -6,7 +6,8 @@ import { readPairs } from './helpers.js';
 describe('pair buffers', () => {
   it('hold start steps only when they are the current list', () => {
     const list = new PairBuffer(16);
-    list.push(1, 2, 3, 99);
+    list.push(1, 2, 3);
+    list.born[0] = 99;
     list.reserve(100);
     const found = new PairBuffer(16, false);
     found.push(1, 2, 3);

@@ -24,13 +24,12 @@ export class PairBuffer implements PairList {
     for (const key of ['a', 'b', 'priority', 'born']) declareExtent(this, key, inUse);
   }
 
-  push(a: number, b: number, priority: number, born = 0): void {
+  push(a: number, b: number, priority: number): void {
     if (this.count === this.a.length) this.growFull();
     const i = this.count++;
     this.a[i] = a;
     this.b[i] = b;
     this.priority[i] = priority;
-    if (this.withBorn) this.born[i] = born;
   }
 
   /** Grows a full buffer by half, so a burst (a level's first step) is copied a few times, not once per eighth. */

@@ -1,4 +1,4 @@
-import { A_CIRCLE, B_CIRCLE, circleBoxOverlap, circlesOverlap, inscribedRadius, sweptShapes } from '../geometry.js';
+import { A_CIRCLE, B_CIRCLE, inscribedRadius, pointInBox, sweptShapes } from '../geometry.js';
 import { CIRCLE, EXACT, MAX_X, MAX_Y, MIN_X, MIN_Y, SWEPT } from '../store/ItemStore.js';
 import { FROM, LAST_FROM } from '../store/SweptStore.js';
 import { contactOf, depthAlong } from '../contacts.js';
@@ -66,7 +66,17 @@ export class ExactTest {
       this.load(b, 8, FROM);
       return sweptShapes(this.paths, shapesOf(fa, fb), this.touching);
     }
-    return this.shapesOverlap(a, fa, b, fb);
+    // Both still, one at least a circle.
+    const box = this.tree.slots.box;
+    return roundOverlap(
+      box,
+      items.boxAt(a),
+      (fa & CIRCLE) !== 0,
+      box,
+      items.boxAt(b),
+      (fb & CIRCLE) !== 0,
+      this.touching,
+    );
   }
 
   /** First contact (0..1) along last step's paths, normal in `paths[17..18]`; 0 if neither swept, -1 if apart. */
@@ -80,22 +90,7 @@ export class ExactTest {
     return sweptShapes(this.paths, shapesOf(fa, fb), this.touching) ? this.paths[16] : -1;
   }
 
-  /** Two items that stand still, one of them at least a circle. */
-  private shapesOverlap(a: number, fa: number, b: number, fb: number): boolean {
-    const items = this.tree.items;
-    const box = this.tree.slots.box;
-    return roundOverlap(
-      box,
-      items.boxAt(a),
-      (fa & CIRCLE) !== 0,
-      box,
-      items.boxAt(b),
-      (fb & CIRCLE) !== 0,
-      this.touching,
-    );
-  }
-
-  /** Writes an item's start and end boxes at `to` (its record box twice when it is not swept). */
+  /** Writes an item's start and end boxes at `to` (its box twice when it is not swept). */
   load(id: number, to: number, which: number): void {
     const p = this.paths;
     const sweeps = this.tree.sweeps;
@@ -146,28 +141,9 @@ export function roundOverlap(
   }
   const d2 = dx * dx + dy * dy,
     r2 = reach * reach;
-  // Radius 0: a point, whose rule the careful tests keep.
-  if (r2 === 0) return roundOverlapExactly(sa, i, sb, j, cb, touching);
+  // A circle of radius 0 is a point, in a box by the box's rule (two such points meet by the formula below).
+  if (r2 === 0 && !cb) return pointInBox(x, y, sb[j], sb[j + 1], sb[j + 2], sb[j + 3], touching);
   return touching ? d2 <= r2 : d2 < r2;
-}
-
-/** {@link roundOverlap} where squares cannot decide: circlesOverlap or circleBoxOverlap, A the circle. */
-function roundOverlapExactly(
-  sa: Float32Array,
-  i: number,
-  sb: Float32Array,
-  j: number,
-  cb: boolean,
-  touching: boolean,
-): boolean {
-  const x = sa[i] * 0.5 + sa[i + 2] * 0.5,
-    y = sa[i + 1] * 0.5 + sa[i + 3] * 0.5,
-    r = inscribedRadius(sa[i], sa[i + 1], sa[i + 2], sa[i + 3]);
-  if (!cb) return circleBoxOverlap(x, y, r, sb[j], sb[j + 1], sb[j + 2], sb[j + 3], touching);
-  const bx = sb[j] * 0.5 + sb[j + 2] * 0.5,
-    by = sb[j + 1] * 0.5 + sb[j + 3] * 0.5,
-    br = inscribedRadius(sb[j], sb[j + 1], sb[j + 2], sb[j + 3]);
-  return circlesOverlap(x, y, r, bx, by, br, touching);
 }
 
 export function shapesOf(fa: number, fb: number): number {

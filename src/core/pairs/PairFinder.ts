@@ -104,7 +104,8 @@ export class PairFinder {
         if (C.size[o] === 0 || C.allowed[k * MAX_CLASSES + o] === 0) continue;
         this.filter = C.exact[k * MAX_CLASSES + o] === 0;
         this.careful = C.careful(k) || C.careful(o);
-        this.probeLevels(s, o);
+        const levels = C.levelItems[o];
+        for (let d = 0; d <= tree.maxDepth; d++) if (levels[d] !== 0) this.pairWithReach(s, o, d);
       }
       const id = slotId[s];
       checked[id >> 5] |= 1 << (id & 31);
@@ -148,11 +149,6 @@ export class PairFinder {
     out.a[k] = a;
     out.b[k] = b;
     out.priority[k] = priority;
-  }
-
-  private probeLevels(s: number, k: number): void {
-    const levels = this.tree.classes.levelItems[k];
-    for (let d = 0; d <= this.tree.maxDepth; d++) if (levels[d] !== 0) this.pairWithReach(s, k, d);
   }
 
   /** Pairs the mover in slot s with class k's cells of level `d` its loose bounds reach. */

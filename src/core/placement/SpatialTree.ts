@@ -17,7 +17,6 @@ import {
   SWEPT,
 } from '../store/ItemStore.js';
 import { NodePool } from '../store/NodePool.js';
-import { grow } from '../grow.js';
 import { IdList } from '../lists/IdList.js';
 import { FROM, SweptStore, TO } from '../store/SweptStore.js';
 import { isSquare, refuseCircleBox, STORED } from '../errors.js';
@@ -25,7 +24,6 @@ import type { QuadtreeStats } from '../options.js';
 import { MIN_REGION, MIN_SLOTS, SlotPool, runRoomFor } from '../store/SlotPool.js';
 import { GameBoxes } from './GameBoxes.js';
 import { Layout } from './Layout.js';
-import { declareExtent } from '../snapshot/StatePlan.js';
 import { runsReplaced } from '../queries/RunIndex.js';
 
 /**
@@ -72,8 +70,7 @@ export class SpatialTree {
   readonly burst = new Int32Array(MAX_CLASSES);
 
   /** Ids queued for insertion, in order; an entry whose item was removed since is stale. */
-  pending: Int32Array;
-  pendingCount = 0;
+  readonly pending = new IdList(256);
   /** Items waiting in {@link pending} (its stale entries left out). */
   waiting = 0;
 
@@ -98,8 +95,6 @@ export class SpatialTree {
     this.items = new ItemStore(1024, this.slots);
     this.nodes = new NodePool(256, maxDepth, lifespan, maxLifespan);
     this.classes = new CollisionClasses(this.nodes.capacity, maxDepth);
-    this.pending = new Int32Array(256);
-    declareExtent(this, 'pending', () => this.pendingCount);
   }
 
   /** Places an item whose box is stored, into its class list and node; true when it went into a node. */
@@ -274,9 +269,8 @@ export class SpatialTree {
     this.dropListRegion(k);
   }
 
-  /** Whether a budget is set, and its least share per class and step: lower tiers are then read in shares. */
+  /** Whether a budget is set: lower tiers are then read in shares. */
   budgeted = false;
-  minShare = 32;
 
   /** Unlinks an item from its node (or its detached class); its box moves to a slot of its own. */
   unplace(id: number): void {
@@ -335,8 +329,7 @@ export class SpatialTree {
 
   /** Adds an id to the pending queue (its box is stored, `node` is PENDING). */
   enqueue(id: number): void {
-    if (this.pendingCount === this.pending.length) this.pending = grow(this.pending, this.pendingCount * 2);
-    this.pending[this.pendingCount++] = id;
+    this.pending.push(id);
     this.items.setNode(id, PENDING);
     this.waiting++;
   }
@@ -350,14 +343,14 @@ export class SpatialTree {
   /** Places every pending item once (removed ones skipped); those placed in nodes join {@link arrived}. */
   flush(): number {
     let placed = 0;
-    for (let i = 0; i < this.pendingCount; i++) {
-      const id = this.pending[i];
+    for (let i = 0; i < this.pending.count; i++) {
+      const id = this.pending.data[i];
       if (this.items.nodeOf(id) !== PENDING) continue;
       this.waiting--;
       if (this.place(id)) this.arrived.push(id);
       placed++;
     }
-    this.pendingCount = 0;
+    this.pending.clear();
     return placed;
   }
 
@@ -372,7 +365,7 @@ export class SpatialTree {
     this.slots.reset();
     this.classes.clear();
     this.size = 0;
-    this.pendingCount = 0;
+    this.pending.clear();
     this.waiting = 0;
     this.moved = 0;
   }

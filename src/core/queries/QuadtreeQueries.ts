@@ -180,7 +180,7 @@ export abstract class QuadtreeQueries {
   }
 
   private catchUp(): void {
-    if (this.tree.pendingCount !== 0) this.flush();
+    if (this.tree.pending.count !== 0) this.flush();
   }
 
   // The *Args helpers check a query's numbers, place pending items and store them (see queryNumber); small: they inline.

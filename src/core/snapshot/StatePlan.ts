@@ -52,7 +52,6 @@ export interface SavedState {
 
 /** One plan: fixed once built, shared by every snapshot saved while the state kept its shape. */
 export class StatePlan {
-  readonly root: object;
   /** Per field: the object holding it, its key, its kind, and its index in the snapshot's arrays. */
   readonly holders: object[] = [];
   readonly keys: (string | number)[] = [];
@@ -75,7 +74,6 @@ export class StatePlan {
   readonly maps: (Map<unknown, unknown> | Set<unknown>)[] = [];
 
   constructor(root: object) {
-    this.root = root;
     const seen = new Set<object>([root]);
     this.members = seen;
     this.objects.push(root);

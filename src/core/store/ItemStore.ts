@@ -1,4 +1,5 @@
 import { grow } from '../grow.js';
+import { IdList } from '../lists/IdList.js';
 import { fail } from '../errors.js';
 import { declareExtent } from '../snapshot/StatePlan.js';
 import { writeBox, type SlotPool } from './SlotPool.js';
@@ -66,8 +67,7 @@ export class ItemStore {
   detachedBits: Int32Array;
   readonly slots: SlotPool;
   /** Ids removed since the last step ended, whose slots wait for {@link releaseDeparted}. */
-  private departed: Int32Array;
-  private departedCount = 0;
+  private readonly departed = new IdList();
 
   constructor(capacity: number, slots: SlotPool) {
     this.slots = slots;
@@ -78,9 +78,7 @@ export class ItemStore {
     const cap = Math.max(16, capacity);
     this.rec = new Int32Array(cap).fill(NO_RECORD);
     this.detachedBits = new Int32Array((cap + 31) >> 5);
-    this.departed = new Int32Array(64);
-    // Past their counts these are written before read, so snapshots skip them.
-    declareExtent(this, 'departed', () => this.departedCount);
+    // Records past the slots in use are written before read, so snapshots skip them.
     declareExtent(this, 'i32', () => 4 * slots.used);
   }
 
@@ -128,15 +126,14 @@ export class ItemStore {
 
   /** Marks a removed id's record departed: freed when the step ends unless the id comes back. */
   depart(id: number): void {
-    if (this.departedCount === this.departed.length) this.departed = grow(this.departed, 2 * this.departedCount);
-    this.departed[this.departedCount++] = id;
+    this.departed.push(id);
   }
 
   /** Frees the slots of the ids removed since the last call that did not come back. */
   releaseDeparted(): void {
     const i32 = this.i32;
-    for (let i = 0; i < this.departedCount; i++) {
-      const id = this.departed[i];
+    for (let i = 0; i < this.departed.count; i++) {
+      const id = this.departed.data[i];
       const s = this.rec[id];
       // Freed already (listed twice), or back in the index.
       if (s < 0 || i32[(s << 2) | NODE] !== ABSENT) continue;
@@ -145,7 +142,7 @@ export class ItemStore {
       this.slots.freeOne(s);
       this.detachedBits[id >> 5] &= ~(1 << (id & 31));
     }
-    this.departedCount = 0;
+    this.departed.clear();
   }
 
   /** True when the id left since the last step and keeps its record until the step ends. */
@@ -168,7 +165,7 @@ export class ItemStore {
   reset(): void {
     this.rec.fill(NO_RECORD);
     this.detachedBits.fill(0);
-    this.departedCount = 0;
+    this.departed.clear();
   }
 
   // Only this file knows the record layout, bar LooseQuadtree.move: it indexes records itself to stay inlinable.

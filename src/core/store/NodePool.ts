@@ -89,10 +89,6 @@ export class NodePool {
     return this.parent.length;
   }
 
-  get capacityGroups(): number {
-    return this.framesLeft.length;
-  }
-
   /** Takes a group from the free list or the pool's end, growing the arrays by doubling. */
   allocGroup(): number {
     let g: number;
@@ -101,7 +97,7 @@ export class NodePool {
       this.freeHead = this.firstChild[this.freeHead];
       this.freeGroups--;
     } else {
-      if (this.groupsUsed === this.capacityGroups) this.growArrays();
+      if (this.groupsUsed === this.framesLeft.length) this.growArrays();
       g = this.groupsUsed++;
     }
     return g;
@@ -178,7 +174,8 @@ export class NodePool {
       this.firstChild[m] = NONE;
       this.total[m] = 0;
       this.classBits[m] = 0;
-      this.setNodeCell(m, d, x + (c & 1), y + (c >> 1));
+      this.depth[m] = d;
+      this.cell[m] = packCell(d, x + (c & 1), y + (c >> 1));
       this.indexCell(m);
     }
   }
@@ -191,11 +188,6 @@ export class NodePool {
       this.levelCells[d] = cells;
     }
     cells[(cellY(this.cell[n]) << d) + cellX(this.cell[n])] = n;
-  }
-
-  setNodeCell(n: number, d: number, ix: number, iy: number): void {
-    this.depth[n] = d;
-    this.cell[n] = packCell(d, ix, iy);
   }
 
   /** Adds one to the counts from n up to `stop` (exclusive; through the root by default); reuses counting groups. */
