@@ -330,7 +330,7 @@ export class LooseQuadtree extends QuadtreeQueries {
       if (items.nodeOf(id) === PENDING || this.broadphase.isDirty(id)) continue;
       const moving = sweeps.moving(id);
       sweeps.advance(id);
-      // Checked again next step, as pairs met only along this path end; its record covers the old
+      // Checked again next step, as pairs met only along this path end; its slot covers the old
       // path until it moves again (extra candidates, never a miss), saving a relocation a frame.
       if (moving) this.broadphase.markChanged(id);
     }

@@ -315,7 +315,7 @@ function toCentre(s: Float64Array, o: number): void {
   s[o + 1] = s[o + 3] = y;
 }
 
-/** The numbers a quadratic of sweptCircles or sweptBoxCircle is built from. */
+/** The numbers a quadratic of sweptBoxCircle is built from. */
 const TERMS = new Float64Array(6);
 
 /** Centre coordinate and radius of the circle in box `s[o..o+3]`, on axis 0 (x) or 1 (y). */
@@ -329,19 +329,12 @@ function radiusOf(s: Float64Array, o: number): number {
 
 /** Two moving circles: |cB - cA|² - (rA + rB)², a quadratic in t. */
 function sweptCircles(s: Float64Array, touching: boolean): boolean {
-  const v = TERMS;
-  v[0] = centreOf(s, 8, 0) - centreOf(s, 0, 0);
-  v[1] = centreOf(s, 8, 1) - centreOf(s, 0, 1);
-  v[2] = centreOf(s, 12, 0) - centreOf(s, 4, 0) - v[0];
-  v[3] = centreOf(s, 12, 1) - centreOf(s, 4, 1) - v[1];
-  v[4] = radiusOf(s, 0) + radiusOf(s, 8);
-  v[5] = radiusOf(s, 4) + radiusOf(s, 12) - v[4];
-  const px = v[0],
-    py = v[1],
-    vx = v[2],
-    vy = v[3],
-    r0 = v[4],
-    k = v[5];
+  const px = centreOf(s, 8, 0) - centreOf(s, 0, 0),
+    py = centreOf(s, 8, 1) - centreOf(s, 0, 1);
+  const vx = centreOf(s, 12, 0) - centreOf(s, 4, 0) - px,
+    vy = centreOf(s, 12, 1) - centreOf(s, 4, 1) - py;
+  const r0 = radiusOf(s, 0) + radiusOf(s, 8),
+    k = radiusOf(s, 4) + radiusOf(s, 12) - r0;
   const t = firstBelowZero(
     vx * vx + vy * vy - k * k,
     2 * (px * vx + py * vy - r0 * k),

@@ -163,6 +163,10 @@ export class Broadphase {
     this.tests = 0;
     this.finder.beginStep();
     this.lists.entered.count = 0;
+    if (this.priorityChanged) this.lists.refreshPriorities(tree.items);
+    this.found.count = 0;
+    this.waitingMembers = 0;
+    this.waitingClasses = 0;
     const checked = onePass ? this.checkAll() : this.checkMovers(unlimited, started);
     this.lists.finish(stats);
     this.found.trim();
@@ -193,16 +197,12 @@ export class Broadphase {
   private checkAll(): number {
     this.countMovers();
     for (let t = 0; t < TIERS; t++) this.queues[t].clear();
-    if (this.priorityChanged) this.lists.refreshPriorities(this.tree.items);
     const found = this.found;
-    found.count = 0;
     this.finder.run(found);
     this.tests += this.finder.tests;
     this.lists.radix.sort(found, null, true);
     this.lists.replaceWithFound(found, this.stepId, this.left, this.lists.radix.scratch());
     this.left.clear();
-    this.waitingMembers = 0;
-    this.waitingClasses = 0;
     return this.tree.size - this.tree.waiting;
   }
 
@@ -213,20 +213,13 @@ export class Broadphase {
   private checkMovers(unlimited: boolean, started: number): number {
     const tree = this.tree;
     const C = tree.classes;
-    const items = tree.items;
-    if (this.priorityChanged) this.lists.refreshPriorities(items);
     const found = this.found;
-    found.count = 0;
     let checked = this.runMovers(this.collectMovers(unlimited ? TIERS : 1), this.sorter.count);
     const joined = this.touchedDetached();
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (((joined >>> k) & 1) === 0 || (!unlimited && C.waits(k))) continue;
-      checked += this.markMembers(k, 0, C.end[k], true);
-      this.finder.joinDetached(k, found, null, 0, C.end[k]);
-      this.tests += this.finder.tests;
+      checked += this.serveRange(k, 0, C.end[k]);
     }
-    this.waitingMembers = 0;
-    this.waitingClasses = 0;
     if (!unlimited) {
       const unrationed = this.tests;
       checked += this.serveQueues(started);
@@ -281,10 +274,10 @@ export class Broadphase {
         while (queue.count > 0 && n < size) {
           const id = queue.shift();
           // Stale (removed, checked already, or detached since) or listed twice: taken once.
-          if (items.stateOf(id) !== mark || items.nodeOf(id) === DETACHED) continue;
-          items.setState(id, mark - 1);
+          const slot = items.takeMarked(id, mark, mark - 1);
+          if (slot < 0) continue;
           moved[items.classOf(id)]++;
-          batch[n++] = items.slotOf(id);
+          batch[n++] = slot;
         }
         served += n;
         checked += this.runMovers(batch, n);
@@ -330,14 +323,19 @@ export class Broadphase {
         this.waitingClasses |= 1 << k;
       }
     }
-    this.tree.born.clear();
     return served;
   }
 
-  /** Checks the members of detached class k at list places [from, to) not checked yet this step. Returns how many. */
+  /** Checks the members of detached class k at list places [from, to), marked covered. Returns how many. */
   private serveRange(k: number, from: number, to: number): number {
     if (from >= to) return 0;
-    const members = this.markMembers(k, from, to, true);
+    const ids = this.tree.classes.ids[k];
+    let members = 0;
+    for (let i = from; i < to; i++) {
+      if (ids[i] < 0) continue;
+      this.covered.add(ids[i]);
+      members++;
+    }
     this.finder.joinDetached(k, this.found, null, from, to);
     this.tests += this.finder.tests;
     return members;
@@ -404,20 +402,6 @@ export class Broadphase {
       if (touched) joined |= 1 << k;
     }
     return joined;
-  }
-
-  /** Marks the members of class k at list places [from, to) as covered by this step's check; returns how many. */
-  private markMembers(k: number, from: number, to: number, on: boolean): number {
-    const ids = this.tree.classes.ids[k];
-    const covered = this.covered;
-    let members = 0;
-    for (let i = from; i < to; i++) {
-      const id = ids[i];
-      if (id < 0) continue;
-      if (on) covered.add(id);
-      members++;
-    }
-    return members;
   }
 
   private mergeFound(): void {

@@ -102,7 +102,7 @@ export class SpatialTree {
     const k = this.classFor(id);
     const items = this.items;
     const C = this.classes;
-    // Its own slot until now (see SLOT): the box moves to its home, the slot goes back.
+    // In a slot of its own until now (see ItemStore.add): the box moves to its home, that slot goes back.
     const own = items.slotOf(id);
     const at = C.join(k, id, items.flagsOf(id), items.listPlaceOf(id));
     items.setListPlace(id, at);
@@ -115,7 +115,7 @@ export class SpatialTree {
       this.slots.copy(own, to);
       items.setSlot(id, to);
       items.setNode(id, DETACHED);
-      this.writeSlotMeta(id);
+      this.items.syncColliderWord(id);
       this.slots.freeOne(own);
       C.moved[k]++;
       this.born.push(id);
@@ -300,7 +300,7 @@ export class SpatialTree {
     const n = items.nodeOf(id);
     if (to === k) {
       if (n === DETACHED) C.moved[k]++;
-      this.writeSlotMeta(id);
+      this.items.syncColliderWord(id);
       return;
     }
     if (n !== DETACHED && C.detached[to] === 0) {
@@ -320,7 +320,7 @@ export class SpatialTree {
     const k = this.items.classOf(id);
     this.classes.count(k, before, -1);
     this.classes.count(k, this.items.flagsOf(id), 1);
-    this.writeSlotMeta(id);
+    this.items.syncColliderWord(id);
   }
 
   private leaveClass(id: number, k: number): void {
@@ -554,7 +554,7 @@ export class SpatialTree {
     C.levelItems[k][nodes.depth[n]]++;
     items.setClass(id, k);
     items.setNode(id, n);
-    this.writeSlotMeta(id);
+    this.items.syncColliderWord(id);
   }
 
   /** Gives up `slot` of class k's region in node n by moving the region's last slot into it. */
@@ -577,10 +577,5 @@ export class SpatialTree {
       C.cap[k][n] = 0;
       nodes.classBits[n] &= ~(1 << k);
     }
-  }
-
-  /** Copies the item's flags word into its collider, for the pair filters. */
-  private writeSlotMeta(id: number): void {
-    this.items.setColliderWord(id, this.items.flagsWord(id));
   }
 }

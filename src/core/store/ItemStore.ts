@@ -15,7 +15,7 @@ export const DETACHED = -1;
 export const STATIC = 1;
 /** A circle inscribed in its box: candidates come from the box, pairs and queries test the circle. */
 export const CIRCLE = 2;
-/** Found by its path (see SweptStore): the record's box covers last step's and current position. */
+/** Found by its path (see SweptStore): its slot's box covers last step's and current position. */
 export const SWEPT = 8;
 /** The flags that make a candidate pair take the exact test (see ExactTest). */
 export const EXACT = SWEPT | CIRCLE;
@@ -226,13 +226,13 @@ export class ItemStore {
     return true;
   }
 
-  /** Gives the item's collider the flags word `word`, keeping its layer and mask. */
-  setColliderWord(id: number, word: number): void {
+  /** Copies the item's flags word into its collider (keeping layer and mask), for the pair filters. */
+  syncColliderWord(id: number): void {
     const slots = this.slots;
     const s = this.slotOf(id);
     const c = slots.collider[s];
     const C = slots.colliders;
-    slots.collider[s] = C.change(c, C.layer[c], C.mask[c], word);
+    slots.collider[s] = C.change(c, C.layer[c], C.mask[c], this.flagsWord(id));
   }
 
   /** The low byte of the item's flags (STATIC, CIRCLE, SWEPT). */

@@ -138,7 +138,7 @@ export class SlotPool {
   }
 
   /** The arrays a compaction in progress copies regions into, in scan order (see {@link place}). */
-  private next: { box: Float32Array; id: Int32Array; collider: Int32Array; record: Int32Array } | null = null;
+  private next: SlotColumns | null = null;
   /** Slots given out so far by the compaction in progress. */
   private placed = 0;
   /** The high-water mark the last compaction left (see {@link endCompact}). */
@@ -163,17 +163,8 @@ export class SlotPool {
   place(oldStart: number, room: number): number {
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- set by beginCompact
     const to = this.next!;
-    const { box, id, collider, record } = this;
-    const { box: toBox, id: toId, collider: toCollider, record: toRecord } = to;
     const start = this.placed;
-    for (let s = oldStart, d = start, end = start + room; d < end; s++, d++) {
-      for (let k = 0; k < 4; k++) {
-        toBox[4 * d + k] = box[4 * s + k];
-        toRecord[4 * d + k] = record[4 * s + k];
-      }
-      toId[d] = id[s];
-      toCollider[d] = collider[s];
-    }
+    for (let s = oldStart, d = start, end = start + room; d < end; s++, d++) copySlot(this, s, to, d);
     this.placed += room;
     return start;
   }
@@ -203,20 +194,13 @@ export class SlotPool {
 
   /** Puts the slots `from[0..count-1]`, all in the region of `room` slots at `start`, at its first places in order. */
   gather(start: number, room: number, from: Int32Array, count: number): void {
-    const box = this.box.slice(4 * start, 4 * (start + room));
-    const record = this.record.slice(4 * start, 4 * (start + room));
-    const id = this.id.slice(start, start + room);
-    const collider = this.collider.slice(start, start + room);
-    for (let i = 0; i < count; i++) {
-      const s = from[i] - start;
-      const d = start + i;
-      for (let k = 0; k < 4; k++) {
-        this.box[4 * d + k] = box[4 * s + k];
-        this.record[4 * d + k] = record[4 * s + k];
-      }
-      this.id[d] = id[s];
-      this.collider[d] = collider[s];
-    }
+    const old: SlotColumns = {
+      box: this.box.slice(4 * start, 4 * (start + room)),
+      record: this.record.slice(4 * start, 4 * (start + room)),
+      id: this.id.slice(start, start + room),
+      collider: this.collider.slice(start, start + room),
+    };
+    for (let i = 0; i < count; i++) copySlot(old, from[i] - start, this, start + i);
     this.moves++;
   }
 
@@ -247,6 +231,24 @@ export class SlotPool {
     this.record = resize(this.record, cap * 4);
     this.resized();
   }
+}
+
+/** A slot's columns, as a pool or a compaction's new arrays hold them. */
+interface SlotColumns {
+  box: Float32Array;
+  record: Int32Array;
+  id: Int32Array;
+  collider: Int32Array;
+}
+
+/** Copies slot `s` of `from` whole into slot `d` of `to`: for compactions; moves within the pool use SlotPool.copy. */
+function copySlot(from: SlotColumns, s: number, to: SlotColumns, d: number): void {
+  for (let k = 0; k < 4; k++) {
+    to.box[4 * d + k] = from.box[4 * s + k];
+    to.record[4 * d + k] = from.record[4 * s + k];
+  }
+  to.id[d] = from.id[s];
+  to.collider[d] = from.collider[s];
 }
 
 function classOf(size: number): number {

@@ -10,7 +10,7 @@ const STRIDE = 16;
 
 /**
  * The paths of swept items, densely indexed so only swept items cost memory. An entry holds `from` (where the last
- * step left it), `to` (now) and the last tested path, for time of impact. The record holds the box covering `from`
+ * step left it), `to` (now) and the last tested path, for time of impact. The item's slot holds the box covering `from`
  * and `to`, as Box2D enlarges a bullet's proxy, so only the final test and queries look here.
  */
 export class SweptStore {

@@ -88,13 +88,7 @@ export class TreeCheck {
           const s = C.listStart[k] + i;
           if (items.slotOf(id) !== s || tree.slots.id[s] !== id)
             fail(`validate: item ${id} at place ${i} of detached class ${k} is not in slot ${s} of its region`);
-          this.checkMeta(id, k, s);
-          this.checkKey(id, k);
-          if (items.hasFlag(id, SWEPT)) {
-            this.sweptCounts[k]++;
-            this.checkPath(id);
-          }
-          this.checkCircle(id, k);
+          this.checkMember(id, k, s);
         } else if (n < 0) {
           fail(`validate: item ${id} is listed in class ${k} but records node ${n}`);
         }
@@ -346,7 +340,7 @@ export class TreeCheck {
     }
   }
 
-  /** A swept item's record covers its path (after a step possibly still the previous path, until it moves). */
+  /** A swept item's box covers its path (after a step possibly still the previous path, until it moves). */
   private checkPath(id: number): void {
     const items = this.tree.items;
     const sweeps = this.tree.sweeps;
@@ -378,9 +372,16 @@ export class TreeCheck {
     slots.colliders.check(held);
   }
 
-  private checkMeta(id: number, k: number, s: number): void {
+  /** Item id of class k in slot s: its collider word, key, path (counted) and circle. */
+  private checkMember(id: number, k: number, s: number): void {
     const items = this.tree.items;
     const slots = this.tree.slots;
+    this.checkKey(id, k);
+    this.checkCircle(id, k);
+    if (items.hasFlag(id, SWEPT)) {
+      this.sweptCounts[k]++;
+      this.checkPath(id);
+    } else if (this.tree.sweeps.has(id)) fail(`validate: item ${id} has a path but is not swept`);
     const flags = items.flagsOf(id) & (STATIC | SWEPT | CIRCLE);
     if (
       slots.colliders.word[slots.collider[s]] !==
@@ -404,18 +405,12 @@ export class TreeCheck {
     if (items.slotOf(id) !== s) fail(`validate: item ${id} is in slot ${s} but records slot ${items.slotOf(id)}`);
     if (items.classOf(id) !== k)
       fail(`validate: item ${id} is stored in class ${k} but records class ${items.classOf(id)}`);
-    this.checkCircle(id, k);
     if (C.detached[k] === 1) fail(`validate: item ${id} of detached class ${k} is in node ${n}`);
-    this.checkKey(id, k);
-    if (items.hasFlag(id, SWEPT)) {
-      this.sweptCounts[k]++;
-      this.checkPath(id);
-    } else if (tree.sweeps.has(id)) fail(`validate: item ${id} has a path but is not swept`);
+    this.checkMember(id, k, s);
     const minX = slots.box[4 * s],
       minY = slots.box[4 * s + 1],
       maxX = slots.box[4 * s + 2],
       maxY = slots.box[4 * s + 3];
-    this.checkMeta(id, k, s);
     const inside = minX >= nb[0] && minY >= nb[1] && maxX <= nb[2] && maxY <= nb[3];
     if (n !== 0 && !inside) {
       fail(
