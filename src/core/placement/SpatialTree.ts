@@ -109,8 +109,7 @@ export class SpatialTree {
     items.setClass(id, k);
     if (C.detached[k] === 1) {
       // Room for the items still queued too: a level's load moves its run once, not at every growth.
-      if (at >= C.listRoom[k])
-        this.rehomeList(k, Math.max(at + 1 + this.waiting, C.listRoom[k] + (C.listRoom[k] >> 1)));
+      if (at >= C.listRoom[k]) this.moveRun(k, Math.max(at + 1 + this.waiting, C.listRoom[k] + (C.listRoom[k] >> 1)));
       const to = C.listStart[k] + at;
       this.slots.copy(own, to);
       items.setSlot(id, to);
@@ -133,8 +132,11 @@ export class SpatialTree {
     return false;
   }
 
-  /** Moves detached class k's slots to a region of at least `room` slots, after its list outgrew its own. */
-  private rehomeList(k: number, room: number): void {
+  /**
+   * Moves class k's members to a new run of at least `room` slots in list order: on detaching (out of their nodes), or
+   * once the list outgrew its run.
+   */
+  private moveRun(k: number, room: number): void {
     const C = this.classes;
     const slots = this.slots;
     const items = this.items;
@@ -144,8 +146,15 @@ export class SpatialTree {
     for (let i = 0, end = C.end[k]; i < end; i++) {
       const id = ids[i];
       if (id < 0) continue;
-      slots.copy(items.slotOf(id), start + i);
+      const n = items.nodeOf(id);
+      const slot = items.slotOf(id);
+      slots.copy(slot, start + i);
       items.setSlot(id, start + i);
+      // In the run already, or being placed (see place).
+      if (n < 0) continue;
+      this.removeFromRegion(k, n, slot);
+      this.nodes.countDown(n);
+      items.setNode(id, DETACHED);
     }
     if (C.listRoom[k] > 0) slots.free(C.listStart[k], C.listRoom[k]);
     C.listStart[k] = start;
@@ -236,25 +245,9 @@ export class SpatialTree {
   /** Takes class k out of the tree into one slot region in list order (see CollisionClasses.detached). O(class). */
   detach(k: number): void {
     const C = this.classes;
-    const items = this.items;
-    const slots = this.slots;
-    const ids = C.ids[k];
     C.detached[k] = 1;
     C.restartRounds(k);
-    const start = slots.alloc(runRoomFor(C.end[k]));
-    C.listStart[k] = start;
-    C.listRoom[k] = slots.allocated;
-    for (let i = 0, end = C.end[k]; i < end; i++) {
-      const id = ids[i];
-      if (id < 0) continue;
-      const n = items.nodeOf(id);
-      const slot = items.slotOf(id);
-      slots.copy(slot, start + i);
-      items.setSlot(id, start + i);
-      this.removeFromRegion(k, n, slot);
-      this.nodes.countDown(n);
-      items.setNode(id, DETACHED);
-    }
+    this.moveRun(k, runRoomFor(C.end[k]));
   }
 
   /** Puts detached class k back into the tree: each item into the node its box belongs in. O(class). */
