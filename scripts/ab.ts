@@ -104,6 +104,12 @@ if (old.length === 0) throw new Error(`--only ${values.only}: no such contender 
 if (fresh.map((s) => s.key.replace('@new', '')).join() !== old.map((s) => s.key.replace('@old', '')).join())
   throw new Error(`--only ${values.only}: the two versions do not have the same contenders`);
 const specs = [...old, ...fresh];
+/** The game without the plugin finds no pairs, and a budget leaves pairs of the lower tiers waiting. */
+const compare = (spec: { readonly key: string }): 'all' | 'top' | 'none' =>
+  spec.key.startsWith('game@') ? 'none' : spec.key.startsWith('ecs-budget@') ? 'top' : 'all';
+// The old version's first contender that finds every pair (else a budgeted one): the new ones must find the same.
+const complete = specs.findIndex((s) => compare(s) === 'all');
+const reference = complete >= 0 ? complete : specs.findIndex((s) => compare(s) !== 'none');
 console.log(`new (working tree) against old (${values.base}, ${sha.slice(0, 10)}), ${values.scene} scene`);
 for (const n of values.n.split(',').map(Number)) {
   const result = after.runLockstep({
@@ -116,11 +122,9 @@ for (const n of values.n.split(',').map(Number)) {
           : new after.Scene(n, mode),
     specs,
     budgets: specs.map(() => after.UNCAPPED),
-    // The old version's first contender that finds pairs: the new one must find the same.
-    reference: specs.findIndex((s) => !s.key.startsWith('game@')),
+    reference,
     oracle: null,
-    // The game without the plugin finds no pairs, and a budget leaves pairs of the lower tiers waiting.
-    compare: (spec) => (spec.key.startsWith('game@') ? 'none' : spec.key.startsWith('ecs-budget@') ? 'top' : 'all'),
+    compare,
     warmup: Number(values.warmup ?? (values.scene === 'effects' ? 160 : 10)),
     frames: Number(values.frames),
     runs: Number(values.runs),
