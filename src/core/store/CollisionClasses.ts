@@ -225,8 +225,8 @@ export class CollisionClasses {
     this.round.fill(0);
     this.detached.fill(0);
     this.listRoom.fill(0);
-    for (let k = 0; k < MAX_CLASSES; k++) this.restartRounds(k);
     for (let k = 0; k < MAX_CLASSES; k++) {
+      this.restartRounds(k);
       this.levelItems[k].fill(0);
       if (this.used[k] === 0) continue;
       this.own[k].fill(0);
