@@ -62,12 +62,15 @@ export class LooseQuadtree extends QuadtreeQueries {
 
   constructor(options: QuadtreeOptions = {}) {
     super();
-    const { x, y, width, height, rootSize, maxDepth, lifespan, maxLifespan, maxId } = readOptions(options, MAX_DEPTH);
+    const { x, y, width, height, touching, rootSize, maxDepth, lifespan, maxLifespan, maxId } = readOptions(
+      options,
+      MAX_DEPTH,
+    );
     this.x = x;
     this.y = y;
     this.width = width;
     this.height = height;
-    this.touching = options.touching ?? false;
+    this.touching = touching;
     this.stats = emptyStats();
     this.maxDepth = maxDepth;
     this.tree = new SpatialTree(x, y, rootSize, maxDepth, maxId, lifespan, maxLifespan);
@@ -519,10 +522,11 @@ export class LooseQuadtree extends QuadtreeQueries {
     checkKeys('budget option', budget, BUDGET_KEYS);
     const maxPairTests = budgetNumber('maxPairTests', budget.maxPairTests);
     const maxMs = budgetNumber('maxMs', budget.maxMs);
+    const minChecksPerTier = clampInt('budget.minChecksPerTier', budget.minChecksPerTier ?? 32, 1, 2 ** 31 - 1);
     const bp = this.broadphase;
     bp.maxPairTests = maxPairTests;
     bp.maxMs = maxMs;
-    bp.minChecksPerTier = clampInt(budget.minChecksPerTier ?? 32, 1, 2 ** 31 - 1);
+    bp.minChecksPerTier = minChecksPerTier;
     this.tree.budgeted = maxPairTests !== Infinity || maxMs !== Infinity;
     if (this.tree.budgeted) bp.planShares(0, 0, 0);
   }

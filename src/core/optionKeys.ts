@@ -84,13 +84,15 @@ export function readOptions(options: QuadtreeOptions, deepest: number) {
   checkNumber('option height', height);
   if (width <= 0) fail(`option width must be positive (got ${show(width)})`);
   if (height <= 0) fail(`option height must be positive (got ${show(height)})`);
+  const touching: unknown = options.touching ?? false;
+  if (typeof touching !== 'boolean') fail(`option touching must be true or false (got ${show(touching)})`);
   const rootSize = Math.max(width, height);
   // Cells closest to 40 units suit sprites of 4 to 48 units (see docs/performance.md).
-  const maxDepth = clampInt(options.maxDepth ?? Math.round(Math.log2(rootSize / 40)), 0, deepest);
-  const lifespan = clampInt(options.lifespan ?? 8, 1, 65535);
-  const maxLifespan = clampInt(options.maxLifespan ?? 64, lifespan, 65535);
-  const maxId = clampInt(options.maxId ?? 2 ** 24, 1, 2 ** 31 - 1);
-  return { x, y, width, height, rootSize, maxDepth, lifespan, maxLifespan, maxId };
+  const maxDepth = clampInt('option maxDepth', options.maxDepth ?? Math.round(Math.log2(rootSize / 40)), 0, deepest);
+  const lifespan = clampInt('option lifespan', options.lifespan ?? 8, 1, 65535);
+  const maxLifespan = clampInt('option maxLifespan', options.maxLifespan ?? 64, lifespan, 65535);
+  const maxId = clampInt('option maxId', options.maxId ?? 2 ** 24, 1, 2 ** 31 - 1);
+  return { x, y, width, height, touching, rootSize, maxDepth, lifespan, maxLifespan, maxId };
 }
 
 /** Stats before any step. */
@@ -119,8 +121,9 @@ export function emptyStats(): QuadtreeStats {
   };
 }
 
-export function clampInt(value: number, lo: number, hi: number): number {
-  if (typeof value !== 'number' || Number.isNaN(value)) return lo;
+/** A whole number within lo..hi: clamped there, rounded down; anything but a number (NaN too) is refused by name. */
+export function clampInt(field: string, value: number, lo: number, hi: number): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) fail(`${field} must be a number (got ${show(value)})`);
   const v = Math.floor(value);
   return v < lo ? lo : v > hi ? hi : v;
 }

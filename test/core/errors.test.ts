@@ -1,5 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { LooseQuadtree, type RayHit, validateTree } from '../../src/core/index.js';
+import {
+  LooseQuadtree,
+  type BudgetOptions,
+  type QuadtreeOptions,
+  type RayHit,
+  validateTree,
+} from '../../src/core/index.js';
 import { readPairs, snapshotBoxes } from './helpers.js';
 
 const IDS = [1, 2, 3, 4, 900];
@@ -405,6 +411,25 @@ describe('bad input is refused with a clear error, and the index is untouched', 
     expect(messageOf(build({ x: Infinity }))).toMatch(/^bitecs-quadtree: .*x.*\(got Infinity\)/);
     expectRejected(() => tree.setBudget({ maxPairTests: -1 }), 'maxPairTests', '(got -1)');
     expectRejected(() => tree.setBudget({ maxMs: NaN }), 'maxMs', '(got NaN)');
+    // Whole-number options are clamped into range, but what is not a number is refused, not clamped.
+    const odd = (o: object) => o as QuadtreeOptions;
+    expect(messageOf(build(odd({ maxDepth: '8' })))).toBe(
+      'bitecs-quadtree: option maxDepth must be a number (got "8")',
+    );
+    expect(messageOf(build({ lifespan: NaN }))).toBe('bitecs-quadtree: option lifespan must be a number (got NaN)');
+    expect(messageOf(build(odd({ maxLifespan: true })))).toBe(
+      'bitecs-quadtree: option maxLifespan must be a number (got true)',
+    );
+    expect(messageOf(build(odd({ maxId: '1e6' })))).toBe('bitecs-quadtree: option maxId must be a number (got "1e6")');
+    expect(messageOf(build(odd({ touching: 'false' })))).toBe(
+      'bitecs-quadtree: option touching must be true or false (got "false")',
+    );
+    expect(messageOf(build({ maxDepth: 99, lifespan: 0 }))).toBe('did not throw');
+    expectRejected(
+      () => tree.setBudget({ minChecksPerTier: '64' } as unknown as BudgetOptions),
+      'budget.minChecksPerTier',
+      '(got "64")',
+    );
   });
 
   it('a refused setBudget leaves the budget in force', () => {
