@@ -476,7 +476,10 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     this.container = container;
     this.mask = maskOption(options);
     this.margin = checkMargin(options.margin ?? 0);
-    this.sortById = options.sortById ?? false;
+    // Typed, but plain JavaScript may pass anything.
+    const sortById: unknown = options.sortById ?? false;
+    if (typeof sortById !== 'boolean') fail(`ParticleCuller sortById must be true or false (got ${show(sortById)})`);
+    this.sortById = sortById;
     container.particleChildren.length = 0;
     container.update();
   }

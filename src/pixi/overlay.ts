@@ -172,6 +172,26 @@ function checkPairOptions(options: QuadtreeOverlayOptions): void {
   }
 }
 
+/** Checks the switches, sizes and bounds given to the constructor, by name: a string or NaN would be drawn with. */
+function checkDrawOptions(options: QuadtreeOverlayOptions): void {
+  // Typed, but plain JavaScript may pass anything.
+  const o = options as { [K in keyof QuadtreeOverlayOptions]?: unknown };
+  for (const key of ['skipEmpty', 'pixelLine', 'items', 'pairs', 'paths'] as const) {
+    const v = o[key];
+    if (v !== undefined && typeof v !== 'boolean')
+      fail(`QuadtreeOverlay ${key} must be true or false (got ${show(v)})`);
+  }
+  for (const key of ['maxDepth', 'lineWidth', 'maxItems', 'maxPairs'] as const) {
+    const v = o[key];
+    if (v !== undefined && !(typeof v === 'number' && v >= 0))
+      fail(`QuadtreeOverlay ${key} must be a number >= 0 (got ${show(v)})`);
+  }
+  if (o.alpha !== undefined && !(typeof o.alpha === 'number' && o.alpha >= 0 && o.alpha <= 1))
+    fail(`QuadtreeOverlay alpha must be a number from 0 to 1 (got ${show(o.alpha)})`);
+  if (o.bounds !== undefined && o.bounds !== 'loose' && o.bounds !== 'cell')
+    fail(`QuadtreeOverlay bounds must be 'loose' or 'cell' (got ${show(o.bounds)})`);
+}
+
 const FAR = Number.MAX_VALUE;
 
 /** A view bound within float32's range, which queries keep to (items stand within it too, so no item is lost). */
@@ -302,6 +322,7 @@ export class QuadtreeOverlay {
     checkKeys('QuadtreeOverlay option', options, OVERLAY_KEYS);
     checkColours(options);
     checkPairOptions(options);
+    checkDrawOptions(options);
     this.graphics = graphics;
     this.maxDepth = Math.min(20, Math.max(1, Math.floor(options.maxDepth ?? 8)));
     this.nodeColors = options.nodeColors ?? depthColor;

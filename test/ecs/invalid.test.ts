@@ -265,6 +265,12 @@ describe('misuse of the API', () => {
     expect(() => addQuadtree(createWorld(), { detect: 'poll' as 'scan' })).toThrow(
       /option detect must be 'scan' or 'mark' \(got "poll"\)/,
     );
+    expect(() => addQuadtree(createWorld(), { pairEntities: 'no' as unknown as boolean })).toThrow(
+      /option pairEntities must be true or false \(got "no"\)/,
+    );
+    expect(() => addQuadtree(createWorld(), { maxDepth: '6' as unknown as number })).toThrow(
+      /^bitecs-quadtree: option maxDepth must be a number \(got "6"\)/,
+    );
     expect(() => addQuadtree(createWorld(), { position: { x: [] } as never })).toThrow(
       /option position has no y array/,
     );

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { Graphics, ParticleContainer, Text } from 'pixi.js';
+import { Graphics, ParticleContainer, Text, type Particle } from 'pixi.js';
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree } from '../../src/core/index.js';
 import {
@@ -56,6 +56,35 @@ describe('PixiJS helpers refuse unknown option keys', () => {
       'bitecs-quadtree: unknown ParticleCuller option "sortByID" (did you mean "sortById"?)',
     );
     expect(new ParticleCuller(new ParticleContainer(), { sortById: true, margin: 2 }).sortById).toBe(true);
+  });
+});
+
+describe('PixiJS helpers refuse option values of the wrong kind, by name', () => {
+  const overlay = (o: object) => () => new QuadtreeOverlay(new Graphics(), loose<QuadtreeOverlayOptions>(o));
+  it.each([
+    [{ pairs: 'yes' }, 'pairs must be true or false (got "yes")'],
+    [{ items: 1 }, 'items must be true or false (got 1)'],
+    [{ skipEmpty: 'false' }, 'skipEmpty must be true or false (got "false")'],
+    [{ pixelLine: 0 }, 'pixelLine must be true or false (got 0)'],
+    [{ paths: {} }, 'paths must be true or false (got [object Object])'],
+    [{ maxDepth: 'deep' }, 'maxDepth must be a number >= 0 (got "deep")'],
+    [{ lineWidth: -1 }, 'lineWidth must be a number >= 0 (got -1)'],
+    [{ maxItems: NaN }, 'maxItems must be a number >= 0 (got NaN)'],
+    [{ maxPairs: '100' }, 'maxPairs must be a number >= 0 (got "100")'],
+    [{ alpha: 2 }, 'alpha must be a number from 0 to 1 (got 2)'],
+    [{ bounds: 'tight' }, "bounds must be 'loose' or 'cell' (got \"tight\")"],
+  ])('QuadtreeOverlay %o', (options, message) => {
+    expect(thrown(overlay(options))).toBe(`bitecs-quadtree: QuadtreeOverlay ${message}`);
+  });
+
+  it('ParticleCuller sortById, with the container left as it was', () => {
+    const container = new ParticleContainer();
+    const game = loose<Particle>({ x: 1, y: 2 });
+    container.particleChildren.push(game);
+    expect(thrown(() => new ParticleCuller(container, loose<CullOptions>({ sortById: 'yes' })))).toBe(
+      'bitecs-quadtree: ParticleCuller sortById must be true or false (got "yes")',
+    );
+    expect(container.particleChildren).toEqual([game]);
   });
 });
 
