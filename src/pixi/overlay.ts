@@ -172,16 +172,20 @@ function checkPairOptions(options: QuadtreeOverlayOptions): void {
   }
 }
 
-/** Checks the switches, sizes and bounds given to the constructor, by name: a string or NaN would be drawn with. */
+/** The overlay's true-or-false options, and its sizes (numbers >= 0). */
+const SWITCHES = ['skipEmpty', 'pixelLine', 'items', 'pairs', 'paths'] as const;
+const SIZES = ['maxDepth', 'lineWidth', 'maxItems', 'maxPairs'] as const;
+
+/** Checks the switches, sizes and bounds, by name (a string or NaN would be drawn with), and the fields at each draw. */
 function checkDrawOptions(options: QuadtreeOverlayOptions): void {
   // Typed, but plain JavaScript may pass anything.
   const o = options as { [K in keyof QuadtreeOverlayOptions]?: unknown };
-  for (const key of ['skipEmpty', 'pixelLine', 'items', 'pairs', 'paths'] as const) {
+  for (const key of SWITCHES) {
     const v = o[key];
     if (v !== undefined && typeof v !== 'boolean')
       fail(`QuadtreeOverlay ${key} must be true or false (got ${show(v)})`);
   }
-  for (const key of ['maxDepth', 'lineWidth', 'maxItems', 'maxPairs'] as const) {
+  for (const key of SIZES) {
     const v = o[key];
     if (v !== undefined && !(typeof v === 'number' && v >= 0))
       fail(`QuadtreeOverlay ${key} must be a number >= 0 (got ${show(v)})`);
@@ -361,6 +365,7 @@ export class QuadtreeOverlay {
     // The fields as the constructor would check them: a game may have set them since.
     checkColours(this);
     checkPairOptions(this);
+    checkDrawOptions(this);
     const g = this.graphics;
     g.clear();
     this.viewMinX = minX;

@@ -418,6 +418,9 @@ describe('QuadtreeOverlay', () => {
       ['pairColors', [1, 2], 'pairColors must be 4 colours, one per tier (got [1, 2])'],
       ['nodeColors', [0, 'red'], 'nodeColors[1] must be a colour 0x000000..0xffffff (got "red")'],
       ['itemColor', -1, 'itemColor must be a colour 0x000000..0xffffff (got -1)'],
+      ['pairs', 'yes', 'pairs must be true or false (got "yes")'],
+      ['alpha', NaN, 'alpha must be a number from 0 to 1 (got NaN)'],
+      ['bounds', 'tight', `bounds must be 'loose' or 'cell' (got "tight")`],
     ];
     for (const [field, value, message] of cases) {
       const overlay = new QuadtreeOverlay(new Graphics(), { pairs: true });
