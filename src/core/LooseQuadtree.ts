@@ -58,7 +58,8 @@ export class LooseQuadtree extends QuadtreeQueries {
   readonly broadphase: Broadphase;
   private readonly exactTest: ExactTest;
   /** Objects whose state is part of the tree's (tile layers): saved with it (see saveTree). */
-  private readonly attached: object[] = [];
+  /** @internal Parts whose state is the tree's too (tile layers): saveTree copies them. */
+  readonly attached: object[] = [];
 
   constructor(options: QuadtreeOptions = {}) {
     super();
@@ -97,7 +98,13 @@ export class LooseQuadtree extends QuadtreeQueries {
    * @throws if the id is already present or the box is invalid (NaN/Infinity, min > max, past float32's range)
    */
   insert(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    this.holdBox(id, minX, minY, maxX, maxY);
+    checkId(id, this.tree.idLimit);
+    checkBox(id, minX, minY, maxX, maxY);
+    const b = this.boxIn;
+    b[0] = minX;
+    b[1] = minY;
+    b[2] = maxX;
+    b[3] = maxY;
     this.admit(id);
     this.tree.enqueue(id);
   }
@@ -107,17 +114,6 @@ export class LooseQuadtree extends QuadtreeQueries {
 
   /** @internal The float32 box of the item {@link queueChecked} adds next, written here so no number crosses a call. */
   readonly boxIn = new Float32Array(4);
-
-  /** Puts a box given as numbers in {@link boxIn}, checked first so that an error names each value as passed. */
-  private holdBox(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    checkId(id, this.tree.idLimit);
-    checkBox(id, minX, minY, maxX, maxY);
-    const b = this.boxIn;
-    b[0] = minX;
-    b[1] = minY;
-    b[2] = maxX;
-    b[3] = maxY;
-  }
 
   /** @internal {@link insert} of {@link boxIn}, {@link setCollider} and {@link setStatic} in one. */
   queueChecked(id: number, layer: number, mask: number, priority: number, isStatic: boolean): void {
@@ -460,22 +456,6 @@ export class LooseQuadtree extends QuadtreeQueries {
     this.tree.describe(this.stats);
     this.tree.relocated = 0;
     return this.stats;
-  }
-
-  /** @internal Makes `part`'s state part of the tree's: saveTree copies it too. */
-  attach(part: object): void {
-    this.attached.push(part);
-  }
-
-  /** @internal Whether `part` is attached (see {@link attach}). */
-  holds(part: object): boolean {
-    return this.attached.includes(part);
-  }
-
-  /** @internal Undoes {@link attach}. */
-  detach(part: object): void {
-    const i = this.attached.indexOf(part);
-    if (i >= 0) this.attached.splice(i, 1);
   }
 
   /** Advances the lifespan timers of empty groups by one frame without a broadphase step. */

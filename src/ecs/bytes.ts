@@ -8,12 +8,10 @@ import {
   type Encoded,
   type QuadtreeSnapshot,
   packBytes,
-  readBytes,
   readParts,
   stateParts,
   treeOptions,
   unpackBytes,
-  writeBytes,
   type BytesOptions,
 } from '../core/internal.js';
 import { keysOf, type FieldCopy } from './componentValues.js';
@@ -38,18 +36,12 @@ export function quadtreeToBytes(snapshot: QuadtreeWorldSnapshot, into?: Uint8Arr
   const owner: unknown = snapshot instanceof QuadtreeWorldSnapshot ? snapshot.state.owner : null;
   if (!(owner instanceof QuadtreeState))
     fail(`quadtreeToBytes takes a snapshot saved by saveQuadtree (got ${describe(snapshot)})`);
-  return writeBytes(
-    snapshot.state,
-    QUADTREE,
-    optionsOf(owner),
-    {
-      tracked: Array.from(snapshot.tracked.subarray(0, snapshot.trackedCount)),
-      trackedMarks: Array.from(snapshot.trackedMarks.subarray(0, snapshot.trackedCount)),
-      pairEntities: Array.from(snapshot.pairEntities.subarray(0, 3 * snapshot.pairEntityCount)),
-    },
-    into,
-    'quadtreeToBytes',
-  );
+  const extra = {
+    tracked: Array.from(snapshot.tracked.subarray(0, snapshot.trackedCount)),
+    trackedMarks: Array.from(snapshot.trackedMarks.subarray(0, snapshot.trackedCount)),
+    pairEntities: Array.from(snapshot.pairEntities.subarray(0, 3 * snapshot.pairEntityCount)),
+  };
+  return packBytes(stateParts(snapshot.state, QUADTREE, optionsOf(owner), extra), into, 'quadtreeToBytes');
 }
 
 /**
@@ -61,7 +53,10 @@ export function quadtreeToBytes(snapshot: QuadtreeWorldSnapshot, into?: Uint8Arr
  */
 export function quadtreeFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): QuadtreeWorldSnapshot {
   const s = stateOf(world);
-  return collision(s, readBytes(s, bytes, QUADTREE, optionsOf(s), 'quadtreeFromBytes', ADVICE));
+  return collision(
+    s,
+    readParts(s, unpackBytes(bytes, 'quadtreeFromBytes'), QUADTREE, optionsOf(s), 'quadtreeFromBytes', ADVICE),
+  );
 }
 
 /** A world's collision snapshot from the state and lists read back. */
@@ -180,7 +175,7 @@ export function worldToBytes(snapshot: WorldSnapshot, into?: Uint8Array): Uint8A
     fields,
     quadtree,
   };
-  return packBytes(meta, sections, into, 'worldToBytes');
+  return packBytes({ meta, sections }, into, 'worldToBytes');
 }
 
 /**

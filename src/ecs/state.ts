@@ -94,7 +94,7 @@ export class QuadtreeState {
 
   readonly unsubscribe: (() => void)[] = [];
   /** Tile layers made on this world: their state is part of the world's (saved by saveQuadtree). */
-  private readonly attached: object[] = [];
+  readonly attached: object[] = [];
   /** What errors of a tile layer call this state (see TileLayer's owner). */
   readonly name = 'world';
 
@@ -132,22 +132,6 @@ export class QuadtreeState {
     // The game's world and components: snapshots of this state hold them by reference only.
     for (const o of [world, this.position, this.bounds, this.collider, this.collision]) markOutside(o);
     for (const o of [this.staticTag, this.sweptTag, this.circleTag]) markOutside(o);
-  }
-
-  /** Makes a tile layer's state part of the world's: saveQuadtree saves it too. */
-  attach(part: object): void {
-    this.attached.push(part);
-  }
-
-  /** Undoes {@link attach} (a layer destroyed). */
-  detach(part: object): void {
-    const i = this.attached.indexOf(part);
-    if (i >= 0) this.attached.splice(i, 1);
-  }
-
-  /** Whether `part` is attached: a restore to before it was made takes it away. */
-  holds(part: object): boolean {
-    return this.attached.includes(part);
   }
 }
 

@@ -14,7 +14,8 @@ import {
 import { HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
 import { Shape } from '../core/index.js';
-import { SCAN_FIELDS, spatialTreeOf, STORE_CENTRES, type GameBoxes } from '../core/internal.js';
+import { MAX_CLASSES, MIXED, spatialTreeOf } from '../core/internal.js';
+import { storeCentres } from './storeCentres.js';
 
 /**
  * The sync system: brings the tree up to date with the components. Inserts the entities that
@@ -376,20 +377,26 @@ function scan(s: QuadtreeState): void {
   const bh = s.bounds.height;
   const tree = s.tree;
   tree.flush();
-  const game = spatialTreeOf(tree).gameBoxes;
-  const plan = game.scanPlan;
+  const core = spatialTreeOf(tree);
+  const C = core.classes;
   let scanned = 0;
   let dirty = 0;
-  for (let r = 0, ranges = game.planScan(); r < ranges; r++) {
-    const k = plan[SCAN_FIELDS * r];
-    if (plan[SCAN_FIELDS * r + 3] === STORE_CENTRES) {
-      scanned += plan[SCAN_FIELDS * r + 4];
-      dirty += storeRange(s, game, k, plan[SCAN_FIELDS * r + 1], plan[SCAN_FIELDS * r + 2]);
+  for (let k = 0; k < MAX_CLASSES; k++) {
+    if (C.size[k] === 0 || (C.isStatic[k] === 1 && k !== MIXED)) continue;
+    // A detached class is stored in one loop, under a budget only its share; the others move one by one.
+    if (C.detached[k] === 1 && C.swept[k] === 0) {
+      if (!core.budgeted || !C.waits(k)) {
+        scanned += C.size[k];
+        dirty += storeRange(s, k, 0, C.end[k]);
+      } else {
+        scanned += C.planTo[k] - C.cursor[k] + C.planWrap[k];
+        dirty += storeRange(s, k, C.cursor[k], C.planTo[k]) + storeRange(s, k, 0, C.planWrap[k]);
+      }
       continue;
     }
-    const ids = game.listIds(k);
+    const ids = C.ids[k];
     // A held entity leaves a hole behind (and an emptied list ends): the end is re-read.
-    for (let i = 0; i < game.listEnd(k); i++) {
+    for (let i = 0; i < C.end[k]; i++) {
       const eid = ids[i];
       if (eid < 0 || ent.isStatic[eid] === 1) continue;
       scanned++;
@@ -416,19 +423,18 @@ function scan(s: QuadtreeState): void {
 }
 
 /** Stores the boxes of detached class k's members at list places [from, to); holds the bad ones. Returns the changed. */
-function storeRange(s: QuadtreeState, game: GameBoxes, k: number, from: number, to: number): number {
+function storeRange(s: QuadtreeState, k: number, from: number, to: number): number {
   const { x, y } = s.position;
   const { width, height } = s.bounds;
-  let changed = 0;
+  const core = spatialTreeOf(s.tree);
+  const moved = core.classes.moved[k];
   for (
-    let at = game.storeCentres(k, from, to, x, y, width, height);
+    let at = storeCentres(core, k, from, to, x, y, width, height);
     at >= 0;
-    at = game.storeCentres(k, at + 1, to, x, y, width, height)
-  ) {
-    changed += game.stored;
-    hold(s, game.listIds(k)[at], BAD_BOX);
-  }
-  return changed + game.stored;
+    at = storeCentres(core, k, at + 1, to, x, y, width, height)
+  )
+    hold(s, core.classes.ids[k][at], BAD_BOX);
+  return core.classes.moved[k] - moved;
 }
 
 function applyMarks(s: QuadtreeState): void {

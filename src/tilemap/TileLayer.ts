@@ -53,9 +53,8 @@ export type SinkMaker = (collider: TileCollider) => RectSink;
  */
 export interface LayerOwner {
   readonly name: string;
-  attach(part: object): void;
-  detach(part: object): void;
-  holds(part: object): boolean;
+  /** The parts saved with the owner's snapshots; a restore to before a layer was made takes it away. */
+  readonly attached: object[];
 }
 
 let madeSink: SinkMaker | null = null;
@@ -122,7 +121,7 @@ export class TileLayer {
     this.grid.load();
     this.owner = madeOwner ?? tree;
     this.ownerName = madeOwner?.name ?? 'tree';
-    this.owner.attach(this);
+    this.owner.attached.push(this);
   }
 
   /** Rectangles (items) the solid tiles are merged into; 0 once the layer is gone (see {@link isGone}). */
@@ -136,7 +135,7 @@ export class TileLayer {
    * rectangle (`owns` is false, `idAt` -1), and its changing methods throw.
    */
   get isGone(): boolean {
-    return this.destroyed || !this.owner.holds(this);
+    return this.destroyed || !this.owner.attached.includes(this);
   }
 
   /**
@@ -309,7 +308,7 @@ export class TileLayer {
     this.checkLive('destroy');
     this.grid.removeAll();
     this.destroyed = true;
-    this.owner.detach(this);
+    this.owner.attached.splice(this.owner.attached.indexOf(this), 1);
   }
 
   private indexOf(verb: string, col: number, row: number): number {
@@ -333,7 +332,7 @@ export class TileLayer {
   private checkLive(verb: string): void {
     if (this.destroyed) fail(`tile layer ${verb}: the layer was destroyed`);
     // A clear, or a restore of a snapshot saved before the layer was made, takes its items away.
-    if (!this.owner.holds(this))
+    if (!this.owner.attached.includes(this))
       fail(
         `tile layer ${verb}: the ${this.ownerName} no longer holds this layer's rectangles ` +
           '(it was cleared, or restored to a snapshot saved before the layer was made)',

@@ -24,7 +24,7 @@ const DUST = 2;
 /**
  * A row of walls and 2,000 dust particles that meet walls but not each other, all drifting
  * right: a big class that mostly moves, so it is detached and the sync stores its boxes in one
- * loop (see the core's GameBoxes). Particle `i` sits on wall `i % 40` for the first frames.
+ * loop (see src/ecs/storeCentres.ts). Particle `i` sits on wall `i % 40` for the first frames.
  */
 function dustScene(options: QuadtreeWorldOptions = {}): { scene: Scene; dust: number[]; walls: number[] } {
   const scene = new Scene({ width: 4096, height: 4096, ...options });

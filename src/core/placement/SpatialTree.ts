@@ -22,7 +22,6 @@ import { FROM, SweptStore, TO } from '../store/SweptStore.js';
 import { isSquare, refuseCircleBox, STORED } from '../errors.js';
 import type { QuadtreeStats } from '../options.js';
 import { MIN_REGION, MIN_SLOTS, SlotPool, runRoomFor } from '../store/SlotPool.js';
-import { GameBoxes } from './GameBoxes.js';
 import { Layout } from './Layout.js';
 import { runsReplaced } from '../queries/RunIndex.js';
 
@@ -38,8 +37,6 @@ export class SpatialTree {
   readonly classes: CollisionClasses;
   /** Paths of swept items (see LooseQuadtree.setSwept). */
   readonly sweeps = new SweptStore();
-  /** How a sync reads the game's boxes, and those it left there for the step's join. */
-  readonly gameBoxes = new GameBoxes(this);
   readonly originX: number;
   readonly originY: number;
   readonly rootSize: number;

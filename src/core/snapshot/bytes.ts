@@ -69,7 +69,7 @@ interface Meta {
 export function snapshotToBytes(snapshot: QuadtreeSnapshot, into?: Uint8Array): Uint8Array {
   if (!(snapshot instanceof QuadtreeSnapshot) || snapshot.plan === null || !(snapshot.owner instanceof LooseQuadtree))
     fail(`snapshotToBytes takes a snapshot saved by saveTree (got ${describe(snapshot)})`);
-  return writeBytes(snapshot, 'tree', treeOptions(snapshot.owner), {}, into, 'snapshotToBytes');
+  return packBytes(stateParts(snapshot, 'tree', treeOptions(snapshot.owner), {}), into, 'snapshotToBytes');
 }
 
 /** A description and binary sections, before {@link packBytes} and after {@link unpackBytes}. */
@@ -78,20 +78,7 @@ export interface Parts {
   sections: ArrayBufferView[];
 }
 
-/** Writes a saved state as bytes of `kind`, with the options it must be read under and lists kept beside it. */
-export function writeBytes(
-  snapshot: QuadtreeSnapshot,
-  kind: string,
-  options: BytesOptions,
-  extra: Record<string, number[]>,
-  into: Uint8Array | undefined,
-  verb: string,
-): Uint8Array {
-  const { meta, sections } = stateParts(snapshot, kind, options, extra);
-  return packBytes(meta, sections, into, verb);
-}
-
-/** A saved state as the parts of bytes (see {@link writeBytes}), for a caller that packs more beside it. */
+/** A saved state as the parts of bytes of `kind`, with the options it must be read under and lists kept beside it. */
 export function stateParts(
   snapshot: QuadtreeSnapshot,
   kind: string,
@@ -123,12 +110,7 @@ export function stateParts(
  * Packs a JSON description and binary sections behind a header with a checksum (see the module's
  * comment), into `into`'s memory when it is big enough and aligned, else into new bytes.
  */
-export function packBytes(
-  meta: object,
-  sections: ArrayBufferView[],
-  into: Uint8Array | undefined,
-  verb: string,
-): Uint8Array {
+export function packBytes({ meta, sections }: Parts, into: Uint8Array | undefined, verb: string): Uint8Array {
   if (into !== undefined && !(into instanceof Uint8Array))
     fail(`${verb} takes bytes to write over, a Uint8Array, or nothing (got ${describe(into)})`);
   const json = new TextEncoder().encode(JSON.stringify({ meta, sections: sections.map((v) => v.byteLength) }));
@@ -201,9 +183,9 @@ export function unpackBytes(bytes: Uint8Array | ArrayBuffer, verb: string): { me
  */
 export function snapshotFromBytes(tree: LooseQuadtree, bytes: Uint8Array | ArrayBuffer): QuadtreeSnapshot {
   if (!(tree instanceof LooseQuadtree)) fail(`snapshotFromBytes takes a LooseQuadtree (got ${describe(tree)})`);
-  return readBytes(
+  return readParts(
     tree,
-    bytes,
+    unpackBytes(bytes, 'snapshotFromBytes'),
     'tree',
     treeOptions(tree),
     'snapshotFromBytes',
@@ -212,21 +194,9 @@ export function snapshotFromBytes(tree: LooseQuadtree, bytes: Uint8Array | Array
 }
 
 /**
- * Reads bytes {@link writeBytes} wrote into a snapshot of `root`, checked against `kind` and
- * `options`; `verb` names the call in errors, `advice` says what to do when the state has another shape.
+ * Reads unpacked bytes (see {@link unpackBytes}) into a snapshot of `root`, checked against `kind` and `options`;
+ * `verb` names the call in errors, `advice` says what to do when the state has another shape.
  */
-export function readBytes(
-  root: object,
-  bytes: Uint8Array | ArrayBuffer,
-  kind: string,
-  options: BytesOptions,
-  verb: string,
-  advice: string,
-): { snapshot: QuadtreeSnapshot; extra: Record<string, number[]> } {
-  return readParts(root, unpackBytes(bytes, verb), kind, options, verb, advice);
-}
-
-/** {@link readBytes} of parts already unpacked (sections aligned to 8 bytes). */
 export function readParts(
   root: object,
   parts: { meta: unknown; sections: Uint8Array[] },

@@ -151,17 +151,6 @@ export class ItemStore {
     return r >= 0 && this.i32[(r << 2) | NODE] === ABSENT;
   }
 
-  /** Checks the map against the slots (for validate); throws naming the first broken one. */
-  check(): void {
-    const slots = this.slots;
-    for (let id = 0; id < this.rec.length; id++) {
-      const s = this.rec[id];
-      if (s === NO_RECORD) continue;
-      if (s < 0 || s >= slots.used) fail(`validate: item ${id} maps to slot ${s}, outside 0..${slots.used - 1}`);
-      if (slots.id[s] !== id) fail(`validate: item ${id} maps to slot ${s}, which names item ${slots.id[s]}`);
-    }
-  }
-
   reset(): void {
     this.rec.fill(NO_RECORD);
     this.detachedBits.fill(0);

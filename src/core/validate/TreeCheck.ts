@@ -1,4 +1,4 @@
-import { fail, isSquare, STORED } from '../errors.js';
+import { fail } from '../errors.js';
 import { MIXED } from '../store/CollisionClasses.js';
 import {
   ABSENT,
@@ -263,9 +263,17 @@ export class TreeCheck {
     let pending = 0;
     let detached = 0;
     let swept = 0;
-    items.check();
-    this.checkColliders();
+    const slots = tree.slots;
+    const held = new Int32Array(slots.colliders.handedOut);
     for (let id = 0; id < items.capacity; id++) {
+      const s = items.slotOrNone(id);
+      if (s !== -1) {
+        if (s < 0 || s >= slots.used) fail(`validate: item ${id} maps to slot ${s}, outside 0..${slots.used - 1}`);
+        if (slots.id[s] !== id) fail(`validate: item ${id} maps to slot ${s}, which names item ${slots.id[s]}`);
+        const c = slots.collider[s];
+        if (!(c >= 0 && c < held.length)) fail(`validate: item ${id} holds collider ${c}, never handed out`);
+        held[c]++;
+      }
       const n = items.nodeOf(id);
       if ((((items.detachedBits[id >> 5] >>> (id & 31)) & 1) === 1) !== (n === DETACHED)) {
         fail(`validate: item ${id} has a detached bit that disagrees with its node ${n}`);
@@ -288,6 +296,7 @@ export class TreeCheck {
         if (n === PENDING) this.checkPath(id);
       }
     }
+    slots.colliders.check(held);
     if (swept !== tree.sweeps.count) fail(`validate: ${swept} items are swept, ${tree.sweeps.count} paths are kept`);
     if (present !== tree.size) fail(`validate: ${present} items present, size says ${tree.size}`);
     if (detached !== this.detachedItems)
@@ -328,16 +337,7 @@ export class TreeCheck {
     const items = this.tree.items;
     if (!items.hasFlag(id, CIRCLE)) return;
     this.roundCounts[k]++;
-    const sweeps = this.tree.sweeps;
-    if (items.hasFlag(id, SWEPT)) {
-      const b = sweeps.boxes;
-      for (const o of [sweeps.at(id) + FROM, sweeps.at(id) + TO]) {
-        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3], STORED))
-          fail(`validate: swept circle ${id} has a path end that is not square`);
-      }
-    } else if (!isSquare(items.minX(id), items.minY(id), items.maxX(id), items.maxY(id), STORED)) {
-      fail(`validate: circle ${id} has a box that is not square`);
-    }
+    this.tree.checkSquare(id);
   }
 
   /** A swept item's box covers its path (after a step possibly still the previous path, until it moves). */
@@ -359,19 +359,6 @@ export class TreeCheck {
   }
 
   /** Every item with a slot holds one collider, and each collider counts its holders. */
-  private checkColliders(): void {
-    const items = this.tree.items;
-    const slots = this.tree.slots;
-    const held = new Int32Array(slots.colliders.handedOut);
-    for (let id = 0; id < items.capacity; id++) {
-      if (items.slotOrNone(id) < 0) continue;
-      const c = slots.collider[items.slotOf(id)];
-      if (!(c >= 0 && c < held.length)) fail(`validate: item ${id} holds collider ${c}, never handed out`);
-      held[c]++;
-    }
-    slots.colliders.check(held);
-  }
-
   /** Item id of class k in slot s: its collider word, key, path (counted) and circle. */
   private checkMember(id: number, k: number, s: number): void {
     const items = this.tree.items;
