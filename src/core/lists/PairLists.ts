@@ -87,10 +87,8 @@ export class PairLists {
   }
 
   /**
-   * Merges the movers' sorted found pairs into the current list. A listed pair the checks covered (a side in `covered`
-   * or `left`, or in `checked` unless the other is detached: only a join finds a detached item's pairs) stays if found
-   * again and ends if not; a new found pair begins. Only pairs with a side in one of those sets can change: the merge
-   * places each entry among the others by binary search, and {@link apply} moves each run between changes at most twice.
+   * Merges the movers' sorted found pairs in place. A listed pair with a side in `covered` or `left`, or in `checked`
+   * with neither side detached (only a join finds a detached item's pairs), ends unless found again; no other can end.
    */
   mergeFound(
     found: PairBuffer,

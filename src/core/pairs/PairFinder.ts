@@ -12,9 +12,8 @@ export const REACH = 1.5 + 1e-9;
 export const NEAR = 0.5 + 1e-9;
 
 /**
- * Overlapping pairs found class pair by class pair (see CollisionClasses); class pairs the filters reject are never
- * looked at. {@link run} finds every pair through the probe grid (see ProbeGrid); {@link runMovers} finds the given
- * movers' pairs only, each probing every level's cells of every class it may pair with, from slot memory alone.
+ * Overlapping pairs, class pair by class pair (see CollisionClasses), so class pairs the filters reject are never read.
+ * {@link run} joins whole classes on the ProbeGrid; {@link runMovers} probes each mover's reach in the tree's cells.
  */
 export class PairFinder {
   /** Pair tests made by the last run. */

@@ -10,13 +10,8 @@ import { roundOverlap, type ExactTest } from './ExactTest.js';
 const MAX_SIDE = 512;
 
 /**
- * Whole-class joins through a uniform grid with the busiest level's cells: those of detached classes, and every join
- * of a step where half or more moved. {@link join} counting-sorts the partners into the grid and each class item tests
- * the cells its box covers; {@link selfJoin} fills it with the class's own items and pairs each cell's items, and
- * {@link probe} then joins the class with fewer partners from that grid.
- * A join's partners are listed in the cells of their boxes widened up and left by the probing class's usual size, so
- * a member no bigger reads only its top-left corner's cell and meets each partner once. Bigger members (and every
- * probe) read the cells their box covers and report a pair only in the cell of the overlap's top-left corner.
+ * Whole-class joins on a grid of the busiest level's cells (detached classes; steps where half or more moved).
+ * Partners reach up-left by the pads: a small member reads one cell; other reads emit at the overlap's top-left cell.
  */
 export class ProbeGrid {
   private readonly tree: SpatialTree;

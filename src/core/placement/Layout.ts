@@ -47,9 +47,8 @@ export class Layout {
   }
 
   /**
-   * Relays the slot regions once over half the slots are free or enough items changed node: a quarter while the slots
-   * fit a core's cache, a sixteenth beyond, so movers' probes read their cells' slots in order. O(slots). At a step's
-   * end only: pending items are placed and removed ones released, so no item is in a slot of its own.
+   * Relays the slot regions, so probes read cells' slots in order, once half are free or enough items changed node (a
+   * quarter, a sixteenth past cache size). At a step's end only: no item is then between homes (see SlotPool.allocOne).
    */
   compactIfScattered(): void {
     const slots = this.tree.slots;
@@ -69,7 +68,7 @@ export class Layout {
     const slots = this.tree.slots;
     const items = this.tree.items;
     if (place) {
-      // Slots outside the nodes: each detached class's run. None is between homes after a step (see compactIfScattered).
+      // Each detached class's run, outside the nodes. None is between homes after a step (see compactIfScattered).
       for (let k = 0; k < C.size.length; k++) {
         if (C.listRoom[k] === 0) continue;
         const room = Math.min(C.listRoom[k], runRoomFor(C.end[k]));

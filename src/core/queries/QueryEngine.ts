@@ -52,9 +52,7 @@ const BEST = 2;
 const PRUNE_MARGIN = 1e-9;
 
 /**
- * Every query is one walk (as Jolt's `WalkTree`): the detached classes' runs, then the tree, a node test choosing the
- * children to open and an item test the hits. Best-hit queries (nearest, first ray hit, sweeps) open nodes nearest
- * first and stop once none can beat the k-th best. Reused scratch: a visitor must not query the same index.
+ * Every query is one walk, detached runs then the tree, on reused scratch: a visitor must not query the same index.
  * Numbers reach the tests through `args` and `near`, never as arguments or returns: an un-inlined call boxes them.
  */
 export class QueryEngine {
@@ -197,9 +195,8 @@ export class QueryEngine {
   }
 
   /**
-   * {@link scan} of detached class k's run: the places in reach, found by the run's cells when it has them (see
-   * RunIndex), else by reading the boxes alone first, branch-free (which are in reach is random); then those places
-   * are scanned, consecutive ones together. False when a visitor stopped. A swept item's slot covers its whole path.
+   * {@link scan} of detached class k's places in reach: narrowed by its RunIndex once built, then by box branch-free
+   * (hits are random; a swept item's slot covers its path). Consecutive places scan as one; false if a visitor stopped.
    */
   private scanRun(k: number): boolean {
     const C = this.tree.classes;

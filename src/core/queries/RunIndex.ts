@@ -15,10 +15,8 @@ const MAX_SIDE = 1024;
 const SCANS_BEFORE_BUILD = 4;
 
 /**
- * A uniform grid over a detached class's run (see CollisionClasses.detached), so that a query reads the cells its
- * reach box touches instead of the whole run. Each place is listed in the cell of its box's top-left corner, and a
- * query reaches back by the run's largest box, so no box is missed. Built once a few queries found the run as it is:
- * a run changes about once a frame, and most frames read it once or twice, which a pass over its boxes does cheaper.
+ * A grid over a detached class's run, so queries read cells, not the run: each place is in its top-left corner's cell.
+ * Built once a few queries scanned one version: a run changes about once a frame and is mostly read once or twice.
  */
 export class RunIndex {
   /** The run's version (epoch, moves counted since the step) the last query saw, how often, and the grid's. */
@@ -102,7 +100,7 @@ export class RunIndex {
     for (let i = count - 1; i >= 0; i--) if (ids[i] >= 0) places[--start[keys[i]]] = i;
   }
 
-  /** Writes into `out` (grown as needed, returned) the places whose box may meet the closed box given; see {@link count}. */
+  /** Writes into `out` (grown as needed, returned) the places whose box may meet the closed box; see {@link count}. */
   gather(x0: number, y0: number, x1: number, y1: number, out: Int32Array): Int32Array {
     const f = this.frame;
     const side = this.side;

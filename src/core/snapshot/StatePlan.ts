@@ -1,8 +1,6 @@
 /**
- * Where a structure's state lives, found by walking its objects from a root: new state is saved once reachable, with
- * no snapshot code to change.
- * The walk does not enter functions, typed arrays (copied per buffer, so shared views stay shared) or objects marked
- * with {@link markOutside}: those are saved as references. Fields declared with {@link declareScratch} are left out.
+ * A structure's state, found by walking its objects from a root: new state is saved once reachable, no code to change.
+ * Functions, typed arrays (copied per buffer, so views stay shared) and {@link markOutside} objects stay references.
  */
 
 /** Field kinds. */

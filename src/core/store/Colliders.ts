@@ -5,9 +5,8 @@ import { declareExtent } from '../snapshot/StatePlan.js';
 const EMPTY = 0;
 
 /**
- * The distinct colliders (layer, mask, the flags word pair finders filter by), each held once and named by index
- * from slots (see SlotPool.collider): a game has a handful, so filters read small arrays that stay in cache.
- * Refcounted, so changing priorities does not fill the table; open addressing (linear probing, backward shift).
+ * Distinct colliders (layer, mask, flags word), held once and named by index from slots: a game has a handful, so the
+ * filters read small arrays that stay in cache. Refcounted, so changing priorities does not fill the table.
  */
 export class Colliders {
   layer = new Int32Array(16);

@@ -11,10 +11,8 @@ export const MIXED = MAX_CLASSES - 1;
 export const DETACH_MIN = 1024;
 
 /**
- * Collision classes: items stored apart in every node (a slot region per class and node), as Jolt keeps a tree per
- * broadphase layer, so pair finding skips class pairs the filters reject. Keyed by mask, static flag, self-pairing
- * and tier 0; items of several layers may share a class (`layer` is their union), so pairs are still filtered item
- * by item and a class pair is skipped only when no two items could pair.
+ * Items kept apart by class (a slot region per class and node), so pair finding skips class pairs the filters reject.
+ * Keyed by mask, static, self-pairing and tier 0; a class's `layer` is its members' union, so pairs are still filtered.
  */
 export class CollisionClasses {
   /** Union of the layers of the items ever placed in the class since it was last empty. */

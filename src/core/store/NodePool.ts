@@ -4,9 +4,8 @@ import { declareScratch } from '../snapshot/StatePlan.js';
 export const NONE = -1;
 
 /**
- * The loose quadtree's nodes as parallel typed arrays: links, cells, subtree counts, each level's cell index and the
- * lifespans of empty groups. Children come in groups of four (group g is nodes 4g..4g+3: x-low/y-low, x-high/y-low,
- * x-low/y-high, x-high/y-high); group 0 is reserved (node 0 the root), freed groups chain through `firstChild`.
+ * The loose quadtree's nodes as parallel typed arrays. Children come in groups of four (nodes 4g..4g+3: +1 is x-high,
+ * +2 y-high); group 0 is reserved (node 0 is the root), and freed groups chain through `firstChild`.
  */
 export class NodePool {
   parent: Int32Array;

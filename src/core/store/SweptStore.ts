@@ -9,9 +9,8 @@ export const LAST_TO = 12;
 const STRIDE = 16;
 
 /**
- * The paths of swept items, densely indexed so only swept items cost memory. An entry holds `from` (where the last
- * step left it), `to` (now) and the last tested path, for time of impact. The item's slot holds the box covering `from`
- * and `to`, as Box2D enlarges a bullet's proxy, so only the final test and queries look here.
+ * Swept items' paths, densely indexed so only they cost memory: `from` (where the last step left it), `to` (now) and
+ * the last tested path, for time of impact. The slot's box covers `from` and `to`: only exact tests and queries read.
  */
 export class SweptStore {
   /** Entry of each id, or -1. */
