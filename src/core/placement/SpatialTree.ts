@@ -190,23 +190,15 @@ export class SpatialTree {
     const f32 = this.slots.box;
     const slot = items.slotOf(id);
     const b = 4 * slot;
-    const minX = f32[b | MIN_X],
-      minY = f32[b | MIN_Y],
-      maxX = f32[b | MAX_X],
-      maxY = f32[b | MAX_Y];
-    // Stay while the box fits the loose bounds (looseBounds' arithmetic) but not the deeper cell holding its centre.
+    const w = f32[b | MAX_X] - f32[b | MIN_X],
+      h = f32[b | MAX_Y] - f32[b | MIN_Y];
+    // Stay while the box fits the loose bounds but not the deeper cell holding its centre.
     const cell = nodes.cell[n];
     const depth = cellDepth(cell);
-    const side = this.cellSize[depth];
-    const lx = this.originX + cellX(cell) * side - side * 0.5;
-    const ly = this.originY + cellY(cell) * side - side * 0.5;
     if (
-      minX >= lx &&
-      minY >= ly &&
-      maxX <= lx + 2 * side &&
-      maxY <= ly + 2 * side &&
+      this.fitsCell(b, cell) &&
       (depth === this.maxDepth ||
-        (maxX - minX > maxY - minY ? maxX - minX : maxY - minY) > this.cellSize[depth + 1] ||
+        (w > h ? w : h) > this.cellSize[depth + 1] ||
         !this.fitsCell(b, this.centreCell(b, depth + 1)))
     ) {
       // A root item may have come back inside the world (or left it) without changing node.
@@ -416,22 +408,6 @@ export class SpatialTree {
       y1 = items.maxY(id);
     if (!isSquare(x0, y0, x1, y1, STORED)) refuseCircleBox(id, x0, y0, x1, y1);
   }
-  /** Depth a box of this size belongs to: the deepest whose cell is at least its larger side. */
-  depthFor(minX: number, minY: number, maxX: number, maxY: number): number {
-    const w = maxX - minX;
-    const h = maxY - minY;
-    const extent = w > h ? w : h;
-    const cell = this.cellSize;
-    if (!(extent > cell[this.maxDepth])) return this.maxDepth;
-    let d = Math.floor(Math.log2(this.rootSize / extent));
-    if (d < 0) return 0;
-    if (d > this.maxDepth) d = this.maxDepth;
-    // log2 may round either way; settle on the exact level.
-    while (d > 0 && cell[d] < extent) d--;
-    while (d < this.maxDepth && cell[d + 1] >= extent) d++;
-    return d;
-  }
-
   /** The class an item's collider and static flag belong to. */
   private classFor(id: number): number {
     const items = this.items;
@@ -446,15 +422,10 @@ export class SpatialTree {
   /** Root items fitting no loose bounds (far outside the world), for stats; cheap, as the root holds few. */
   countOutside(): number {
     const C = this.classes;
-    const f32 = this.slots.box;
-    const nb = this.rootBounds;
-    this.looseBounds(0, nb);
     let outside = 0;
     for (let bits = this.nodes.classBits[0]; bits !== 0; bits &= bits - 1) {
       const k = 31 - Math.clz32(bits & -bits);
-      for (let b = 4 * C.start[k][0], end = b + 4 * C.own[k][0]; b < end; b += 4) {
-        if (!(f32[b] >= nb[0] && f32[b + 1] >= nb[1] && f32[b + 2] <= nb[2] && f32[b + 3] <= nb[3])) outside++;
-      }
+      for (let b = 4 * C.start[k][0], end = b + 4 * C.own[k][0]; b < end; b += 4) if (!this.fitsCell(b, 0)) outside++;
     }
     return outside;
   }
@@ -485,9 +456,12 @@ export class SpatialTree {
   /** The packed depth and cell of the node the box at `r` belongs in. */
   private targetCell(r: number): number {
     const f32 = this.slots.box;
-    // A box centred near its cell's centre fits one level deeper: try that first, as fewer levels mean fewer probes.
-    const bySize = this.depthFor(f32[r | MIN_X], f32[r | MIN_Y], f32[r | MAX_X], f32[r | MAX_Y]);
-    for (let d = bySize < this.maxDepth ? bySize + 1 : bySize; d >= 0; d--) {
+    const w = f32[r | MAX_X] - f32[r | MIN_X],
+      h = f32[r | MAX_Y] - f32[r | MIN_Y];
+    // From the deepest level whose loose bounds are as big as the box: it fits there if centred near its cell's centre.
+    let d = this.maxDepth;
+    while (d > 0 && 2 * this.cellSize[d] < (w > h ? w : h)) d--;
+    for (; d >= 0; d--) {
       const cell = this.centreCell(r, d);
       if (this.fitsCell(r, cell)) return cell;
     }
@@ -512,9 +486,6 @@ export class SpatialTree {
     out[at + 2] = lx + 2 * s;
     out[at + 3] = ly + 2 * s;
   }
-
-  /** The root's loose bounds, for {@link countOutside}. */
-  private readonly rootBounds = new Float64Array(4);
 
   /** Appends the item to class k's region of node n (grown by half when full) and moves its box there. */
   private addToRegion(id: number, k: number, n: number): void {
