@@ -52,7 +52,7 @@ export function quadtreeCollisionSystem<W extends object>(world: W): W {
   stats.waitBound = ts.waitBound;
   stats.pairEntities = s.pairEntityCount;
   refreshCounts(s);
-  warnUndispatched(s);
+  warnMissingSystems(s);
   stats.collisionMs = performance.now() - started;
   if (s.error !== null) {
     const message = s.error;
@@ -62,17 +62,25 @@ export function quadtreeCollisionSystem<W extends object>(world: W): W {
   return world;
 }
 
-/** Collision steps with handlers and no dispatch after which the game is told, once. */
+/** Collision steps after which a game that never ran the sync, or the dispatch with handlers, is told, once. */
 export const UNDISPATCHED_STEPS = 60;
 
 /**
- * Warns once when handlers are registered and the dispatch system never ran in the first
- * {@link UNDISPATCHED_STEPS} steps: a frame without it calls no handler, and says nothing else.
+ * Warns once of a system missing from the frame in the first {@link UNDISPATCHED_STEPS} steps: no sync with entities
+ * waiting (none ever enters the tree), or handlers and no dispatch (none is called). Either says nothing else.
  */
-function warnUndispatched(s: QuadtreeState): void {
+function warnMissingSystems(s: QuadtreeState): void {
+  if (s.tree.stepCount < UNDISPATCHED_STEPS) return;
+  if (!s.synced && !s.warnedUnsynced && s.added.count > 0) {
+    s.warnedUnsynced = true;
+    console.warn(
+      `bitecs-quadtree: ${s.tree.stepCount} collision steps ran and quadtreeSyncSystem never did, so ` +
+        `${s.added.count} entities with Position and Bounds never entered the tree: run it before ` +
+        'quadtreeCollisionSystem each frame',
+    );
+  }
   // The list holds only registered handlers: unregistering one or clearing them takes it out.
-  if (s.warnedUndispatched || s.dispatchedStep !== 0 || s.tree.stepCount < UNDISPATCHED_STEPS) return;
-  if (s.handlers.length === 0) return;
+  if (s.warnedUndispatched || s.dispatchedStep !== 0 || s.handlers.length === 0) return;
   s.warnedUndispatched = true;
   console.warn(
     `bitecs-quadtree: ${s.tree.stepCount} collision steps ran and quadtreeDispatchSystem never did, so no ` +

@@ -63,6 +63,9 @@ export class QuadtreeState {
   dispatchedStep = 0;
   /** Whether the warning of handlers that no dispatch ever served was given (see collision.ts). */
   warnedUndispatched = false;
+  /** Whether the sync system ever ran, and whether the warning of a world it never served was given. */
+  synced = false;
+  warnedUnsynced = false;
   /** The collider the sync system last read (see check.readCollider). */
   readonly colliderRead = { layer: 1, mask: -1, priority: 128 };
   /** Reads an entity's box for `contact` (see queries.contact); made by the first contact. */

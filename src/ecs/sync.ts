@@ -35,6 +35,7 @@ import { storeCentres } from './storeCentres.js';
 export function quadtreeSyncSystem<W extends object>(world: W): W {
   const s = stateOf(world);
   const started = performance.now();
+  s.synced = true;
   const stats = s.stats;
   stats.inserted = 0;
   stats.scanned = 0;

@@ -706,3 +706,31 @@ describe('a frame without the dispatch system', () => {
     }
   });
 });
+
+describe('a frame without the sync system', () => {
+  it('warns once, after the first steps, when entities wait for a sync that never ran', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const forgot = new Scene({ pairEntities: false });
+      const kept = new Scene({ pairEntities: false });
+      const empty = new Scene({ pairEntities: false });
+      for (const scene of [forgot, kept]) {
+        scene.spawn(10, 10);
+        scene.spawn(12, 12);
+      }
+      for (let f = 1; f <= 3 * UNDISPATCHED_STEPS; f++) {
+        quadtreeCollisionSystem(forgot.world);
+        quadtreeCollisionSystem(quadtreeSyncSystem(kept.world));
+        quadtreeCollisionSystem(empty.world);
+        expect(warn).toHaveBeenCalledTimes(f < UNDISPATCHED_STEPS ? 0 : 1);
+      }
+      expect(String(warn.mock.calls[0][0])).toMatch(
+        /quadtreeSyncSystem never did, so 2 entities with Position and Bounds never entered the tree/,
+      );
+      expect(getStats(forgot.world).pairs).toBe(0);
+      expect(getStats(kept.world).pairs).toBe(1);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});

@@ -83,7 +83,7 @@ export abstract class QuadtreeQueries {
     return this.queries.all(POINT, this.touching, mask, null, visit);
   }
 
-  /** The first item a ray hits within `maxDistance` (ties by lower id) into `hit`; whether one was hit. */
+  /** The first item a ray hits within `maxDistance` (ties by lower id) into `hit`; whether one was hit (else id -1). */
   raycast(ox: number, oy: number, dx: number, dy: number, maxDistance: number, hit: RayHit, mask = ALL): boolean {
     this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
     const found = this.queries.best(RAY, this.touching, mask, 1, this.rayIds, this.rayDist);
