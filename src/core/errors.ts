@@ -47,8 +47,10 @@ export function checkBox(id: number, minX: number, minY: number, maxX: number, m
   checkCorner(id, 'minY', minY);
   checkCorner(id, 'maxX', maxX);
   checkCorner(id, 'maxY', maxY);
-  if (minX > maxX) fail(`item ${id} has a negative width: minX ${show(minX)} > maxX ${show(maxX)}`);
-  fail(`item ${id} has a negative height: minY ${show(minY)} > maxY ${show(maxY)}`);
+  // The likeliest slip is a position and a size passed for corners: the message says which the calls take.
+  const corners = ' (boxes are corners: minX, minY, maxX, maxY)';
+  if (minX > maxX) fail(`item ${id} has a negative width: minX ${show(minX)} > maxX ${show(maxX)}${corners}`);
+  fail(`item ${id} has a negative height: minY ${show(minY)} > maxY ${show(maxY)}${corners}`);
 }
 
 /** {@link checkBox} of the float32 box in `box`, read here so the caller passes no number (see LooseQuadtree.boxIn). */

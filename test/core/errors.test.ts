@@ -129,7 +129,7 @@ describe('bad input is refused with a clear error, and the index is untouched', 
   }
 
   it('negative width or height (min > max)', () => {
-    expectRejected(() => tree.insert(50, 10, 0, 5, 10), 'item 50', 'negative width', 'minX 10', 'maxX 5');
+    expectRejected(() => tree.insert(50, 10, 0, 5, 10), 'item 50', 'negative width', 'minX 10', 'maxX 5', 'corners');
     expectRejected(() => tree.insert(50, 0, 10, 10, 9.5), 'item 50', 'negative height', 'minY 10', 'maxY 9.5');
     expectRejected(() => tree.insert(51, 10, 0, 5, 10), 'item 51', 'width', 'minX 10', 'maxX 5');
     expectRejected(() => tree.move(1, 0, 0, -1, 10), 'item 1', 'width', 'minX 0', 'maxX -1');
