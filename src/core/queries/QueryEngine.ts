@@ -177,7 +177,7 @@ export class QueryEngine {
       }
       for (let bits = nodes.classBits[n] & wanted; bits !== 0; bits &= bits - 1) {
         const k = 31 - Math.clz32(bits & -bits);
-        if (!this.scan(C.start[k][n], 0, C.own[k][n], null)) return;
+        if (!this.scan(C.start[k][n], 0, C.own[k][n], null, null)) return;
       }
       const first = nodes.firstChild[n];
       if (first === NONE) continue;
@@ -196,7 +196,7 @@ export class QueryEngine {
 
   /**
    * {@link scan} of detached class k's places in reach: narrowed by its RunIndex once built, then by box branch-free
-   * (hits are random; a swept item's slot covers its path). Consecutive places scan as one; false if a visitor stopped.
+   * (hits are random; a swept item's slot covers its path). False if a visitor stopped.
    */
   private scanRun(k: number): boolean {
     const C = this.tree.classes;
@@ -226,20 +226,14 @@ export class QueryEngine {
       places[n] = i;
       n += +(box[b] <= x1) & +(box[b + 2] >= x0) & +(box[b + 1] <= y1) & +(box[b + 3] >= y0);
     }
-    for (let j = 0; j < n;) {
-      const from = places[j++];
-      let to = from + 1;
-      while (j < n && places[j] === to) {
-        to++;
-        j++;
-      }
-      if (!this.scan(first, from, to, ids)) return false;
-    }
-    return true;
+    return this.scan(first, 0, n, ids, places);
   }
 
-  /** Tests places `from..to-1` of the slots from `first` (holes named in `ids`); false when a visitor stopped. */
-  private scan(first: number, from: number, to: number, ids: Int32Array | null): boolean {
+  /**
+   * Tests places `from..to-1` (or `places[from..to-1]`) of the slots from `first` (holes named in `ids`); false when a
+   * visitor stopped.
+   */
+  private scan(first: number, from: number, to: number, ids: Int32Array | null, places: Int32Array | null): boolean {
     const slots = this.tree.slots;
     const collider = slots.collider;
     const layerOf = slots.colliders.layer;
@@ -255,7 +249,8 @@ export class QueryEngine {
     const mask = this.mask;
     const mode = this.mode;
     let hits = this.hits;
-    for (let i = from; i < to; i++) {
+    for (let p = from; p < to; p++) {
+      const i = places === null ? p : places[p];
       if (ids !== null && ids[i] < 0) continue;
       const s = first + i;
       const c = collider[s];
