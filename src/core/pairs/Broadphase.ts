@@ -251,10 +251,8 @@ export class Broadphase {
 
   /** Serves tiers 1-3's movers, oldest first, while the budget lasts (at least `minChecksPerTier` each). */
   private serveQueues(started: number): number {
-    const items = this.tree.items;
     const mark = 2 * this.stepId + 1;
     const batch = this.batch;
-    const moved = this.tree.classes.moved;
     let checked = 0;
     let clock = 0;
     for (let t = 1; t < TIERS; t++) {
@@ -272,12 +270,8 @@ export class Broadphase {
         const size = past ? 1 : Math.min(batch.length, this.minChecksPerTier - served);
         let n = 0;
         while (queue.count > 0 && n < size) {
-          const id = queue.shift();
-          // Stale (removed, checked already, or detached since) or listed twice: taken once.
-          const slot = items.takeMarked(id, mark, mark - 1);
-          if (slot < 0) continue;
-          moved[items.classOf(id)]++;
-          batch[n++] = slot;
+          const slot = this.takeMover(queue, mark);
+          if (slot >= 0) batch[n++] = slot;
         }
         served += n;
         checked += this.runMovers(batch, n);
@@ -491,25 +485,30 @@ export class Broadphase {
 
   /** Takes the first `tiers` queues' waiting items and returns their slots sorted: cell order keeps reads in cache. */
   private collectMovers(tiers: number): Int32Array {
-    const tree = this.tree;
-    const items = tree.items;
     const sorter = this.sorter;
     const mark = 2 * this.stepId + 1;
-    const moved = tree.classes.moved;
     sorter.count = 0;
     for (let t = 0; t < tiers; t++) {
       const queue = this.queues[t];
       while (queue.count > 0) {
-        const id = queue.shift();
-        // Stale or listed twice: taken once (its mark becomes mark - 1).
-        const slot = items.takeMarked(id, mark, mark - 1);
-        if (slot < 0) continue;
-        moved[items.classOf(id)]++;
-        sorter.push(slot);
+        const slot = this.takeMover(queue, mark);
+        if (slot >= 0) sorter.push(slot);
       }
     }
     sorter.sort();
     return sorter.keys;
+  }
+
+  /**
+   * The next queued mover's slot, counted as its class's move; -1 when stale (removed, checked already, detached
+   * since) or listed twice: each is taken once, its mark becoming `mark - 1`.
+   */
+  private takeMover(queue: IdQueue, mark: number): number {
+    const items = this.tree.items;
+    const id = queue.shift();
+    const slot = items.takeMarked(id, mark, mark - 1);
+    if (slot >= 0) this.tree.classes.moved[items.classOf(id)]++;
+    return slot;
   }
 
   /** Items the budget left waiting stay dirty for the next step; one queued twice counts once. */
