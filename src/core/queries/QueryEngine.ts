@@ -18,7 +18,7 @@ import { fit } from '../grow.js';
 import { RunIndex } from './RunIndex.js';
 import { markOutside } from '../snapshot/StatePlan.js';
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
-import { CIRCLE as CIRCLE_ITEM, SWEPT } from '../store/ItemStore.js';
+import { CIRCLE as CIRCLE_ITEM, cellX, cellY, SWEPT } from '../store/ItemStore.js';
 import { TO } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
@@ -161,6 +161,8 @@ export class QueryEngine {
     const stack = this.stack;
     const nb = this.nodeBox;
     const reach = this.reach;
+    const ox = this.tree.originX,
+      oy = this.tree.originY;
     let top = 0;
     open.clear();
     this.near[0] = 0;
@@ -181,11 +183,21 @@ export class QueryEngine {
       }
       const first = nodes.firstChild[n];
       if (first === NONE) continue;
-      for (let c = first; c < first + 4; c++) {
+      // The children's loose bounds, as looseBounds computes them: child q's cell is the parent's doubled plus q's bits.
+      const size = this.tree.cellSize[nodes.depth[n] + 1];
+      const x2 = 2 * cellX(nodes.cell[n]),
+        y2 = 2 * cellY(nodes.cell[n]);
+      for (let q = 0; q < 4; q++) {
+        const c = first + q;
         if (nodes.total[c] === 0) continue;
-        this.tree.looseBounds(c, nb);
+        const lx = ox + (x2 + (q & 1)) * size - size * 0.5,
+          ly = oy + (y2 + (q >> 1)) * size - size * 0.5;
         // The reach box first; it is the whole test of a box or a point.
-        if (nb[0] > reach[2] || nb[2] < reach[0] || nb[1] > reach[3] || nb[3] < reach[1]) continue;
+        if (lx > reach[2] || lx + 2 * size < reach[0] || ly > reach[3] || ly + 2 * size < reach[1]) continue;
+        nb[0] = lx;
+        nb[1] = ly;
+        nb[2] = lx + 2 * size;
+        nb[3] = ly + 2 * size;
         this.near[0] = 0;
         if (this.nodeTest !== null && !this.nodeTest(nb)) continue;
         if (!ordered) stack[top++] = c;
