@@ -57,8 +57,7 @@ export class LooseQuadtree extends QuadtreeQueries {
   /** @internal The pair finder (validateTree reads it). */
   readonly broadphase: Broadphase;
   private readonly exactTest: ExactTest;
-  /** Objects whose state is part of the tree's (tile layers): saved with it (see saveTree). */
-  /** @internal Parts whose state is the tree's too (tile layers): saveTree copies them. */
+  /** @internal Objects whose state is part of the tree's (tile layers): saved with it (see saveTree). */
   readonly attached: object[] = [];
 
   constructor(options: QuadtreeOptions = {}) {

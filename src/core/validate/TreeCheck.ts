@@ -358,7 +358,6 @@ export class TreeCheck {
     }
   }
 
-  /** Every item with a slot holds one collider, and each collider counts its holders. */
   /** Item id of class k in slot s: its collider word, key, path (counted) and circle. */
   private checkMember(id: number, k: number, s: number): void {
     const items = this.tree.items;
