@@ -151,10 +151,14 @@ export class QueryEngine {
     const nodes = this.tree.nodes;
     const C = this.tree.classes;
     const wanted = this.classesFor(this.mask);
+    // The tree is walked only when a wanted class has items in it (a particle cull wants its detached class alone).
+    let inTree = false;
     for (let k = 0; k < MAX_CLASSES; k++) {
-      if (C.detached[k] === 1 && ((wanted >>> k) & 1) !== 0 && !this.scanRun(k)) return;
+      if (((wanted >>> k) & 1) === 0 || C.size[k] === 0) continue;
+      if (C.detached[k] === 0) inTree = true;
+      else if (!this.scanRun(k)) return;
     }
-    if (nodes.total[0] === 0) return;
+    if (!inTree) return;
     // Nearest first pays only where the k-th best bounds the walk.
     const ordered = this.mode === BEST && this.k < this.tree.size;
     const open = this.open;
