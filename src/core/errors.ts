@@ -79,6 +79,12 @@ export function checkNumber(what: string, value: number): void {
     fail(`${what} must be a finite number (got ${show(value)})`);
 }
 
+/** A true-or-false option or argument, refused by name otherwise (plain JavaScript may pass "false"). */
+export function checkFlag(what: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') fail(`${what} must be true or false (got ${show(value)})`);
+  return value;
+}
+
 /** Checks a query's number: finite and within float32's range, as stored boxes are, so squares cannot overflow. */
 export function checkQueryNumber(what: string, value: number): void {
   checkNumber(what, value);

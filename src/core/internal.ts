@@ -1,5 +1,16 @@
 /** The core's internal entry for `ecs/` and `pixi/`, their only import from `core/`: not public API. */
-export { fail, FLOAT32_MAX, FLOAT32_RANGE, inFloat32, isBits32, isSquare, makesBox, PREFIX, show } from './errors.js';
+export {
+  checkFlag,
+  fail,
+  FLOAT32_MAX,
+  FLOAT32_RANGE,
+  inFloat32,
+  isBits32,
+  isSquare,
+  makesBox,
+  PREFIX,
+  show,
+} from './errors.js';
 export { fit, grow } from './grow.js';
 export { checkKeys, QUADTREE_KEYS, type KeysOf } from './optionKeys.js';
 export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';

@@ -1,4 +1,4 @@
-import { checkNumber, fail, show } from './errors.js';
+import { checkFlag, checkNumber, fail, show } from './errors.js';
 import type { BudgetOptions, QuadtreeOptions, QuadtreeStats } from './options.js';
 
 /** The keys of an options type, checked by the compiler against the type in both directions. */
@@ -84,8 +84,7 @@ export function readOptions(options: QuadtreeOptions, deepest: number) {
   checkNumber('option height', height);
   if (width <= 0) fail(`option width must be positive (got ${show(width)})`);
   if (height <= 0) fail(`option height must be positive (got ${show(height)})`);
-  const touching: unknown = options.touching ?? false;
-  if (typeof touching !== 'boolean') fail(`option touching must be true or false (got ${show(touching)})`);
+  const touching = checkFlag('option touching', options.touching ?? false);
   const rootSize = Math.max(width, height);
   // Cells closest to 40 units suit sprites of 4 to 48 units (see docs/performance.md).
   const maxDepth = clampInt('option maxDepth', options.maxDepth ?? Math.round(Math.log2(rootSize / 40)), 0, deepest);

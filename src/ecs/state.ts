@@ -1,5 +1,5 @@
 import { LooseQuadtree, type QuadtreeOptions } from '../core/index.js';
-import { fail, markOutside, QUADTREE_KEYS, spatialTreeOf } from '../core/internal.js';
+import { checkFlag, fail, markOutside, QUADTREE_KEYS, spatialTreeOf } from '../core/internal.js';
 import { Bounds, Circle, Collider, Collision, Position, Static, Swept } from './components.js';
 import type { BoundsStore, ColliderStore, CollisionStore, PositionStore } from './components.js';
 import { EntityTable } from './entities.js';
@@ -124,10 +124,7 @@ export class QuadtreeState {
       fail(`option detect must be 'scan' or 'mark' (got ${JSON.stringify(detect)})`);
     this.skip = invalid === 'skip';
     this.scan = detect === 'scan';
-    const pairEntities: unknown = options.pairEntities ?? true;
-    if (typeof pairEntities !== 'boolean')
-      fail(`option pairEntities must be true or false (got ${JSON.stringify(pairEntities)})`);
-    this.pairEntities = pairEntities;
+    this.pairEntities = checkFlag('option pairEntities', options.pairEntities ?? true);
     // The tree's, as its options checked and clamped it.
     this.idLimit = spatialTreeOf(this.tree).idLimit;
     this.stats = createStats(this.tree.stats);

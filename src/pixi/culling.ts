@@ -1,5 +1,5 @@
 import type { IParticle, ParticleContainer } from 'pixi.js';
-import { checkKeys, fail, isBits32, show, type KeysOf } from '../core/internal.js';
+import { checkFlag, checkKeys, fail, isBits32, show, type KeysOf } from '../core/internal.js';
 import type { LooseQuadtree } from '../core/index.js';
 import { fit } from '../core/internal.js';
 
@@ -143,7 +143,7 @@ class View {
 function checkEntry(id: number, what: string, value: unknown, inView: unknown): void {
   if (!Number.isInteger(id) || id < 0) fail(`cull id must be a non-negative integer (got ${show(id)})`);
   if (value === null || typeof value !== 'object') fail(`${what} for id ${id} must be an object (got ${show(value)})`);
-  if (typeof inView !== 'boolean') fail(`inView for id ${id} must be true or false (got ${show(inView)})`);
+  checkFlag(`inView for id ${id}`, inView);
 }
 
 /** Refuses a position source without `x` and `y` arrays: a missing one would place every object at NaN. */
@@ -476,10 +476,7 @@ export class ParticleCuller<T extends IParticle = IParticle> {
     this.container = container;
     this.mask = maskOption(options);
     this.margin = checkMargin(options.margin ?? 0);
-    // Typed, but plain JavaScript may pass anything.
-    const sortById: unknown = options.sortById ?? false;
-    if (typeof sortById !== 'boolean') fail(`ParticleCuller sortById must be true or false (got ${show(sortById)})`);
-    this.sortById = sortById;
+    this.sortById = checkFlag('ParticleCuller sortById', options.sortById ?? false);
     container.particleChildren.length = 0;
     container.update();
   }

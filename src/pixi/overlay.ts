@@ -1,5 +1,5 @@
 import type { Graphics } from 'pixi.js';
-import { checkKeys, fail, show, type KeysOf } from '../core/internal.js';
+import { checkFlag, checkKeys, fail, show, type KeysOf } from '../core/internal.js';
 import { Shape, tierOf } from '../core/index.js';
 import { FLOAT32_MAX, fit, grow, isBits32 } from '../core/internal.js';
 import type { LooseQuadtree, NodeVisitor } from '../core/index.js';
@@ -180,11 +180,7 @@ const SIZES = ['maxDepth', 'lineWidth', 'maxItems', 'maxPairs'] as const;
 function checkDrawOptions(options: QuadtreeOverlayOptions): void {
   // Typed, but plain JavaScript may pass anything.
   const o = options as { [K in keyof QuadtreeOverlayOptions]?: unknown };
-  for (const key of SWITCHES) {
-    const v = o[key];
-    if (v !== undefined && typeof v !== 'boolean')
-      fail(`QuadtreeOverlay ${key} must be true or false (got ${show(v)})`);
-  }
+  for (const key of SWITCHES) if (o[key] !== undefined) checkFlag(`QuadtreeOverlay ${key}`, o[key]);
   for (const key of SIZES) {
     const v = o[key];
     if (v !== undefined && !(typeof v === 'number' && v >= 0))
