@@ -215,7 +215,9 @@ export class LooseQuadtree extends QuadtreeQueries {
     const sweeps = this.tree.sweeps;
     if (items.hasFlag(id, SWEPT) === swept) return;
     if (swept) {
-      sweeps.add(id, items.minX(id), items.minY(id), items.maxX(id), items.maxY(id));
+      const b = this.tree.slots.box;
+      const r = items.boxAt(id);
+      sweeps.add(id, b[r], b[r + 1], b[r + 2], b[r + 3]);
     } else {
       const b = sweeps.boxes;
       const t = sweeps.at(id) + TO;
@@ -470,7 +472,7 @@ export class LooseQuadtree extends QuadtreeQueries {
 
   /** Every overlapping pair after the last step, sorted by priority (high first), then ids. */
   get current(): PairList {
-    return this.broadphase.current;
+    return this.broadphase.lists.current;
   }
 
   /** Pairs that began in the last step, sorted like {@link current}. */

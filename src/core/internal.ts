@@ -19,7 +19,7 @@ export { spatialTreeOf } from './LooseQuadtree.js';
 export type { SpatialTree } from './placement/SpatialTree.js';
 export { MAX_CLASSES, MIXED } from './store/CollisionClasses.js';
 export { CIRCLE } from './store/ItemStore.js';
-export { applyState, checkState, describe, QuadtreeSnapshot, restoreState, saveState } from './snapshot/Snapshot.js';
+export { applyState, checkState, describe, QuadtreeSnapshot, saveState } from './snapshot/Snapshot.js';
 export { markOutside } from './snapshot/StatePlan.js';
 // The bytes' reader and writer, which the ECS face shares.
 export * from './snapshot/bytes.js';

@@ -58,12 +58,6 @@ export class PairHash {
     this.count--;
   }
 
-  /** Forgets every pair (keeps the table). */
-  clear(): void {
-    this.table.fill(EMPTY);
-    this.count = 0;
-  }
-
   /** Calls `visit(value)` for every pair held. */
   forEach(visit: (value: number) => void): void {
     const table = this.table;

@@ -20,11 +20,6 @@ export class PairMap {
   private used = 0;
   private readonly index = new PairHash(256);
 
-  /** Live records. */
-  get count(): number {
-    return this.index.count;
-  }
-
   /** Record of the pair (a, b) with a < b, or -1. */
   find(a: number, b: number): number {
     return this.index.find(a, b);

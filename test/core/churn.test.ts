@@ -18,8 +18,8 @@ const ACTOR = 2;
 const DUST = 4;
 
 /** The tree's collision classes, for checking that a run reached the cases it exists for. */
-function classesOf(tree: LooseQuadtree): { detached: Uint8Array; end: Int32Array; holes: Int32Array } {
-  return (tree as unknown as { tree: { classes: { detached: Uint8Array; end: Int32Array; holes: Int32Array } } }).tree
+function classesOf(tree: LooseQuadtree): { detached: Uint8Array; end: Int32Array; size: Int32Array } {
+  return (tree as unknown as { tree: { classes: { detached: Uint8Array; end: Int32Array; size: Int32Array } } }).tree
     .classes;
 }
 
@@ -176,7 +176,7 @@ class ChurnRun {
     this.seen.steps++;
     if (anyDetached(this.tree)) this.seen.detachedSteps++;
     const C = classesOf(this.tree);
-    for (let k = 0; k < C.end.length; k++) if (C.detached[k] === 1 && C.holes[k] > 0) this.seen.holes++;
+    for (let k = 0; k < C.end.length; k++) if (C.detached[k] === 1 && C.end[k] > C.size[k]) this.seen.holes++;
     validateTree(this.tree);
     this.check();
     if (rng.chance(0.05)) this.query();

@@ -24,17 +24,14 @@ export class PairBuffer implements PairList {
     for (const key of ['a', 'b', 'priority', 'born']) declareExtent(this, key, inUse);
   }
 
+  /** Appends a pair. Kept small: the joins' loops inline it. */
   push(a: number, b: number, priority: number): void {
-    if (this.count === this.a.length) this.growFull();
+    // Grown by half, so a burst (a level's first step) is copied a few times, not once per eighth.
+    if (this.count === this.a.length) this.resize(this.count + (this.count >> 1) + 16);
     const i = this.count++;
     this.a[i] = a;
     this.b[i] = b;
     this.priority[i] = priority;
-  }
-
-  /** Grows a full buffer by half, so a burst (a level's first step) is copied a few times, not once per eighth. */
-  growFull(): void {
-    this.resize(this.count + (this.count >> 1) + 16);
   }
 
   /** Makes room for `capacity` entries, growing by an eighth at least: little unused room in a long-lived list. */

@@ -1,4 +1,4 @@
-import { TIERS, tierOf, type ItemStore } from '../store/ItemStore.js';
+import { DETACHED, TIERS, type ItemStore } from '../store/ItemStore.js';
 import type { QuadtreeStats } from '../options.js';
 import type { IdBits } from '../pairs/IdBits.js';
 import { PairBuffer } from './PairBuffer.js';
@@ -63,27 +63,17 @@ export class PairLists {
 
   private readonly positionsSlack = new Slack();
 
+  /** Counts the lists into `stats`; the entered and exited lists are sorted too. */
   private count(stats: QuadtreeStats): void {
-    const entered = this.entered;
-    const exits = this.exited;
-    const byTier = stats.enteredByTier;
-    byTier.fill(0);
-    for (let i = 0; i < entered.count; i++) byTier[tierOf(entered.priority[i])]++;
-    stats.exitedByTier.fill(0);
-    for (let i = 0; i < exits.count; i++) stats.exitedByTier[tierOf(exits.priority[i])]++;
-    const stayed = stats.stayedByTier;
-    stayed.fill(0);
     const cur = this.current;
-    // Tiers are contiguous runs in the sorted list: count them by boundaries, not per pair.
-    for (let t = 0, i = 0; t < TIERS; t++) {
-      const end = runEnd(cur.priority, i, cur.count, (3 - t) << 6);
-      stayed[t] = end - i - byTier[t];
-      i = end;
-    }
+    countTiers(this.entered, stats.enteredByTier);
+    countTiers(this.exited, stats.exitedByTier);
+    countTiers(cur, stats.stayedByTier);
+    for (let t = 0; t < TIERS; t++) stats.stayedByTier[t] -= stats.enteredByTier[t];
     stats.pairs = cur.count;
-    stats.entered = entered.count;
-    stats.exited = exits.count;
-    stats.stayed = cur.count - entered.count;
+    stats.entered = this.entered.count;
+    stats.exited = this.exited.count;
+    stats.stayed = cur.count - this.entered.count;
   }
 
   /**
@@ -102,7 +92,6 @@ export class PairLists {
     const exiting = this.exiting;
     const entered = this.entered;
     const leftWords = left.words;
-    const loose = items.detachedBits;
     const anyLeft = left.count > 0;
     const la = list.a,
       lb = list.b,
@@ -177,7 +166,7 @@ export class PairLists {
           (((covered[a >> 5] | leftWords[a >> 5]) >>> (a & 31)) & 1) !== 0 ||
           (((covered[b >> 5] | leftWords[b >> 5]) >>> (b & 31)) & 1) !== 0;
         const probed = (((checked[a >> 5] >>> (a & 31)) | (checked[b >> 5] >>> (b & 31))) & 1) !== 0;
-        if (sure || (probed && (((loose[a >> 5] >>> (a & 31)) | (loose[b >> 5] >>> (b & 31))) & 1) === 0)) {
+        if (sure || (probed && items.nodeOf(a) !== DETACHED && items.nodeOf(b) !== DETACHED)) {
           exiting.push(a, b, refreshed ? lwas[at] : lp[at]);
           if (exits === this.exitAt.length) this.exitAt = grow(this.exitAt, 2 * exits);
           this.exitAt[exits++] = at;
@@ -314,5 +303,14 @@ export class PairLists {
     }
     // Most changes touch items without pairs yet (a collider set right after an insert).
     if (changed) this.radix.sort(cur, was);
+  }
+}
+
+/** Pairs per tier of a sorted list: tiers are runs, counted by their boundaries rather than pair by pair. */
+function countTiers(list: PairBuffer, into: Int32Array): void {
+  for (let t = 0, i = 0; t < TIERS; t++) {
+    const end = runEnd(list.priority, i, list.count, (3 - t) << 6);
+    into[t] = end - i;
+    i = end;
   }
 }

@@ -57,8 +57,6 @@ export class Broadphase {
   /** This step's shares: their tests and members (see planShares). */
   private shareTests = 0;
   private shareServed = 0;
-  /** This step's tests of the lower tiers' queues and shares: the ones the budget rationed. */
-  private budgetedTests = 0;
   /** Newborn members of a detached class, checked at once under a budget. */
   private newborn = new Int32Array(64);
   /** Items removed (and maybe inserted again) since the last step: their listed pairs end in the next. */
@@ -71,11 +69,6 @@ export class Broadphase {
     this.finder = new PairFinder(tree, touching);
     // Written whole before read each step: not state.
     declareScratch(this, 'found', 'newborn');
-  }
-
-  /** Every pair after the last step, sorted. */
-  get current(): PairBuffer {
-    return this.lists.current;
   }
 
   /** Queues the items the tree placed or caught up since the last call (see SpatialTree.arrived). */
@@ -100,20 +93,6 @@ export class Broadphase {
 
   isDirty(id: number): boolean {
     return this.tree.items.stateOf(id) === 2 * this.stepId + 3;
-  }
-
-  /** Adds the queued movers to their classes' counts of moves (see choose), for a step that takes them all at once. */
-  private countMovers(): void {
-    const items = this.tree.items;
-    const moved = this.tree.classes.moved;
-    const waiting = 2 * this.stepId + 1;
-    for (let t = 0; t < TIERS; t++) {
-      const queue = this.queues[t];
-      for (let i = 0; i < queue.count; i++) {
-        const id = queue.at(i);
-        if (items.stateOf(id) === waiting) moved[items.classOf(id)]++;
-      }
-    }
   }
 
   /** After a priority change: a queued item joins its new tier's queue too, so the budget never cuts a promotion. */
@@ -167,6 +146,7 @@ export class Broadphase {
     this.found.count = 0;
     this.waitingMembers = 0;
     this.waitingClasses = 0;
+    stats.budgetedTests = 0;
     const checked = onePass ? this.checkAll() : this.checkMovers(unlimited, started);
     this.lists.finish(stats);
     this.found.trim();
@@ -174,9 +154,7 @@ export class Broadphase {
     this.index.stale = true;
     stats.moved = checked;
     stats.pairTests = this.tests;
-    stats.budgetedTests = this.budgetedTests;
-    this.budgetedTests = 0;
-    stats.deferred = this.carryDeferred() + this.waitingMembers;
+    stats.deferred = this.eachWaiting(true) + this.waitingMembers;
     stats.waitBound = 0;
     // Every listed pair has its items' priorities now (refreshed, or re-tested via requeue).
     this.priorityChanged = false;
@@ -195,7 +173,7 @@ export class Broadphase {
   }
 
   private checkAll(): number {
-    this.countMovers();
+    this.eachWaiting(false);
     for (let t = 0; t < TIERS; t++) this.queues[t].clear();
     const found = this.found;
     this.finder.run(found);
@@ -228,7 +206,8 @@ export class Broadphase {
       checked += served;
       this.shareTests = this.tests - before;
       this.shareServed = served;
-      this.budgetedTests = this.tests - unrationed;
+      // The tests of the lower tiers' queues and shares: the ones the budget rationed.
+      this.stats.budgetedTests = this.tests - unrationed;
     }
     this.lists.radix.sort(found, null, true);
     this.mergeFound();
@@ -511,20 +490,27 @@ export class Broadphase {
     return slot;
   }
 
-  /** Items the budget left waiting stay dirty for the next step; one queued twice counts once. */
-  private carryDeferred(): number {
+  /**
+   * The queued items still waiting: counted as their classes' moves (see choose) for a step that takes them all at
+   * once, or with `carry` left dirty for the next step (those of nodes, one queued twice once). Returns those carried.
+   */
+  private eachWaiting(carry: boolean): number {
     const items = this.tree.items;
+    const moved = this.tree.classes.moved;
     const waiting = 2 * this.stepId + 1;
-    let deferred = 0;
+    let carried = 0;
     for (let t = 0; t < TIERS; t++) {
       const queue = this.queues[t];
       for (let i = 0; i < queue.count; i++) {
         const id = queue.at(i);
-        if (items.stateOf(id) !== waiting || items.nodeOf(id) === DETACHED) continue;
-        items.setState(id, waiting + 2);
-        deferred++;
+        if (items.stateOf(id) !== waiting) continue;
+        if (!carry) moved[items.classOf(id)]++;
+        else if (items.nodeOf(id) !== DETACHED) {
+          items.setState(id, waiting + 2);
+          carried++;
+        }
       }
     }
-    return deferred;
+    return carried;
   }
 }

@@ -31,7 +31,8 @@ export class PairFinder {
   private readonly grid: ProbeGrid;
   private readonly emitSlots = (s: number, t: number): void => this.emit(s, t);
   /** Pairs within a class that needs no filter; the grid runs {@link exactTest} itself. */
-  private readonly emitWithin = (a: number, b: number, priority: number): void => this.push(a, b, priority);
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- `out` is set for the whole of each join
+  private readonly emitWithin = (a: number, b: number, priority: number): void => this.out!.push(a, b, priority);
   /** Pairs within a class whose items filter pair by pair (the shared class): tested by {@link emit}. */
   private readonly emitFiltered = (a: number, b: number): void =>
     this.emit(this.tree.items.slotOf(a), this.tree.items.slotOf(b));
@@ -139,17 +140,6 @@ export class PairFinder {
     }
   }
 
-  /** Appends a pair found. Kept small: it is inlined into the probes' loops. */
-  private push(a: number, b: number, priority: number): void {
-    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- set for the whole of each join; push is inlined into the join loops
-    const out = this.out!;
-    if (out.count === out.a.length) out.growFull();
-    const k = out.count++;
-    out.a[k] = a;
-    out.b[k] = b;
-    out.priority[k] = priority;
-  }
-
   /** Pairs the mover in slot s with class k's cells of level `d` its loose bounds reach. */
   private pairWithReach(s: number, k: number, d: number): void {
     // The root holds what fits nowhere else, far outside the world too: always reached.
@@ -239,6 +229,7 @@ export class PairFinder {
       )
         return;
     }
-    this.push(a < b ? a : b, a < b ? b : a, ps < pt ? ps : pt);
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- `out` is set for the whole of each join
+    this.out!.push(a < b ? a : b, a < b ? b : a, ps < pt ? ps : pt);
   }
 }

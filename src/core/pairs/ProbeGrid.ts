@@ -87,7 +87,7 @@ export class ProbeGrid {
       if (w > padX) padX = w;
       if (h > padY) padY = h;
       if (!levels) continue;
-      // SpatialTree.depthFor written out: a call would put the box's numbers on the heap.
+      // The deepest level whose cells hold the box, written out: a call would put its numbers on the heap.
       let d = tree.maxDepth;
       while (d > 0 && cell[d] < (w > h ? w : h)) d--;
       this.levels[d]++;

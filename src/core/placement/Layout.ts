@@ -57,26 +57,23 @@ export class Layout {
     if (!sparse && (this.tree.moved * share < this.tree.size || this.tree.size === 0)) return;
     this.tree.moved = 0;
     slots.beginCompact();
-    this.relayRegions(true);
+    this.relayRegions();
     slots.endCompact();
-    this.relayRegions(false);
   }
 
-  /** Walks every region in class, level, row order: copies it for a compaction with `place`, else repoints items. */
-  private relayRegions(place: boolean): void {
+  /** Copies every region for a compaction in class, level, row order, and points its items to their new slots. */
+  private relayRegions(): void {
     const C = this.tree.classes;
     const slots = this.tree.slots;
     const items = this.tree.items;
-    if (place) {
-      // Each detached class's run, outside the nodes. None is between homes after a step (see compactIfScattered).
-      for (let k = 0; k < C.size.length; k++) {
-        if (C.listRoom[k] === 0) continue;
-        const room = Math.min(C.listRoom[k], runRoomFor(C.end[k]));
-        const start = (C.listStart[k] = slots.place(C.listStart[k], room));
-        C.listRoom[k] = room;
-        const ids = C.ids[k];
-        for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) items.setSlot(ids[i], start + i);
-      }
+    // Each detached class's run, outside the nodes. None is between homes after a step (see compactIfScattered).
+    for (let k = 0; k < C.size.length; k++) {
+      if (C.listRoom[k] === 0) continue;
+      const room = Math.min(C.listRoom[k], runRoomFor(C.end[k]));
+      const start = (C.listStart[k] = slots.place(C.listStart[k], room));
+      C.listRoom[k] = room;
+      const ids = C.ids[k];
+      for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) items.setSlot(ids[i], start + i);
     }
     for (let k = 0; k < C.size.length; k++) {
       if (C.size[k] === 0) continue;
@@ -88,13 +85,12 @@ export class Layout {
         for (let c = 0; c < cells.length; c++) {
           const n = cells[c];
           if (n === NONE || own[n] === 0) continue;
-          if (place) {
-            const room = Math.min(C.cap[k][n], roomFor(own[n]));
-            start[n] = slots.place(start[n], room);
-            C.cap[k][n] = room;
-          } else {
-            for (let s = start[n], end = s + own[n]; s < end; s++) items.setSlot(slots.id[s], s);
-          }
+          const room = Math.min(C.cap[k][n], roomFor(own[n]));
+          const old = start[n];
+          start[n] = slots.place(old, room);
+          C.cap[k][n] = room;
+          // The old ids stay readable until endCompact.
+          for (let i = 0; i < own[n]; i++) items.setSlot(slots.id[old + i], start[n] + i);
         }
       }
     }

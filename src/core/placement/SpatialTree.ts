@@ -112,13 +112,13 @@ export class SpatialTree {
       items.setSlot(id, to);
       items.setNode(id, DETACHED);
       this.items.syncColliderWord(id);
-      this.slots.freeOne(own);
+      this.slots.free(own, 1);
       C.moved[k]++;
       this.born.push(id);
       return false;
     }
     this.placeInNode(id, k);
-    this.slots.freeOne(own);
+    this.slots.free(own, 1);
     // A class placed mostly since the last step (a level loading) is detached: one run, joined in memory order.
     if (++this.burst[k] < DETACH_MIN || 2 * this.burst[k] < C.size[k] || !C.mayDetach(k)) return true;
     this.detach(k);
@@ -211,11 +211,9 @@ export class SpatialTree {
       tx = cellX(target),
       ty = cellY(target);
     let m = n;
-    while (
-      nodes.depth[m] > d ||
-      tx >> (d - nodes.depth[m]) !== cellX(nodes.cell[m]) ||
-      ty >> (d - nodes.depth[m]) !== cellY(nodes.cell[m])
-    ) {
+    for (;;) {
+      const dm = cellDepth(nodes.cell[m]);
+      if (dm <= d && packCell(dm, tx >> (d - dm), ty >> (d - dm)) === nodes.cell[m]) break;
       m = nodes.parent[m];
     }
     const to = this.nodeAt(m, d, tx, ty);
@@ -393,20 +391,14 @@ export class SpatialTree {
   }
   /** Refuses to make a circle of an item whose box (both ends of its path, if swept) is not square. */
   checkSquare(id: number): void {
-    const items = this.items;
-    if (items.hasFlag(id, SWEPT)) {
-      const b = this.sweeps.boxes;
-      for (const o of [this.sweeps.at(id) + FROM, this.sweeps.at(id) + TO]) {
-        if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3], STORED))
-          refuseCircleBox(id, b[o], b[o + 1], b[o + 2], b[o + 3]);
-      }
-      return;
+    // A swept item's two path ends lie side by side (FROM, then TO); another's one box is its slot's.
+    const swept = this.items.hasFlag(id, SWEPT);
+    const b = swept ? this.sweeps.boxes : this.slots.box;
+    const from = swept ? this.sweeps.at(id) + FROM : this.items.boxAt(id);
+    for (let o = from; o <= from + (swept ? TO : 0); o += 4) {
+      if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3], STORED))
+        refuseCircleBox(id, b[o], b[o + 1], b[o + 2], b[o + 3]);
     }
-    const x0 = items.minX(id),
-      y0 = items.minY(id),
-      x1 = items.maxX(id),
-      y1 = items.maxY(id);
-    if (!isSquare(x0, y0, x1, y1, STORED)) refuseCircleBox(id, x0, y0, x1, y1);
   }
   /** The class an item's collider and static flag belong to. */
   private classFor(id: number): number {
@@ -478,7 +470,7 @@ export class SpatialTree {
   /** Writes node n's loose bounds into `out` at `at`, with the arithmetic of fitsCell so both agree. */
   looseBounds(n: number, out: Float64Array, at = 0): void {
     const nodes = this.nodes;
-    const s = this.cellSize[nodes.depth[n]];
+    const s = this.cellSize[cellDepth(nodes.cell[n])];
     const lx = this.originX + cellX(nodes.cell[n]) * s - s * 0.5;
     const ly = this.originY + cellY(nodes.cell[n]) * s - s * 0.5;
     out[at] = lx;
@@ -512,7 +504,7 @@ export class SpatialTree {
     items.setSlot(id, slot);
     C.own[k][n] = own + 1;
     if (own === 0) nodes.classBits[n] |= 1 << k;
-    C.levelItems[k][nodes.depth[n]]++;
+    C.levelItems[k][cellDepth(nodes.cell[n])]++;
     items.setClass(id, k);
     items.setNode(id, n);
     this.items.syncColliderWord(id);
@@ -531,7 +523,7 @@ export class SpatialTree {
       items.setSlot(slots.id[slot], slot);
     }
     C.own[k][n] = own;
-    C.levelItems[k][nodes.depth[n]]--;
+    C.levelItems[k][cellDepth(nodes.cell[n])]--;
     if (own === 0) {
       // An empty region is given back; a busy one is kept to avoid churn.
       slots.free(C.start[k][n], C.cap[k][n]);

@@ -15,14 +15,6 @@ export class Heap {
     this.count = 0;
   }
 
-  get topKey(): number {
-    return this.keys[0];
-  }
-
-  get topId(): number {
-    return this.ids[0];
-  }
-
   /** Adds an entry, its key in `key[0]` (by array: a number crossing a call that is not inlined is boxed). */
   push(keyIn: Float64Array, id: number): void {
     const key = keyIn[0];

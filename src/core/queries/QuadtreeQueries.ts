@@ -1,6 +1,7 @@
 import { checkQueryNumber, fail, FLOAT32_MAX as F32, isBits32, queryNumber as q, show } from '../errors.js';
 import type { RayHit, SweepHit } from '../options.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
+import { cellDepth } from '../store/ItemStore.js';
 import {
   CIRCLE as CIRCLE_QUERY,
   NEAREST,
@@ -258,7 +259,7 @@ export abstract class QuadtreeQueries {
       const n = stack[--top];
       const b = this.nodeBox;
       this.tree.looseBounds(n, b);
-      visit(b[0], b[1], b[2], b[3], nodes.depth[n], nodes.total[n]);
+      visit(b[0], b[1], b[2], b[3], cellDepth(nodes.cell[n]), nodes.total[n]);
       const first = nodes.firstChild[n];
       if (first !== -1) for (let c = first + 3; c >= first; c--) stack[top++] = c;
     }

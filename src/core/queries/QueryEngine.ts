@@ -18,7 +18,7 @@ import { fit } from '../grow.js';
 import { RunIndex } from './RunIndex.js';
 import { markOutside } from '../snapshot/StatePlan.js';
 import { MAX_CLASSES, MIXED } from '../store/CollisionClasses.js';
-import { CIRCLE as CIRCLE_ITEM, cellX, cellY, SWEPT } from '../store/ItemStore.js';
+import { CIRCLE as CIRCLE_ITEM, cellDepth, cellX, cellY, SWEPT } from '../store/ItemStore.js';
 import { TO } from '../store/SweptStore.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 
@@ -129,8 +129,8 @@ export class QueryEngine {
     const found = best.count;
     const root = kind === NEAREST;
     for (let i = found - 1; i >= 0; i--) {
-      outIds[i] = best.topId;
-      if (outKeys !== null) outKeys[i] = root ? Math.sqrt(best.topKey) : best.topKey;
+      outIds[i] = best.ids[0];
+      if (outKeys !== null) outKeys[i] = root ? Math.sqrt(best.keys[0]) : best.keys[0];
       best.pop();
     }
     return found;
@@ -176,7 +176,7 @@ export class QueryEngine {
       let n: number;
       if (ordered) {
         if (open.keys[0] > this.bound[0]) break;
-        n = open.topId;
+        n = open.ids[0];
         open.pop();
       } else {
         n = stack[--top];
@@ -188,9 +188,10 @@ export class QueryEngine {
       const first = nodes.firstChild[n];
       if (first === NONE) continue;
       // The children's loose bounds, as looseBounds computes them: child q's cell is the parent's doubled plus q's bits.
-      const size = this.tree.cellSize[nodes.depth[n] + 1];
-      const x2 = 2 * cellX(nodes.cell[n]),
-        y2 = 2 * cellY(nodes.cell[n]);
+      const cell = nodes.cell[n];
+      const size = this.tree.cellSize[cellDepth(cell) + 1];
+      const x2 = 2 * cellX(cell),
+        y2 = 2 * cellY(cell);
       for (let q = 0; q < 4; q++) {
         const c = first + q;
         if (nodes.total[c] === 0) continue;

@@ -75,12 +75,7 @@ export function saveState(root: object, into: QuadtreeSnapshot | undefined, step
   return snap;
 }
 
-/** Restores `root`'s state from a snapshot; all is checked first, so a refused snapshot changes nothing. */
-export function restoreState(root: object, snap: unknown, what: string): void {
-  applyState(root, checkState(root, snap, what));
-}
-
-/** Refuses a snapshot `restoreState` would refuse, writing nothing; returns it for {@link applyState}. */
+/** Refuses a snapshot that does not fit `root`'s state, writing nothing; returns it for {@link applyState}. */
 export function checkState(root: object, snap: unknown, what: string): QuadtreeSnapshot {
   if (!(snap instanceof QuadtreeSnapshot))
     fail(`restoreTree takes a snapshot made by saveTree (got ${describe(snap)})`);
@@ -96,8 +91,8 @@ export function checkState(root: object, snap: unknown, what: string): QuadtreeS
 
 /** Writes a snapshot {@link checkState} took back into `root`. */
 export function applyState(root: object, snap: QuadtreeSnapshot): void {
-  const plan = snap.plan;
-  if (plan === null) fail('restoreTree of a snapshot that holds nothing yet: pass it to saveTree first');
+  // Checked (see checkState): it holds a plan.
+  const plan = snap.plan as StatePlan;
   plan.restore(snap);
   runsReplaced();
   // The state now has the shape of the plan it was saved with.

@@ -1,3 +1,5 @@
+import type { QuadtreeSnapshot } from './Snapshot.js';
+
 /**
  * A structure's state, found by walking its objects from a root: new state is saved once reachable, no code to change.
  * Functions, typed arrays (copied per buffer, so views stay shared) and {@link markOutside} objects stay references.
@@ -36,16 +38,6 @@ export function declareScratch(holder: object, ...keys: string[]): void {
   const own = scratch.get(holder);
   if (own === undefined) scratch.set(holder, new Set(keys));
   else for (const key of keys) own.add(key);
-}
-
-/** Where a snapshot keeps what a plan names, sized by the caller from the plan (fields as in QuadtreeSnapshot). */
-export interface SavedState {
-  numbers: Float64Array;
-  refs: unknown[];
-  copies: Uint8Array[];
-  used: Int32Array;
-  lists: unknown[][];
-  maps: unknown[][];
 }
 
 /** One plan: fixed once built, shared by every snapshot saved while the state kept its shape. */
@@ -166,7 +158,7 @@ export class StatePlan {
     return true;
   }
 
-  save(into: SavedState): void {
+  save(into: QuadtreeSnapshot): void {
     const { numbers, refs, copies, used, lists, maps } = into;
     const { holders, keys, kinds, slots } = this;
     for (let f = 0; f < kinds.length; f++) {
@@ -193,7 +185,7 @@ export class StatePlan {
   }
 
   /** Writes saved state back: fields first (references bring back the objects and arrays), then contents. */
-  restore(from: SavedState): void {
+  restore(from: QuadtreeSnapshot): void {
     const { numbers, refs, copies, used, lists, maps } = from;
     const { holders, keys, kinds, slots } = this;
     for (let f = 0; f < kinds.length; f++) {

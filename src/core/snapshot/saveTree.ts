@@ -1,6 +1,6 @@
 import { fail } from '../errors.js';
 import { LooseQuadtree } from '../LooseQuadtree.js';
-import { describe, QuadtreeSnapshot, restoreState, saveState } from './Snapshot.js';
+import { applyState, checkState, describe, QuadtreeSnapshot, saveState } from './Snapshot.js';
 
 /**
  * Saves a tree's whole collision state (items, pairs, budget state, swept paths, lifespans, tile layers): after
@@ -20,7 +20,8 @@ export function saveTree(tree: LooseQuadtree, into?: QuadtreeSnapshot): Quadtree
  */
 export function restoreTree(tree: LooseQuadtree, snapshot: QuadtreeSnapshot): void {
   checkTree(tree, 'restoreTree');
-  restoreState(tree, snapshot, 'tree');
+  // All is checked first, so a refused snapshot changes nothing.
+  applyState(tree, checkState(tree, snapshot, 'tree'));
 }
 
 function checkTree(tree: unknown, verb: string): void {

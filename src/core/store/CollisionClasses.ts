@@ -19,8 +19,6 @@ export class CollisionClasses {
   readonly layer = new Int32Array(MAX_CLASSES);
   readonly mask = new Int32Array(MAX_CLASSES);
   readonly isStatic = new Uint8Array(MAX_CLASSES);
-  /** 1 when the items' layers are in the class's mask: every two of them may pair. */
-  readonly self = new Uint8Array(MAX_CLASSES);
   /** 1 for a class of tier-0 items (priority 192 or more), which a budget never cuts. */
   readonly top = new Uint8Array(MAX_CLASSES);
   /**
@@ -48,16 +46,13 @@ export class CollisionClasses {
   readonly cap: Int32Array[] = [];
   /** Per class, items placed at each depth (`levelItems[k][d]`): levels without any are skipped. */
   readonly levelItems: Int32Array[] = [];
-  /** Whether each class's arrays exist (a class gets them when first used). */
-  readonly used = new Uint8Array(MAX_CLASSES);
   /**
    * Per class, its members' ids ascending (`ids[k][0..end[k]-1]`), so passes read per-id arrays in memory order.
    * A leaver leaves a hole `~id` (passes skip it) for the same id to take back; {@link tidy} fixes holes and order.
    */
   readonly ids: Int32Array[] = [];
-  /** Entries in use in each class's list: members and holes. */
+  /** Entries in use in each class's list: members and holes (`end - size` of them). */
   readonly end = new Int32Array(MAX_CLASSES);
-  readonly holes = new Int32Array(MAX_CLASSES);
   /** Members appended out of id order since the list was last sorted. */
   readonly disorder = new Int32Array(MAX_CLASSES);
   /** 1 for a detached class: kept out of the tree in one slot region in list order ({@link listStart}). */
@@ -83,10 +78,11 @@ export class CollisionClasses {
 
   /** The class for an item's collider: the one with this key, else a new or emptied one, else {@link MIXED}. */
   find(layer: number, mask: number, isStatic: number, top: number): number {
-    const self = (layer & mask) !== 0 ? 1 : 0;
+    // Self-pairing is part of the key: a class's layers all meet its mask, or none does.
+    const self = (layer & mask) !== 0;
     for (let k = 0; k < this.defined; k++) {
-      if (this.mask[k] !== mask || this.isStatic[k] !== isStatic || this.self[k] !== self || this.top[k] !== top)
-        continue;
+      const same = this.mask[k] === mask && this.isStatic[k] === isStatic && this.top[k] === top;
+      if (!same || ((this.layer[k] & mask) !== 0) !== self) continue;
       if (this.size[k] === 0) this.key(k, layer, mask, isStatic, top);
       else if ((layer & ~this.layer[k]) !== 0) this.key(k, this.layer[k] | layer, mask, isStatic, top);
       return k;
@@ -116,7 +112,7 @@ export class CollisionClasses {
     if (capacity <= this.nodeCapacity) return;
     this.nodeCapacity = capacity;
     for (let k = 0; k < MAX_CLASSES; k++) {
-      if (this.used[k] === 0) continue;
+      if (this.start[k].length === 0) continue;
       this.start[k] = grow(this.start[k], capacity);
       this.own[k] = grow(this.own[k], capacity);
       this.cap[k] = grow(this.cap[k], capacity);
@@ -130,7 +126,6 @@ export class CollisionClasses {
     let ids = this.ids[k];
     if (hint >= 0 && hint < this.end[k] && ids[hint] === ~id) {
       ids[hint] = id;
-      this.holes[k]--;
       return hint;
     }
     const at = this.end[k]++;
@@ -158,10 +153,8 @@ export class CollisionClasses {
     this.count(k, flags, -1);
     const ids = this.ids[k];
     ids[at] = ~ids[at];
-    this.holes[k]++;
     if (--this.size[k] === 0) {
       this.end[k] = 0;
-      this.holes[k] = 0;
       this.disorder[k] = 0;
       this.detached[k] = 0;
       this.restartRounds(k);
@@ -183,7 +176,7 @@ export class CollisionClasses {
   tidy(k: number, items: ItemStore, sorter: KeySorter, keepOrder: boolean): boolean {
     const end = this.end[k];
     const sort = this.disorder[k] * 16 > this.size[k] && !keepOrder;
-    if (!sort && this.holes[k] * 4 <= end) return false;
+    if (!sort && (end - this.size[k]) * 4 <= end) return false;
     const ids = this.ids[k];
     let n = 0;
     if (sort) {
@@ -208,7 +201,6 @@ export class CollisionClasses {
     }
     for (let i = 0; i < n; i++) items.setListPlace(ids[i], i);
     this.end[k] = n;
-    this.holes[k] = 0;
     return true;
   }
 
@@ -216,7 +208,6 @@ export class CollisionClasses {
   clear(): void {
     this.size.fill(0);
     this.end.fill(0);
-    this.holes.fill(0);
     this.disorder.fill(0);
     this.moved.fill(0);
     this.swept.fill(0);
@@ -226,15 +217,13 @@ export class CollisionClasses {
     for (let k = 0; k < MAX_CLASSES; k++) {
       this.restartRounds(k);
       this.levelItems[k].fill(0);
-      if (this.used[k] === 0) continue;
       this.own[k].fill(0);
       this.cap[k].fill(0);
     }
   }
 
   private use(k: number): void {
-    if (this.used[k] === 1) return;
-    this.used[k] = 1;
+    if (this.start[k].length > 0) return;
     this.start[k] = new Int32Array(this.nodeCapacity);
     this.own[k] = new Int32Array(this.nodeCapacity);
     this.cap[k] = new Int32Array(this.nodeCapacity);
@@ -245,13 +234,12 @@ export class CollisionClasses {
     this.mask[k] = mask;
     this.isStatic[k] = isStatic;
     this.top[k] = top;
-    this.self[k] = (layer & mask) !== 0 ? 1 : 0;
     for (let o = 0; o < MAX_CLASSES; o++) {
       // The mixed class filters pair by pair, so it may pair with anything.
       const ok =
         o === MIXED ||
         (o === k
-          ? this.self[k] === 1 && isStatic === 0
+          ? (layer & mask) !== 0 && isStatic === 0
           : (layer & this.mask[o]) !== 0 && (this.layer[o] & mask) !== 0 && (isStatic & this.isStatic[o]) === 0);
       this.allowed[k * MAX_CLASSES + o] = ok ? 1 : 0;
       this.allowed[o * MAX_CLASSES + k] = ok ? 1 : 0;

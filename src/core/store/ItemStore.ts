@@ -63,8 +63,6 @@ export class ItemStore {
   rec: Int32Array;
   /** The records: the slots' array (see SlotPool.record), held here too so the hot accessors read one field. */
   i32: Int32Array;
-  /** One bit per id, set while DETACHED: merges ask it often, and the bits stay in cache where records do not. */
-  detachedBits: Int32Array;
   readonly slots: SlotPool;
   /** Ids removed since the last step ended, whose slots wait for {@link releaseDeparted}. */
   private readonly departed = new IdList();
@@ -77,7 +75,6 @@ export class ItemStore {
     };
     const cap = Math.max(16, capacity);
     this.rec = new Int32Array(cap).fill(NO_RECORD);
-    this.detachedBits = new Int32Array((cap + 31) >> 5);
     // Records past the slots in use are written before read, so snapshots skip them.
     declareExtent(this, 'i32', () => 4 * slots.used);
   }
@@ -94,7 +91,6 @@ export class ItemStore {
     while (cap <= id) cap *= 2;
     if (cap > limit) cap = limit;
     try {
-      this.detachedBits = grow(this.detachedBits, (cap + 31) >> 5);
       this.rec = grow(this.rec, cap, NO_RECORD);
     } catch (e) {
       // Arrays grown before the failure are harmless: the capacity is the map's length.
@@ -139,21 +135,13 @@ export class ItemStore {
       if (s < 0 || i32[(s << 2) | NODE] !== ABSENT) continue;
       this.rec[id] = NO_RECORD;
       this.slots.colliders.drop(this.slots.collider[s]);
-      this.slots.freeOne(s);
-      this.detachedBits[id >> 5] &= ~(1 << (id & 31));
+      this.slots.free(s, 1);
     }
     this.departed.clear();
   }
 
-  /** True when the id left since the last step and keeps its record until the step ends. */
-  isDeparted(id: number): boolean {
-    const r = id < this.rec.length ? this.rec[id] : NO_RECORD;
-    return r >= 0 && this.i32[(r << 2) | NODE] === ABSENT;
-  }
-
   reset(): void {
     this.rec.fill(NO_RECORD);
-    this.detachedBits.fill(0);
     this.departed.clear();
   }
 
@@ -191,8 +179,6 @@ export class ItemStore {
 
   setNode(id: number, node: number): void {
     this.i32[(this.rec[id] << 2) | NODE] = node;
-    if (node === DETACHED) this.detachedBits[id >> 5] |= 1 << (id & 31);
-    else this.detachedBits[id >> 5] &= ~(1 << (id & 31));
   }
 
   // Layer and mask live in the item's collider alone (see SlotPool.collider).
@@ -260,22 +246,6 @@ export class ItemStore {
 
   colliderOf(id: number): number {
     return this.slots.collider[this.rec[id]];
-  }
-
-  minX(id: number): number {
-    return this.slots.box[this.boxAt(id) | MIN_X];
-  }
-
-  minY(id: number): number {
-    return this.slots.box[this.boxAt(id) | MIN_Y];
-  }
-
-  maxX(id: number): number {
-    return this.slots.box[this.boxAt(id) | MAX_X];
-  }
-
-  maxY(id: number): number {
-    return this.slots.box[this.boxAt(id) | MAX_Y];
   }
 
   /** Writes the box held in `from` (minX, minY, maxX, maxY) into the item's slot. */

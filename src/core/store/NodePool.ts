@@ -1,5 +1,5 @@
 import { grow } from '../grow.js';
-import { cellX, cellY, packCell } from './ItemStore.js';
+import { cellDepth, cellX, cellY, packCell } from './ItemStore.js';
 import { declareScratch } from '../snapshot/StatePlan.js';
 export const NONE = -1;
 
@@ -11,7 +11,6 @@ export class NodePool {
   parent: Int32Array;
   /** First node of the child group, or NONE for a leaf. */
   firstChild: Int32Array;
-  depth: Uint8Array;
   /** Depth and cell coordinates packed (see packCell): a move tests its node's loose bounds from this one number. */
   cell: Int32Array;
   /** Items in this node and all its descendants (lets traversals skip empty subtrees). */
@@ -46,7 +45,6 @@ export class NodePool {
     const cap = Math.max(4, groupCapacity) * 4;
     this.parent = new Int32Array(cap);
     this.firstChild = new Int32Array(cap);
-    this.depth = new Uint8Array(cap);
     this.cell = new Int32Array(cap);
     this.total = new Int32Array(cap);
     this.classBits = new Int32Array(cap);
@@ -77,7 +75,6 @@ export class NodePool {
   private resetRoot(): void {
     this.parent[0] = NONE;
     this.firstChild[0] = NONE;
-    this.depth[0] = 0;
     this.cell[0] = 0;
     this.total[0] = 0;
     this.classBits[0] = 0;
@@ -86,37 +83,6 @@ export class NodePool {
 
   get capacity(): number {
     return this.parent.length;
-  }
-
-  /** Takes a group from the free list or the pool's end, growing the arrays by doubling. */
-  allocGroup(): number {
-    let g: number;
-    if (this.freeHead !== NONE) {
-      g = this.freeHead >> 2;
-      this.freeHead = this.firstChild[this.freeHead];
-      this.freeGroups--;
-    } else {
-      if (this.groupsUsed === this.framesLeft.length) this.growArrays();
-      g = this.groupsUsed++;
-    }
-    return g;
-  }
-
-  /** Returns a group to the free list. The caller has unlinked it from its parent. */
-  freeGroup(g: number): void {
-    const first = g << 2;
-    this.firstChild[first] = this.freeHead;
-    this.depth[first] = 255; // marks a free group for validateTree
-    this.freeHead = first;
-    this.freeGroups++;
-    this.groupsFreed++;
-  }
-
-  startCounting(g: number): void {
-    if (this.countingAt[g] !== NONE) return;
-    this.framesLeft[g] = this.nextLifespan[g];
-    this.countingAt[g] = this.countingCount;
-    this.counting[this.countingCount++] = g;
   }
 
   stopCounting(g: number): void {
@@ -150,21 +116,30 @@ export class NodePool {
   /** Walks from `from` down to the node at (d, ix, iy), creating child groups on the way. */
   descend(from: number, d: number, ix: number, iy: number): number {
     let n = from;
-    while (this.depth[n] < d) {
+    while (cellDepth(this.cell[n]) < d) {
       if (this.firstChild[n] === NONE) this.split(n);
-      const k = d - this.depth[n] - 1;
+      const k = d - cellDepth(this.cell[n]) - 1;
       n = this.firstChild[n] + ((ix >> k) & 1) + (((iy >> k) & 1) << 1);
     }
     return n;
   }
 
   private split(n: number): void {
-    const g = this.allocGroup();
+    // A group from the free list, else from the pool's end (the arrays grown by doubling).
+    let g: number;
+    if (this.freeHead !== NONE) {
+      g = this.freeHead >> 2;
+      this.freeHead = this.firstChild[this.freeHead];
+      this.freeGroups--;
+    } else {
+      if (this.groupsUsed === this.framesLeft.length) this.growArrays();
+      g = this.groupsUsed++;
+    }
     this.nextLifespan[g] = this.lifespan;
     this.countingAt[g] = NONE;
     const first = g << 2;
     this.firstChild[n] = first;
-    const d = this.depth[n] + 1;
+    const d = cellDepth(this.cell[n]) + 1;
     const x = cellX(this.cell[n]) << 1;
     const y = cellY(this.cell[n]) << 1;
     for (let c = 0; c < 4; c++) {
@@ -173,14 +148,13 @@ export class NodePool {
       this.firstChild[m] = NONE;
       this.total[m] = 0;
       this.classBits[m] = 0;
-      this.depth[m] = d;
       this.cell[m] = packCell(d, x + (c & 1), y + (c >> 1));
       this.indexCell(m);
     }
   }
 
   indexCell(n: number): void {
-    const d = this.depth[n];
+    const d = cellDepth(this.cell[n]);
     let cells = this.levelCells[d];
     if (cells === null) {
       cells = new Int32Array(4 ** d).fill(NONE);
@@ -205,11 +179,14 @@ export class NodePool {
   /** Takes one from the counts from n up to `stop` (as countUp); a group left empty starts counting down. */
   countDown(n: number, stop = NONE): void {
     for (let m = n; m !== stop; m = this.parent[m]) {
-      if (--this.total[m] === 0 && m !== 0) {
-        const first = m & ~3;
-        if (this.total[first] + this.total[first + 1] + this.total[first + 2] + this.total[first + 3] === 0) {
-          this.startCounting(m >> 2);
-        }
+      if (--this.total[m] !== 0 || m === 0) continue;
+      const first = m & ~3;
+      const g = m >> 2;
+      const groupTotal = this.total[first] + this.total[first + 1] + this.total[first + 2] + this.total[first + 3];
+      if (groupTotal === 0 && this.countingAt[g] === NONE) {
+        this.framesLeft[g] = this.nextLifespan[g];
+        this.countingAt[g] = this.countingCount;
+        this.counting[this.countingCount++] = g;
       }
     }
   }
@@ -221,18 +198,21 @@ export class NodePool {
       const child = this.firstChild[first + c];
       if (child !== NONE) this.freeBranch(child >> 2);
     }
-    const d = this.depth[first];
+    const d = cellDepth(this.cell[first]);
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- indexed when made (see indexCell)
     const cells = this.levelCells[d]!;
     for (let c = first; c < first + 4; c++) cells[(cellY(this.cell[c]) << d) + cellX(this.cell[c])] = NONE;
     this.stopCounting(g);
-    this.freeGroup(g);
+    // To the free list (unlinked from its parent by the caller).
+    this.firstChild[first] = this.freeHead;
+    this.freeHead = first;
+    this.freeGroups++;
+    this.groupsFreed++;
   }
   private growArrays(): void {
     const cap = this.parent.length * 2;
     this.parent = grow(this.parent, cap);
     this.firstChild = grow(this.firstChild, cap);
-    this.depth = grow(this.depth, cap);
     this.cell = grow(this.cell, cap);
     this.total = grow(this.total, cap);
     this.classBits = grow(this.classBits, cap);

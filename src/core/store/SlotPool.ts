@@ -100,17 +100,13 @@ export class SlotPool {
     return head;
   }
 
-  /** One slot, for an item between homes: never a bigger region, so {@link freeOne} gives back exactly that. */
+  /** One slot, for an item between homes: never a bigger region, so `free(slot, 1)` gives back exactly that. */
   allocOne(): number {
     const head = this.freeHead[0];
     if (head === -1) return this.bump(1);
     this.freeHead[0] = this.id[head];
     this.freeSlots--;
     return head;
-  }
-
-  freeOne(slot: number): void {
-    this.free(slot, 1);
   }
 
   private bump(size: number): number {

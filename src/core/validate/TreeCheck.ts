@@ -3,6 +3,7 @@ import { MIXED } from '../store/CollisionClasses.js';
 import {
   ABSENT,
   CIRCLE,
+  cellDepth,
   cellX,
   cellY,
   CLASS_SHIFT,
@@ -68,13 +69,9 @@ export class TreeCheck {
       if (end > ids.length) fail(`validate: class ${k} lists ${end} entries in an array of ${ids.length}`);
       this.checkListRegion(k);
       let members = 0;
-      let holes = 0;
       for (let i = 0; i < end; i++) {
         const id = ids[i];
-        if (id < 0) {
-          holes++;
-          continue;
-        }
+        if (id < 0) continue;
         members++;
         if (id >= items.capacity) fail(`validate: class ${k} lists a bad id ${id}`);
         if (items.slotOrNone(id) < 0) fail(`validate: class ${k} lists absent item ${id}`);
@@ -94,7 +91,6 @@ export class TreeCheck {
         }
       }
       if (members !== C.size[k]) fail(`validate: class ${k} counts ${C.size[k]} items, lists ${members}`);
-      if (holes !== C.holes[k]) fail(`validate: class ${k} counts ${C.holes[k]} holes, lists ${holes}`);
       if (C.detached[k] === 1) {
         this.detachedItems += members;
         for (let d = 0; d <= tree.maxDepth; d++)
@@ -137,7 +133,7 @@ export class TreeCheck {
       ((layer & ~C.layer[k]) !== 0 ||
         C.mask[k] !== mask ||
         C.isStatic[k] !== isStatic ||
-        C.self[k] !== ((layer & mask) !== 0 ? 1 : 0) ||
+        ((C.layer[k] & mask) !== 0) !== ((layer & mask) !== 0) ||
         C.top[k] !== (priority >= TOP_PRIORITY ? 1 : 0))
     ) {
       fail(
@@ -149,8 +145,7 @@ export class TreeCheck {
   /** Every node from the root down: links, cells, loose bounds, subtree counts, lifespans, regions. */
   private walkNodes(): void {
     const nodes = this.tree.nodes;
-    if (nodes.parent[0] !== NONE || nodes.depth[0] !== 0 || nodes.cell[0] !== 0)
-      fail('validate: root has a parent, a depth or a cell');
+    if (nodes.parent[0] !== NONE || nodes.cell[0] !== 0) fail('validate: root has a parent or a cell');
     const stack = [0];
     for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
       const own = this.checkRegions(n);
@@ -166,11 +161,11 @@ export class TreeCheck {
     }
   }
 
-  /** Node n's child group at `first`: parent links, depths, cells, lifespan. Returns their subtree items. */
+  /** Node n's child group at `first`: parent links, cells (with depths), lifespan. Returns their subtree items. */
   private checkChildren(n: number, first: number): number {
     const tree = this.tree;
     const nodes = tree.nodes;
-    const d = nodes.depth[n];
+    const d = cellDepth(nodes.cell[n]);
     if ((first & 3) !== 0 || first >> 2 >= nodes.groupsUsed) fail(`validate: node ${n} has a bad child group ${first}`);
     const g = first >> 2;
     if (this.seenGroup[g]) fail(`validate: group ${g} is reachable twice`);
@@ -179,7 +174,6 @@ export class TreeCheck {
     let groupTotal = 0;
     for (let c = first; c < first + 4; c++) {
       if (nodes.parent[c] !== n) fail(`validate: node ${c} has parent ${nodes.parent[c]}, expected ${n}`);
-      if (nodes.depth[c] !== d + 1) fail(`validate: node ${c} has depth ${nodes.depth[c]}, expected ${d + 1}`);
       const cx = (cellX(nodes.cell[n]) << 1) + ((c - first) & 1);
       const cy = (cellY(nodes.cell[n]) << 1) + ((c - first) >> 1);
       if (nodes.cell[c] !== packCell(d + 1, cx, cy)) fail(`validate: node ${c} has the wrong cell`);
@@ -275,12 +269,8 @@ export class TreeCheck {
         held[c]++;
       }
       const n = items.nodeOf(id);
-      if ((((items.detachedBits[id >> 5] >>> (id & 31)) & 1) === 1) !== (n === DETACHED)) {
-        fail(`validate: item ${id} has a detached bit that disagrees with its node ${n}`);
-      }
       if (n === ABSENT) {
-        if (items.slotOrNone(id) >= 0 && !items.isDeparted(id))
-          fail(`validate: absent item ${id} holds record ${items.slotOrNone(id)}`);
+        // Left since the last step: its record stays until the step ends.
         if (items.slotOrNone(id) >= 0) this.checkOwnSlot(id);
         if (tree.sweeps.has(id)) fail(`validate: absent item ${id} is still swept`);
         continue;
@@ -312,12 +302,12 @@ export class TreeCheck {
     const tree = this.tree;
     const nodes = tree.nodes;
     const C = tree.classes;
-    const d = nodes.depth[n];
+    const d = cellDepth(nodes.cell[n]);
     tree.looseBounds(n, this.nodeBox);
     let total = 0;
     for (let k = 0; k < C.size.length; k++) {
-      const own = C.used[k] === 1 ? C.own[k][n] : 0;
-      const cap = C.used[k] === 1 ? C.cap[k][n] : 0;
+      const own = C.own[k].length > n ? C.own[k][n] : 0;
+      const cap = C.cap[k].length > n ? C.cap[k][n] : 0;
       if (((nodes.classBits[n] >> k) & 1) !== (own > 0 ? 1 : 0))
         fail(`validate: node ${n} class bits disagree with class ${k}'s ${own} items`);
       if (own > cap) fail(`validate: node ${n} holds ${own} items of class ${k} in a region of ${cap} slots`);
@@ -348,11 +338,13 @@ export class TreeCheck {
     const b = sweeps.boxes;
     const f = sweeps.at(id) + FROM;
     const t = sweeps.at(id) + TO;
+    const box = this.tree.slots.box;
+    const r = items.boxAt(id);
     if (
-      items.minX(id) > Math.min(b[f], b[t]) ||
-      items.minY(id) > Math.min(b[f + 1], b[t + 1]) ||
-      items.maxX(id) < Math.max(b[f + 2], b[t + 2]) ||
-      items.maxY(id) < Math.max(b[f + 3], b[t + 3])
+      box[r] > Math.min(b[f], b[t]) ||
+      box[r + 1] > Math.min(b[f + 1], b[t + 1]) ||
+      box[r + 2] < Math.max(b[f + 2], b[t + 2]) ||
+      box[r + 3] < Math.max(b[f + 3], b[t + 3])
     ) {
       fail(`validate: swept item ${id} has a box that does not cover its path`);
     }

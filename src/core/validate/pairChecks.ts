@@ -10,7 +10,7 @@ import type { SpatialTree } from '../placement/SpatialTree.js';
  */
 export function checkPairs(tree: SpatialTree, bp: Broadphase): void {
   const items = tree.items;
-  const cur = bp.current;
+  const cur = bp.lists.current;
   for (let i = 0; i < cur.count; i++) {
     const a = cur.a[i],
       b = cur.b[i],
