@@ -56,13 +56,10 @@ const PAIR_BUCKETS = 1 << PAIR_BITS;
 /** Ids below this are sorted with a bucket per id (at most 4 MB of counts). */
 const WHOLE_ID_LIMIT = 1 << 20;
 
-const A = 0;
-const B = 1;
-const PRIORITY = 2;
-
 /**
- * Sorts a pair list by (priority descending, a, b) in linear counting passes: by a, then each run of one a by b, then
- * by priority unless all equal. A list with `born`, or a sort given a side column, is sorted by b then a instead.
+ * Sorts a pair list by (priority descending, a, b) in linear counting passes: by a, then each run of one a by b (runs
+ * are short: an item's pairs with higher ids), then by priority unless all are equal. The list's `born`, and a side
+ * column given to the sort, move with their pairs.
  */
 export class PairRadix {
   private readonly digitCounts = new Int32Array(PAIR_BUCKETS);
@@ -71,12 +68,13 @@ export class PairRadix {
   private tmp = new PairBuffer(64, false);
   private bornTmp = new Int32Array(0);
   private sideTmp = new Uint8Array(0);
-  private side: Uint8Array | null = null;
   private readonly extraSlack = new Slack();
   /** Passes made so far in this sort: even ones read the list, odd ones the scratch list. */
   private passes = 0;
-  /** False when every pair has the same priority: that column is refilled, not moved. */
-  private movePriority = true;
+  /** This sort's extra columns, or null; whether priorities vary (else the column is refilled, not moved). */
+  private born: Int32Array | null = null;
+  private side: Uint8Array | null = null;
+  private moves = true;
 
   constructor() {
     // Scratch of one step's sort and merge: not state (see markOutside).
@@ -98,22 +96,24 @@ export class PairRadix {
       if (pr[i] > high) high = pr[i];
     }
     this.tmp.reserve(n);
-    this.passes = 0;
-    this.movePriority = low !== high;
+    const born = list.withBorn ? list.born : null;
+    if (born !== null) this.bornTmp = fit(this.bornTmp, n);
+    if (side !== null) this.sideTmp = fit(this.sideTmp, n);
+    this.born = born;
     this.side = side;
-    const extra = list.withBorn || side !== null;
-    if (extra) {
-      if (list.withBorn) this.bornTmp = fit(this.bornTmp, n);
-      if (side !== null) this.sideTmp = fit(this.sideTmp, n);
-      this.byId(list, B, maxId, n);
-      this.byId(list, A, maxId, n);
-    } else {
-      // Runs of one a are short (an item's pairs with higher ids): sorting them in place saves a pass.
-      this.byId(list, A, maxId, n);
-      sortRuns((this.passes & 1) === 0 ? list : this.tmp, n, this.movePriority);
-    }
-    if (low !== high) this.pass(list, PRIORITY, 0, 255, 256, true);
-    if ((this.passes & 1) !== 0 && swap && !extra) swapArrays(list, this.tmp);
+    this.moves = low !== high;
+    this.passes = 0;
+    // By a: one pass with a bucket per id when ids are few for the pairs, else 11 bits a pass.
+    if (maxId < WHOLE_ID_LIMIT && maxId <= 8 * n) this.pass(list, 0, -1, maxId + 1, false);
+    else
+      for (let shift = 0; maxId >>> shift !== 0; shift += PAIR_BITS)
+        this.pass(list, shift, PAIR_BUCKETS - 1, PAIR_BUCKETS, false);
+    const odd = (this.passes & 1) !== 0;
+    const at = odd ? this.tmp : list;
+    const runBorn = odd && born !== null ? this.bornTmp : born;
+    sortRuns(at.a, at.b, n, low !== high ? at.priority : null, runBorn, odd && side !== null ? this.sideTmp : side);
+    if (low !== high) this.pass(list, 0, 255, 256, true);
+    if ((this.passes & 1) !== 0 && swap && born === null && side === null) swapArrays(list, this.tmp);
     // Copied back, as a list with `born` keeps its columns of one length (and views would allocate).
     else if ((this.passes & 1) !== 0) {
       const t = this.tmp;
@@ -122,15 +122,15 @@ export class PairRadix {
         list.b[i] = t.b[i];
         list.priority[i] = t.priority[i];
       }
-      for (let i = 0; list.withBorn && i < n; i++) list.born[i] = this.bornTmp[i];
+      for (let i = 0; born !== null && i < n; i++) born[i] = this.bornTmp[i];
       for (let i = 0; side !== null && i < n; i++) side[i] = this.sideTmp[i];
     }
     if (low === high) list.priority.fill(low, 0, n);
-    this.side = null;
+    this.born = this.side = null;
     // The scratch list follows the sorts' sizes; the extra columns' scratch goes after many sorts without them.
     this.tmp.count = n;
     this.tmp.trim();
-    if (this.extraSlack.due(extra ? n : 0, this.bornTmp.length + this.sideTmp.length)) {
+    if (this.extraSlack.due(born !== null || side !== null ? n : 0, this.bornTmp.length + this.sideTmp.length)) {
       this.bornTmp = new Int32Array(0);
       this.sideTmp = new Uint8Array(0);
     }
@@ -141,25 +141,8 @@ export class PairRadix {
     return this.tmp.a;
   }
 
-  /** Sorts by an id column: one pass with a bucket per id when ids are few for the pairs, else 11 bits a pass. */
-  private byId(list: PairBuffer, column: number, maxId: number, n: number): void {
-    if (maxId < WHOLE_ID_LIMIT && maxId <= 8 * n) {
-      this.pass(list, column, 0, -1, maxId + 1, false);
-      return;
-    }
-    for (let shift = 0; maxId >>> shift !== 0; shift += PAIR_BITS)
-      this.pass(list, column, shift, PAIR_BUCKETS - 1, PAIR_BUCKETS, false);
-  }
-
-  /** One stable counting pass on `(column >> shift) & mask`, in `buckets` buckets, ascending or descending. */
-  private pass(
-    list: PairBuffer,
-    column: number,
-    shift: number,
-    mask: number,
-    buckets: number,
-    descending: boolean,
-  ): void {
+  /** One stable counting pass on a's (or, descending, the priority's) `(key >> shift) & mask`, in `buckets` buckets. */
+  private pass(list: PairBuffer, shift: number, mask: number, buckets: number, byPriority: boolean): void {
     const even = (this.passes & 1) === 0;
     const from = even ? list : this.tmp;
     const to = even ? this.tmp : list;
@@ -167,49 +150,51 @@ export class PairRadix {
     if (buckets > PAIR_BUCKETS && this.idCounts.length < buckets)
       this.idCounts = new Int32Array(Math.max(buckets, 2 * this.idCounts.length));
     const counts = buckets > PAIR_BUCKETS ? this.idCounts : this.digitCounts;
-    const key = column === A ? from.a : column === B ? from.b : from.priority;
+    const key = byPriority ? from.priority : from.a;
     const n = list.count;
     counts.fill(0, 0, buckets);
     for (let i = 0; i < n; i++) counts[(key[i] >> shift) & mask]++;
     let sum = 0;
     for (let k = 0; k < buckets; k++) {
-      const d = descending ? buckets - 1 - k : k;
-      const c = counts[d];
+      const d = byPriority ? buckets - 1 - k : k;
+      const count = counts[d];
       counts[d] = sum;
-      sum += c;
+      sum += count;
     }
-    if (list.withBorn || this.side !== null) {
-      const born = list.withBorn ? list.born : null;
-      const bornTmp = born === null ? null : this.bornTmp;
-      const side = this.side;
-      const sideTmp = side === null ? null : this.sideTmp;
-      scatterAll(
-        from,
-        to,
-        key,
-        n,
-        shift,
-        mask,
-        counts,
-        even ? born : bornTmp,
-        even ? bornTmp : born,
-        even ? side : sideTmp,
-        even ? sideTmp : side,
-      );
-      return;
+    const { a: fa, b: fb, priority: fp } = from;
+    const { a: ta, b: tb, priority: tp } = to;
+    const born = this.born,
+      bornTmp = born === null ? null : this.bornTmp;
+    const side = this.side,
+      sideTmp = side === null ? null : this.sideTmp;
+    const fromBorn = even ? born : bornTmp,
+      toBorn = even ? bornTmp : born;
+    const fromSide = even ? side : sideTmp,
+      toSide = even ? sideTmp : side;
+    const moves = this.moves;
+    for (let i = 0; i < n; i++) {
+      const at = counts[(key[i] >> shift) & mask]++;
+      ta[at] = fa[i];
+      tb[at] = fb[i];
+      if (moves) tp[at] = fp[i];
+      if (fromBorn !== null && toBorn !== null) toBorn[at] = fromBorn[i];
+      if (fromSide !== null && toSide !== null) toSide[at] = fromSide[i];
     }
-    scatter(from, to, key, n, shift, mask, counts, this.movePriority);
   }
 }
 
 /** Gaps of the shell sort for runs of one `a` (Ciura's), the last being plain insertion. */
 const GAPS = [701, 301, 132, 57, 23, 10, 4, 1];
 
-/** Sorts each run of one `a` by `b` (shell sort: insertion for short runs), carrying priority when it varies. */
-function sortRuns(list: PairBuffer, n: number, withPriority: boolean): void {
-  const a = list.a,
-    b = list.b,
-    pr = list.priority;
+/** Sorts each run of one `a` by `b` (shell sort: insertion for short runs), carrying the columns given. */
+function sortRuns(
+  a: Int32Array,
+  b: Int32Array,
+  n: number,
+  pr: Uint8Array | null,
+  born: Int32Array | null,
+  side: Uint8Array | null,
+): void {
   for (let start = 0, end = 1; start < n; start = end, end = start + 1) {
     const ai = a[start];
     while (end < n && a[end] === ai) end++;
@@ -220,75 +205,22 @@ function sortRuns(list: PairBuffer, n: number, withPriority: boolean): void {
       for (let i = start + gap; i < end; i++) {
         const bi = b[i];
         if (bi >= b[i - gap]) continue;
-        const pi = pr[i];
+        const pi = pr === null ? 0 : pr[i],
+          ni = born === null ? 0 : born[i],
+          si = side === null ? 0 : side[i];
         let j = i;
         for (; j - gap >= start && b[j - gap] > bi; j -= gap) {
           b[j] = b[j - gap];
-          if (withPriority) pr[j] = pr[j - gap];
+          if (pr !== null) pr[j] = pr[j - gap];
+          if (born !== null) born[j] = born[j - gap];
+          if (side !== null) side[j] = side[j - gap];
         }
         b[j] = bi;
-        if (withPriority) pr[j] = pi;
+        if (pr !== null) pr[j] = pi;
+        if (born !== null) born[j] = ni;
+        if (side !== null) side[j] = si;
       }
     }
-  }
-}
-
-/** Moves each pair to its bucket's next place; the priority column only when it varies. */
-function scatter(
-  from: PairBuffer,
-  to: PairBuffer,
-  key: Int32Array | Uint8Array,
-  n: number,
-  shift: number,
-  mask: number,
-  counts: Int32Array,
-  withPriority: boolean,
-): void {
-  const fa = from.a,
-    fb = from.b,
-    fp = from.priority;
-  const ta = to.a,
-    tb = to.b,
-    tp = to.priority;
-  if (withPriority) {
-    for (let i = 0; i < n; i++) {
-      const at = counts[(key[i] >> shift) & mask]++;
-      ta[at] = fa[i];
-      tb[at] = fb[i];
-      tp[at] = fp[i];
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const at = counts[(key[i] >> shift) & mask]++;
-      ta[at] = fa[i];
-      tb[at] = fb[i];
-    }
-  }
-}
-
-/** Like scatter, for lists that carry `born` or a side column: every column moves. */
-function scatterAll(
-  from: PairBuffer,
-  to: PairBuffer,
-  key: Int32Array | Uint8Array,
-  n: number,
-  shift: number,
-  mask: number,
-  counts: Int32Array,
-  fromBorn: Int32Array | null,
-  toBorn: Int32Array | null,
-  fromSide: Uint8Array | null,
-  toSide: Uint8Array | null,
-): void {
-  const { a: fa, b: fb, priority: fp } = from;
-  const { a: ta, b: tb, priority: tp } = to;
-  for (let i = 0; i < n; i++) {
-    const at = counts[(key[i] >> shift) & mask]++;
-    ta[at] = fa[i];
-    tb[at] = fb[i];
-    tp[at] = fp[i];
-    if (fromBorn !== null && toBorn !== null) toBorn[at] = fromBorn[i];
-    if (fromSide !== null && toSide !== null) toSide[at] = fromSide[i];
   }
 }
 
