@@ -1,10 +1,21 @@
 import { Broadphase } from './pairs/Broadphase.js';
-import { checkBox, checkBoxIn, checkId, fail, isBits32, isSquare, refuseCircleBox, show } from './errors.js';
+import {
+  badOutput,
+  checkBox,
+  checkBoxIn,
+  checkFlag,
+  checkId,
+  fail,
+  isBits32,
+  isSquare,
+  refuseCircleBox,
+  show,
+} from './errors.js';
 import { ABSENT, CIRCLE, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
 import { LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { ExactTest, type BoxReader } from './pairs/ExactTest.js';
 import { QueryEngine, type IdArray } from './queries/QueryEngine.js';
-import { MAX_DEPTH, QuadtreeQueries } from './queries/QuadtreeQueries.js';
+import { isObject, MAX_DEPTH, QuadtreeQueries } from './queries/QuadtreeQueries.js';
 import { runsReplaced } from './queries/RunIndex.js';
 import { SpatialTree } from './placement/SpatialTree.js';
 import {
@@ -210,7 +221,7 @@ export class LooseQuadtree extends QuadtreeQueries {
    */
   setSwept(id: number, swept: boolean): void {
     const node = this.nodeOf(id, 'setSwept');
-    if (typeof swept !== 'boolean') fail(`item ${id} has a swept flag that is not a boolean (got ${show(swept)})`);
+    checkFlag(`item ${id}'s swept flag`, swept);
     const items = this.tree.items;
     const sweeps = this.tree.sweeps;
     if (items.hasFlag(id, SWEPT) === swept) return;
@@ -293,6 +304,7 @@ export class LooseQuadtree extends QuadtreeQueries {
     noun: 'item' | 'entity',
     boxNow: BoxReader | null = null,
   ): T {
+    if (!isObject(out)) badOutput('contact', 'out', out, 'an object');
     if (!this.isPair(a, b)) {
       const missing = !this.has(a) ? a : !this.has(b) ? b : null;
       fail(
@@ -306,11 +318,13 @@ export class LooseQuadtree extends QuadtreeQueries {
   /**
    * When, in the last step's frame (0 to 1), the items of a current pair first touched along
    * swept paths (see {@link setSwept}). 0 without a swept item or when they overlapped from the
-   * start; -1 if not a pair after the last step. Read it before moving them again.
+   * start; -1 if not a pair after the last step, or if either was removed since (the lists still
+   * hold its pairs until the next step). Read it before moving them again.
+   * @throws if an id is not a non-negative integer below the id limit
    */
   timeOfImpact(a: number, b: number): number {
-    this.nodeOf(a, 'timeOfImpact');
-    this.nodeOf(b, 'timeOfImpact');
+    checkId(a, this.tree.idLimit);
+    checkId(b, this.tree.idLimit);
     return this.isPair(a, b) ? this.exactTest.timeOfImpact(a, b) : -1;
   }
 
@@ -437,6 +451,7 @@ export class LooseQuadtree extends QuadtreeQueries {
   /** Marks an item static (a wall): never paired with another static item. */
   setStatic(id: number, isStatic: boolean): void {
     this.nodeOf(id, 'setStatic');
+    checkFlag(`item ${id}'s static flag`, isStatic);
     const items = this.tree.items;
     if (items.hasFlag(id, STATIC) === isStatic) return;
     items.setFlag(id, STATIC, isStatic);

@@ -18,7 +18,7 @@ export function checkId(id: number, limit: number, what = 'id'): void {
   if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) {
     fail(`${what} must be a non-negative integer (got ${show(id)})`);
   }
-  if (id >= limit) fail(`${what} ${id} is beyond the id limit ${limit} (option maxId)`);
+  if (id >= limit) fail(`${what} ${id} is past the id limit: ids must be below ${limit} (option maxId)`);
 }
 
 /** The largest float32: boxes are stored in float32 (see SlotPool.box), and queries take numbers within ±it. */
@@ -121,6 +121,19 @@ export function isSquare(minX: number, minY: number, maxX: number, maxY: number,
 export function refuseCircleBox(id: number, minX: number, minY: number, maxX: number, maxY: number): never {
   fail(
     `item ${id} is a circle but its box is ${show(maxX - minX)} wide and ${show(maxY - minY)} high: ` +
-      'a circle is inscribed in a square box (its diameter is the width)',
+      'a circle is inscribed in a square box (its diameter is the width); give it centre ± radius, not corners ' +
+      'read back from getBox, whose float32 rounding drifts',
   );
+}
+
+/** A value as an error names it: objects by their kind, the rest as they print. */
+export function describe(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return show(v);
+  const name = (v as { constructor?: { name?: string } }).constructor?.name ?? 'Object';
+  return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
+}
+
+/** Refuses a missing or wrong output argument by name, where the write into it would throw a bare TypeError. */
+export function badOutput(query: string, param: string, value: unknown, kind: string): never {
+  fail(`${query} writes its answer into ${param}, which must be ${kind} the caller owns (got ${describe(value)})`);
 }

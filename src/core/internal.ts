@@ -1,6 +1,7 @@
 /** The core's internal entry for `ecs/` and `pixi/`, their only import from `core/`: not public API. */
 export {
   checkFlag,
+  describe,
   fail,
   FLOAT32_MAX,
   FLOAT32_RANGE,
@@ -16,10 +17,11 @@ export { checkKeys, QUADTREE_KEYS, type KeysOf } from './optionKeys.js';
 export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
 export { IdList } from './lists/IdList.js';
 export { spatialTreeOf } from './LooseQuadtree.js';
+export { badArrays } from './queries/QuadtreeQueries.js';
 export type { SpatialTree } from './placement/SpatialTree.js';
 export { MAX_CLASSES, MIXED } from './store/CollisionClasses.js';
 export { CIRCLE } from './store/ItemStore.js';
-export { applyState, checkState, describe, QuadtreeSnapshot, saveState } from './snapshot/Snapshot.js';
+export { applyState, checkState, QuadtreeSnapshot, saveState } from './snapshot/Snapshot.js';
 export { markOutside } from './snapshot/StatePlan.js';
 // The bytes' reader and writer, which the ECS face shares.
 export * from './snapshot/bytes.js';

@@ -90,7 +90,11 @@ export function readOptions(options: QuadtreeOptions, deepest: number) {
   const maxDepth = clampInt('option maxDepth', options.maxDepth ?? Math.round(Math.log2(rootSize / 40)), 0, deepest);
   const lifespan = clampInt('option lifespan', options.lifespan ?? 8, 1, 65535);
   const maxLifespan = clampInt('option maxLifespan', options.maxLifespan ?? 64, lifespan, 65535);
-  const maxId = clampInt('option maxId', options.maxId ?? 2 ** 24, 1, 2 ** 31 - 1);
+  // Ids are 32-bit integers: a larger limit, Infinity included, means all of them; below 1 no id would fit.
+  const maxIdGiven = options.maxId ?? 2 ** 24;
+  if (!(maxIdGiven >= 1 && (Number.isInteger(maxIdGiven) || maxIdGiven === Infinity)))
+    fail(`option maxId must be a whole number of at least 1, or Infinity (got ${show(maxIdGiven)})`);
+  const maxId = Math.min(maxIdGiven, 2 ** 31 - 1);
   return { x, y, width, height, touching, rootSize, maxDepth, lifespan, maxLifespan, maxId };
 }
 

@@ -70,7 +70,7 @@ export function describe(s: QuadtreeState, eid: number, code: number): string {
 
 function reason(s: QuadtreeState, eid: number, code: number): string {
   if (code === BEYOND_LIMIT) {
-    return `is beyond the id limit ${s.idLimit} (raise option maxId)`;
+    return `is past the id limit: ids must be below ${s.idLimit} (raise option maxId)`;
   }
   if (code === NO_POSITION) return 'has Bounds but no Position: add Position too, or remove Bounds';
   if (code === BAD_COLLIDER) {

@@ -1,5 +1,5 @@
 import type { Contact, RayHit, SweepHit } from '../core/index.js';
-import { describe, fail, spatialTreeOf } from '../core/internal.js';
+import { badArrays, spatialTreeOf } from '../core/internal.js';
 import { validBox } from './check.js';
 import { stateOf, type QuadtreeState } from './state.js';
 
@@ -8,8 +8,7 @@ import { stateOf, type QuadtreeState } from './state.js';
  * are found where they were. Results are entity ids written into caller-owned arrays (their
  * length is set to the count); `mask` keeps only entities whose Collider layer has one of
  * its bits. Overlap follows the world's `touching` option, as pairs do. An output argument
- * left out (or of the wrong kind) is refused naming the function, where the core's write
- * into it would throw a bare TypeError.
+ * left out (or of the wrong kind) is refused naming the function (by the core).
  */
 
 /** Entities whose box overlaps the rectangle. Returns the count. */
@@ -22,19 +21,16 @@ export function queryRect(
   out: number[],
   mask = -1,
 ): number {
-  if (!Array.isArray(out)) badOutput('queryRect', 'out', out, 'an array');
   return stateOf(world).tree.queryRect(minX, minY, maxX, maxY, out, mask);
 }
 
 /** Entities whose shape overlaps the circle (an area attack; radius 0 is a point, as in `queryPoint`). Returns the count. */
 export function queryCircle(world: object, x: number, y: number, radius: number, out: number[], mask = -1): number {
-  if (!Array.isArray(out)) badOutput('queryCircle', 'out', out, 'an array');
   return stateOf(world).tree.queryCircle(x, y, radius, out, mask);
 }
 
 /** Entities whose box contains the point. Returns the count. */
 export function queryPoint(world: object, x: number, y: number, out: number[], mask = -1): number {
-  if (!Array.isArray(out)) badOutput('queryPoint', 'out', out, 'an array');
   return stateOf(world).tree.queryPoint(x, y, out, mask);
 }
 
@@ -53,7 +49,6 @@ export function raycast(
   hit: RayHit,
   mask = -1,
 ): boolean {
-  if (!isObject(hit)) badOutput('raycast', 'hit', hit, 'an object');
   return stateOf(world).tree.raycast(ox, oy, dx, dy, maxDistance, hit, mask);
 }
 
@@ -69,7 +64,6 @@ export function raycastAll(
   outDistances: number[],
   mask = -1,
 ): number {
-  if (!Array.isArray(outIds) || !Array.isArray(outDistances)) badArrays('raycastAll', outIds, outDistances, 'an array');
   return stateOf(world).tree.raycastAll(ox, oy, dx, dy, maxDistance, outIds, outDistances, mask);
 }
 
@@ -88,6 +82,7 @@ export function queryNearest(
   outDistances: number[] | null = null,
   mask = -1,
 ): number {
+  // Checked here too: the core would name its own method, `nearest`.
   if (!Array.isArray(outIds) || (outDistances !== null && !Array.isArray(outDistances)))
     badArrays('queryNearest', outIds, outDistances, 'an array or null');
   return stateOf(world).tree.nearest(x, y, k, maxDistance, outIds, outDistances, mask);
@@ -110,7 +105,6 @@ export function sweepBox(
   hit: SweepHit,
   mask = -1,
 ): boolean {
-  if (!isObject(hit)) badOutput('sweepBox', 'hit', hit, 'an object');
   return stateOf(world).tree.sweepBox(minX, minY, maxX, maxY, dx, dy, hit, mask);
 }
 
@@ -136,7 +130,6 @@ export function timeOfImpact(world: object, a: number, b: number): number {
  * @throws naming both entities if they are not a pair after the last collision step
  */
 export function contact<T extends Contact>(world: object, a: number, b: number, out: T): T {
-  if (!isObject(out)) badOutput('contact', 'out', out, 'an object');
   return contactIn(stateOf(world), a, b, out);
 }
 
@@ -168,23 +161,4 @@ function boxNowOf(s: QuadtreeState): (eid: number, out: Float64Array, o: number)
     out[o + 2] = f(x + hw);
     out[o + 3] = f(y + hh);
   };
-}
-
-/** True for an object (not null): a hit or contact record the caller owns. */
-function isObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null;
-}
-
-/**
- * Refuses a missing or wrong output argument by name, where the core would fail on writing
- * into it with a bare TypeError. Out of line: the callers keep one test each.
- */
-function badOutput(query: string, param: string, value: unknown, kind: string): never {
-  fail(`${query} writes its answer into ${param}, which must be ${kind} the caller owns (got ${describe(value)})`);
-}
-
-/** {@link badOutput} of whichever of a query's two output arrays is wrong, the ids first. */
-function badArrays(query: string, outIds: unknown, outDistances: unknown, distances: string): never {
-  if (!Array.isArray(outIds)) badOutput(query, 'outIds', outIds, 'an array');
-  badOutput(query, 'outDistances', outDistances, distances);
 }

@@ -545,6 +545,11 @@ describe('timeOfImpact of items that are not a swept pair', () => {
     tree.move(4, 0, 200, 4, 204); // away from it
     tree.step();
     expect(tree.timeOfImpact(3, 4)).toBe(-1);
-    expect(() => tree.timeOfImpact(1, 9)).toThrow('bitecs-quadtree: timeOfImpact of unknown item 9');
+    // An item removed since the step (the lists still hold its pairs), or never inserted: no pair.
+    tree.move(4, 101, 101, 105, 105);
+    tree.step();
+    tree.remove(4);
+    expect([tree.entered.count, tree.timeOfImpact(3, 4), tree.timeOfImpact(1, 9)]).toEqual([1, -1, -1]);
+    expect(() => tree.timeOfImpact(1, -1)).toThrow('bitecs-quadtree: id must be a non-negative integer (got -1)');
   });
 });

@@ -163,7 +163,7 @@ describe('bad input is refused with a clear error, and the index is untouched', 
   });
 
   it('ids at or beyond the maxId option', () => {
-    expectRejected(() => tree.insert(1000, 0, 0, 1, 1), 'id 1000', 'limit 1000', 'maxId');
+    expectRejected(() => tree.insert(1000, 0, 0, 1, 1), 'id 1000', 'below 1000', 'maxId');
     expectRejected(() => tree.insert(2 ** 31, 0, 0, 1, 1), `id ${2 ** 31}`, 'maxId');
     expectRejected(() => tree.move(1000, 0, 0, 1, 1), 'id 1000', 'maxId');
     expectRejected(() => tree.remove(5000), 'id 5000', 'maxId');
@@ -355,6 +355,38 @@ describe('bad input is refused with a clear error, and the index is untouched', 
     expect(hit).not.toEqual({ id: 123, distance: 456 });
   });
 
+  it('a missing or wrong output argument or visitor, named for every query', () => {
+    // Plain JavaScript may leave them out: the casts stand for such calls.
+    const none = undefined as never;
+    const output = (call: string, param: string, got: string, kind = 'an array') =>
+      `${call} writes its answer into ${param}, which must be ${kind} the caller owns (got ${got})`;
+    expectRefused(() => tree.queryRect(0, 0, 20, 20, none), output('queryRect', 'out', 'undefined'));
+    expectRefused(() => tree.queryCircle(10, 10, 5, none), output('queryCircle', 'out', 'undefined'));
+    // A typed array could not take more ids than it has room for.
+    expectRefused(
+      () => tree.queryPoint(10, 10, new Int32Array(4) as never),
+      output('queryPoint', 'out', 'an Int32Array'),
+    );
+    expectRefused(() => tree.raycast(0, 10, 1, 0, 50, none), output('raycast', 'hit', 'undefined', 'an object'));
+    expectRefused(() => tree.raycastAll(0, 10, 1, 0, 50, [], none), output('raycastAll', 'outDistances', 'undefined'));
+    expectRefused(() => tree.nearest(0, 0, 2, 100, null as never), output('nearest', 'outIds', 'null'));
+    expectRefused(() => tree.sweepBox(0, 0, 1, 1, 9, 9, none), output('sweepBox', 'hit', 'undefined', 'an object'));
+    expectRefused(() => tree.contact(1, 2, none), output('contact', 'out', 'undefined', 'an object'));
+    for (const call of ['visitRect', 'visitCircle', 'visitPoint'] as const) {
+      const visit = (v: never): number =>
+        call === 'visitRect'
+          ? tree.visitRect(0, 0, 9, 9, v)
+          : call === 'visitCircle'
+            ? tree.visitCircle(5, 5, 5, v)
+            : tree.visitPoint(5, 5, v);
+      expectRefused(
+        () => visit(none),
+        `${call} calls visit for each item found, which must be a function (got undefined)`,
+      );
+    }
+    expectRefused(() => tree.setStatic(1, 'no' as never), `item 1's static flag must be true or false (got "no")`);
+  });
+
   it('an inverted query rectangle', () => {
     const out: number[] = [];
     expectRefused(() => tree.queryRect(10, 0, 3, 10, out), 'query rectangle', 'minX 10 > maxX 3');
@@ -420,7 +452,21 @@ describe('bad input is refused with a clear error, and the index is untouched', 
     expect(messageOf(build(odd({ maxLifespan: true })))).toBe(
       'bitecs-quadtree: option maxLifespan must be a number (got true)',
     );
-    expect(messageOf(build(odd({ maxId: '1e6' })))).toBe('bitecs-quadtree: option maxId must be a number (got "1e6")');
+    // Except maxId, where no clamp makes sense of a limit below 1 or between two integers.
+    for (const [maxId, shown] of [
+      ['1e6', '"1e6"'],
+      [0, '0'],
+      [-5, '-5'],
+      [1.5, '1.5'],
+      [NaN, 'NaN'],
+    ] as const)
+      expect(messageOf(build(odd({ maxId })))).toBe(
+        `bitecs-quadtree: option maxId must be a whole number of at least 1, or Infinity (got ${shown})`,
+      );
+    // Infinity, or more than 32 bits, is the largest limit.
+    expect(messageOf(() => new LooseQuadtree({ maxId: Infinity }).insert(2 ** 31 - 1, 0, 0, 1, 1))).toBe(
+      'bitecs-quadtree: id 2147483647 is past the id limit: ids must be below 2147483647 (option maxId)',
+    );
     expect(messageOf(build(odd({ touching: 'false' })))).toBe(
       'bitecs-quadtree: option touching must be true or false (got "false")',
     );

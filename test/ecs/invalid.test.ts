@@ -201,7 +201,7 @@ describe("bad component values with invalid: 'throw' (the default)", () => {
     scene.frame();
     const far = scene.spawn(0, 0);
     expect(far).toBe(4);
-    syncThrows(scene, /^bitecs-quadtree: entity 4 is beyond the id limit 4 \(raise option maxId\)$/);
+    syncThrows(scene, /^bitecs-quadtree: entity 4 is past the id limit: ids must be below 4 \(raise option maxId\)$/);
     expect(getStats(scene.world)).toMatchObject({ entities: 3, held: 1 });
     removeEntity(scene.world, far);
     scene.frame();

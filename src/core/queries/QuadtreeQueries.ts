@@ -1,4 +1,4 @@
-import { checkQueryNumber, fail, FLOAT32_MAX as F32, isBits32, queryNumber as q, show } from '../errors.js';
+import { badOutput, checkQueryNumber, fail, FLOAT32_MAX as F32, isBits32, queryNumber as q, show } from '../errors.js';
 import type { RayHit, SweepHit } from '../options.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { cellDepth } from '../store/ItemStore.js';
@@ -50,42 +50,49 @@ export abstract class QuadtreeQueries {
 
   /** Ids of items overlapping the rectangle into `out` (length set), in no promised order. Returns the count. */
   queryRect(minX: number, minY: number, maxX: number, maxY: number, out: IdArray, mask = ALL): number {
+    if (!Array.isArray(out)) badOutput('queryRect', 'out', out, 'an array');
     this.rectArgs(minX, minY, maxX, maxY, mask);
     return trim(out, this.queries.all(RECT, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item overlapping the rectangle, in no promised order; `false` stops. Returns the hits. */
   visitRect(minX: number, minY: number, maxX: number, maxY: number, visit: Visitor, mask = ALL): number {
+    if (typeof visit !== 'function') badVisitor('visitRect', visit);
     this.rectArgs(minX, minY, maxX, maxY, mask);
     return this.queries.all(RECT, this.touching, mask, null, visit);
   }
 
   /** Ids of items overlapping the circle into `out`, in no promised order; radius 0 is a point. Returns the count. */
   queryCircle(x: number, y: number, radius: number, out: IdArray, mask = ALL): number {
+    if (!Array.isArray(out)) badOutput('queryCircle', 'out', out, 'an array');
     this.circleArgs(x, y, radius, mask);
     return trim(out, this.queries.all(CIRCLE_QUERY, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item overlapping the circle, in no promised order; `false` stops. */
   visitCircle(x: number, y: number, radius: number, visit: Visitor, mask = ALL): number {
+    if (typeof visit !== 'function') badVisitor('visitCircle', visit);
     this.circleArgs(x, y, radius, mask);
     return this.queries.all(CIRCLE_QUERY, this.touching, mask, null, visit);
   }
 
   /** Ids of items containing the point, into `out`, in no promised order. Returns the count. */
   queryPoint(x: number, y: number, out: IdArray, mask = ALL): number {
+    if (!Array.isArray(out)) badOutput('queryPoint', 'out', out, 'an array');
     this.pointArgs(x, y, mask);
     return trim(out, this.queries.all(POINT, this.touching, mask, out, null));
   }
 
   /** Calls `visit` for each item containing the point, in no promised order; `false` stops. */
   visitPoint(x: number, y: number, visit: Visitor, mask = ALL): number {
+    if (typeof visit !== 'function') badVisitor('visitPoint', visit);
     this.pointArgs(x, y, mask);
     return this.queries.all(POINT, this.touching, mask, null, visit);
   }
 
   /** The first item a ray hits within `maxDistance` (ties by lower id) into `hit`; whether one was hit (else id -1). */
   raycast(ox: number, oy: number, dx: number, dy: number, maxDistance: number, hit: RayHit, mask = ALL): boolean {
+    if (!isObject(hit)) badOutput('raycast', 'hit', hit, 'an object');
     this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
     const found = this.queries.best(RAY, this.touching, mask, 1, this.rayIds, this.rayDist);
     hit.id = found ? this.rayIds[0] : -1;
@@ -104,6 +111,8 @@ export abstract class QuadtreeQueries {
     outDistances: IdArray,
     mask = ALL,
   ): number {
+    if (!Array.isArray(outIds) || !Array.isArray(outDistances))
+      badArrays('raycastAll', outIds, outDistances, 'an array');
     this.rayArgs(ox, oy, dx, dy, maxDistance, mask);
     const count = this.queries.best(RAY, this.touching, mask, Infinity, outIds, outDistances);
     outDistances.length = count;
@@ -124,6 +133,7 @@ export abstract class QuadtreeQueries {
     hit: SweepHit,
     mask = ALL,
   ): boolean {
+    if (!isObject(hit)) badOutput('sweepBox', 'hit', hit, 'an object');
     this.rectArgs(minX, minY, maxX, maxY, mask);
     if (!(Math.abs(dx) <= F32 && Math.abs(dy) <= F32)) {
       checkQueryNumber('sweep dx', dx);
@@ -161,6 +171,8 @@ export abstract class QuadtreeQueries {
     outDistances: IdArray | null = null,
     mask = ALL,
   ): number {
+    if (!Array.isArray(outIds) || (outDistances !== null && !Array.isArray(outDistances)))
+      badArrays('nearest', outIds, outDistances, 'an array or null');
     if (!(
       Math.abs(x) <= F32 &&
       Math.abs(y) <= F32 &&
@@ -264,6 +276,21 @@ export abstract class QuadtreeQueries {
       if (first !== -1) for (let c = first + 3; c >= first; c--) stack[top++] = c;
     }
   }
+}
+
+/** True for an object (not null): a hit or contact record the caller owns. */
+export function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
+}
+
+/** {@link badOutput} of whichever of a query's two output arrays is wrong, the ids first. */
+export function badArrays(query: string, outIds: unknown, outDistances: unknown, distances: string): never {
+  if (!Array.isArray(outIds)) badOutput(query, 'outIds', outIds, 'an array');
+  badOutput(query, 'outDistances', outDistances, distances);
+}
+
+function badVisitor(query: string, visit: unknown): never {
+  fail(`${query} calls visit for each item found, which must be a function (got ${show(visit)})`);
 }
 
 function trim(out: IdArray, count: number): number {

@@ -1,4 +1,4 @@
-import { fail, show } from '../errors.js';
+import { describe, fail, show } from '../errors.js';
 import { StatePlan } from './StatePlan.js';
 import { runsReplaced } from '../queries/RunIndex.js';
 
@@ -37,22 +37,17 @@ export class QuadtreeSnapshot {
   }
 }
 
-/** The plan for `root`'s state as it is now: the last one, if the state kept its shape. */
-function planOf(root: object): StatePlan {
-  let plan = plans.get(root);
-  if (plan === undefined || !plan.fits()) {
-    plan = new StatePlan(root);
-    plans.set(root, plan);
-  }
-  return plan;
-}
-
 /** Saves `root`'s state into `into`, or a new snapshot. */
 export function saveState(root: object, into: QuadtreeSnapshot | undefined, stepCount: number): QuadtreeSnapshot {
   if (into !== undefined && !(into instanceof QuadtreeSnapshot))
     fail(`saveTree takes a snapshot to reuse, or nothing (got ${describe(into)})`);
   const snap = into ?? new QuadtreeSnapshot();
-  const plan = planOf(root);
+  // The last plan, if the state kept its shape.
+  let plan = plans.get(root);
+  if (plan === undefined || !plan.fits()) {
+    plan = new StatePlan(root);
+    plans.set(root, plan);
+  }
   if (snap.plan !== plan) {
     // Arrays sized to this plan; reused while it lasts (the same size, the same buffers).
     if (snap.numbers.length !== plan.numbers) snap.numbers = new Float64Array(plan.numbers);
@@ -119,13 +114,6 @@ function damage(snap: QuadtreeSnapshot, plan: StatePlan): string | null {
   }
   if (snap.lists.length !== plan.lists.length || snap.maps.length !== plan.maps.length) return 'lists do not match';
   return null;
-}
-
-/** A value as an error names it: objects by their kind, the rest as they print. */
-export function describe(v: unknown): string {
-  if (typeof v !== 'object' || v === null) return show(v);
-  const name = (v as { constructor?: { name?: string } }).constructor?.name ?? 'Object';
-  return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
 }
 
 function resize(a: unknown[][], n: number): void {

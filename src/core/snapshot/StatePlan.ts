@@ -71,7 +71,7 @@ export class StatePlan {
     const queue: object[] = [root];
     for (let q = 0; q < queue.length; q++) {
       const o = queue[q];
-      if (Array.isArray(o)) this.addLength(o);
+      if (Array.isArray(o)) this.add(o, 'length', LENGTH, this.numbers++, o.length);
       const skipped = scratch.get(o);
       for (const key of Array.isArray(o) ? o.keys() : Object.keys(o)) {
         if (skipped?.has(key as string) === true) continue;
@@ -128,10 +128,6 @@ export class StatePlan {
     this.kinds.push(kind);
     this.slots.push(slot);
     this.planned.push(planned);
-  }
-
-  private addLength(a: unknown[]): void {
-    this.add(a, 'length', LENGTH, this.numbers++, a.length);
   }
 
   /** Whether the state still has the plan's shape (references, array lengths, kinds). Allocates nothing. */

@@ -1,6 +1,6 @@
-import { fail, show } from '../errors.js';
+import { describe, fail, show } from '../errors.js';
 import { LooseQuadtree } from '../LooseQuadtree.js';
-import { describe, QuadtreeSnapshot } from './Snapshot.js';
+import { QuadtreeSnapshot } from './Snapshot.js';
 import { REF, StatePlan } from './StatePlan.js';
 
 /**

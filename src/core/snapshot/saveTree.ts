@@ -1,6 +1,6 @@
-import { fail } from '../errors.js';
+import { describe, fail } from '../errors.js';
 import { LooseQuadtree } from '../LooseQuadtree.js';
-import { applyState, checkState, describe, QuadtreeSnapshot, saveState } from './Snapshot.js';
+import { applyState, checkState, QuadtreeSnapshot, saveState } from './Snapshot.js';
 
 /**
  * Saves a tree's whole collision state (items, pairs, budget state, swept paths, lifespans, tile layers): after

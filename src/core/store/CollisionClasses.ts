@@ -91,7 +91,12 @@ export class CollisionClasses {
     for (let e = 0; k < 0 && e < MIXED; e++) if (this.size[e] === 0) k = e;
     if (k < 0) k = MIXED;
     else this.key(k, layer, mask, isStatic, top);
-    this.use(k);
+    // A class gets its arrays when first used.
+    if (this.start[k].length === 0) {
+      this.start[k] = new Int32Array(this.nodeCapacity);
+      this.own[k] = new Int32Array(this.nodeCapacity);
+      this.cap[k] = new Int32Array(this.nodeCapacity);
+    }
     return k;
   }
 
@@ -220,13 +225,6 @@ export class CollisionClasses {
       this.own[k].fill(0);
       this.cap[k].fill(0);
     }
-  }
-
-  private use(k: number): void {
-    if (this.start[k].length > 0) return;
-    this.start[k] = new Int32Array(this.nodeCapacity);
-    this.own[k] = new Int32Array(this.nodeCapacity);
-    this.cap[k] = new Int32Array(this.nodeCapacity);
   }
 
   private key(k: number, layer: number, mask: number, isStatic: number, top: number): void {
