@@ -307,9 +307,16 @@ export class LooseQuadtree extends QuadtreeQueries {
     if (!isObject(out)) badOutput('contact', 'out', out, 'an object');
     if (!this.isPair(a, b)) {
       const missing = !this.has(a) ? a : !this.has(b) ? b : null;
+      // Both in the tree, through the ECS: likeliest a handler of exits, whose pairs have ended.
+      const why =
+        missing !== null
+          ? ` (${noun} ${show(missing)} is not in the tree)`
+          : noun === 'entity'
+            ? ' (an exit ends the pair: read contacts in enter and stay handlers)'
+            : '';
       fail(
         `contact of ${noun === 'item' ? 'items' : 'entities'} ${show(a)} and ${show(b)}: they are not a pair after ` +
-          `the last step${missing === null ? '' : ` (${noun} ${show(missing)} is not in the tree)`}`,
+          `the last step${why}`,
       );
     }
     return this.exactTest.contact(a, b, out, boxNow);

@@ -75,7 +75,7 @@ function warnMissingSystems(s: QuadtreeState): void {
     s.warnedUnsynced = true;
     console.warn(
       `bitecs-quadtree: ${s.tree.stepCount} collision steps ran and quadtreeSyncSystem never did, so ` +
-        `${s.added.count} entities with Position and Bounds never entered the tree: run it before ` +
+        `${s.added.count} ${s.added.count === 1 ? 'entity' : 'entities'} with Position and Bounds never entered the tree: run it before ` +
         'quadtreeCollisionSystem each frame',
     );
   }

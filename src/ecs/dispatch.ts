@@ -34,7 +34,8 @@ import { stateOf, type QuadtreeState } from './state.js';
  *    exits. A call deferred at place `p` (from 0) of a handler's backlog is made (or dropped
  *    as above) within `floor(p / minCalls) + 1` frames.
  * 5. **Stay is a level**: at most one stay per pair per frame, never before the handler got
- *    the pair's enter (stays wait while its backlog is not empty), never replayed late. A
+ *    the pair's enter (stays wait while its backlog is not empty; a handler registered while
+ *    a pair goes on gets its stays and exit without an enter), never replayed late. A
  *    stay cut by the budget is not queued: the pair gets its stay in a later frame, when the
  *    walk resumes at the cut. While the handler's enters and exits fit in its share, each
  *    pair that keeps overlapping gets a stay at least once every `ceil(S / minCalls)` frames

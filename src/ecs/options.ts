@@ -29,9 +29,8 @@ export interface QuadtreeWorldOptions extends QuadtreeOptions {
    * Bounds without Position, an id beyond `maxId`, a bad Collider). Either way the entity is
    * held out of the tree, counted in `stats.held`, and put back once its values are valid.
    * `'throw'` also throws an error naming the entity, the field and the value at the end of
-   * the system that read them, every frame while the values stay bad: the sync, or for a big
-   * class of moving particles the collision system (see {@link quadtreeSyncSystem}); `'skip'`
-   * stays silent.
+   * the sync, every frame while the values stay bad (under a step budget, a waiting particle's
+   * when its share is read: see {@link quadtreeSyncSystem}); `'skip'` stays silent.
    * @default 'throw'
    */
   invalid?: 'throw' | 'skip';

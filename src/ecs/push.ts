@@ -1,7 +1,8 @@
 import { fail, show } from '../core/internal.js';
 import type { NumberStore } from './components.js';
 import { contactIn } from './queries.js';
-import { stateOf } from './state.js';
+import { stateOf, type QuadtreeState } from './state.js';
+import { validBox } from './check.js';
 import { markMovedIn } from './sync.js';
 
 /** The contact pushOut reads, reused: it allocates nothing. */
@@ -12,8 +13,10 @@ const hit = { nx: 0, ny: 0, depth: 0, x: 0, y: 0 };
  * `contact`): `self`'s Position moves against the normal by `share` of the depth (1, the
  * default, when `other` stays put, as a wall does; 0.5 each for two movers, called for both).
  * Given `self`'s velocity, the part of it running into `other` (`v · n > 0`) is taken away, or
- * bounced back times `restitution` (0 stops it, 1 bounces it whole). Returns the depth of the
- * contact (0 when they only touch, or have parted since the step). Allocates nothing.
+ * bounced back times `restitution` (0 stops it, 1 bounces it whole). A `Swept` `self` that
+ * passed through `other` within the frame is put back where it first touched it, and its path
+ * starts again there: a fast ship stops at a thin wall rather than beyond it. Returns the depth
+ * of the contact (0 when they only touch, or have parted since the step). Allocates nothing.
  *
  * @example
  * onCollision(world, (spark, wall) => pushOut(world, spark, wall, Velocity, 0.5), { layer: SPARK, other: WALL });
@@ -32,11 +35,14 @@ export function pushOut(
     fail(`pushOut of entity ${self}: restitution must be a finite number of 0 or more (got ${show(restitution)})`);
   const s = stateOf(world);
   const c = contactIn(s, self, other, hit);
+  const swept = s.entities.swept[self] === 1;
   if (c.depth > 0 && share > 0) {
     s.position.x[self] -= c.nx * c.depth * share;
     s.position.y[self] -= c.ny * c.depth * share;
     // Seen by the next sync in either detect mode, a Static entity included.
-    markMovedIn(s, self);
+    if (!swept || !restartPath(s, self)) markMovedIn(s, self);
+  } else if (share > 0 && swept) {
+    rewind(s, self, other);
   }
   if (velocity !== null) {
     const into = velocity.x[self] * c.nx + velocity.y[self] * c.ny;
@@ -46,4 +52,52 @@ export function pushOut(
     }
   }
   return c.depth;
+}
+
+/** The last step's path of a swept entity (see getPath), and the box of what it met, reused. */
+const from = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+const to = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+const met = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+
+/**
+ * Puts a swept entity that met `other` within the frame, and is clear of it now, back where they first touched (unless
+ * it was inside `other` then: it was leaving), its path starting again there.
+ */
+function rewind(s: QuadtreeState, self: number, other: number): void {
+  const tree = s.tree;
+  const toi = tree.timeOfImpact(self, other);
+  if (!(toi >= 0)) return;
+  tree.getPath(self, from, to);
+  const minX = from.minX + toi * (to.minX - from.minX),
+    minY = from.minY + toi * (to.minY - from.minY),
+    maxX = from.maxX + toi * (to.maxX - from.maxX),
+    maxY = from.maxY + toi * (to.maxY - from.maxY);
+  tree.getBox(other, met);
+  if (minX < met.maxX && met.minX < maxX && minY < met.maxY && met.minY < maxY) return;
+  s.position.x[self] = minX * 0.5 + maxX * 0.5;
+  s.position.y[self] = minY * 0.5 + maxY * 0.5;
+  if (!restartPath(s, self)) markMovedIn(s, self);
+  if (toi === 0) {
+    // Touching at the path's start, where a push left it: the contact's normal is the shapes' now (beyond), so the
+    // face they touch along gives the one the velocity is taken against.
+    hit.nx = maxX <= met.minX ? 1 : minX >= met.maxX ? -1 : 0;
+    hit.ny = hit.nx !== 0 ? 0 : maxY <= met.minY ? 1 : minY >= met.maxY ? -1 : 0;
+  }
+}
+
+/**
+ * Moves a swept entity's box in the tree to its Position now, its path starting there: the next step tests the way on
+ * from where a push left it, not the way back from where the last step did. False if its values make no box.
+ */
+function restartPath(s: QuadtreeState, self: number): boolean {
+  const x = s.position.x[self],
+    y = s.position.y[self],
+    hw = s.bounds.width[self] * 0.5,
+    hh = s.bounds.height[self] * 0.5;
+  // Bad values are the sync's to hold out.
+  if (!validBox(x, y, 2 * hw, 2 * hh)) return false;
+  s.tree.move(self, x - hw, y - hh, x + hw, y + hh);
+  s.tree.setSwept(self, false);
+  s.tree.setSwept(self, true);
+  return true;
 }

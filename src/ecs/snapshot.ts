@@ -261,9 +261,11 @@ function checkHandlers(s: QuadtreeState, snap: QuadtreeWorldSnapshot, verb: stri
   const now = s.handlers;
   const then = snap.handlers;
   const same = now.length === then.length && now.every((h, i) => h === then[i]);
-  if (!same)
-    fail(
-      `${verb}: handlers were registered or removed since the save (${then.length} then, ${now.length} now); ` +
-        'register handlers before saving; nothing was changed',
-    );
+  if (same) return;
+  // As many as at the save, but other functions: registered anew, as a hot reload does.
+  const what =
+    now.length === then.length
+      ? `the handlers are other functions than at the save (${now.length}, registered anew, as after a hot reload?)`
+      : `handlers were registered or removed since the save (${then.length} then, ${now.length} now)`;
+  fail(`${verb}: ${what}; register handlers before saving; nothing was changed`);
 }

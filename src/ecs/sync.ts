@@ -26,11 +26,10 @@ import { storeCentres } from './storeCentres.js';
  * tree when the component or entity is removed.
  *
  * With `invalid: 'throw'` (the default) it throws, after finishing its work, the first bad
- * value it met; the tree stays valid and the bad entity is held out. A big class of moving
- * particles that does not pair with itself is read by `quadtreeCollisionSystem`'s step
- * instead once it is set apart (not in its first two frames), which reports its bad values
- * the same way. Under a step budget the sync reads such a class a share at a time: a waiting
- * particle's bad value is thrown when its share comes (see docs/getting-started.md, "Bad input").
+ * value it met; the tree stays valid and the bad entity is held out. Under a step budget the
+ * sync reads a big class of moving particles that does not pair with itself a share at a
+ * time: a waiting particle's bad value is thrown when its share comes (see
+ * docs/getting-started.md, "Bad input").
  */
 export function quadtreeSyncSystem<W extends object>(world: W): W {
   const s = stateOf(world);

@@ -356,6 +356,9 @@ describe('misuse of the API', () => {
     );
     expect(() => sweepBox(w, 0, 0, 1, 1, 10, 10, none)).toThrow(array('sweepBox', 'hit', 'undefined', 'an object'));
     expect(() => contact(w, 1, 2, none)).toThrow(array('contact', 'out', 'undefined', 'an object'));
+    expect(() => forEachPair(w, none)).toThrow(
+      'bitecs-quadtree: forEachPair calls visit for each pair, which must be a function (got undefined)',
+    );
     // The outputs that may be left out still may.
     expect(queryNearest(w, 0, 0, 2, 100, [])).toBe(2);
     validateTree(getQuadtree(w));

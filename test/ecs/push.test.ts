@@ -8,6 +8,8 @@ import {
   quadtreeCollisionSystem,
   quadtreeSyncSystem,
   Static,
+  Swept,
+  validateTree,
 } from '../../src/index.js';
 import { Rng } from './helpers.js';
 
@@ -53,6 +55,47 @@ describe('pushOut', () => {
     expect(velocity.x[spark]).toBe(-1.5);
     step();
     expect(getQuadtree(w).current.count).toBe(0);
+  });
+
+  it('stops a Swept ship that passed through a thin wall where it first touched, and its next path starts there', () => {
+    for (const speed of [30, 60, 150]) {
+      const { w, c, velocity, body, step } = world();
+      const wall = body(100, 100, 16, 200, true); // x 92..108
+      const ship = body(50, 100, 12, 12);
+      addComponent(w, ship, Swept);
+      step();
+      let hits = 0;
+      for (let f = 0; f < 6; f++) {
+        velocity.x[ship] = speed;
+        c.position.x[ship] += velocity.x[ship];
+        step();
+        if (getQuadtree(w).pairStartedAt(ship, wall) < 0) continue;
+        hits++;
+        pushOut(w, ship, wall, velocity);
+        // At the wall's near face, never beyond it, and the run into it taken away.
+        expect(c.position.x[ship] + 6).toBeCloseTo(92, 4);
+        expect(velocity.x[ship]).toBe(0);
+        const box = getQuadtree(w).getBox(ship, { minX: 0, minY: 0, maxX: 0, maxY: 0 });
+        expect(box.maxX).toBeCloseTo(92, 4);
+      }
+      expect(hits).toBeGreaterThan(0);
+      // Pushed back to the face, it no longer overlaps: the pair ends, not found again along the way back.
+      step();
+      expect(getQuadtree(w).pairStartedAt(ship, wall)).toBe(-1);
+      validateTree(getQuadtree(w));
+    }
+    // One that began inside the wall and left it within the frame stays where it went.
+    const { w, c, velocity, body, step } = world();
+    const wall = body(100, 100, 16, 200, true);
+    const leaver = body(100, 100, 12, 12);
+    addComponent(w, leaver, Swept);
+    step();
+    c.position.x[leaver] = 140;
+    velocity.x[leaver] = 40;
+    step();
+    expect(getQuadtree(w).pairStartedAt(leaver, wall)).toBeGreaterThanOrEqual(0);
+    expect(pushOut(w, leaver, wall, velocity)).toBe(0);
+    expect([c.position.x[leaver], velocity.x[leaver]]).toEqual([140, 40]);
   });
 
   it('parts two movers that each take half, and a restitution of 0 stops the one running in', () => {

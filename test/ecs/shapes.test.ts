@@ -102,7 +102,7 @@ describe('contact in the ECS', () => {
     // The ship's circle reaches x 110; the wall starts at 105: 5 deep, straight along +x.
     expect(contact(scene.world, ship, wall, out)).toMatchObject({ nx: 1, ny: 0, depth: 5, x: 105, y: 100 });
     expect(() => contact(scene.world, ship, far, out)).toThrow(
-      `bitecs-quadtree: contact of entities ${ship} and ${far}: they are not a pair after the last step`,
+      `bitecs-quadtree: contact of entities ${ship} and ${far}: they are not a pair after the last step (an exit ends the pair: read contacts in enter and stay handlers)`,
     );
     const stray = addEntity(scene.world);
     expect(() => contact(scene.world, ship, stray, out)).toThrow(

@@ -231,6 +231,15 @@ describe('saveWorld and restoreWorld', () => {
     off();
     restoreWorld(world, snap);
     expect(entityExists(world, eid)).toBe(false);
+    // As many handlers as at the save but other functions, as a hot reload registers them anew: said so.
+    const first = onCollision(world, () => {});
+    const withOne = saveWorld(world);
+    first();
+    const again = onCollision(world, () => {});
+    expect(() => restoreWorld(world, withOne)).toThrow(
+      'restoreWorld: the handlers are other functions than at the save (1, registered anew, as after a hot reload?)',
+    );
+    again();
   });
 });
 
