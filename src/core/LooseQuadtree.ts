@@ -7,6 +7,7 @@ import {
   checkId,
   fail,
   isBits32,
+  isObject,
   isSquare,
   refuseCircleBox,
   show,
@@ -15,7 +16,7 @@ import { ABSENT, CIRCLE, PENDING, STATIC, SWEPT } from './store/ItemStore.js';
 import { LAST_FROM, LAST_TO, TO } from './store/SweptStore.js';
 import { ExactTest, type BoxReader } from './pairs/ExactTest.js';
 import { QueryEngine, type IdArray } from './queries/QueryEngine.js';
-import { isObject, MAX_DEPTH, QuadtreeQueries } from './queries/QuadtreeQueries.js';
+import { MAX_DEPTH, QuadtreeQueries } from './queries/QuadtreeQueries.js';
 import { runsReplaced } from './queries/RunIndex.js';
 import { SpatialTree } from './placement/SpatialTree.js';
 import {
@@ -192,6 +193,18 @@ export class LooseQuadtree extends QuadtreeQueries {
     return this.moveChecked(id, minX, minY, maxX, maxY);
   }
 
+  /**
+   * @internal {@link move} that puts the item there rather than moving it through the frame: a swept item's path starts
+   * again at the new box (a push out of a wall, a shape change), and the last step's path stays for getPath.
+   */
+  moveTo(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    this.move(id, minX, minY, maxX, maxY);
+    if (!this.tree.items.hasFlag(id, SWEPT)) return;
+    this.tree.sweeps.restart(id);
+    this.tree.coverPath(id);
+    if (this.tree.items.nodeOf(id) !== PENDING) this.moved(id);
+  }
+
   /** The rest of an indexed item's move once its box is stored; a detached item only counts as its class's move. */
   private moved(id: number): void {
     if (!this.tree.update(id)) this.broadphase.markDirty(id);
@@ -221,7 +234,7 @@ export class LooseQuadtree extends QuadtreeQueries {
    */
   setSwept(id: number, swept: boolean): void {
     const node = this.nodeOf(id, 'setSwept');
-    checkFlag(`item ${id}'s swept flag`, swept);
+    if (typeof swept !== 'boolean') checkFlag(`item ${id}'s swept flag`, swept);
     const items = this.tree.items;
     const sweeps = this.tree.sweeps;
     if (items.hasFlag(id, SWEPT) === swept) return;
@@ -458,7 +471,7 @@ export class LooseQuadtree extends QuadtreeQueries {
   /** Marks an item static (a wall): never paired with another static item. */
   setStatic(id: number, isStatic: boolean): void {
     this.nodeOf(id, 'setStatic');
-    checkFlag(`item ${id}'s static flag`, isStatic);
+    if (typeof isStatic !== 'boolean') checkFlag(`item ${id}'s static flag`, isStatic);
     const items = this.tree.items;
     if (items.hasFlag(id, STATIC) === isStatic) return;
     items.setFlag(id, STATIC, isStatic);

@@ -137,3 +137,19 @@ export function describe(v: unknown): string {
 export function badOutput(query: string, param: string, value: unknown, kind: string): never {
   fail(`${query} writes its answer into ${param}, which must be ${kind} the caller owns (got ${describe(value)})`);
 }
+
+/** True for an object (not null): a hit or contact record the caller owns. */
+export function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
+}
+
+/** {@link badOutput} of whichever of a query's two output arrays is wrong, the ids first. */
+export function badArrays(query: string, outIds: unknown, outDistances: unknown, distances: string): never {
+  if (!Array.isArray(outIds)) badOutput(query, 'outIds', outIds, 'an array');
+  badOutput(query, 'outDistances', outDistances, distances);
+}
+
+/** Refuses a missing visitor by name, where the first call of it would throw a bare TypeError. */
+export function badVisitor(query: string, visit: unknown, each = 'item found'): never {
+  fail(`${query} calls visit for each ${each}, which must be a function (got ${show(visit)})`);
+}

@@ -1,5 +1,7 @@
 /** The core's internal entry for `ecs/` and `pixi/`, their only import from `core/`: not public API. */
 export {
+  badArrays,
+  badVisitor,
   checkFlag,
   describe,
   fail,
@@ -17,7 +19,6 @@ export { checkKeys, QUADTREE_KEYS, type KeysOf } from './optionKeys.js';
 export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
 export { IdList } from './lists/IdList.js';
 export { spatialTreeOf } from './LooseQuadtree.js';
-export { badArrays } from './queries/QuadtreeQueries.js';
 export type { SpatialTree } from './placement/SpatialTree.js';
 export { MAX_CLASSES, MIXED } from './store/CollisionClasses.js';
 export { CIRCLE } from './store/ItemStore.js';

@@ -1,5 +1,5 @@
 import type { PairList } from '../core/index.js';
-import { before as keyBefore, fail, runEnd, show } from '../core/internal.js';
+import { badVisitor, before as keyBefore, runEnd } from '../core/internal.js';
 import { Phase, type PhaseValue } from './components.js';
 import { IN_TREE } from './entities.js';
 import { stateOf } from './state.js';
@@ -36,8 +36,7 @@ export function forEachPair(
   maxPriority = 255,
 ): number {
   const s = stateOf(world);
-  if (typeof visit !== 'function')
-    fail(`forEachPair calls visit for each pair, which must be a function (got ${show(visit)})`);
+  if (typeof visit !== 'function') badVisitor('forEachPair', visit, 'pair');
   const tree = s.tree;
   const cur = tree.current;
   const en = tree.entered;

@@ -96,8 +96,6 @@ function restartPath(s: QuadtreeState, self: number): boolean {
     hh = s.bounds.height[self] * 0.5;
   // Bad values are the sync's to hold out.
   if (!validBox(x, y, 2 * hw, 2 * hh)) return false;
-  s.tree.move(self, x - hw, y - hh, x + hw, y + hh);
-  s.tree.setSwept(self, false);
-  s.tree.setSwept(self, true);
+  s.tree.moveTo(self, x - hw, y - hh, x + hw, y + hh);
   return true;
 }

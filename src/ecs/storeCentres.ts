@@ -1,7 +1,7 @@
 import { CIRCLE, isSquare, makesBox, type SpatialTree } from '../core/internal.js';
 
 /** Numbers by id: a plain array, a typed array or any indexable store. */
-export type Numbers = { readonly [id: number]: number };
+type Numbers = { readonly [id: number]: number };
 
 /** Rounds to float32, as the slots store a box's corners. */
 const fround = Math.fround;

@@ -328,13 +328,11 @@ function applyShapeChanges(s: QuadtreeState): void {
       }
       const hw = w * 0.5,
         hh = h * 0.5;
-      s.tree.move(eid, x - hw, y - hh, x + hw, y + hh);
       // A swept entity's path began at its last step's box, which need not be square: its
-      // path starts again where it is now, as when it turns swept.
-      if (ent.swept[eid] === 1) s.tree.setSwept(eid, false);
+      // path starts again where it is now.
+      s.tree.moveTo(eid, x - hw, y - hh, x + hw, y + hh);
     }
     s.tree.setShape(eid, want ? Shape.Circle : Shape.Box);
-    if (want && ent.swept[eid] === 1) s.tree.setSwept(eid, true);
     ent.circle[eid] = want ? 1 : 0;
   }
   list.clear();

@@ -143,7 +143,8 @@ class View {
 function checkEntry(id: number, what: string, value: unknown, inView: unknown): void {
   if (!Number.isInteger(id) || id < 0) fail(`cull id must be a non-negative integer (got ${show(id)})`);
   if (value === null || typeof value !== 'object') fail(`${what} for id ${id} must be an object (got ${show(value)})`);
-  checkFlag(`inView for id ${id}`, inView);
+  // Its message built only when it fails: this runs for every object set.
+  if (typeof inView !== 'boolean') checkFlag(`inView for id ${id}`, inView);
 }
 
 /** Refuses a position source without `x` and `y` arrays: a missing one would place every object at NaN. */

@@ -1,4 +1,15 @@
-import { badOutput, checkQueryNumber, fail, FLOAT32_MAX as F32, isBits32, queryNumber as q, show } from '../errors.js';
+import {
+  badArrays,
+  badOutput,
+  badVisitor,
+  checkQueryNumber,
+  isObject,
+  fail,
+  FLOAT32_MAX as F32,
+  isBits32,
+  queryNumber as q,
+  show,
+} from '../errors.js';
 import type { RayHit, SweepHit } from '../options.js';
 import type { SpatialTree } from '../placement/SpatialTree.js';
 import { cellDepth } from '../store/ItemStore.js';
@@ -276,21 +287,6 @@ export abstract class QuadtreeQueries {
       if (first !== -1) for (let c = first + 3; c >= first; c--) stack[top++] = c;
     }
   }
-}
-
-/** True for an object (not null): a hit or contact record the caller owns. */
-export function isObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null;
-}
-
-/** {@link badOutput} of whichever of a query's two output arrays is wrong, the ids first. */
-export function badArrays(query: string, outIds: unknown, outDistances: unknown, distances: string): never {
-  if (!Array.isArray(outIds)) badOutput(query, 'outIds', outIds, 'an array');
-  badOutput(query, 'outDistances', outDistances, distances);
-}
-
-function badVisitor(query: string, visit: unknown): never {
-  fail(`${query} calls visit for each item found, which must be a function (got ${show(visit)})`);
 }
 
 function trim(out: IdArray, count: number): number {

@@ -93,7 +93,6 @@ export class ItemStore {
     try {
       this.rec = grow(this.rec, cap, NO_RECORD);
     } catch (e) {
-      // Arrays grown before the failure are harmless: the capacity is the map's length.
       if (e instanceof RangeError) tooFar(id, cap, limit);
       throw e;
     }
@@ -328,7 +327,7 @@ export function tierOf(priority: number): number {
   return 3 - (priority >> 6);
 }
 
-/** Bytes of per-id storage: the id's slot (and the detached bit). */
+/** Bytes of per-id storage: the id's slot. */
 const BYTES_PER_ID = 4;
 
 /** The id map spans every id up to the largest: one far id costs 4 bytes for each id below it. */

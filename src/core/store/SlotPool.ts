@@ -201,8 +201,8 @@ export class SlotPool {
   }
 
   /**
-   * Copies slot `from` whole (box, id, collider, record) into slot `to`. Written out: births and deaths copy slots
-   * in the hot path, where the shared copySlot (through its column objects) is measurably slower.
+   * Copies slot `from` whole (box, id, collider, record) into slot `to`. Written out rather than through copySlot's
+   * column objects: births and deaths copy slots in the hot path.
    */
   copy(from: number, to: number): void {
     const { box, record } = this;

@@ -46,6 +46,12 @@ export class SweptStore {
     }
   }
 
+  /** Starts the id's path again where it ends now; the last step's path stays. */
+  restart(id: number): void {
+    const o = this.at(id);
+    this.boxes.copyWithin(o + FROM, o + TO, o + TO + 4);
+  }
+
   /** Ends the id's path: the last entry moves into its place. */
   remove(id: number): void {
     const e = this.entryOf[id];
