@@ -117,10 +117,10 @@ export function isSquare(minX: number, minY: number, maxX: number, maxY: number,
   );
 }
 
-/** Refuses a circle whose box is not square, naming the item and both sizes. */
-export function refuseCircleBox(id: number, minX: number, minY: number, maxX: number, maxY: number): never {
+/** Refuses a circle whose box is not square, naming the item and both sizes (after `verb`, as `validate: `). */
+export function refuseCircleBox(id: number, minX: number, minY: number, maxX: number, maxY: number, verb = ''): never {
   fail(
-    `item ${id} is a circle but its box is ${show(maxX - minX)} wide and ${show(maxY - minY)} high: ` +
+    `${verb}item ${id} is a circle but its box is ${show(maxX - minX)} wide and ${show(maxY - minY)} high: ` +
       'a circle is inscribed in a square box (its diameter is the width); give it centre ± radius, not corners ' +
       'read back from getBox, whose float32 rounding drifts',
   );

@@ -12,11 +12,13 @@ export const HELD = 3;
 
 /**
  * `marks` bits: queued for a re-read by markMoved; listed in `held`; has a Collider (kept by
- * the plugin's observers while the entity has Position and Bounds, see plugin.ts).
+ * the plugin's observers while the entity has Position and Bounds, see plugin.ts); a tile
+ * layer's rectangle, until it loses Position or Bounds (see tilemap.ts).
  */
 export const MARK_MOVED = 1;
 export const IN_HELD_LIST = 2;
 export const HAS_COLLIDER = 4;
+export const TILE_RECT = 8;
 
 /**
  * What the plugin knows about each entity, in parallel typed arrays indexed by entity id

@@ -14,7 +14,7 @@ import {
 } from 'bitecs';
 import type { BudgetOptions, LooseQuadtree } from '../core/index.js';
 import { checkKeys, fail, show } from '../core/internal.js';
-import { HAS_COLLIDER, UNTRACKED, QUEUED } from './entities.js';
+import { HAS_COLLIDER, TILE_RECT, UNTRACKED, QUEUED } from './entities.js';
 import { DISPATCH_KEYS, WORLD_KEYS, type DispatchBudget, type QuadtreeWorldOptions } from './options.js';
 import { DEFAULT_COLLIDER, isPluginCollider, type ColliderStore } from './components.js';
 import { findState, QuadtreeState, setState, stateOf } from './state.js';
@@ -270,5 +270,5 @@ function lost(s: QuadtreeState, eid: number): void {
   if (!(eid < ent.capacity)) return;
   release(s, eid);
   ent.status[eid] = UNTRACKED;
-  ent.marks[eid] &= ~HAS_COLLIDER;
+  ent.marks[eid] &= ~(HAS_COLLIDER | TILE_RECT);
 }

@@ -8,6 +8,7 @@ import {
   type TileLayer,
 } from '../tilemap/internal.js';
 import type { QuadtreeState } from './state.js';
+import { TILE_RECT } from './entities.js';
 import { stateOf } from './state.js';
 
 /**
@@ -18,7 +19,8 @@ import { stateOf } from './state.js';
  *
  * The entities are the layer's: change tiles with `layer.setTile` / `setTiles` (entities of
  * rectangles that change are removed and new ones added; the others stay), end the layer
- * with `layer.destroy()`, and do not remove or move them yourself. A pair with one of them
+ * with `layer.destroy()`, and do not remove or move them yourself (after a removal by hand,
+ * the layer's changes throw, naming the rectangle). A pair with one of them
  * names its entity: `layer.owns(eid)` tells the layer's entities from others, and
  * `layer.tileOfContact(eid, x, y, out)` gives the tile a contact point touched.
  *
@@ -59,6 +61,12 @@ class EntitySink implements RectSink {
     addComponent(w, eid, s.collider);
     addComponent(w, eid, s.position);
     addComponent(w, eid, s.bounds);
+    // Cleared when the entity loses Position or Bounds: then it is no longer the layer's.
+    if (eid < s.entities.capacity) s.entities.marks[eid] |= TILE_RECT;
+  }
+
+  holds(eid: number): boolean {
+    return !(eid < this.s.entities.capacity) || (this.s.entities.marks[eid] & TILE_RECT) !== 0;
   }
 
   recollide(eid: number): void {

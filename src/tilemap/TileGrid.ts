@@ -28,6 +28,8 @@ export interface RectSink {
   remove(id: number): void;
   /** Gives the item `id` the layer's collider again (it changed). */
   recollide(id: number): void;
+  /** False once the game took item `id` away by hand: its id may be someone else's now. */
+  holds(id: number): boolean;
 }
 
 const NONE = -1;
@@ -304,10 +306,11 @@ export class TileGrid {
   }
 
   /** Removes every rectangle (the layer is destroyed). */
+  /** Removes every rectangle but those the game took away by hand (their ids may be others' now). */
   removeAll(): void {
     for (let s = 0; s < this.slotEnd; s++) {
       if (this.ids[s] === NONE) continue;
-      this.sink.remove(this.ids[s]);
+      if (this.sink.holds(this.ids[s])) this.sink.remove(this.ids[s]);
       this.freeSlot(s);
     }
   }

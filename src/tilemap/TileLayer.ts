@@ -303,9 +303,12 @@ export class TileLayer {
     for (let s = 0; s < g.ids.length; s++) if (g.ids[s] >= 0) g.sink.recollide(g.ids[s]);
   }
 
-  /** Removes every rectangle from the tree (their pairs exit at the next step); the layer is done. */
+  /**
+   * Removes every rectangle from the tree (their pairs exit at the next step); the layer is done.
+   * A rectangle removed by hand before is left alone: its id may be another's by now.
+   */
   destroy(): void {
-    this.checkLive('destroy');
+    this.checkLive('destroy', false);
     this.grid.removeAll();
     this.destroyed = true;
     this.owner.attached.splice(this.owner.attached.indexOf(this), 1);
@@ -329,7 +332,7 @@ export class TileLayer {
     return s;
   }
 
-  private checkLive(verb: string): void {
+  private checkLive(verb: string, held = true): void {
     if (this.destroyed) fail(`tile layer ${verb}: the layer was destroyed`);
     // A clear, or a restore of a snapshot saved before the layer was made, takes its items away.
     if (!this.owner.attached.includes(this))
@@ -337,6 +340,17 @@ export class TileLayer {
         `tile layer ${verb}: the ${this.ownerName} no longer holds this layer's rectangles ` +
           '(it was cleared, or restored to a snapshot saved before the layer was made)',
       );
+    // Before anything changes: removing or recolliding a rectangle taken away by hand would hit whoever has its id now.
+    const g = this.grid;
+    for (let s = 0; held && s < g.ids.length; s++) {
+      if (g.ids[s] < 0 || g.sink.holds(g.ids[s])) continue;
+      const rows = g.r0[s] === g.r1[s] ? `row ${g.r0[s]}` : `rows ${g.r0[s]}..${g.r1[s]}`;
+      fail(
+        `tile layer ${verb}: rectangle ${g.ids[s]} (columns ${g.c0[s]}..${g.c1[s]}, ${rows}) was removed from the ` +
+          `${this.ownerName} by hand; a layer's rectangles are its own: change tiles with setTile or setTiles, ` +
+          'end the layer with destroy() (which leaves that one alone)',
+      );
+    }
   }
 }
 
@@ -458,5 +472,9 @@ class TreeSink implements RectSink {
   remove(id: number): void {
     this.tree.remove(id);
     this.release(id);
+  }
+
+  holds(id: number): boolean {
+    return this.tree.has(id);
   }
 }

@@ -1,4 +1,14 @@
-import { addComponent, addEntity, createWorld, entityExists, hasComponent, query, type World } from 'bitecs';
+import {
+  addComponent,
+  addEntity,
+  createWorld,
+  entityExists,
+  hasComponent,
+  query,
+  removeComponent,
+  removeEntity,
+  type World,
+} from 'bitecs';
 import { describe, expect, it } from 'vitest';
 import {
   addQuadtree,
@@ -182,6 +192,41 @@ describe('tile layer in a world', () => {
     const hits: number[] = [];
     getQuadtree(world).queryPoint(5 * 16 + 8, 8 * 16 + 8, hits, 4);
     expect(hits).toEqual([pillar]);
+  });
+
+  it("refuses a change after the game removed a rectangle's entity, and never removes the entity that took its id", () => {
+    const world = addQuadtree(createWorld(), { width: 160, height: 160 });
+    // A wall in row 2, columns 1..6, and a pillar.
+    const data = new Array<number>(100).fill(0);
+    for (let c = 1; c <= 6; c++) data[20 + c] = 1;
+    data[8 * 10 + 5] = 1;
+    const layer = addTileLayer(world, { data, width: 10, tileWidth: 16, tileHeight: 16 });
+    frame(world);
+    const wall = layer.idAt(1, 2),
+      pillar = layer.idAt(5, 8);
+    removeEntity(world, wall);
+    // The game's next entity takes the wall's id (bitECS recycles it).
+    const game = addEntity(world);
+    addComponent(world, game, Position);
+    addComponent(world, game, Bounds);
+    Bounds.width[game] = Bounds.height[game] = 4;
+    expect(game).toBe(wall);
+    frame(world);
+    expect(() => layer.setTile(3, 2, 0)).toThrow(
+      `bitecs-quadtree: tile layer setTile: rectangle ${wall} (columns 1..6, row 2) was removed from the world by ` +
+        "hand; a layer's rectangles are its own: change tiles with setTile or setTiles, end the layer with destroy()",
+    );
+    expect(() => layer.setCollider(4, -1, 10)).toThrow(`tile layer setCollider: rectangle ${wall}`);
+    expect([layer.isSolid(3, 2), entityExists(world, game)]).toEqual([true, true]);
+    // Losing Bounds (or Position) is losing the rectangle too.
+    const other = addTileLayer(world, { data: [1], width: 1, tileWidth: 16, tileHeight: 16, x: 144, y: 144 });
+    removeComponent(world, other.idAt(0, 0), Bounds);
+    expect(() => other.setTile(0, 0, 0)).toThrow('was removed from the world by hand');
+    layer.destroy();
+    frame(world);
+    expect([entityExists(world, game), entityExists(world, pillar)]).toEqual([true, false]);
+    expect(getQuadtree(world).size).toBe(1);
+    validateTree(getQuadtree(world));
   });
 
   it('refuses bad input with a clear error and adds nothing', () => {

@@ -310,6 +310,26 @@ describe('tile layer', () => {
     expect(again.isGone).toBe(false);
   });
 
+  it('refuses a change after a rectangle was removed by hand, and can still be destroyed', () => {
+    const tree = new LooseQuadtree();
+    // Rows 0 and 1: a full row, then a lone tile.
+    const layer = new TileLayer(tree, { data: [1, 1, 0, 1], width: 2, tileWidth: 8, tileHeight: 8, ids: 1000 });
+    tree.step();
+    const row = layer.idAt(0, 0);
+    tree.remove(row);
+    tree.step();
+    expect(() => layer.setTile(0, 1, 1)).toThrow(
+      `bitecs-quadtree: tile layer setTile: rectangle ${row} (columns 0..1, row 0) was removed from the tree by hand; ` +
+        "a layer's rectangles are its own",
+    );
+    expect(() => layer.setCollider(2, -1, 5)).toThrow(`tile layer setCollider: rectangle ${row} (columns 0..1, row 0)`);
+    expect(layer.getTile(0, 1)).toBe(0);
+    layer.destroy();
+    tree.step();
+    expect(tree.size).toBe(0);
+    validateTree(tree);
+  });
+
   it('refuses bad input with a clear error and changes nothing', () => {
     const tree = new LooseQuadtree();
     const base = { data: [1, 1, 0, 0, 1, 0], width: 3, tileWidth: 16, tileHeight: 16, ids: 0 };

@@ -390,14 +390,14 @@ export class SpatialTree {
     );
   }
   /** Refuses to make a circle of an item whose box (both ends of its path, if swept) is not square. */
-  checkSquare(id: number): void {
+  checkSquare(id: number, verb = ''): void {
     // A swept item's two path ends lie side by side (FROM, then TO); another's one box is its slot's.
     const swept = this.items.hasFlag(id, SWEPT);
     const b = swept ? this.sweeps.boxes : this.slots.box;
     const from = swept ? this.sweeps.at(id) + FROM : this.items.boxAt(id);
     for (let o = from; o <= from + (swept ? TO : 0); o += 4) {
       if (!isSquare(b[o], b[o + 1], b[o + 2], b[o + 3], STORED))
-        refuseCircleBox(id, b[o], b[o + 1], b[o + 2], b[o + 3]);
+        refuseCircleBox(id, b[o], b[o + 1], b[o + 2], b[o + 3], verb);
     }
   }
   /** The class an item's collider and static flag belong to. */

@@ -327,7 +327,7 @@ export class TreeCheck {
     const items = this.tree.items;
     if (!items.hasFlag(id, CIRCLE)) return;
     this.roundCounts[k]++;
-    this.tree.checkSquare(id);
+    this.tree.checkSquare(id, 'validate: ');
   }
 
   /** A swept item's box covers its path (after a step possibly still the previous path, until it moves). */
