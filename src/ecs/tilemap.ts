@@ -20,7 +20,7 @@ import { stateOf } from './state.js';
  * The entities are the layer's: change tiles with `layer.setTile` / `setTiles` (entities of
  * rectangles that change are removed and new ones added; the others stay), end the layer
  * with `layer.destroy()`, and do not remove or move them yourself (after a removal by hand,
- * the layer's changes throw, naming the rectangle). A pair with one of them
+ * a change that would remove that rectangle throws, naming it). A pair with one of them
  * names its entity: `layer.owns(eid)` tells the layer's entities from others, and
  * `layer.tileOfContact(eid, x, y, out)` gives the tile a contact point touched.
  *

@@ -126,13 +126,14 @@ export class TileGrid {
 
   /**
    * Sets tiles from flat triples `[col, row, value, ...]` (already checked) and re-merges the
-   * rows they touch. If the sink refuses the ids of the new rectangles, the tiles are put back
-   * and the error is thrown: nothing changed.
+   * rows they touch. Nothing changes if a rectangle to remove is one the sink no longer holds
+   * (its slot is returned, else -1), or if the sink refuses the ids of the new rectangles (its
+   * error is thrown).
    */
-  change(triples: ArrayLike<number>, isSolid: (value: number) => boolean): void {
+  change(triples: ArrayLike<number>, isSolid: (value: number) => boolean): number {
     const cols = this.columns;
     const n = triples.length / 3;
-    // Old values kept to undo if the sink refuses ids.
+    // Old values kept to undo.
     if (this.old.length < n) this.old = new Float64Array(Math.max(n, this.old.length * 2));
     const old = this.old;
     this.rowMark.fill(0);
@@ -150,17 +151,29 @@ export class TileGrid {
         any = true;
       }
     }
-    if (!any) return;
+    if (!any) return -1;
     this.deriveChanged();
+    // A rectangle the game removed by hand: its id may be another's now, so nothing is removed.
+    for (const s of this.removes) {
+      if (this.stamp[s] !== this.stampNow || this.sink.holds(this.ids[s])) continue;
+      this.undo(triples, n, isSolid);
+      return s;
+    }
     try {
       this.commit();
     } catch (e) {
-      for (let i = n - 1; i >= 0; i--) {
-        const t = triples[3 * i + 1] * cols + triples[3 * i];
-        this.values[t] = old[i];
-        this.solid[t] = isSolid(old[i]) ? 1 : 0;
-      }
+      this.undo(triples, n, isSolid);
       throw e;
+    }
+    return -1;
+  }
+
+  /** Puts back the values {@link change} overwrote. */
+  private undo(triples: ArrayLike<number>, n: number, isSolid: (value: number) => boolean): void {
+    for (let i = n - 1; i >= 0; i--) {
+      const t = triples[3 * i + 1] * this.columns + triples[3 * i];
+      this.values[t] = this.old[i];
+      this.solid[t] = isSolid(this.old[i]) ? 1 : 0;
     }
   }
 
@@ -255,10 +268,10 @@ export class TileGrid {
 
   /** Takes ids for the stacks to add (may throw, before anything changed), then applies the change. */
   private commit(): void {
+    const stamp = this.stampNow;
     const n = this.addCount >> 2;
     if (this.newIds.length < n) this.newIds = new Int32Array(Math.max(n, this.newIds.length * 2));
     this.sink.acquire(n, this.newIds);
-    const stamp = this.stampNow;
     for (const s of this.removes) {
       if (this.stamp[s] !== stamp) continue;
       this.sink.remove(this.ids[s]);
@@ -305,7 +318,6 @@ export class TileGrid {
     this.count--;
   }
 
-  /** Removes every rectangle (the layer is destroyed). */
   /** Removes every rectangle but those the game took away by hand (their ids may be others' now). */
   removeAll(): void {
     for (let s = 0; s < this.slotEnd; s++) {

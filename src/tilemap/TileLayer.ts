@@ -186,7 +186,8 @@ export class TileLayer {
       this.indexOf(verb, triples[i], triples[i + 1]);
       checkValue(`tile layer ${verb} value at column ${triples[i]}, row ${triples[i + 1]}`, triples[i + 2]);
     }
-    this.grid.change(triples, this.isSolidValue);
+    const lost = this.grid.change(triples, this.isSolidValue);
+    if (lost >= 0) this.refuseLost(verb, lost);
   }
 
   /**
@@ -198,9 +199,9 @@ export class TileLayer {
     return s < 0 || this.isGone ? -1 : this.grid.ids[s];
   }
 
-  /** True when `id` is one of the layer's rectangles (never once the layer is gone). */
+  /** True when `id` is one of the layer's rectangles (never once the layer is gone, or the rectangle removed by hand). */
   owns(id: number): boolean {
-    return this.grid.slotOfId.has(id) && !this.isGone;
+    return this.grid.slotOfId.has(id) && !this.isGone && this.grid.sink.holds(id);
   }
 
   /**
@@ -296,6 +297,8 @@ export class TileLayer {
   setCollider(layer: number, mask: number, priority: number): void {
     this.checkLive('setCollider');
     const c = parseCollider(layer, mask, priority);
+    for (let s = 0; s < this.grid.ids.length; s++)
+      if (this.grid.ids[s] >= 0 && !this.grid.sink.holds(this.grid.ids[s])) this.refuseLost('setCollider', s);
     this.collider.layer = c.layer;
     this.collider.mask = c.mask;
     this.collider.priority = c.priority;
@@ -308,7 +311,7 @@ export class TileLayer {
    * A rectangle removed by hand before is left alone: its id may be another's by now.
    */
   destroy(): void {
-    this.checkLive('destroy', false);
+    this.checkLive('destroy');
     this.grid.removeAll();
     this.destroyed = true;
     this.owner.attached.splice(this.owner.attached.indexOf(this), 1);
@@ -332,7 +335,7 @@ export class TileLayer {
     return s;
   }
 
-  private checkLive(verb: string, held = true): void {
+  private checkLive(verb: string): void {
     if (this.destroyed) fail(`tile layer ${verb}: the layer was destroyed`);
     // A clear, or a restore of a snapshot saved before the layer was made, takes its items away.
     if (!this.owner.attached.includes(this))
@@ -340,17 +343,17 @@ export class TileLayer {
         `tile layer ${verb}: the ${this.ownerName} no longer holds this layer's rectangles ` +
           '(it was cleared, or restored to a snapshot saved before the layer was made)',
       );
-    // Before anything changes: removing or recolliding a rectangle taken away by hand would hit whoever has its id now.
+  }
+
+  /** Refuses to touch the rectangle in slot `s`, which the game took away by hand: its id may be another's now. */
+  private refuseLost(verb: string, s: number): never {
     const g = this.grid;
-    for (let s = 0; held && s < g.ids.length; s++) {
-      if (g.ids[s] < 0 || g.sink.holds(g.ids[s])) continue;
-      const rows = g.r0[s] === g.r1[s] ? `row ${g.r0[s]}` : `rows ${g.r0[s]}..${g.r1[s]}`;
-      fail(
-        `tile layer ${verb}: rectangle ${g.ids[s]} (columns ${g.c0[s]}..${g.c1[s]}, ${rows}) was removed from the ` +
-          `${this.ownerName} by hand; a layer's rectangles are its own: change tiles with setTile or setTiles, ` +
-          'end the layer with destroy() (which leaves that one alone)',
-      );
-    }
+    const rows = g.r0[s] === g.r1[s] ? `row ${g.r0[s]}` : `rows ${g.r0[s]}..${g.r1[s]}`;
+    return fail(
+      `tile layer ${verb}: rectangle ${g.ids[s]} (columns ${g.c0[s]}..${g.c1[s]}, ${rows}) was removed from the ` +
+        `${this.ownerName} by hand; a layer's rectangles are its own: change tiles with setTile or setTiles, ` +
+        'end the layer with destroy() (which leaves that one alone)',
+    );
   }
 }
 
