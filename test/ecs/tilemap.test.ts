@@ -169,16 +169,19 @@ describe('tile layer in a world', () => {
     expect(compared).toBeGreaterThan(100);
   });
 
-  it('keeps the entities of rectangles that did not change, and removes the others', () => {
+  /** A layer in a 160 px world: a wall in row 2, columns 1..6, and a pillar far below; after one frame. */
+  function wallAndPillar(): { world: World; layer: TileLayer; wall: number; pillar: number } {
     const world = addQuadtree(createWorld(), { width: 160, height: 160 });
-    // A wall in row 2, columns 1..6, and a pillar far below.
     const data = new Array<number>(100).fill(0);
     for (let c = 1; c <= 6; c++) data[20 + c] = 1;
     data[8 * 10 + 5] = 1;
     const layer = addTileLayer(world, { data, width: 10, tileWidth: 16, tileHeight: 16 });
     frame(world);
-    const wall = layer.idAt(1, 2),
-      pillar = layer.idAt(5, 8);
+    return { world, layer, wall: layer.idAt(1, 2), pillar: layer.idAt(5, 8) };
+  }
+
+  it('keeps the entities of rectangles that did not change, and removes the others', () => {
+    const { world, layer, wall, pillar } = wallAndPillar();
     layer.setTile(3, 2, 0); // a hole in the wall: two pieces
     expect(entityExists(world, wall)).toBe(false);
     expect(layer.idAt(5, 8)).toBe(pillar);
@@ -195,15 +198,7 @@ describe('tile layer in a world', () => {
   });
 
   it("refuses a change after the game removed a rectangle's entity, and never removes the entity that took its id", () => {
-    const world = addQuadtree(createWorld(), { width: 160, height: 160 });
-    // A wall in row 2, columns 1..6, and a pillar.
-    const data = new Array<number>(100).fill(0);
-    for (let c = 1; c <= 6; c++) data[20 + c] = 1;
-    data[8 * 10 + 5] = 1;
-    const layer = addTileLayer(world, { data, width: 10, tileWidth: 16, tileHeight: 16 });
-    frame(world);
-    const wall = layer.idAt(1, 2),
-      pillar = layer.idAt(5, 8);
+    const { world, layer, wall, pillar } = wallAndPillar();
     removeEntity(world, wall);
     // The game's next entity takes the wall's id (bitECS recycles it).
     const game = addEntity(world);
