@@ -40,6 +40,7 @@ export function quadtreeToBytes(snapshot: QuadtreeWorldSnapshot, into?: Uint8Arr
     tracked: Array.from(snapshot.tracked.subarray(0, snapshot.trackedCount)),
     trackedMarks: Array.from(snapshot.trackedMarks.subarray(0, snapshot.trackedCount)),
     pairEntities: Array.from(snapshot.pairEntities.subarray(0, 3 * snapshot.pairEntityCount)),
+    handlers: [snapshot.handlers.length],
   };
   return packBytes(stateParts(snapshot.state, QUADTREE, optionsOf(owner), extra), into, 'quadtreeToBytes');
 }
@@ -53,10 +54,18 @@ export function quadtreeToBytes(snapshot: QuadtreeWorldSnapshot, into?: Uint8Arr
  */
 export function quadtreeFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): QuadtreeWorldSnapshot {
   const s = stateOf(world);
-  return collision(
-    s,
-    readParts(s, unpackBytes(bytes, 'quadtreeFromBytes'), QUADTREE, optionsOf(s), 'quadtreeFromBytes', ADVICE),
-  );
+  const parts = unpackBytes(bytes, 'quadtreeFromBytes');
+  checkHandlers(s, parts.meta, 'quadtreeFromBytes');
+  return collision(s, readParts(s, parts, QUADTREE, optionsOf(s), 'quadtreeFromBytes', ADVICE));
+}
+
+/** Refuses a collision state saved with another count of handlers, naming both (bytes without the count pass). */
+function checkHandlers(s: QuadtreeState, meta: unknown, verb: string): void {
+  const saved = (meta as { extra?: { handlers?: number[] } }).extra?.handlers?.[0];
+  if (saved !== undefined && saved !== s.handlers.length)
+    fail(
+      `${verb}: the snapshot was saved with other collision handlers (${saved} then, ${s.handlers.length} here): ${ADVICE}`,
+    );
 }
 
 /** A world's collision snapshot from the state and lists read back. */
@@ -160,6 +169,7 @@ export function worldToBytes(snapshot: WorldSnapshot, into?: Uint8Array): Uint8A
       tracked: [],
       trackedMarks: [],
       pairEntities: [],
+      handlers: [snapshot.quadtree.handlers.length],
     });
     quadtree = parts.meta;
     sections.push(...parts.sections);
@@ -235,6 +245,7 @@ export function worldFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): 
   if (meta.quadtree !== null) {
     if (s === undefined) fail('worldFromBytes: the saving world had a quadtree and this one has none: add it first');
     const parts = { meta: meta.quadtree, sections: sections.slice(at) };
+    checkHandlers(s, parts.meta, 'worldFromBytes');
     snap.quadtree = collision(s, readParts(s, parts, QUADTREE, optionsOf(s), 'worldFromBytes', ADVICE));
   }
   // Last, once all is checked: the queries, some registered here.

@@ -112,9 +112,8 @@ describe('a world collision state as bytes', () => {
     const withHandler = game(true);
     for (let f = 0; f < 10; f++) frame(withHandler, f);
     expect(() => quadtreeFromBytes(withHandler.world, bytes)).toThrow(
-      'bitecs-quadtree: quadtreeFromBytes: the snapshot was saved from state of another shape (other tile layers, ' +
-        'handlers, or another version of the library): register the same handlers and make the same tile layers on ' +
-        'this world first',
+      'bitecs-quadtree: quadtreeFromBytes: the snapshot was saved with other collision handlers (1 then, 2 here): ' +
+        'register the same handlers and make the same tile layers on this world first',
     );
     const withPairEntities = game(false, true);
     expect(() => quadtreeFromBytes(withPairEntities.world, bytes)).toThrow(

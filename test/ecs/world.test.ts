@@ -290,8 +290,8 @@ describe('a world snapshot as bytes: what reading it refuses', () => {
     onCollision(reading, () => {});
     const queriesBefore = (reading as InternalWorld)[$internal].queries.size;
     expect(() => worldFromBytes(reading, fewerHandlers)).toThrow(
-      'worldFromBytes: the snapshot was saved from state of another shape (other tile layers, handlers, or another ' +
-        'version of the library): register the same handlers and make the same tile layers on this world first',
+      'worldFromBytes: the snapshot was saved with other collision handlers (0 then, 1 here): register the same ' +
+        'handlers and make the same tile layers on this world first',
     );
     expect((reading as InternalWorld)[$internal].queries.size).toBe(queriesBefore);
     expect(() => worldToBytes(new WorldSnapshot())).toThrow(
