@@ -198,11 +198,8 @@ export class LooseQuadtree extends QuadtreeQueries {
    * again at the new box (a push out of a wall, a shape change), and the last step's path stays for getPath.
    */
   moveTo(id: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    this.move(id, minX, minY, maxX, maxY);
-    if (!this.tree.items.hasFlag(id, SWEPT)) return;
-    this.tree.sweeps.restart(id);
-    this.tree.coverPath(id);
-    if (this.tree.items.nodeOf(id) !== PENDING) this.moved(id);
+    if (this.tree.items.hasFlag(id, SWEPT)) this.moveChecked(id, minX, minY, maxX, maxY, true);
+    else this.move(id, minX, minY, maxX, maxY);
   }
 
   /** The rest of an indexed item's move once its box is stored; a detached item only counts as its class's move. */
@@ -210,14 +207,16 @@ export class LooseQuadtree extends QuadtreeQueries {
     if (!this.tree.update(id)) this.broadphase.markDirty(id);
   }
 
-  /** {@link move} with every check and its error message, and for pending items. */
-  private moveChecked(id: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
+  /** {@link move} with every check and its error message, and for pending items; `restart` as {@link moveTo}. */
+  private moveChecked(id: number, minX: number, minY: number, maxX: number, maxY: number, restart = false): boolean {
     const node = this.nodeOf(id, 'move');
     checkBox(id, minX, minY, maxX, maxY);
     const items = this.tree.items;
     if (items.hasFlag(id, CIRCLE) && !isSquare(minX, minY, maxX, maxY)) refuseCircleBox(id, minX, minY, maxX, maxY);
     if (items.hasFlag(id, SWEPT)) {
-      if (!this.tree.sweeps.setTo(id, minX, minY, maxX, maxY)) return false;
+      // A restart changes the path even where its end stays.
+      if (!this.tree.sweeps.setTo(id, minX, minY, maxX, maxY) && !restart) return false;
+      if (restart) this.tree.sweeps.restart(id);
       this.tree.coverPath(id);
     } else if (!items.setBox(id, minX, minY, maxX, maxY)) {
       return false;

@@ -15,6 +15,7 @@ export {
   show,
 } from './errors.js';
 export { fit, grow } from './grow.js';
+export { boxesOverlap } from './geometry.js';
 export { checkKeys, QUADTREE_KEYS, type KeysOf } from './optionKeys.js';
 export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
 export { IdList } from './lists/IdList.js';

@@ -54,18 +54,22 @@ export function quadtreeToBytes(snapshot: QuadtreeWorldSnapshot, into?: Uint8Arr
  */
 export function quadtreeFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): QuadtreeWorldSnapshot {
   const s = stateOf(world);
-  const parts = unpackBytes(bytes, 'quadtreeFromBytes');
-  checkHandlers(s, parts.meta, 'quadtreeFromBytes');
-  return collision(s, readParts(s, parts, QUADTREE, optionsOf(s), 'quadtreeFromBytes', ADVICE));
+  return readCollision(s, unpackBytes(bytes, 'quadtreeFromBytes'), 'quadtreeFromBytes');
 }
 
-/** Refuses a collision state saved with another count of handlers, naming both (bytes without the count pass). */
-function checkHandlers(s: QuadtreeState, meta: unknown, verb: string): void {
-  const saved = (meta as { extra?: { handlers?: number[] } }).extra?.handlers?.[0];
+/** A world's collision snapshot read back from its parts, refused (naming both counts) under other handlers. */
+function readCollision(
+  s: QuadtreeState,
+  parts: { meta: unknown; sections: Uint8Array[] },
+  verb: string,
+): QuadtreeWorldSnapshot {
+  const saved = (parts.meta as { extra?: { handlers?: number[] } }).extra?.handlers?.[0];
+  // Bytes without the count go on to the shape check.
   if (saved !== undefined && saved !== s.handlers.length)
     fail(
       `${verb}: the snapshot was saved with other collision handlers (${saved} then, ${s.handlers.length} here): ${ADVICE}`,
     );
+  return collision(s, readParts(s, parts, QUADTREE, optionsOf(s), verb, ADVICE));
 }
 
 /** A world's collision snapshot from the state and lists read back. */
@@ -245,8 +249,7 @@ export function worldFromBytes(world: object, bytes: Uint8Array | ArrayBuffer): 
   if (meta.quadtree !== null) {
     if (s === undefined) fail('worldFromBytes: the saving world had a quadtree and this one has none: add it first');
     const parts = { meta: meta.quadtree, sections: sections.slice(at) };
-    checkHandlers(s, parts.meta, 'worldFromBytes');
-    snap.quadtree = collision(s, readParts(s, parts, QUADTREE, optionsOf(s), 'worldFromBytes', ADVICE));
+    snap.quadtree = readCollision(s, parts, 'worldFromBytes');
   }
   // Last, once all is checked: the queries, some registered here.
   const free = [...ctx.queries];

@@ -1,8 +1,8 @@
-import { fail, show } from '../core/internal.js';
+import { boxesOverlap, fail, show } from '../core/internal.js';
 import type { NumberStore } from './components.js';
 import { contactIn } from './queries.js';
 import { stateOf, type QuadtreeState } from './state.js';
-import { validBox } from './check.js';
+import { squareBox, validBox } from './check.js';
 import { markMovedIn } from './sync.js';
 
 /** The contact pushOut reads, reused: it allocates nothing. */
@@ -73,7 +73,7 @@ function rewind(s: QuadtreeState, self: number, other: number): void {
     maxX = from.maxX + toi * (to.maxX - from.maxX),
     maxY = from.maxY + toi * (to.maxY - from.maxY);
   tree.getBox(other, met);
-  if (minX < met.maxX && met.minX < maxX && minY < met.maxY && met.minY < maxY) return;
+  if (boxesOverlap(minX, minY, maxX, maxY, met.minX, met.minY, met.maxX, met.maxY, false)) return;
   s.position.x[self] = minX * 0.5 + maxX * 0.5;
   s.position.y[self] = minY * 0.5 + maxY * 0.5;
   if (!restartPath(s, self)) markMovedIn(s, self);
@@ -92,10 +92,10 @@ function rewind(s: QuadtreeState, self: number, other: number): void {
 function restartPath(s: QuadtreeState, self: number): boolean {
   const x = s.position.x[self],
     y = s.position.y[self],
-    hw = s.bounds.width[self] * 0.5,
-    hh = s.bounds.height[self] * 0.5;
-  // Bad values are the sync's to hold out.
-  if (!validBox(x, y, 2 * hw, 2 * hh)) return false;
-  s.tree.moveTo(self, x - hw, y - hh, x + hw, y + hh);
+    w = s.bounds.width[self],
+    h = s.bounds.height[self];
+  // Bad values (a circle's unsquare box too) are the sync's to hold out, as its reread does.
+  if (!validBox(x, y, w, h) || (w !== h && s.entities.circle[self] === 1 && !squareBox(x, y, w, h))) return false;
+  s.tree.moveTo(self, x - w * 0.5, y - h * 0.5, x + w * 0.5, y + h * 0.5);
   return true;
 }

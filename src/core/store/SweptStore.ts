@@ -82,7 +82,7 @@ export class SweptStore {
     const b = this.boxes;
     const o = this.at(id);
     b.copyWithin(o + LAST_FROM, o + FROM, o + TO + 4);
-    b.copyWithin(o + FROM, o + TO, o + TO + 4);
+    this.restart(id);
   }
 
   clear(): void {
