@@ -61,7 +61,6 @@ export class Broadphase {
   private newborn = new Int32Array(64);
   /** Items removed (and maybe inserted again) since the last step: their listed pairs end in the next. */
   private readonly left = new IdBits();
-  private tests = 0;
 
   constructor(tree: SpatialTree, touching: boolean, stats: QuadtreeStats) {
     this.tree = tree;
@@ -139,7 +138,6 @@ export class Broadphase {
     // With half or more moved, whole joins cost less than probing from each mover; a budget always probes.
     const onePass = unlimited && dirty * 2 >= size;
     this.stepId++;
-    this.tests = 0;
     this.finder.beginStep();
     this.lists.entered.count = 0;
     if (this.priorityChanged) this.lists.refreshPriorities(tree.items);
@@ -153,7 +151,7 @@ export class Broadphase {
     for (let t = 0; t < TIERS; t++) this.queues[t].trim();
     this.index.stale = true;
     stats.moved = checked;
-    stats.pairTests = this.tests;
+    stats.pairTests = this.finder.tests;
     stats.deferred = this.eachWaiting(true) + this.waitingMembers;
     stats.waitBound = 0;
     // Every listed pair has its items' priorities now (refreshed, or re-tested via requeue).
@@ -164,7 +162,7 @@ export class Broadphase {
     tree.burst.fill(0);
     tree.layout.tidy();
     if (!unlimited) {
-      this.planShares(this.shareTests, this.shareServed, this.tests - this.shareTests);
+      this.planShares(this.shareTests, this.shareServed, this.finder.tests - this.shareTests);
       stats.waitBound = this.waitBound();
     }
     this.shareTests = 0;
@@ -177,7 +175,6 @@ export class Broadphase {
     for (let t = 0; t < TIERS; t++) this.queues[t].clear();
     const found = this.found;
     this.finder.run(found);
-    this.tests += this.finder.tests;
     this.lists.radix.sort(found, null, true);
     this.lists.replaceWithFound(found, this.stepId, this.left, this.lists.radix.scratch());
     this.left.clear();
@@ -192,40 +189,30 @@ export class Broadphase {
     const tree = this.tree;
     const C = tree.classes;
     const found = this.found;
-    let checked = this.runMovers(this.collectMovers(unlimited ? TIERS : 1), this.sorter.count);
+    // A mover joins `checked` once probed: later probes skip it, so two movers pair once.
+    this.finder.runMovers(this.collectMovers(unlimited ? TIERS : 1), this.sorter.count, this.checked, found);
+    let checked = this.sorter.count;
     const joined = this.touchedDetached();
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (((joined >>> k) & 1) === 0 || (!unlimited && C.waits(k))) continue;
       checked += this.serveRange(k, 0, C.end[k]);
     }
     if (!unlimited) {
-      const unrationed = this.tests;
+      const unrationed = this.finder.tests;
       checked += this.serveQueues(started);
-      const before = this.tests;
+      const before = this.finder.tests;
       const served = this.serveShares();
       checked += served;
-      this.shareTests = this.tests - before;
+      this.shareTests = this.finder.tests - before;
       this.shareServed = served;
       // The tests of the lower tiers' queues and shares: the ones the budget rationed.
-      this.stats.budgetedTests = this.tests - unrationed;
+      this.stats.budgetedTests = this.finder.tests - unrationed;
     }
     this.lists.radix.sort(found, null, true);
     this.mergeFound();
     this.checked.clear();
     this.covered.clear();
     return checked;
-  }
-
-  /** Checks movers (their slots in `slots[0..count-1]`) by probing from slot memory; returns how many. */
-  private runMovers(slots: Int32Array, count: number): number {
-    const slotId = this.tree.slots.id;
-    // Marks were set as the callers took them; the probes skip movers already done, so two movers pair once.
-    for (let i = 0; i < count; i++) {
-      this.checked.note(slotId[slots[i]]);
-    }
-    this.finder.runMovers(slots, count, this.checked.words, this.found);
-    this.tests += this.finder.tests;
-    return count;
   }
 
   /** Serves tiers 1-3's movers, oldest first, while the budget lasts (at least `minChecksPerTier` each). */
@@ -242,7 +229,7 @@ export class Broadphase {
         const past = served >= this.minChecksPerTier;
         if (
           past &&
-          (this.tests >= this.maxPairTests ||
+          (this.finder.tests >= this.maxPairTests ||
             (this.maxMs !== Infinity && (clock++ & 31) === 0 && performance.now() - started >= this.maxMs))
         )
           break;
@@ -253,7 +240,8 @@ export class Broadphase {
           if (slot >= 0) batch[n++] = slot;
         }
         served += n;
-        checked += this.runMovers(batch, n);
+        checked += n;
+        this.finder.runMovers(batch, n, this.checked, this.found);
       }
     }
     return checked;
@@ -288,7 +276,6 @@ export class Broadphase {
       if (n > 0) {
         members += n;
         this.finder.joinDetached(k, this.found, this.newborn, 0, n);
-        this.tests += this.finder.tests;
       }
       served += members;
       if (members < C.size[k]) {
@@ -310,7 +297,6 @@ export class Broadphase {
       members++;
     }
     this.finder.joinDetached(k, this.found, null, from, to);
-    this.tests += this.finder.tests;
     return members;
   }
 

@@ -30,12 +30,6 @@ export class IdBits {
     this.ids[this.count++] = id;
   }
 
-  /** Remembers an id whose bit the caller sets itself (in a hot loop), so that {@link clear} clears it. */
-  note(id: number): void {
-    if (this.count === this.ids.length) this.ids = grow(this.ids, this.count * 2);
-    this.ids[this.count++] = id;
-  }
-
   clear(): void {
     for (let i = 0; i < this.count; i++) this.words[this.ids[i] >> 5] = 0;
     this.count = 0;

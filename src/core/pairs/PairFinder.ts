@@ -2,6 +2,7 @@ import { MAX_CLASSES } from '../store/CollisionClasses.js';
 import { CIRCLE, CLASS_BITS, CLASS_SHIFT, EXACT, PRIORITY_SHIFT, STATIC, SWEPT } from '../store/ItemStore.js';
 import { NONE } from '../store/NodePool.js';
 import type { PairBuffer } from '../lists/PairBuffer.js';
+import type { IdBits } from './IdBits.js';
 import { ProbeGrid } from './ProbeGrid.js';
 import { boxesOverlap } from '../geometry.js';
 import { ExactTest, roundOverlap } from './ExactTest.js';
@@ -16,7 +17,7 @@ export const NEAR = 0.5 + 1e-9;
  * {@link run} joins whole classes on the ProbeGrid; {@link runMovers} probes each mover's reach in the tree's cells.
  */
 export class PairFinder {
-  /** Pair tests made by the last run. */
+  /** Pair tests made since {@link beginStep}. */
   tests = 0;
   private readonly tree: SpatialTree;
   private readonly touching: boolean;
@@ -25,8 +26,6 @@ export class PairFinder {
   private skip: Int32Array | null = null;
   /** Whether pairs of the classes being joined need the per-pair layer, mask and static test. */
   private filter = true;
-  /** Whether pairs of the classes being joined may need the exact test: a swept item or a circle (see ExactTest). */
-  private careful = false;
   private readonly exactTest: ExactTest;
   private readonly grid: ProbeGrid;
   private readonly emitSlots = (s: number, t: number): void => this.emit(s, t);
@@ -45,6 +44,7 @@ export class PairFinder {
   }
 
   beginStep(): void {
+    this.tests = 0;
     this.grid.invalidate();
   }
 
@@ -52,8 +52,6 @@ export class PairFinder {
   run(out: PairBuffer): void {
     const C = this.tree.classes;
     this.out = out;
-    this.skip = null;
-    this.tests = 0;
     const grid = this.grid;
     for (let a = 0; a < MAX_CLASSES; a++) {
       if (C.size[a] === 0) continue;
@@ -64,12 +62,11 @@ export class PairFinder {
       for (let b = a; b < MAX_CLASSES; b++) {
         if (C.size[b] === 0 || C.detached[b] === 1 || C.allowed[a * MAX_CLASSES + b] === 0) continue;
         this.filter = C.exact[a * MAX_CLASSES + b] === 0;
-        this.careful = C.careful(a) || C.careful(b);
         // The joins return their tests: see runJoin.
         if (a === b)
           this.tests += this.filter
             ? grid.selfJoin(a, this.emitFiltered, null)
-            : grid.selfJoin(a, this.emitWithin, this.careful ? this.exactTest : null);
+            : grid.selfJoin(a, this.emitWithin, this.exactTest);
         // The smaller class goes into the grid: its build scatters entries at random, the dearer pass.
         else if (C.size[a] <= C.size[b]) this.tests += grid.join(1 << a, this.emitSlots, b, null, 0, C.end[b]);
         else this.tests += grid.join(1 << b, this.emitSlots, a, null, 0, C.end[a]);
@@ -81,34 +78,29 @@ export class PairFinder {
   /** Appends the pairs of detached class k's members at places from..to-1 (or `places[from..to-1]`). */
   joinDetached(k: number, out: PairBuffer, places: Int32Array | null, from: number, to: number): void {
     this.out = out;
-    this.skip = null;
-    this.tests = 0;
     this.runJoin(k, places, from, to);
     this.out = null;
   }
 
-  /** Appends the pairs of the movers in `moverSlots[0..count-1]`, each once (a done mover's `checked` bit is set). */
-  runMovers(moverSlots: Int32Array, count: number, checked: Int32Array, out: PairBuffer): void {
+  /** Appends the pairs of the movers in `moverSlots[0..count-1]`, each once (a done mover is added to `checked`). */
+  runMovers(moverSlots: Int32Array, count: number, checked: IdBits, out: PairBuffer): void {
     const tree = this.tree;
     const C = tree.classes;
     const collider = tree.slots.collider;
     const wordOf = tree.slots.colliders.word;
     const slotId = tree.slots.id;
     this.out = out;
-    this.skip = checked;
-    this.tests = 0;
+    this.skip = checked.words;
     for (let i = 0; i < count; i++) {
       const s = moverSlots[i];
       const k = (wordOf[collider[s]] & CLASS_BITS) >> CLASS_SHIFT;
       for (let o = 0; o < MAX_CLASSES; o++) {
         if (C.size[o] === 0 || C.allowed[k * MAX_CLASSES + o] === 0) continue;
         this.filter = C.exact[k * MAX_CLASSES + o] === 0;
-        this.careful = C.careful(k) || C.careful(o);
         const levels = C.levelItems[o];
         for (let d = 0; d <= tree.maxDepth; d++) if (levels[d] !== 0) this.pairWithReach(s, o, d);
       }
-      const id = slotId[s];
-      checked[id >> 5] |= 1 << (id & 31);
+      checked.add(slotId[s]);
     }
     this.out = null;
     this.skip = null;
@@ -117,11 +109,10 @@ export class PairFinder {
   /** Pairs of detached class s's members at from..to-1 (or `places[...]`) with its partners and, whole, itself. */
   private runJoin(s: number, places: Int32Array | null, from: number, to: number): void {
     const C = this.tree.classes;
-    this.careful = C.careful(s);
     const selfJoined = C.allowed[s * MAX_CLASSES + s] === 1;
     if (selfJoined) {
       // Joins return their tests: a field written after their long loops would discard code compiled mid-loop.
-      this.tests += this.grid.selfJoin(s, this.emitWithin, this.careful ? this.exactTest : null);
+      this.tests += this.grid.selfJoin(s, this.emitWithin, this.exactTest);
     }
     let partners = 0;
     let partnerItems = 0;
@@ -131,7 +122,6 @@ export class PairFinder {
       partners |= 1 << o;
       partnerItems += C.size[o];
       if (C.exact[s * MAX_CLASSES + o] === 0) this.filter = true;
-      if (C.careful(o)) this.careful = true;
     }
     if (partners !== 0) {
       // Probe from the smaller side: the partners through the class's own grid when it has one.
@@ -220,15 +210,14 @@ export class PairFinder {
       mt = word[ct];
     const ps = ms >>> PRIORITY_SHIFT;
     const pt = mt >>> PRIORITY_SHIFT;
-    if (this.careful) {
-      if (
-        ((ms | mt) & EXACT) !== 0 &&
-        !(((ms | mt) & SWEPT) === 0
-          ? roundOverlap(slots.box, 4 * s, (ms & CIRCLE) !== 0, slots.box, 4 * t, (mt & CIRCLE) !== 0, this.touching)
-          : this.exactTest.meets(a, b))
-      )
-        return;
-    }
+    // Only a swept item or a circle sets these bits: a pair of two boxes skips the exact test.
+    if (
+      ((ms | mt) & EXACT) !== 0 &&
+      !(((ms | mt) & SWEPT) === 0
+        ? roundOverlap(slots.box, 4 * s, (ms & CIRCLE) !== 0, slots.box, 4 * t, (mt & CIRCLE) !== 0, this.touching)
+        : this.exactTest.meets(a, b))
+    )
+      return;
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- `out` is set for the whole of each join
     this.out!.push(a < b ? a : b, a < b ? b : a, ps < pt ? ps : pt);
   }

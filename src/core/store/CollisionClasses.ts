@@ -29,9 +29,9 @@ export class CollisionClasses {
   readonly roundEnd = new Int32Array(MAX_CLASSES);
   readonly planTo = new Int32Array(MAX_CLASSES);
   readonly planWrap = new Int32Array(MAX_CLASSES);
-  /** Swept items per class: not part of the key, so only pairs with a swept item take the exact test. */
+  /** Swept items per class (not part of the key): the ECS sync stores a detached class in one loop only without. */
   readonly swept = new Int32Array(MAX_CLASSES);
-  /** Circles in each class: like swept items, they share the class of the boxes that filter like them. */
+  /** Circles per class: that loop checks circles' boxes only in a class that has some. */
   readonly round = new Int32Array(MAX_CLASSES);
   /** Classes with a key: 0..defined-1 (and MIXED once used). */
   defined = 0;
@@ -146,11 +146,6 @@ export class CollisionClasses {
   count(k: number, flags: number, by: number): void {
     if ((flags & SWEPT) !== 0) this.swept[k] += by;
     if ((flags & CIRCLE) !== 0) this.round[k] += by;
-  }
-
-  /** True when pairs with class k's items may need the exact test (see ExactTest). */
-  careful(k: number): boolean {
-    return this.swept[k] !== 0 || this.round[k] !== 0;
   }
 
   /** Takes the member at place `at` off class k's list, leaving its hole. */
