@@ -47,7 +47,15 @@ export class PairLists {
     this.exited = exits;
     // In list order already, unless priorities changed: exits report the ones they had.
     if (!isSorted(exits)) this.radix.sort(exits);
-    this.count(stats);
+    const cur = this.current;
+    countTiers(this.entered, stats.enteredByTier);
+    countTiers(exits, stats.exitedByTier);
+    countTiers(cur, stats.stayedByTier);
+    for (let t = 0; t < TIERS; t++) stats.stayedByTier[t] -= stats.enteredByTier[t];
+    stats.pairs = cur.count;
+    stats.entered = this.entered.count;
+    stats.exited = exits.count;
+    stats.stayed = cur.count - this.entered.count;
     // Not `exiting`: it is empty now, and becomes the next step's exits.
     this.entered.trim();
     exits.trim();
@@ -62,19 +70,6 @@ export class PairLists {
   }
 
   private readonly positionsSlack = new Slack();
-
-  /** Counts the lists into `stats`; the entered and exited lists are sorted too. */
-  private count(stats: QuadtreeStats): void {
-    const cur = this.current;
-    countTiers(this.entered, stats.enteredByTier);
-    countTiers(this.exited, stats.exitedByTier);
-    countTiers(cur, stats.stayedByTier);
-    for (let t = 0; t < TIERS; t++) stats.stayedByTier[t] -= stats.enteredByTier[t];
-    stats.pairs = cur.count;
-    stats.entered = this.entered.count;
-    stats.exited = this.exited.count;
-    stats.stayed = cur.count - this.entered.count;
-  }
 
   /**
    * Merges the movers' sorted found pairs in place. A listed pair with a side in `covered` or `left`, or in `checked`

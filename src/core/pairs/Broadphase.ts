@@ -54,7 +54,7 @@ export class Broadphase {
   private waitingMembers = 0;
   /** Bits of the detached classes that left members waiting in the last step. */
   private waitingClasses = 0;
-  /** This step's shares: their tests and members (see planShares). */
+  /** This step's shares under a budget: their tests and members (see planShares). */
   private shareTests = 0;
   private shareServed = 0;
   /** Newborn members of a detached class, checked at once under a budget. */
@@ -165,8 +165,6 @@ export class Broadphase {
       this.planShares(this.shareTests, this.shareServed, this.finder.tests - this.shareTests);
       stats.waitBound = this.waitBound();
     }
-    this.shareTests = 0;
-    this.shareServed = 0;
     stats.stepMs = performance.now() - started;
   }
 
@@ -192,10 +190,12 @@ export class Broadphase {
     // A mover joins `checked` once probed: later probes skip it, so two movers pair once.
     this.finder.runMovers(this.collectMovers(unlimited ? TIERS : 1), this.sorter.count, this.checked, found);
     let checked = this.sorter.count;
-    const joined = this.touchedDetached();
     for (let k = 0; k < MAX_CLASSES; k++) {
-      if (((joined >>> k) & 1) === 0 || (!unlimited && C.waits(k))) continue;
-      checked += this.serveRange(k, 0, C.end[k]);
+      if (C.detached[k] === 0 || (!unlimited && C.waits(k))) continue;
+      let touched = C.moved[k] !== 0;
+      for (let o = 0; !touched && o < MAX_CLASSES; o++)
+        touched = C.moved[o] !== 0 && C.allowed[k * MAX_CLASSES + o] === 1;
+      if (touched) checked += this.serveRange(k, 0, C.end[k]);
     }
     if (!unlimited) {
       const unrationed = this.finder.tests;
@@ -209,7 +209,9 @@ export class Broadphase {
       this.stats.budgetedTests = this.finder.tests - unrationed;
     }
     this.lists.radix.sort(found, null, true);
-    this.mergeFound();
+    if (found.count > 0 || this.checked.count + this.covered.count + this.left.count > 0)
+      this.lists.mergeFound(found, this.stepId, this.checked.words, this.covered.words, this.left, tree.items);
+    this.left.clear();
     this.checked.clear();
     this.covered.clear();
     return checked;
@@ -347,34 +349,6 @@ export class Broadphase {
       // The rest of the share starts the next round, short of where this one started.
       C.planWrap[k] = to === C.roundEnd[k] ? Math.min(from, share - (to - from)) : 0;
     }
-  }
-
-  /** Detached classes to join this step, as bits: those that moved or one of whose partner classes did. */
-  private touchedDetached(): number {
-    const C = this.tree.classes;
-    let joined = 0;
-    for (let k = 0; k < MAX_CLASSES; k++) {
-      if (C.detached[k] === 0) continue;
-      let touched = C.moved[k] !== 0;
-      for (let o = 0; !touched && o < MAX_CLASSES; o++)
-        touched = C.moved[o] !== 0 && C.allowed[k * MAX_CLASSES + o] === 1;
-      if (touched) joined |= 1 << k;
-    }
-    return joined;
-  }
-
-  private mergeFound(): void {
-    if (this.found.count > 0 || this.checked.count + this.covered.count + this.left.count > 0) {
-      this.lists.mergeFound(
-        this.found,
-        this.stepId,
-        this.checked.words,
-        this.covered.words,
-        this.left,
-        this.tree.items,
-      );
-    }
-    this.left.clear();
   }
 
   /**
