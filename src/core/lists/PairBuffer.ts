@@ -11,10 +11,7 @@ export class PairBuffer implements PairList {
   /** Step each pair began (the current list only). */
   born: Int32Array;
 
-  readonly withBorn: boolean;
-
   constructor(capacity = 64, withBorn = true) {
-    this.withBorn = withBorn;
     this.a = new Int32Array(capacity);
     this.b = new Int32Array(capacity);
     this.priority = new Uint8Array(capacity);

@@ -243,10 +243,7 @@ export class PairLists {
         const from = base + i;
         if (n !== from) {
           if (run >= MEMMOVE_RUN) {
-            la.copyWithin(n, from, from + run);
-            lb.copyWithin(n, from, from + run);
-            lp.copyWithin(n, from, from + run);
-            lborn.copyWithin(n, from, from + run);
+            moveEntries(list, n, from, from + run);
           } else {
             for (let k = from, end = from + run, to = n; k < end; k++, to++) {
               la[to] = la[k];
@@ -262,10 +259,7 @@ export class PairLists {
       if (e < entries && entryAt[e] === i) {
         if (n === base + i && i < on) {
           base = la.length - on;
-          la.copyWithin(base + i, i, on);
-          lb.copyWithin(base + i, i, on);
-          lp.copyWithin(base + i, i, on);
-          lborn.copyWithin(base + i, i, on);
+          moveEntries(list, base + i, i, on);
         }
         la[n] = entered.a[e];
         lb[n] = entered.b[e];
@@ -299,6 +293,14 @@ export class PairLists {
     // Most changes touch items without pairs yet (a collider set right after an insert).
     if (changed) this.radix.sort(cur, was);
   }
+}
+
+/** Moves entries [from, end) of every column to `to` (a memmove). */
+function moveEntries(list: PairBuffer, to: number, from: number, end: number): void {
+  list.a.copyWithin(to, from, end);
+  list.b.copyWithin(to, from, end);
+  list.priority.copyWithin(to, from, end);
+  list.born.copyWithin(to, from, end);
 }
 
 /** Pairs per tier of a sorted list: tiers are runs, counted by their boundaries rather than pair by pair. */

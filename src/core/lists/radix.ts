@@ -96,7 +96,7 @@ export class PairRadix {
       if (pr[i] > high) high = pr[i];
     }
     this.tmp.reserve(n);
-    const born = list.withBorn ? list.born : null;
+    const born = list.born.length > 0 ? list.born : null;
     if (born !== null) this.bornTmp = fit(this.bornTmp, n);
     if (side !== null) this.sideTmp = fit(this.sideTmp, n);
     this.born = born;

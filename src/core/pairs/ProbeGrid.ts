@@ -26,10 +26,8 @@ export class ProbeGrid {
    */
   private box: Float32Array = new Float32Array(0);
   private tag: Int32Array = new Int32Array(0);
-  /** The partner classes the grid holds while it may serve another join this step, else -1 (see {@link invalidate}). */
+  /** The join (partner classes, probing class) the grid holds while it may serve another this step, else -1. */
   private built = -1;
-  /** The class whose joins the grid was built for: its usual size widens the entries. */
-  private builtFor = -1;
   /** The largest size of the probing class's sampled members. */
   private sizeX = 0;
   private sizeY = 0;
@@ -55,7 +53,6 @@ export class ProbeGrid {
   /** Forgets the grid built for the last join: boxes may have moved since. Called before each step's joins. */
   invalidate(): void {
     this.built = -1;
-    this.builtFor = -1;
     // The first step's world-sized grid gives its room back as the pair lists do (see Slack).
     if (this.slack.due(this.used, this.tag.length >> 2)) {
       const size = this.used + (this.used >> 3);
@@ -107,12 +104,12 @@ export class ProbeGrid {
     lo: number,
     hi: number,
   ): number {
-    // Several shares of a class against the same partners reuse one grid.
-    if (this.built !== partners || this.builtFor !== s) {
+    // Several shares of a class against the same partners reuse one grid (the class's size widens its entries).
+    const key = partners * MAX_CLASSES + s;
+    if (this.built !== key) {
       this.sample(s, false, true);
       this.entries = this.build(partners, false);
-      this.built = partners;
-      this.builtFor = s;
+      this.built = key;
     }
     return this.entries === 0 ? 0 : this.probeClass(s, places, lo, hi, emit);
   }
