@@ -71,10 +71,7 @@ export class PairLists {
 
   private readonly positionsSlack = new Slack();
 
-  /**
-   * Merges the movers' sorted found pairs in place. A listed pair with a side in `covered` or `left`, or in `checked`
-   * with neither side detached (only a join finds a detached item's pairs), ends unless found again; no other can end.
-   */
+  /** Merges the sorted found pairs in place: only a listed pair with a side covered, left or checked may end. */
   mergeFound(
     found: PairBuffer,
     step: number,
@@ -161,6 +158,7 @@ export class PairLists {
           (((covered[a >> 5] | leftWords[a >> 5]) >>> (a & 31)) & 1) !== 0 ||
           (((covered[b >> 5] | leftWords[b >> 5]) >>> (b & 31)) & 1) !== 0;
         const probed = (((checked[a >> 5] >>> (a & 31)) | (checked[b >> 5] >>> (b & 31))) & 1) !== 0;
+        // Only a join finds a detached item's pairs: a probe does not end them.
         if (sure || (probed && items.nodeOf(a) !== DETACHED && items.nodeOf(b) !== DETACHED)) {
           exiting.push(a, b, refreshed ? lwas[at] : lp[at]);
           if (exits === this.exitAt.length) this.exitAt = grow(this.exitAt, 2 * exits);
@@ -172,10 +170,7 @@ export class PairLists {
     if (exits > 0 || entered.count > 0) this.apply(exits, step);
   }
 
-  /**
-   * After a step that checked every item: the sorted found pairs become the current list in one pass and one copy,
-   * cheaper than merging in place when changes are spread out. `born` is scratch for `found.count` entries or more.
-   */
+  /** After a step that checked every item, the found pairs replace the list in one pass; `born` is scratch for them. */
   replaceWithFound(found: PairBuffer, step: number, left: IdBits, born: Int32Array): void {
     const { current: list, exiting, entered } = this;
     const anyLeft = left.count > 0;
@@ -212,10 +207,7 @@ export class PairLists {
     list.count = fn;
   }
 
-  /**
-   * Drops the pairs at `exitAt[0..exits-1]` and inserts `entered` before the `entryAt` positions in one forward pass.
-   * At the first entry, the unread pairs move to the end of the room, staying ahead of the writes.
-   */
+  /** Drops the exits and inserts the entries in one forward pass; unread pairs move to the end, ahead of the writes. */
   private apply(exits: number, step: number): void {
     const list = this.current;
     const entered = this.entered;

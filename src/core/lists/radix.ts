@@ -56,11 +56,7 @@ const PAIR_BUCKETS = 1 << PAIR_BITS;
 /** Ids below this are sorted with a bucket per id (at most 4 MB of counts). */
 const WHOLE_ID_LIMIT = 1 << 20;
 
-/**
- * Sorts a pair list by (priority descending, a, b) in linear counting passes: by a, then each run of one a by b (runs
- * are short: an item's pairs with higher ids), then by priority unless all are equal. The list's `born`, and a side
- * column given to the sort, move with their pairs.
- */
+/** Sorts a pair list by (priority descending, a, b) in counting passes; `born` and a side column move with pairs. */
 export class PairRadix {
   private readonly digitCounts = new Int32Array(PAIR_BUCKETS);
   private idCounts = new Int32Array(1024);

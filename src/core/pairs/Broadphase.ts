@@ -18,11 +18,8 @@ import type { IdArray } from '../queries/QueryEngine.js';
 const MANY_MOVED = 16;
 
 /**
- * Incremental pair finding, as in Box2D's move buffer: only dirty items (moved, resized, added, re-filtered) are
- * checked; pairs of two unmoved items stay. With half or more moved and no budget, grid joins of every class pair
- * replace the list; else the pairs of movers (probing nearby cells) and of touched detached classes are merged in.
- * Dirty items wait in one FIFO per tier: tier 0 is emptied every step, tiers 1-3 are served while the budget lasts,
- * at least `minChecksPerTier` each, so an item at position p is checked within floor(p / min) + 1 steps.
+ * Incremental pair finding, as in Box2D's move buffer: only dirty items are checked, and pairs of two unmoved items
+ * stay. Dirty items wait in a FIFO per tier, so a budget serves tier 0 in full, then tiers 1-3 oldest first.
  */
 export class Broadphase {
   readonly lists = new PairLists();
@@ -179,10 +176,7 @@ export class Broadphase {
     return this.tree.size - this.tree.waiting;
   }
 
-  /**
-   * Probes from the queued movers and joins whole each detached class whose items or partners moved, then merges.
-   * Under a budget: tier 0 in full, then tiers 1-3 in queue order, then each lower-tier detached class's share.
-   */
+  /** Probes from the movers, joins whole the detached classes they touched, then (under a budget) serves the rest. */
   private checkMovers(unlimited: boolean, started: number): number {
     const tree = this.tree;
     const C = tree.classes;
@@ -320,10 +314,7 @@ export class Broadphase {
     return bound;
   }
 
-  /**
-   * Plans each lower-tier detached class's share of the next step: the budget the rest of this step left, at its cost
-   * per member, split by list length, at least `minChecksPerTier`. Fixed now: the ECS sync reads just those members.
-   */
+  /** Plans now each waiting detached class's share of the next step's budget: the ECS sync reads just those members. */
   planShares(shareTests: number, served: number, otherTests: number): void {
     const C = this.tree.classes;
     let entries = 0;
@@ -351,11 +342,7 @@ export class Broadphase {
     }
   }
 
-  /**
-   * Picks the big, non-static classes to keep out of the tree (see SpatialTree.detach): once half moved in two steps
-   * in a row where many moved, back once under a quarter moves or few move; under a budget, always a class that waits
-   * (see CollisionClasses.waits). Of two classes that pair, only the larger stays detached.
-   */
+  /** Detaches big classes that mostly move (cheaper joined whole) or wait under a budget (see SpatialTree.detach). */
   private choose(unlimited: boolean, many: boolean): void {
     const tree = this.tree;
     const C = tree.classes;
@@ -438,10 +425,7 @@ export class Broadphase {
     return sorter.keys;
   }
 
-  /**
-   * The next queued mover's slot, counted as its class's move; -1 when stale (removed, checked already, detached
-   * since) or listed twice: each is taken once, its mark becoming `mark - 1`.
-   */
+  /** The next queued mover's slot, counted as its class's move; -1 when stale or taken (see ItemStore.takeMarked). */
   private takeMover(queue: IdQueue, mark: number): number {
     const items = this.tree.items;
     const id = queue.shift();
@@ -450,10 +434,7 @@ export class Broadphase {
     return slot;
   }
 
-  /**
-   * The queued items still waiting: counted as their classes' moves (see choose) for a step that takes them all at
-   * once, or with `carry` left dirty for the next step (those of nodes, one queued twice once). Returns those carried.
-   */
+  /** Waiting queued items: counted as class moves (see choose), or with `carry` left dirty; returns those carried. */
   private eachWaiting(carry: boolean): number {
     const items = this.tree.items;
     const moved = this.tree.classes.moved;

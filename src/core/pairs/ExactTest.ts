@@ -109,10 +109,7 @@ export class ExactTest {
   }
 }
 
-/**
- * Whether two still items overlap, one at least a circle (`ca`, `cb`): circlesOverlap / circleBoxOverlap inlined, as a
- * call boxes its numbers. Boxes are float32, so a gap or radius is 0 or at least 2^-150: no square over- or underflows.
- */
+/** Still items overlap, one a circle at least: inlined (a call boxes numbers); float32 boxes never under/overflow. */
 export function roundOverlap(
   sa: Float32Array,
   i: number,

@@ -12,10 +12,7 @@ import type { SpatialTree } from '../placement/SpatialTree.js';
 export const REACH = 1.5 + 1e-9;
 export const NEAR = 0.5 + 1e-9;
 
-/**
- * Overlapping pairs, class pair by class pair (see CollisionClasses), so class pairs the filters reject are never read.
- * {@link run} joins whole classes on the ProbeGrid; {@link runMovers} probes each mover's reach in the tree's cells.
- */
+/** Overlapping pairs, by class pair (see CollisionClasses): class pairs the filters reject are never read. */
 export class PairFinder {
   /** Pair tests made since {@link beginStep}. */
   tests = 0;

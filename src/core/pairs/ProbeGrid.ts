@@ -9,10 +9,7 @@ import { roundOverlap, type ExactTest } from './ExactTest.js';
 /** The grid has at most this many cells a side (4^9 cells in all). */
 const MAX_SIDE = 512;
 
-/**
- * Whole-class joins on a grid of the busiest level's cells (detached classes; steps where half or more moved).
- * Partners reach up-left by the pads: a small member reads one cell; other reads emit at the overlap's top-left cell.
- */
+/** Whole-class joins on a grid of the busiest level's cells; an overlap is emitted once, in its top-left cell. */
 export class ProbeGrid {
   private readonly tree: SpatialTree;
   private readonly touching: boolean;
@@ -20,10 +17,7 @@ export class ProbeGrid {
   private inv = 1;
   /** Per cell: first entry of its run; `start[cells]` is the entry count. */
   private start: Int32Array = new Int32Array(2);
-  /**
-   * Per entry, in cell order: the box, and a tag of slot, first column, first row, and priority with the swept and
-   * circle bits above. Two arrays, so the build's scatter writes two cache lines an entry.
-   */
+  /** Per entry, in cell order: the box, and a tag of slot, first column, first row, priority | exact bits << 8. */
   private box: Float32Array = new Float32Array(0);
   private tag: Int32Array = new Int32Array(0);
   /** The join (partner classes, probing class) the grid holds while it may serve another this step, else -1. */
