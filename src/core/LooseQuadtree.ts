@@ -140,9 +140,19 @@ export class LooseQuadtree extends QuadtreeQueries {
 
   /** Places every pending item; returns how many. Queries and steps do this by themselves. */
   flush(): number {
-    // The pair finder then queues those placed in nodes.
-    const placed = this.tree.pending.count === 0 ? 0 : this.tree.flush();
-    this.broadphase.takeArrivals();
+    const tree = this.tree;
+    const pending = tree.pending;
+    let placed = 0;
+    // Once each, in queue order; an entry whose item was removed since is skipped.
+    for (let i = 0; i < pending.count; i++) {
+      const id = pending.data[i];
+      if (tree.items.nodeOf(id) !== PENDING) continue;
+      tree.waiting--;
+      // One placed in a node is checked by the next step; a detached class's newborns are the tree's (see born).
+      if (tree.place(id)) this.broadphase.markDirty(id);
+      placed++;
+    }
+    pending.clear();
     return placed;
   }
 
@@ -485,7 +495,7 @@ export class LooseQuadtree extends QuadtreeQueries {
     this.tree.nodes.tick();
     this.broadphase.run();
     this.tree.items.releaseDeparted();
-    this.tree.layout.compactIfScattered();
+    this.tree.compactIfScattered();
     if (this.tree.sweeps.count !== 0) this.advancePaths();
     runsReplaced();
     this.tree.describe(this.stats);

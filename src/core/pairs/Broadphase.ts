@@ -67,13 +67,6 @@ export class Broadphase {
     declareScratch(this, 'found', 'newborn');
   }
 
-  /** Queues the items the tree placed or caught up since the last call (see SpatialTree.arrived). */
-  takeArrivals(): void {
-    const arrived = this.tree.arrived;
-    for (let i = 0; i < arrived.count; i++) this.markDirty(arrived.data[i]);
-    arrived.clear();
-  }
-
   /** Queues an item of a node for the next step unless it is queued already. Kept small: moves inline it. */
   markDirty(id: number): void {
     const items = this.tree.items;
@@ -157,7 +150,7 @@ export class Broadphase {
     C.moved.fill(0);
     tree.born.clear();
     tree.burst.fill(0);
-    tree.layout.tidy();
+    tree.tidy();
     if (!unlimited) {
       this.planShares(this.shareTests, this.shareServed, this.finder.tests - this.shareTests);
       stats.waitBound = this.waitBound();

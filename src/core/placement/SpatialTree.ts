@@ -21,9 +21,14 @@ import { IdList } from '../lists/IdList.js';
 import { FROM, SweptStore, TO } from '../store/SweptStore.js';
 import { isSquare, refuseCircleBox, STORED } from '../errors.js';
 import type { QuadtreeStats } from '../options.js';
-import { MIN_REGION, MIN_SLOTS, SlotPool, runRoomFor } from '../store/SlotPool.js';
-import { Layout } from './Layout.js';
+import { MIN_REGION, MIN_SLOTS, SlotPool, roomFor, runRoomFor } from '../store/SlotPool.js';
 import { runsReplaced } from '../queries/RunIndex.js';
+import { KeySorter } from '../lists/radix.js';
+import { declareScratch } from '../snapshot/StatePlan.js';
+import { NONE } from '../store/NodePool.js';
+
+/** Items beyond which the slots outgrow a core's cache: regions are then relaid more often. */
+const LARGE_TREE = 1 << 15;
 
 /**
  * The spatial part of the index: a loose quadtree (looseness 2) with one slot region per class and node. A depth-d
@@ -52,13 +57,12 @@ export class SpatialTree {
   /** Node changes since the counter was last reset by the broadphase. */
   relocated = 0;
 
-  /** Relocations and placements since the slot regions were last laid out (see Layout). */
+  /** Relocations and placements since the slot regions were last laid out (see {@link compactIfScattered}). */
   moved = 0;
-  /** Puts lists and regions back in order between steps. */
-  readonly layout = new Layout(this);
 
-  /** Items {@link flush} placed in a node since the pair finder last took them: they need a pair check. */
-  readonly arrived = new IdList();
+  /** Scratch: each member's slot before {@link relayList}, by new place. */
+  private from: Int32Array = new Int32Array(0);
+  private readonly sorter = new KeySorter();
 
   /** Items placed in a detached class since last taken: under a budget, they are checked at once. */
   readonly born = new IdList();
@@ -92,6 +96,8 @@ export class SpatialTree {
     this.items = new ItemStore(1024, this.slots);
     this.nodes = new NodePool(256, maxDepth, lifespan, maxLifespan);
     this.classes = new CollisionClasses(this.nodes.capacity, maxDepth);
+    // Written before it is read, in each relayout: not state.
+    declareScratch(this, 'from');
   }
 
   /** Places an item whose box is stored, into its class list and node; true when it went into a node. */
@@ -261,7 +267,7 @@ export class SpatialTree {
     const own = this.slots.allocOne();
     this.slots.copy(slot, own);
     items.setSlot(id, own);
-    this.leaveClass(id, k);
+    this.classes.leave(k, items.listPlaceOf(id), items.flagsOf(id));
     items.setNode(id, ABSENT);
     if (n === DETACHED) {
       this.dropListRegion(k);
@@ -285,7 +291,7 @@ export class SpatialTree {
     }
     if (n !== DETACHED && C.detached[to] === 0) {
       const slot = items.slotOf(id);
-      this.leaveClass(id, k);
+      C.leave(k, items.listPlaceOf(id), items.flagsOf(id));
       items.setListPlace(id, C.join(to, id, items.flagsOf(id), items.listPlaceOf(id)));
       this.addToRegion(id, to, n);
       this.removeFromRegion(k, n, slot);
@@ -303,10 +309,6 @@ export class SpatialTree {
     this.items.syncColliderWord(id);
   }
 
-  private leaveClass(id: number, k: number): void {
-    this.classes.leave(k, this.items.listPlaceOf(id), this.items.flagsOf(id));
-  }
-
   /** Adds an id to the pending queue (its box is stored, `node` is PENDING). */
   enqueue(id: number): void {
     this.pending.push(id);
@@ -320,25 +322,10 @@ export class SpatialTree {
     this.waiting--;
   }
 
-  /** Places every pending item once (removed ones skipped); those placed in nodes join {@link arrived}. */
-  flush(): number {
-    let placed = 0;
-    for (let i = 0; i < this.pending.count; i++) {
-      const id = this.pending.data[i];
-      if (this.items.nodeOf(id) !== PENDING) continue;
-      this.waiting--;
-      if (this.place(id)) this.arrived.push(id);
-      placed++;
-    }
-    this.pending.clear();
-    return placed;
-  }
-
   /** Empties the index, keeping its arrays for reuse. */
   clear(): void {
     runsReplaced();
     this.items.reset();
-    this.arrived.clear();
     this.born.clear();
     this.sweeps.clear();
     this.nodes.reset();
@@ -348,6 +335,81 @@ export class SpatialTree {
     this.pending.clear();
     this.waiting = 0;
     this.moved = 0;
+  }
+
+  /** Puts every class's list in order (see CollisionClasses.tidy), so passes read in memory order. Between passes only. */
+  tidy(): void {
+    const C = this.classes;
+    for (let k = 0; k < C.size.length; k++) {
+      if (C.end[k] === 0) continue;
+      const changed = C.tidy(k, this.items, this.sorter, this.budgeted && C.detached[k] === 1 && C.waits(k));
+      // A detached class's slots follow their members' new places.
+      if (changed && C.detached[k] === 1) this.relayList(k);
+    }
+  }
+
+  /** Moves detached class k's slots to its members' new list places, within its region. */
+  private relayList(k: number): void {
+    const C = this.classes;
+    const items = this.items;
+    const ids = C.ids[k];
+    const base = C.listStart[k];
+    const end = C.end[k];
+    if (this.from.length < end) this.from = new Int32Array(end);
+    for (let i = 0; i < end; i++) this.from[i] = items.slotOf(ids[i]);
+    this.slots.gather(base, C.listRoom[k], this.from, end);
+    for (let i = 0; i < end; i++) items.setSlot(ids[i], base + i);
+  }
+
+  /**
+   * Relays the slot regions by class, level and row, so probes read cells' slots in order, once half are free or
+   * enough items changed node (a quarter, a sixteenth past cache size). At a step's end only: no item is then between
+   * homes (see SlotPool.allocOne).
+   */
+  compactIfScattered(): void {
+    const slots = this.slots;
+    const sparse = slots.freeSlots * 2 > slots.used && slots.capacity > MIN_SLOTS;
+    const share = this.size > LARGE_TREE ? 16 : 4;
+    if (!sparse && (this.moved * share < this.size || this.size === 0)) return;
+    this.moved = 0;
+    slots.beginCompact();
+    this.relayRegions();
+    slots.endCompact();
+  }
+
+  /** Copies every region for a compaction in class, level, row order, and points its items to their new slots. */
+  private relayRegions(): void {
+    const C = this.classes;
+    const slots = this.slots;
+    const items = this.items;
+    // Each detached class's run, outside the nodes. None is between homes after a step (see compactIfScattered).
+    for (let k = 0; k < C.size.length; k++) {
+      if (C.listRoom[k] === 0) continue;
+      const room = Math.min(C.listRoom[k], runRoomFor(C.end[k]));
+      const start = (C.listStart[k] = slots.place(C.listStart[k], room));
+      C.listRoom[k] = room;
+      const ids = C.ids[k];
+      for (let i = 0, end = C.end[k]; i < end; i++) if (ids[i] >= 0) items.setSlot(ids[i], start + i);
+    }
+    for (let k = 0; k < C.size.length; k++) {
+      if (C.size[k] === 0) continue;
+      const start = C.start[k];
+      const own = C.own[k];
+      for (let d = 0; d <= this.maxDepth; d++) {
+        const cells = this.nodes.levelCells[d];
+        if (cells === null || C.levelItems[k][d] === 0) continue;
+        for (let c = 0; c < cells.length; c++) {
+          const n = cells[c];
+          if (n === NONE || own[n] === 0) continue;
+          const room = Math.min(C.cap[k][n], roomFor(own[n]));
+          const old = start[n];
+          start[n] = slots.place(old, room);
+          C.cap[k][n] = room;
+          // The old ids stay readable until endCompact.
+          for (let i = 0; i < own[n]; i++) items.setSlot(slots.id[old + i], start[n] + i);
+        }
+      }
+    }
   }
 
   describe(s: QuadtreeStats): void {
