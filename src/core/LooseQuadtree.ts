@@ -559,12 +559,11 @@ export class LooseQuadtree extends QuadtreeQueries {
   /** Adds the item, its id and its box in {@link boxIn} checked by the caller, to the store. */
   private admit(id: number): void {
     const tree = this.tree;
-    const box = this.boxIn;
     tree.items.ensure(id, tree.idLimit);
     const items = tree.items;
     if (items.nodeOf(id) !== ABSENT) fail(`item ${id} is already in the index (insert of an existing id)`);
     items.add(id);
-    items.storeBox(id, box);
+    tree.slots.box.set(this.boxIn, items.boxAt(id));
     tree.size++;
   }
 

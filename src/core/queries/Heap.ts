@@ -11,10 +11,6 @@ export class Heap {
     this.greatestFirst = greatestFirst;
   }
 
-  clear(): void {
-    this.count = 0;
-  }
-
   /** Adds an entry, its key in `key[0]` (by array: a number crossing a call that is not inlined is boxed). */
   push(keyIn: Float64Array, id: number): void {
     const key = keyIn[0];

@@ -123,7 +123,7 @@ export class QueryEngine {
     const args = this.args;
     this.bound[0] = kind === NEAREST ? args[2] * args[2] : kind === RAY ? args[4] : Infinity;
     const best = this.kept;
-    best.clear();
+    best.count = 0;
     this.walk();
     // The worst comes off the top first: fill from the back.
     const found = best.count;
@@ -168,7 +168,7 @@ export class QueryEngine {
     const ox = this.tree.originX,
       oy = this.tree.originY;
     let top = 0;
-    open.clear();
+    open.count = 0;
     this.near[0] = 0;
     if (ordered) open.push(this.near, 0);
     else stack[top++] = 0;

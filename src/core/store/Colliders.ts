@@ -14,24 +14,24 @@ export class Colliders {
   word = new Int32Array(16);
   /** Items holding each collider; 0 for a free index. */
   refs = new Int32Array(16);
-  /** Indices handed out so far (the high-water mark); those freed since wait in `free`. */
-  private top = 0;
+  /** Indices handed out so far (the high-water mark): the items' indices are below it; those freed wait in `free`. */
+  handedOut = 0;
   private free = new Int32Array(16);
   private freeCount = 0;
   /** Collider index + 1 per hash slot, or EMPTY. */
   private table = new Int32Array(32);
 
   constructor() {
-    declareExtent(this, 'layer', () => this.top);
-    declareExtent(this, 'mask', () => this.top);
-    declareExtent(this, 'word', () => this.top);
-    declareExtent(this, 'refs', () => this.top);
+    declareExtent(this, 'layer', () => this.handedOut);
+    declareExtent(this, 'mask', () => this.handedOut);
+    declareExtent(this, 'word', () => this.handedOut);
+    declareExtent(this, 'refs', () => this.handedOut);
     declareExtent(this, 'free', () => this.freeCount);
   }
 
   /** Distinct colliders held by at least one item. */
   get count(): number {
-    return this.top - this.freeCount;
+    return this.handedOut - this.freeCount;
   }
 
   /** The index of the collider (layer, mask, word), added when new; one more item holds it. */
@@ -47,7 +47,7 @@ export class Colliders {
       }
       h = (h + 1) & last;
     }
-    const c = this.freeCount > 0 ? this.free[--this.freeCount] : this.top++;
+    const c = this.freeCount > 0 ? this.free[--this.freeCount] : this.handedOut++;
     if (c === this.layer.length) this.growEntries(2 * c);
     this.layer[c] = layer;
     this.mask[c] = mask;
@@ -89,7 +89,7 @@ export class Colliders {
   }
 
   reset(): void {
-    this.top = 0;
+    this.handedOut = 0;
     this.freeCount = 0;
     this.refs.fill(0);
     this.table.fill(EMPTY);
@@ -97,7 +97,7 @@ export class Colliders {
 
   /** Checks the counts against `held` (from TreeCheck) and the hash table; throws naming the first mismatch. */
   check(held: Int32Array): void {
-    for (let c = 0; c < this.top; c++) {
+    for (let c = 0; c < this.handedOut; c++) {
       if (this.refs[c] !== held[c])
         fail(`validate: collider ${c} is held by ${held[c]} items, but counts ${this.refs[c]}`);
     }
@@ -111,11 +111,6 @@ export class Colliders {
     if (found !== this.count) fail(`validate: ${found} colliders in the table, ${this.count} in use`);
   }
 
-  /** Indices handed out so far: the items' indices are below it. */
-  get handedOut(): number {
-    return this.top;
-  }
-
   private growEntries(size: number): void {
     this.layer = grow(this.layer, size);
     this.mask = grow(this.mask, size);
@@ -126,7 +121,7 @@ export class Colliders {
   private rehash(size: number): void {
     const table = new Int32Array(size);
     const last = size - 1;
-    for (let c = 0; c < this.top; c++) {
+    for (let c = 0; c < this.handedOut; c++) {
       if (this.refs[c] === 0) continue;
       let h = hash(this.layer[c], this.mask[c], this.word[c]) & last;
       while (table[h] !== EMPTY) h = (h + 1) & last;

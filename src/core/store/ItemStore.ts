@@ -24,12 +24,12 @@ export const CLASS_SHIFT = 8;
 export const CLASS_BITS = 0xff << CLASS_SHIFT;
 /** The priority (0-255) sits in the flags' third byte. */
 export const PRIORITY_SHIFT = 16;
-export const PRIORITY_BITS = 0xff << PRIORITY_SHIFT;
+const PRIORITY_BITS = 0xff << PRIORITY_SHIFT;
 
 /** Default collider: layer 1, every mask bit, priority 128 (tier 1). */
-export const DEFAULT_LAYER = 1;
-export const DEFAULT_MASK = -1;
-export const DEFAULT_PRIORITY = 128;
+const DEFAULT_LAYER = 1;
+const DEFAULT_MASK = -1;
+const DEFAULT_PRIORITY = 128;
 /** The flags word of a new item: no flag, class 0, the default priority. */
 const DEFAULT_WORD = DEFAULT_PRIORITY << PRIORITY_SHIFT;
 
@@ -43,14 +43,14 @@ export const MAX_Y = 3;
 // LooseQuadtree.move writes FLAGS and NODE out as numbers: keep them 0 and 3.
 export const FLAGS = 0;
 /** The broadphase mark for step s: `2s + 1` waiting, `2s` taken; older marks are stale, so none is cleared. */
-export const STATE = 1;
+const STATE = 1;
 /** The item's place in its class's list; kept on leaving, so the same id rejoins at its place. */
 export const LIST = 2;
 /** Node holding the item, or PENDING / DETACHED (ABSENT while it is being removed). */
 export const NODE = 3;
 
 /** `rec` value of an id that is not in the index. */
-export const NO_RECORD = -1;
+const NO_RECORD = -1;
 
 /**
  * Item storage: each item's record lives in its slot (see SlotPool), so wherever the slot goes (a node's region, a
@@ -93,7 +93,13 @@ export class ItemStore {
     try {
       this.rec = grow(this.rec, cap, NO_RECORD);
     } catch (e) {
-      if (e instanceof RangeError) tooFar(id, cap, limit);
+      // The map spans every id up to the largest: one far id costs 4 bytes (its slot) for each id below it.
+      if (e instanceof RangeError)
+        fail(
+          `id ${id} needs per-id arrays for ${cap} ids (about ${Math.ceil((cap * 4) / 2 ** 20)} MB at ` +
+            `4 bytes an id), which could not be allocated (maxId ${limit}): keep ids dense, or lower ` +
+            'option maxId to refuse such ids up front',
+        );
       throw e;
     }
   }
@@ -182,11 +188,11 @@ export class ItemStore {
 
   // Layer and mask live in the item's collider alone (see SlotPool.collider).
   layerOf(id: number): number {
-    return this.slots.colliders.layer[this.colliderOf(id)];
+    return this.slots.colliders.layer[this.slots.collider[this.rec[id]]];
   }
 
   maskOf(id: number): number {
-    return this.slots.colliders.mask[this.colliderOf(id)];
+    return this.slots.colliders.mask[this.slots.collider[this.rec[id]]];
   }
 
   /** Sets layer and mask; returns false when both were set so already. */
@@ -241,20 +247,6 @@ export class ItemStore {
   /** Offset of the item's box in the slots' boxes (`slots.box`). */
   boxAt(id: number): number {
     return 4 * this.rec[id];
-  }
-
-  colliderOf(id: number): number {
-    return this.slots.collider[this.rec[id]];
-  }
-
-  /** Writes the box held in `from` (minX, minY, maxX, maxY) into the item's slot. */
-  storeBox(id: number, from: Float32Array): void {
-    const f32 = this.slots.box;
-    const r = this.boxAt(id);
-    f32[r | MIN_X] = from[0];
-    f32[r | MIN_Y] = from[1];
-    f32[r | MAX_X] = from[2];
-    f32[r | MAX_Y] = from[3];
   }
 
   /** Stores a box in the item's slot (rounded to float32); false when it equals the stored one. */
@@ -325,16 +317,4 @@ export const TOP_PRIORITY = 192;
 /** Tier of a priority: 0 for 192-255 (never cut by the budget) down to 3 for 0-63. */
 export function tierOf(priority: number): number {
   return 3 - (priority >> 6);
-}
-
-/** Bytes of per-id storage: the id's slot. */
-const BYTES_PER_ID = 4;
-
-/** The id map spans every id up to the largest: one far id costs 4 bytes for each id below it. */
-function tooFar(id: number, cap: number, limit: number): never {
-  fail(
-    `id ${id} needs per-id arrays for ${cap} ids (about ${Math.ceil((cap * BYTES_PER_ID) / 2 ** 20)} MB at ` +
-      `${BYTES_PER_ID} bytes an id), which could not be allocated (maxId ${limit}): keep ids dense, or lower ` +
-      'option maxId to refuse such ids up front',
-  );
 }

@@ -56,7 +56,7 @@ export class NodePool {
     this.levelCells = new Array<Int32Array | null>(maxDepth + 1).fill(null);
     this.lifespan = lifespan;
     this.maxLifespan = maxLifespan;
-    this.resetRoot();
+    this.initNode(0, NONE, 0);
     // Written before it is read, in each tick: not state.
     declareScratch(this, 'expired');
   }
@@ -69,16 +69,17 @@ export class NodePool {
     this.countingCount = 0;
     this.countingAt.fill(NONE);
     for (const cells of this.levelCells) cells?.fill(NONE);
-    this.resetRoot();
+    this.initNode(0, NONE, 0);
   }
 
-  private resetRoot(): void {
-    this.parent[0] = NONE;
-    this.firstChild[0] = NONE;
-    this.cell[0] = 0;
-    this.total[0] = 0;
-    this.classBits[0] = 0;
-    this.indexCell(0);
+  /** Makes node n an empty leaf of `parent` at the packed `cell`, indexed by its cell. */
+  private initNode(n: number, parent: number, cell: number): void {
+    this.parent[n] = parent;
+    this.firstChild[n] = NONE;
+    this.cell[n] = cell;
+    this.total[n] = 0;
+    this.classBits[n] = 0;
+    this.indexCell(n);
   }
 
   get capacity(): number {
@@ -142,15 +143,7 @@ export class NodePool {
     const d = cellDepth(this.cell[n]) + 1;
     const x = cellX(this.cell[n]) << 1;
     const y = cellY(this.cell[n]) << 1;
-    for (let c = 0; c < 4; c++) {
-      const m = first + c;
-      this.parent[m] = n;
-      this.firstChild[m] = NONE;
-      this.total[m] = 0;
-      this.classBits[m] = 0;
-      this.cell[m] = packCell(d, x + (c & 1), y + (c >> 1));
-      this.indexCell(m);
-    }
+    for (let c = 0; c < 4; c++) this.initNode(first + c, n, packCell(d, x + (c & 1), y + (c >> 1)));
   }
 
   indexCell(n: number): void {

@@ -54,7 +54,8 @@ export class SlotPool {
   /** Called when the arrays were replaced by bigger or smaller ones: the item store keeps the records' array too. */
   resized = (): void => {};
   readonly colliders = new Colliders();
-  private top = 0;
+  /** Slots handed out so far (the high-water mark). */
+  used = 0;
   /** Free region starts per size class (2^c to 2^(c+1) - 1 slots), linked through `id`; sizes in `collider`. */
   private readonly freeHead = new Int32Array(CLASSES).fill(-1);
   /** Slots in free regions, for validate. */
@@ -68,16 +69,11 @@ export class SlotPool {
     this.collider = new Int32Array(capacity);
     this.record = new Int32Array(capacity * 4);
     // Slots past the high-water mark are written when handed out: snapshots skip them.
-    declareExtent(this, 'box', () => 4 * this.top);
-    declareExtent(this, 'id', () => this.top);
-    declareExtent(this, 'collider', () => this.top);
-    declareExtent(this, 'record', () => 4 * this.top);
+    declareExtent(this, 'box', () => 4 * this.used);
+    declareExtent(this, 'id', () => this.used);
+    declareExtent(this, 'collider', () => this.used);
+    declareExtent(this, 'record', () => 4 * this.used);
     declareScratch(this, 'next');
-  }
-
-  /** Slots handed out so far (the high-water mark). */
-  get used(): number {
-    return this.top;
   }
 
   get capacity(): number {
@@ -110,9 +106,9 @@ export class SlotPool {
   }
 
   private bump(size: number): number {
-    if (this.top + size > this.id.length) this.resize(this.top + size);
-    const start = this.top;
-    this.top += size;
+    if (this.used + size > this.id.length) this.resize(this.used + size);
+    const start = this.used;
+    this.used += size;
     this.allocated = size;
     return start;
   }
@@ -126,7 +122,7 @@ export class SlotPool {
   }
 
   reset(): void {
-    this.top = 0;
+    this.used = 0;
     this.compactedTop = 0;
     this.freeHead.fill(-1);
     this.freeSlots = 0;
@@ -180,8 +176,8 @@ export class SlotPool {
     this.resized();
     this.moves++;
     const placed = this.placed;
-    const handedOut = Math.max(0, this.top - this.compactedTop);
-    this.top = this.compactedTop = placed;
+    const handedOut = Math.max(0, this.used - this.compactedTop);
+    this.used = this.compactedTop = placed;
     this.freeHead.fill(-1);
     this.freeSlots = 0;
     const keep = Math.max(MIN_SLOTS, placed + (placed >> 4) + Math.min(handedOut, placed >> 3));
