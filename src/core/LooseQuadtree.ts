@@ -62,7 +62,7 @@ export class LooseQuadtree extends QuadtreeQueries {
   /** Numbers about the index and the last step, updated in place. */
   readonly stats: QuadtreeStats;
 
-  /** @internal The spatial index (see spatialTreeOf). */
+  /** @internal The spatial index, which the package's own faces (ECS, tile layers) reach too. */
   readonly tree: SpatialTree;
   /** @internal */
   readonly queries: QueryEngine;
@@ -117,11 +117,7 @@ export class LooseQuadtree extends QuadtreeQueries {
     b[2] = maxX;
     b[3] = maxY;
     this.admit(id);
-    this.tree.enqueue(id);
   }
-
-  /** Where {@link getBox} reads an item's box. */
-  private readonly boxOut = new Float64Array(4);
 
   /** @internal The float32 box of the item {@link queueChecked} adds next, written here so no number crosses a call. */
   readonly boxIn = new Float32Array(4);
@@ -131,7 +127,6 @@ export class LooseQuadtree extends QuadtreeQueries {
     checkId(id, this.tree.idLimit);
     checkBoxIn(id, this.boxIn);
     this.admit(id);
-    this.tree.enqueue(id);
     const items = this.tree.items;
     items.setFilter(id, layer | 0, mask | 0);
     items.setPriority(id, priority);
@@ -419,8 +414,7 @@ export class LooseQuadtree extends QuadtreeQueries {
    */
   getBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, out: T): T {
     this.nodeOf(id, 'getBox');
-    this.tree.boxNow(id, this.boxOut, 0);
-    return copyBox(this.boxOut, 0, out);
+    return this.copyBox(id, TO, out);
   }
 
   /**
@@ -430,14 +424,25 @@ export class LooseQuadtree extends QuadtreeQueries {
    */
   getPath<T extends { minX: number; minY: number; maxX: number; maxY: number }>(id: number, from: T, to: T): void {
     this.nodeOf(id, 'getPath');
-    if (!this.tree.items.hasFlag(id, SWEPT)) {
-      this.getBox(id, from);
-      this.getBox(id, to);
-      return;
-    }
-    const b = this.tree.sweeps.boxes;
-    copyBox(b, this.tree.sweeps.at(id) + LAST_FROM, from);
-    copyBox(b, this.tree.sweeps.at(id) + LAST_TO, to);
+    this.copyBox(id, LAST_FROM, from);
+    this.copyBox(id, LAST_TO, to);
+  }
+
+  /** Copies into `out` a swept item's box at `path` of its entry (TO, LAST_FROM, LAST_TO), another's stored box. */
+  private copyBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(
+    id: number,
+    path: number,
+    out: T,
+  ): T {
+    const tree = this.tree;
+    const swept = tree.items.hasFlag(id, SWEPT);
+    const b = swept ? tree.sweeps.boxes : tree.slots.box;
+    const o = swept ? tree.sweeps.at(id) + path : tree.items.boxAt(id);
+    out.minX = b[o];
+    out.minY = b[o + 1];
+    out.maxX = b[o + 2];
+    out.maxY = b[o + 3];
+    return out;
   }
 
   /**
@@ -556,7 +561,7 @@ export class LooseQuadtree extends QuadtreeQueries {
     if (this.tree.budgeted) bp.planShares(0, 0, 0);
   }
 
-  /** Adds the item, its id and its box in {@link boxIn} checked by the caller, to the store. */
+  /** Adds the item, its id and its box in {@link boxIn} checked by the caller, to the store and the pending queue. */
   private admit(id: number): void {
     const tree = this.tree;
     tree.items.ensure(id, tree.idLimit);
@@ -565,6 +570,7 @@ export class LooseQuadtree extends QuadtreeQueries {
     items.add(id);
     tree.slots.box.set(this.boxIn, items.boxAt(id));
     tree.size++;
+    tree.enqueue(id);
   }
 
   /** The item's node, after checking the id names an item in the index. */
@@ -574,24 +580,6 @@ export class LooseQuadtree extends QuadtreeQueries {
     if (node === ABSENT) fail(`${verb} of unknown item ${id} (never inserted, or removed already)`);
     return node;
   }
-}
-
-/** Copies the box at `b[o..o+3]` into `out`'s fields. */
-function copyBox<T extends { minX: number; minY: number; maxX: number; maxY: number }>(
-  b: Float32Array | Float64Array,
-  o: number,
-  out: T,
-): T {
-  out.minX = b[o];
-  out.minY = b[o + 1];
-  out.maxX = b[o + 2];
-  out.maxY = b[o + 3];
-  return out;
-}
-
-/** The spatial index inside a LooseQuadtree, for the package's own faces (see internal.ts). */
-export function spatialTreeOf(tree: LooseQuadtree): SpatialTree {
-  return tree.tree;
 }
 
 function checkBits(id: number, field: string, value: number): void {

@@ -19,7 +19,6 @@ export { boxesOverlap } from './geometry.js';
 export { checkKeys, QUADTREE_KEYS, type KeysOf } from './optionKeys.js';
 export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
 export { IdList } from './lists/IdList.js';
-export { spatialTreeOf } from './LooseQuadtree.js';
 export type { SpatialTree } from './placement/SpatialTree.js';
 export { MAX_CLASSES, MIXED } from './store/CollisionClasses.js';
 export { CIRCLE } from './store/ItemStore.js';

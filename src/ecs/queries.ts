@@ -1,5 +1,5 @@
 import type { Contact, RayHit, SweepHit } from '../core/index.js';
-import { badArrays, spatialTreeOf } from '../core/internal.js';
+import { badArrays } from '../core/internal.js';
 import { validBox } from './check.js';
 import { stateOf, type QuadtreeState } from './state.js';
 
@@ -153,7 +153,7 @@ function boxNowOf(s: QuadtreeState): (eid: number, out: Float64Array, o: number)
     const hw = w * 0.5,
       hh = h * 0.5;
     if (s.entities.swept[eid] === 1 || !validBox(x, y, w, h)) {
-      spatialTreeOf(s.tree).boxNow(eid, out, o);
+      s.tree.tree.boxNow(eid, out, o);
       return;
     }
     out[o] = f(x - hw);

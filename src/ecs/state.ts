@@ -1,5 +1,5 @@
 import { LooseQuadtree, type QuadtreeOptions } from '../core/index.js';
-import { checkFlag, fail, markOutside, QUADTREE_KEYS, spatialTreeOf } from '../core/internal.js';
+import { checkFlag, fail, markOutside, QUADTREE_KEYS } from '../core/internal.js';
 import { Bounds, Circle, Collider, Collision, Position, Static, Swept } from './components.js';
 import type { BoundsStore, ColliderStore, CollisionStore, PositionStore } from './components.js';
 import { EntityTable } from './entities.js';
@@ -126,7 +126,7 @@ export class QuadtreeState {
     this.scan = detect === 'scan';
     this.pairEntities = checkFlag('option pairEntities', options.pairEntities ?? true);
     // The tree's, as its options checked and clamped it.
-    this.idLimit = spatialTreeOf(this.tree).idLimit;
+    this.idLimit = this.tree.tree.idLimit;
     this.stats = createStats(this.tree.stats);
     if (this.pairEntities) this.pairs = new PairMap();
     // The game's world and components: snapshots of this state hold them by reference only.

@@ -14,7 +14,7 @@ import {
 import { HELD, IN_HELD_LIST, IN_TREE, MARK_MOVED, UNTRACKED, QUEUED } from './entities.js';
 import { stateOf, type QuadtreeState } from './state.js';
 import { Shape } from '../core/index.js';
-import { MAX_CLASSES, MIXED, spatialTreeOf } from '../core/internal.js';
+import { MAX_CLASSES, MIXED } from '../core/internal.js';
 import { storeCentres } from './storeCentres.js';
 
 /**
@@ -375,7 +375,7 @@ function scan(s: QuadtreeState): void {
   const bh = s.bounds.height;
   const tree = s.tree;
   tree.flush();
-  const core = spatialTreeOf(tree);
+  const core = tree.tree;
   const C = core.classes;
   let scanned = 0;
   let dirty = 0;
@@ -424,7 +424,7 @@ function scan(s: QuadtreeState): void {
 function storeRange(s: QuadtreeState, k: number, from: number, to: number): number {
   const { x, y } = s.position;
   const { width, height } = s.bounds;
-  const core = spatialTreeOf(s.tree);
+  const core = s.tree.tree;
   const moved = core.classes.moved[k];
   for (
     let at = storeCentres(core, k, from, to, x, y, width, height);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { LooseQuadtree, Shape, validateTree } from '../../src/core/index.js';
-import { spatialTreeOf } from '../../src/core/internal.js';
 
 /** A small tree with items in nodes, a circle, a swept item and pairs, all valid after a step. */
 function sample(): LooseQuadtree {
@@ -22,21 +21,21 @@ function sample(): LooseQuadtree {
 describe('validateTree', () => {
   // Each damage, done to a valid tree's internals, must be found and named: the oracles trust a silent validate.
   const damages: [string, (tree: LooseQuadtree) => void, string | RegExp][] = [
-    ['a slot naming another item', (t) => (spatialTreeOf(t).slots.id[spatialTreeOf(t).items.slotOf(7)] = 8), 'item 8'],
-    ['a subtree count', (t) => spatialTreeOf(t).nodes.total[0]++, 'node 0 counts'],
+    ['a slot naming another item', (t) => (t.tree.slots.id[t.tree.items.slotOf(7)] = 8), 'item 8'],
+    ['a subtree count', (t) => t.tree.nodes.total[0]++, 'node 0 counts'],
     [
       'a class count',
-      (t) => spatialTreeOf(t).classes.size[spatialTreeOf(t).items.classOf(9)]++,
+      (t) => t.tree.classes.size[t.tree.items.classOf(9)]++,
       /class \d+ counts \d+ items, (lists|holds) \d+/,
     ],
     [
       'a circle whose box is not square',
-      (t) => (spatialTreeOf(t).slots.box[4 * spatialTreeOf(t).items.slotOf(3) + 2] += 5),
+      (t) => (t.tree.slots.box[4 * t.tree.items.slotOf(3) + 2] += 5),
       'item 3 is a circle but its box is',
     ],
     [
       'a swept box off its path',
-      (t) => (spatialTreeOf(t).slots.box[4 * spatialTreeOf(t).items.slotOf(5)] += 50),
+      (t) => (t.tree.slots.box[4 * t.tree.items.slotOf(5)] += 50),
       'swept item 5 has a box that does not cover its path',
     ],
     [

@@ -46,7 +46,7 @@ export type NodeVisitor = (
 export abstract class QuadtreeQueries {
   /** Whether touching edges count as overlap (see {@link QuadtreeOptions.touching}). */
   abstract readonly touching: boolean;
-  /** @internal The spatial index (see spatialTreeOf). */
+  /** @internal The spatial index, which the package's own faces (ECS, tile layers) reach too. */
   abstract readonly tree: SpatialTree;
   /** @internal */
   abstract readonly queries: QueryEngine;
@@ -192,8 +192,7 @@ export abstract class QuadtreeQueries {
       k >>> 0 === k
     ))
       checkNearest(x, y, k, maxDistance);
-    if (!isBits32(mask)) refuseMask(mask);
-    this.flush();
+    this.catchUp(mask);
     const args = this.queries.args;
     args[0] = q(x);
     args[1] = q(y);
@@ -203,11 +202,14 @@ export abstract class QuadtreeQueries {
     return trim(outIds, count);
   }
 
-  private catchUp(): void {
+  /** Refuses a bad mask, then places pending items: after a query's numbers are checked, before they are stored. */
+  private catchUp(mask: number): void {
+    if (!isBits32(mask)) refuseMask(mask);
     if (this.tree.pending.count !== 0) this.flush();
   }
 
-  // The *Args helpers check a query's numbers, place pending items and store them (see queryNumber); small: they inline.
+  // The *Args helpers check a query's numbers and mask, place pending items and store the numbers (see queryNumber);
+  // small: they inline.
   private rectArgs(minX: number, minY: number, maxX: number, maxY: number, mask: number): void {
     if (!(
       Math.abs(minX) <= F32 &&
@@ -219,8 +221,7 @@ export abstract class QuadtreeQueries {
     )) {
       checkQueryBox(minX, minY, maxX, maxY);
     }
-    if (!isBits32(mask)) refuseMask(mask);
-    this.catchUp();
+    this.catchUp(mask);
     const args = this.queries.args;
     args[0] = q(minX);
     args[1] = q(minY);
@@ -230,8 +231,7 @@ export abstract class QuadtreeQueries {
 
   private circleArgs(x: number, y: number, radius: number, mask: number): void {
     if (!(Math.abs(x) <= F32 && Math.abs(y) <= F32 && radius <= F32 && radius >= 0)) checkCircle(x, y, radius);
-    if (!isBits32(mask)) refuseMask(mask);
-    this.catchUp();
+    this.catchUp(mask);
     const args = this.queries.args;
     args[0] = q(x);
     args[1] = q(y);
@@ -240,8 +240,7 @@ export abstract class QuadtreeQueries {
 
   private pointArgs(x: number, y: number, mask: number): void {
     if (!(Math.abs(x) <= F32 && Math.abs(y) <= F32)) checkPoint(x, y);
-    if (!isBits32(mask)) refuseMask(mask);
-    this.catchUp();
+    this.catchUp(mask);
     const args = this.queries.args;
     args[0] = q(x);
     args[1] = q(y);
@@ -259,8 +258,7 @@ export abstract class QuadtreeQueries {
     )) {
       checkRay(ox, oy, dx, dy, maxDistance);
     }
-    if (!isBits32(mask)) refuseMask(mask);
-    this.catchUp();
+    this.catchUp(mask);
     // hypot, not sqrt of squares: no underflow for tiny components, and the documented norm.
     const len = Math.hypot(dx, dy);
     const args = this.queries.args;

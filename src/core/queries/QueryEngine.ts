@@ -77,8 +77,6 @@ export class QueryEngine {
   private readonly runIndexes: (RunIndex | null)[] = new Array<RunIndex | null>(MAX_CLASSES).fill(null);
   /** The loose bounds of the node a walk is looking at. */
   private readonly nodeBox = new Float64Array(4);
-  /** Offset of the box {@link sweptBox} last returned. */
-  private at = 0;
   /** Per kind, the node test past the reach box (or null): called through the table, so only bounds cross the call. */
   private readonly nodeTests: (NodeTest | null)[];
   private nodeTest: NodeTest | null = null;
@@ -150,7 +148,9 @@ export class QueryEngine {
   private walk(): void {
     const nodes = this.tree.nodes;
     const C = this.tree.classes;
-    const wanted = this.classesFor(this.mask);
+    // The classes that may hold an item the mask accepts (the mixed class always may).
+    let wanted = 1 << MIXED;
+    for (let k = 0; k < MIXED; k++) if ((C.layer[k] & this.mask) !== 0) wanted |= 1 << k;
     // The tree is walked only when a wanted class has items in it (a particle cull wants its detached class alone).
     let inTree = false;
     for (let k = 0; k < MAX_CLASSES; k++) {
@@ -257,6 +257,7 @@ export class QueryEngine {
     const wordOf = slots.colliders.word;
     const slotId = slots.id;
     const box = slots.box;
+    const sweeps = this.tree.sweeps;
     const reach = this.reach;
     const item = this.item;
     const x0 = reach[0],
@@ -274,8 +275,12 @@ export class QueryEngine {
       if ((layerOf[c] & mask) === 0) continue;
       const word = wordOf[c];
       // A swept item's slot covers its whole path: it is where its path ends.
-      const src = (word & SWEPT) === 0 ? box : this.sweptBox(s);
-      const at = (word & SWEPT) === 0 ? 4 * s : this.at;
+      let src = box,
+        at = 4 * s;
+      if ((word & SWEPT) !== 0) {
+        src = sweeps.boxes;
+        at = sweeps.at(slotId[s]) + TO;
+      }
       if (src[at] > x1 || src[at + 2] < x0 || src[at + 1] > y1 || src[at + 3] < y0) continue;
       const circle = (word & CIRCLE_ITEM) !== 0;
       item[0] = src[at];
@@ -471,20 +476,5 @@ export class QueryEngine {
     reach[1] = y0 - pad;
     reach[2] = x1 + pad;
     reach[3] = y1 + pad;
-  }
-
-  /** The box of swept slot s's item where it is now: its path's end, at offset {@link at}. */
-  private sweptBox(s: number): Float32Array {
-    const sweeps = this.tree.sweeps;
-    this.at = sweeps.at(this.tree.slots.id[s]) + TO;
-    return sweeps.boxes;
-  }
-
-  /** Bits of the classes that may hold an item the mask accepts (the mixed class always may). */
-  private classesFor(mask: number): number {
-    const C = this.tree.classes;
-    let wanted = 1 << MIXED;
-    for (let k = 0; k < MIXED; k++) if ((C.layer[k] & mask) !== 0) wanted |= 1 << k;
-    return wanted;
   }
 }
