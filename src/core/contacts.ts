@@ -1,4 +1,4 @@
-import { A_CIRCLE, B_CIRCLE, boxesOverlap, circleBoxOverlap, circlesOverlap, inscribedRadius } from './geometry.js';
+import { A_CIRCLE, B_CIRCLE, boxesOverlap, centreOf, circleBoxOverlap, circlesOverlap, radiusOf } from './geometry.js';
 import type { Contact } from './options.js';
 
 /**
@@ -30,24 +30,17 @@ export function depthAlong(s: Float64Array, shapes: number, nx: number, ny: numb
 function overlapNow(s: Float64Array, aCircle: boolean, bCircle: boolean): boolean {
   if (!aCircle && !bCircle) return boxesOverlap(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], false);
   const c = aCircle ? 0 : 4;
-  const cx = s[c] * 0.5 + s[c + 2] * 0.5,
-    cy = s[c + 1] * 0.5 + s[c + 3] * 0.5,
-    r = inscribedRadius(s[c], s[c + 1], s[c + 2], s[c + 3]);
-  if (aCircle && bCircle) {
-    const rb = inscribedRadius(s[4], s[5], s[6], s[7]);
-    return circlesOverlap(cx, cy, r, s[4] * 0.5 + s[6] * 0.5, s[5] * 0.5 + s[7] * 0.5, rb, false);
-  }
+  const cx = centreOf(s, c, 0),
+    cy = centreOf(s, c, 1),
+    r = radiusOf(s, c);
+  if (aCircle && bCircle) return circlesOverlap(cx, cy, r, centreOf(s, 4, 0), centreOf(s, 4, 1), radiusOf(s, 4), false);
   const b = 4 - c;
   return circleBoxOverlap(cx, cy, r, s[b], s[b + 1], s[b + 2], s[b + 3], false);
 }
 
 /** The largest `p · (nx, ny)` over the shape in box `s[o..o+3]`. */
 function support(s: Float64Array, o: number, circle: boolean, nx: number, ny: number): number {
-  if (circle) {
-    const cx = s[o] * 0.5 + s[o + 2] * 0.5,
-      cy = s[o + 1] * 0.5 + s[o + 3] * 0.5;
-    return cx * nx + cy * ny + inscribedRadius(s[o], s[o + 1], s[o + 2], s[o + 3]);
-  }
+  if (circle) return centreOf(s, o, 0) * nx + centreOf(s, o, 1) * ny + radiusOf(s, o);
   return (nx > 0 ? s[o + 2] * nx : s[o] * nx) + (ny > 0 ? s[o + 3] * ny : s[o + 1] * ny);
 }
 
@@ -87,12 +80,12 @@ function boxesContact<T extends Contact>(s: Float64Array, out: T): T {
 }
 
 function circlesContact<T extends Contact>(s: Float64Array, out: T): T {
-  const ax = s[0] * 0.5 + s[2] * 0.5,
-    ay = s[1] * 0.5 + s[3] * 0.5,
-    ra = inscribedRadius(s[0], s[1], s[2], s[3]);
-  const bx = s[4] * 0.5 + s[6] * 0.5,
-    by = s[5] * 0.5 + s[7] * 0.5,
-    rb = inscribedRadius(s[4], s[5], s[6], s[7]);
+  const ax = centreOf(s, 0, 0),
+    ay = centreOf(s, 0, 1),
+    ra = radiusOf(s, 0);
+  const bx = centreOf(s, 4, 0),
+    by = centreOf(s, 4, 1),
+    rb = radiusOf(s, 4);
   const dx = bx - ax,
     dy = by - ay;
   const len = Math.hypot(dx, dy);
@@ -110,9 +103,9 @@ function circlesContact<T extends Contact>(s: Float64Array, out: T): T {
 
 /** A circle (box at `c`) and a box (at `b`): the normal from circle to box, times `sign` so it points from A to B. */
 function circleBoxContact<T extends Contact>(s: Float64Array, c: number, b: number, sign: number, out: T): T {
-  const cx = s[c] * 0.5 + s[c + 2] * 0.5,
-    cy = s[c + 1] * 0.5 + s[c + 3] * 0.5,
-    r = inscribedRadius(s[c], s[c + 1], s[c + 2], s[c + 3]);
+  const cx = centreOf(s, c, 0),
+    cy = centreOf(s, c, 1),
+    r = radiusOf(s, c);
   const qx = cx < s[b] ? s[b] : cx > s[b + 2] ? s[b + 2] : cx;
   const qy = cy < s[b + 1] ? s[b + 1] : cy > s[b + 3] ? s[b + 3] : cy;
   const dx = qx - cx,

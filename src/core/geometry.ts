@@ -315,15 +315,16 @@ function toCentre(s: Float64Array, o: number): void {
   s[o + 1] = s[o + 3] = y;
 }
 
-/** The numbers a quadratic of sweptBoxCircle is built from. */
-const TERMS = new Float64Array(6);
+/** The gaps a quadratic of sweptBoxCircle is built from. */
+const TERMS = new Float64Array(4);
 
-/** Centre coordinate and radius of the circle in box `s[o..o+3]`, on axis 0 (x) or 1 (y). */
-function centreOf(s: Float64Array, o: number, axis: number): number {
+/** Centre coordinate of the circle in box `s[o..o+3]`, on axis 0 (x) or 1 (y). */
+export function centreOf(s: Float64Array, o: number, axis: number): number {
   return s[o + axis] * 0.5 + s[o + 2 + axis] * 0.5;
 }
 
-function radiusOf(s: Float64Array, o: number): number {
+/** Radius of the circle in box `s[o..o+3]`. */
+export function radiusOf(s: Float64Array, o: number): number {
   return inscribedRadius(s[o], s[o + 1], s[o + 2], s[o + 3]);
 }
 
@@ -335,27 +336,12 @@ function sweptCircles(s: Float64Array, touching: boolean): boolean {
     vy = centreOf(s, 12, 1) - centreOf(s, 4, 1) - py;
   const r0 = radiusOf(s, 0) + radiusOf(s, 8),
     k = radiusOf(s, 4) + radiusOf(s, 12) - r0;
-  const t = firstBelowZero(
-    vx * vx + vy * vy - k * k,
-    2 * (px * vx + py * vy - r0 * k),
-    px * px + py * py - r0 * r0,
-    0,
-    1,
-    touching,
-    true,
-  );
+  const a = vx * vx + vy * vy - k * k,
+    b = 2 * (px * vx + py * vy - r0 * k),
+    c = px * px + py * py - r0 * r0;
+  const t = firstBelowZero(a, b, c, 0, 1, touching, true);
   if (t < 0) return false;
-  s[16] = t;
-  if (t === 0) {
-    s[17] = s[18] = 0;
-    return true;
-  }
-  const nx = px + vx * t,
-    ny = py + vy * t;
-  const len = Math.hypot(nx, ny);
-  s[17] = len > 0 ? nx / len : 1;
-  s[18] = len > 0 ? ny / len : 0;
-  return true;
+  return met(s, t, px + vx * t, py + vy * t, 1);
 }
 
 /** Box and circle: the gap is linear between side crossings, a quadratic per piece; `sign` 1 when A is the box. */
@@ -381,12 +367,15 @@ function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: 
   cuts[n++] = 1;
   sortSmall(cuts, n);
   const v = TERMS;
+  // The radius r0 + k t.
+  const r0 = radiusOf(s, circle),
+    k = radiusOf(s, circle + 4) - r0;
   for (let i = 0; i + 1 < n; i++) {
     const lo = cuts[i],
       hi = cuts[i + 1];
     if (hi < lo || (hi === lo && i + 2 < n)) continue;
     const mid = (lo + hi) * 0.5;
-    // Each axis's gap as g0 + g1 t on this piece into v[0..3], the radius r0 + k t into v[4], v[5].
+    // Each axis's gap as g0 + g1 t on this piece into v[0..3].
     for (let axis = 0; axis < 2; axis++) {
       const c0 = centreOf(s, circle, axis),
         cv = centreOf(s, circle + 4, axis) - c0;
@@ -407,42 +396,37 @@ function sweptBoxCircle(s: Float64Array, box: number, circle: number, touching: 
       v[2 * axis] = g0;
       v[2 * axis + 1] = g1;
     }
-    v[4] = radiusOf(s, circle);
-    v[5] = radiusOf(s, circle + 4) - v[4];
-    const r0 = v[4],
-      k = v[5];
-    const t = firstBelowZero(
-      -k * k + v[1] * v[1] + v[3] * v[3],
-      -2 * r0 * k + 2 * v[0] * v[1] + 2 * v[2] * v[3],
-      -r0 * r0 + v[0] * v[0] + v[2] * v[2],
-      lo,
-      hi,
-      touching,
-      i === 0,
-    );
+    const a = -k * k + v[1] * v[1] + v[3] * v[3],
+      b = -2 * r0 * k + 2 * v[0] * v[1] + 2 * v[2] * v[3],
+      c = -r0 * r0 + v[0] * v[0] + v[2] * v[2];
+    const t = firstBelowZero(a, b, c, lo, hi, touching, i === 0);
     if (t < 0) continue;
-    s[16] = t;
-    if (t === 0) {
-      s[17] = s[18] = 0;
-      return true;
-    }
     // The normal at t: from the box's nearest point to the centre (box to circle).
-    let nx = 0,
-      ny = 0;
-    for (let axis = 0; axis < 2; axis++) {
-      const cen = centreOf(s, circle, axis) + (centreOf(s, circle + 4, axis) - centreOf(s, circle, axis)) * t;
-      const lo1 = s[box + axis] + (s[box + 4 + axis] - s[box + axis]) * t;
-      const hi1 = s[box + 2 + axis] + (s[box + 6 + axis] - s[box + 2 + axis]) * t;
-      const g = cen < lo1 ? cen - lo1 : cen > hi1 ? cen - hi1 : 0;
-      if (axis === 0) nx = g;
-      else ny = g;
-    }
-    const len = Math.hypot(nx, ny);
-    s[17] = sign * (len > 0 ? nx / len : 1);
-    s[18] = sign * (len > 0 ? ny / len : 0);
-    return true;
+    return met(s, t, gapAt(s, box, circle, 0, t), gapAt(s, box, circle, 1, t), sign);
   }
   return false;
+}
+
+/** On `axis` at time t: the circle's centre less the box's nearest point (0 within the box's span). */
+function gapAt(s: Float64Array, box: number, circle: number, axis: number, t: number): number {
+  const c0 = centreOf(s, circle, axis);
+  const cen = c0 + (centreOf(s, circle + 4, axis) - c0) * t;
+  const lo = s[box + axis] + (s[box + 4 + axis] - s[box + axis]) * t;
+  const hi = s[box + 2 + axis] + (s[box + 6 + axis] - s[box + 2 + axis]) * t;
+  return cen < lo ? cen - lo : cen > hi ? cen - hi : 0;
+}
+
+/** Writes the contact time t and the normal (nx, ny) made unit (+x when it has no length) times `sign`: 0, 0 at 0. */
+function met(s: Float64Array, t: number, nx: number, ny: number, sign: number): true {
+  s[16] = t;
+  if (t === 0) {
+    s[17] = s[18] = 0;
+    return true;
+  }
+  const len = Math.hypot(nx, ny);
+  s[17] = sign * (len > 0 ? nx / len : 1);
+  s[18] = sign * (len > 0 ? ny / len : 0);
+  return true;
 }
 
 /** Scratch breakpoints for sweptBoxCircle. */
