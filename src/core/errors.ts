@@ -14,11 +14,11 @@ export function show(value: unknown): string {
 }
 
 /** Checks an item id: a non-negative integer below `limit`. */
-export function checkId(id: number, limit: number, what = 'id'): void {
+export function checkId(id: number, limit: number): void {
   if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) {
-    fail(`${what} must be a non-negative integer (got ${show(id)})`);
+    fail(`id must be a non-negative integer (got ${show(id)})`);
   }
-  if (id >= limit) fail(`${what} ${id} is past the id limit: ids must be below ${limit} (option maxId)`);
+  if (id >= limit) fail(`id ${id} is past the id limit: ids must be below ${limit} (option maxId)`);
 }
 
 /** The largest float32: boxes are stored in float32 (see SlotPool.box), and queries take numbers within ±it. */
@@ -96,11 +96,6 @@ export function checkQueryNumber(what: string, value: number): void {
 export function isBits32(value: number): boolean {
   // Written so engines inline it in the queries' argument checks.
   return value === (value | 0) || value === value >>> 0;
-}
-
-/** True when a centre's half sizes and the corners made from them give a box: one inlinable test, not four. */
-export function makesBox(hw: number, hh: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
-  return (+(hw >= 0) & +(hh >= 0) & +(maxX - minX < Infinity) & +(maxY - minY < Infinity)) !== 0;
 }
 
 /** For {@link isSquare} of a stored box: one more rounding than the box it was given, which passed with `slack` 1. */

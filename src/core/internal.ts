@@ -10,14 +10,13 @@ export {
   inFloat32,
   isBits32,
   isSquare,
-  makesBox,
   PREFIX,
   show,
 } from './errors.js';
 export { fit, grow } from './grow.js';
 export { boxesOverlap } from './geometry.js';
 export { checkKeys, QUADTREE_KEYS, type KeysOf } from './optionKeys.js';
-export { before, comparePairs, lowerBound, runEnd } from './lists/order.js';
+export { before, lowerBound, runEnd } from './lists/order.js';
 export { IdList } from './lists/IdList.js';
 export type { SpatialTree } from './placement/SpatialTree.js';
 export { MAX_CLASSES, MIXED } from './store/CollisionClasses.js';

@@ -4,13 +4,14 @@ import {
   describe,
   encodeValue,
   fail,
-  typedCopy,
   type Encoded,
-  type QuadtreeSnapshot,
   packBytes,
+  type Parts,
+  type QuadtreeSnapshot,
   readParts,
   stateParts,
   treeOptions,
+  TYPED,
   unpackBytes,
   type BytesOptions,
 } from '../core/internal.js';
@@ -42,7 +43,16 @@ export function quadtreeToBytes(snapshot: QuadtreeWorldSnapshot, into?: Uint8Arr
     pairEntities: Array.from(snapshot.pairEntities.subarray(0, 3 * snapshot.pairEntityCount)),
     handlers: [snapshot.handlers.length],
   };
-  return packBytes(stateParts(snapshot.state, QUADTREE, optionsOf(owner), extra), into, 'quadtreeToBytes');
+  return packBytes(collisionParts(snapshot, owner, extra), into, 'quadtreeToBytes');
+}
+
+/** Lists of numbers the world's collision snapshot keeps beside the core's state, in its description. */
+type Extra = Record<'tracked' | 'trackedMarks' | 'pairEntities' | 'handlers', number[]>;
+
+/** A world's collision snapshot as the parts of bytes: the core's state, `extra` added to its description. */
+function collisionParts(snapshot: QuadtreeWorldSnapshot, s: QuadtreeState, extra: Extra): Parts {
+  const { meta, sections } = stateParts(snapshot.state, QUADTREE, optionsOf(s));
+  return { meta: { ...meta, extra }, sections };
 }
 
 /**
@@ -63,20 +73,18 @@ function readCollision(
   parts: { meta: unknown; sections: Uint8Array[] },
   verb: string,
 ): QuadtreeWorldSnapshot {
-  const saved = (parts.meta as { extra?: { handlers?: number[] } }).extra?.handlers?.[0];
+  const extra = (parts.meta as { extra?: Partial<Extra> }).extra;
+  const saved = extra?.handlers?.[0];
   // Bytes without the count go on to the shape check.
   if (saved !== undefined && saved !== s.handlers.length)
     fail(
       `${verb}: the snapshot was saved with other collision handlers (${saved} then, ${s.handlers.length} here): ${ADVICE}`,
     );
-  return collision(s, readParts(s, parts, QUADTREE, optionsOf(s), verb, ADVICE));
+  return collision(s, readParts(s, parts, QUADTREE, optionsOf(s), verb, ADVICE), extra as Extra);
 }
 
 /** A world's collision snapshot from the state and lists read back. */
-function collision(
-  s: QuadtreeState,
-  { snapshot, extra }: { snapshot: QuadtreeSnapshot; extra: Record<string, number[]> },
-): QuadtreeWorldSnapshot {
+function collision(s: QuadtreeState, snapshot: QuadtreeSnapshot, extra: Extra): QuadtreeWorldSnapshot {
   const out = new QuadtreeWorldSnapshot();
   Object.assign(out.state, snapshot);
   out.tracked = Int32Array.from(extra.tracked);
@@ -169,7 +177,7 @@ export function worldToBytes(snapshot: WorldSnapshot, into?: Uint8Array): Uint8A
   let quadtree: unknown = null;
   if (snapshot.quadtree !== null && state instanceof QuadtreeState) {
     // Its parts in the world's bytes, under the one checksum.
-    const parts = stateParts(snapshot.quadtree.state, QUADTREE, optionsOf(state), {
+    const parts = collisionParts(snapshot.quadtree, state, {
       tracked: [],
       trackedMarks: [],
       pairEntities: [],
@@ -336,9 +344,11 @@ function refuseValue(f: FieldCopy, v: unknown): never {
   );
 }
 
-/** A copy out of the bytes, so the snapshot owns its arrays. */
+/** A copy out of the bytes, so the snapshot owns its arrays, as the typed array of the name `type`. */
 function copied(type: string, b: Uint8Array): ArrayBufferView {
-  return typedCopy(type, b) ?? fail(`worldFromBytes: the snapshot is corrupt (a field of type ${type})`);
+  if (!(type in TYPED)) fail(`worldFromBytes: the snapshot is corrupt (a field of type ${type})`);
+  const Typed = TYPED[type as keyof typeof TYPED] as unknown as new (buffer: ArrayBuffer) => ArrayBufferView;
+  return new Typed(b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer);
 }
 
 /** Plain arrays' values are never objects (worldToBytes refuses them): nothing to name by place. */

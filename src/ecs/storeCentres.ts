@@ -1,10 +1,15 @@
-import { CIRCLE, isSquare, makesBox, type SpatialTree } from '../core/internal.js';
+import { CIRCLE, isSquare, type SpatialTree } from '../core/internal.js';
 
 /** Numbers by id: a plain array, a typed array or any indexable store. */
 type Numbers = { readonly [id: number]: number };
 
 /** Rounds to float32, as the slots store a box's corners. */
 const fround = Math.fround;
+
+/** True when a centre's half sizes and the corners made from them give a box: one inlinable test, not four. */
+function makesBox(hw: number, hh: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
+  return (+(hw >= 0) & +(hh >= 0) & +(maxX - minX < Infinity) & +(maxY - minY < Infinity)) !== 0;
+}
 
 /**
  * Stores detached class k's boxes at list places [from, to) from per-id centres and full sizes: the core's `move` for

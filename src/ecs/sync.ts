@@ -105,8 +105,8 @@ function admit(s: QuadtreeState, eid: number): void {
   const y = s.position.y[eid];
   const w = s.bounds.width[eid];
   const h = s.bounds.height[eid];
-  // The corners go straight to the tree's box for a new item, and makesBox's test is written
-  // out on them: a call with the numbers, when the engine does not inline it, boxes each on
+  // The corners go straight to the tree's box for a new item, and storeCentres' makesBox test is
+  // written out on them: a call with the numbers, when the engine does not inline it, boxes each on
   // the heap, garbage for every entity born.
   const hw = w * 0.5;
   const hh = h * 0.5;

@@ -1,5 +1,6 @@
 import { describe, fail, show } from '../errors.js';
 import { LooseQuadtree } from '../LooseQuadtree.js';
+import { checkTree } from './saveTree.js';
 import { QuadtreeSnapshot } from './Snapshot.js';
 import { REF, StatePlan } from './StatePlan.js';
 
@@ -15,7 +16,8 @@ const VERSION = 1;
 /** magic, version, total bytes, checksum, description bytes, sections: six uint32, then padding to 8. */
 const HEADER = 32;
 
-const TYPED = {
+/** The typed arrays bytes hold, by constructor name. */
+export const TYPED = {
   Int8Array,
   Uint8Array,
   Uint8ClampedArray,
@@ -27,13 +29,6 @@ const TYPED = {
   Float64Array,
 } as const;
 type TypedName = keyof typeof TYPED;
-
-/** A typed array of the kind named (a typed array's constructor name) holding a copy of `b`; null for another name. */
-export function typedCopy(name: string, b: Uint8Array): ArrayBufferView | null {
-  if (!(name in TYPED)) return null;
-  const Typed = TYPED[name as TypedName] as unknown as new (buffer: ArrayBuffer) => ArrayBufferView;
-  return new Typed(b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer);
-}
 
 /** A value of a reference, list or map as JSON: finite numbers, booleans and null as they are, the rest tagged. */
 export type Encoded = number | boolean | null | (string | number)[];
@@ -47,8 +42,6 @@ interface Meta {
   /** A hash of the state's fields (see shapeOf). */
   shape: number;
   options: BytesOptions;
-  /** Lists of numbers a caller keeps beside the state (the ECS face's lists of entities). */
-  extra: Record<string, number[]>;
   stepCount: number;
   refs: Encoded[];
   used: number[];
@@ -69,7 +62,7 @@ interface Meta {
 export function snapshotToBytes(snapshot: QuadtreeSnapshot, into?: Uint8Array): Uint8Array {
   if (!(snapshot instanceof QuadtreeSnapshot) || snapshot.plan === null || !(snapshot.owner instanceof LooseQuadtree))
     fail(`snapshotToBytes takes a snapshot saved by saveTree (got ${describe(snapshot)})`);
-  return packBytes(stateParts(snapshot, 'tree', treeOptions(snapshot.owner), {}), into, 'snapshotToBytes');
+  return packBytes(stateParts(snapshot, 'tree', treeOptions(snapshot.owner)), into, 'snapshotToBytes');
 }
 
 /** A description and binary sections, before {@link packBytes} and after {@link unpackBytes}. */
@@ -78,13 +71,8 @@ export interface Parts {
   sections: ArrayBufferView[];
 }
 
-/** A saved state as the parts of bytes of `kind`, with the options it must be read under and lists kept beside it. */
-export function stateParts(
-  snapshot: QuadtreeSnapshot,
-  kind: string,
-  options: BytesOptions,
-  extra: Record<string, number[]>,
-): Parts {
+/** A saved state as the parts of bytes of `kind`, with the options it must be read under. */
+export function stateParts(snapshot: QuadtreeSnapshot, kind: string, options: BytesOptions): Parts {
   const plan = snapshot.plan;
   if (plan === null) return fail('a snapshot that holds nothing yet has no bytes: save into it first');
   const index = objectIndex(plan);
@@ -95,7 +83,6 @@ export function stateParts(
     kind,
     shape: shapeOf(plan, index),
     options,
-    extra,
     stepCount: snapshot.stepCount,
     refs,
     used: Array.from(snapshot.used),
@@ -182,7 +169,7 @@ export function unpackBytes(bytes: Uint8Array | ArrayBuffer, verb: string): { me
  * another format version, or by a tree of other options or another shape; naming which
  */
 export function snapshotFromBytes(tree: LooseQuadtree, bytes: Uint8Array | ArrayBuffer): QuadtreeSnapshot {
-  if (!(tree instanceof LooseQuadtree)) fail(`snapshotFromBytes takes a LooseQuadtree (got ${describe(tree)})`);
+  checkTree(tree, 'snapshotFromBytes');
   return readParts(
     tree,
     unpackBytes(bytes, 'snapshotFromBytes'),
@@ -190,7 +177,7 @@ export function snapshotFromBytes(tree: LooseQuadtree, bytes: Uint8Array | Array
     treeOptions(tree),
     'snapshotFromBytes',
     'make the same tile layers on this tree first',
-  ).snapshot;
+  );
 }
 
 /**
@@ -204,7 +191,7 @@ export function readParts(
   options: BytesOptions,
   verb: string,
   advice: string,
-): { snapshot: QuadtreeSnapshot; extra: Record<string, number[]> } {
+): QuadtreeSnapshot {
   const { meta: parsed, sections } = parts;
   const meta = parsed as Meta;
   if (meta.kind !== kind)
@@ -258,7 +245,7 @@ export function readParts(
   snap.lists = meta.lists.map((l) => l.map((v) => decodeValue(v, plan)));
   snap.maps = meta.maps.map((l) => l.map((v) => decodeValue(v, plan)));
   snap.stepCount = meta.stepCount;
-  return { snapshot: snap, extra: meta.extra };
+  return snap;
 }
 
 function pad8(n: number): number {

@@ -24,6 +24,7 @@ export function restoreTree(tree: LooseQuadtree, snapshot: QuadtreeSnapshot): vo
   applyState(tree, checkState(tree, snapshot, 'tree'));
 }
 
-function checkTree(tree: unknown, verb: string): void {
+/** Refuses anything but a LooseQuadtree, naming the call `verb`. */
+export function checkTree(tree: unknown, verb: string): void {
   if (!(tree instanceof LooseQuadtree)) fail(`${verb} takes a LooseQuadtree (got ${describe(tree)})`);
 }
