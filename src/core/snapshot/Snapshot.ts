@@ -24,7 +24,7 @@ export class QuadtreeSnapshot {
   used = new Int32Array(0);
   /** @internal Contents of the plan's lists of primitives. */
   lists: unknown[][] = [];
-  /** @internal Entries of the plan's maps and sets. */
+  /** @internal Entries of the plan's maps, key then value. */
   maps: unknown[][] = [];
   /** Steps the tree had run when this was saved (its {@link LooseQuadtree.stepCount}). */
   stepCount = -1;
@@ -96,23 +96,23 @@ export function applyState(root: object, snap: QuadtreeSnapshot): void {
 
 /** What no longer matches between a snapshot's arrays and its plan, or null. */
 function damage(snap: QuadtreeSnapshot, plan: StatePlan): string | null {
-  if (!(snap.numbers instanceof Float64Array) || snap.numbers.length !== plan.numbers)
-    return `${plan.numbers} numbers expected`;
-  if (!Array.isArray(snap.refs) || snap.refs.length !== plan.refs) return `${plan.refs} references expected`;
-  if (!Array.isArray(snap.copies) || snap.copies.length !== plan.buffers.length)
-    return `${plan.buffers.length} buffers expected`;
-  for (let b = 0; b < plan.buffers.length; b++) {
+  const n = plan.buffers.length;
+  if (
+    !(snap.numbers instanceof Float64Array && snap.numbers.length === plan.numbers) ||
+    !(Array.isArray(snap.refs) && snap.refs.length === plan.refs) ||
+    !(Array.isArray(snap.copies) && snap.copies.length === n) ||
+    !(snap.used instanceof Int32Array && snap.used.length === n) ||
+    snap.lists.length !== plan.lists.length ||
+    snap.maps.length !== plan.maps.length
+  )
+    return 'its arrays are not the sizes of its plan';
+  for (let b = 0; b < n; b++) {
     const c = snap.copies[b];
     if (!(c instanceof Uint8Array) || c.length !== plan.buffers[b].length)
       return `buffer ${b}: ${plan.buffers[b].length} bytes expected (got ${c instanceof Uint8Array ? c.length : show(c)})`;
+    if (!(snap.used[b] >= 0 && snap.used[b] <= c.length))
+      return `buffer ${b}: ${snap.used[b]} bytes in use of ${c.length}`;
   }
-  if (!(snap.used instanceof Int32Array) || snap.used.length !== plan.buffers.length)
-    return `${plan.buffers.length} buffer sizes expected`;
-  for (let b = 0; b < plan.buffers.length; b++) {
-    if (!(snap.used[b] >= 0 && snap.used[b] <= snap.copies[b].length))
-      return `buffer ${b}: ${snap.used[b]} bytes in use of ${snap.copies[b].length}`;
-  }
-  if (snap.lists.length !== plan.lists.length || snap.maps.length !== plan.maps.length) return 'lists do not match';
   return null;
 }
 

@@ -1,3 +1,4 @@
+import { describe, fail } from '../errors.js';
 import type { QuadtreeSnapshot } from './Snapshot.js';
 
 /**
@@ -60,8 +61,8 @@ export class StatePlan {
   private readonly bufferIndex = new Map<ArrayBufferLike, number>();
   /** Plain arrays of primitives, whose contents are copied. */
   readonly lists: unknown[][] = [];
-  /** Maps and sets, whose entries are copied. */
-  readonly maps: (Map<unknown, unknown> | Set<unknown>)[] = [];
+  /** Maps of primitive values (a tile layer's slot per id), whose entries are copied. */
+  readonly maps: Map<unknown, unknown>[] = [];
 
   constructor(root: object) {
     const seen = new Set<object>([root]);
@@ -89,14 +90,10 @@ export class StatePlan {
               this.buffers.push(new Uint8Array(v.buffer));
             }
           } else if (v instanceof Map || v instanceof Set) {
+            // Entries are copied as they are: a map of objects would share them with the live state.
+            if (!(v instanceof Map) || ![...v.values()].every(listable))
+              fail(`a snapshot's state holds ${describe(v)} it cannot copy: only maps of primitive values`);
             this.maps.push(v);
-            for (const inner of (v as Map<unknown, unknown> | Set<unknown>).values() as Iterable<unknown>) {
-              if (typeof inner === 'object' && inner !== null && !seen.has(inner) && !outside.has(inner)) {
-                seen.add(inner);
-                this.objects.push(inner);
-                queue.push(inner);
-              }
-            }
           } else if (Array.isArray(v) && v.every(listable)) {
             this.lists.push(v);
           } else {
@@ -147,10 +144,7 @@ export class StatePlan {
     for (const list of this.lists) {
       for (let i = 0; i < list.length; i++) if (!listable(list[i])) return false;
     }
-    for (const map of this.maps) {
-      for (const v of map.values() as Iterable<unknown>)
-        if (typeof v === 'object' && v !== null && !members.has(v) && !outside.has(v)) return false;
-    }
+    for (const map of this.maps) for (const v of map.values()) if (!listable(v)) return false;
     return true;
   }
 
@@ -174,9 +168,7 @@ export class StatePlan {
     for (let m = 0; m < this.maps.length; m++) {
       const out = maps[m];
       out.length = 0;
-      const map = this.maps[m];
-      if (map instanceof Map) for (const [k, v] of map) out.push(k, v);
-      else for (const v of map) out.push(v);
+      for (const [k, v] of this.maps[m]) out.push(k, v);
     }
   }
 
@@ -203,8 +195,7 @@ export class StatePlan {
       const map = this.maps[m];
       const from = maps[m];
       map.clear();
-      if (map instanceof Map) for (let i = 0; i < from.length; i += 2) map.set(from[i], from[i + 1]);
-      else for (let i = 0; i < from.length; i++) map.add(from[i]);
+      for (let i = 0; i < from.length; i += 2) map.set(from[i], from[i + 1]);
     }
   }
 
