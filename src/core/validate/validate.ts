@@ -1,5 +1,9 @@
+import { fail } from '../errors.js';
+import { before } from '../lists/order.js';
 import type { LooseQuadtree } from '../LooseQuadtree.js';
-import { checkPairs } from './pairChecks.js';
+import type { Broadphase } from '../pairs/Broadphase.js';
+import type { SpatialTree } from '../placement/SpatialTree.js';
+import { STATIC } from '../store/ItemStore.js';
 import { TreeCheck } from './TreeCheck.js';
 
 /**
@@ -10,4 +14,33 @@ import { TreeCheck } from './TreeCheck.js';
 export function validateTree(tree: LooseQuadtree): void {
   new TreeCheck(tree.tree).run();
   checkPairs(tree.tree, tree.broadphase);
+}
+
+/**
+ * The current list's invariants: ordered, each pair once, no static pairs, begun by the last step (pairs of items
+ * removed since stay until the next). Throws naming the first broken.
+ */
+function checkPairs(tree: SpatialTree, bp: Broadphase): void {
+  const items = tree.items;
+  const cur = bp.lists.current;
+  for (let i = 0; i < cur.count; i++) {
+    const a = cur.a[i],
+      b = cur.b[i],
+      pr = cur.priority[i];
+    if (!(a < b)) fail(`validate: current pair ${i} (${a}, ${b}) is not ordered a < b`);
+    if (i > 0 && !before(cur.priority[i - 1], cur.a[i - 1], cur.b[i - 1], pr, a, b)) {
+      fail(`validate: current pairs are out of order (or repeated) at ${i}`);
+    }
+    if (cur.born[i] > bp.stepId || cur.born[i] < 0)
+      fail(`validate: current pair (${a}, ${b}) began at step ${cur.born[i]}, after the last step ${bp.stepId}`);
+    if (
+      !bp.endedByRemoval(a, b) &&
+      items.hasFlag(a, STATIC) &&
+      items.hasFlag(b, STATIC) &&
+      !bp.isDirty(a) &&
+      !bp.isDirty(b)
+    ) {
+      fail(`validate: static items ${a} and ${b} are paired`);
+    }
+  }
 }
