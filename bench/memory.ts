@@ -33,7 +33,7 @@ interface Row {
   pairs: number;
   msPerFrame: number;
   nsPerItem: number;
-  /** The slowest frame: one that lays the slots out again in cell order (see Layout.compactIfScattered). */
+  /** The slowest frame: one that lays the slots out again in cell order (see SpatialTree.compactIfScattered). */
   worstMs: number;
 }
 
