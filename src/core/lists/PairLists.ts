@@ -71,15 +71,8 @@ export class PairLists {
 
   private readonly positionsSlack = new Slack();
 
-  /** Merges the sorted found pairs in place: only a listed pair with a side covered, left or checked may end. */
-  mergeFound(
-    found: PairBuffer,
-    step: number,
-    checked: Int32Array,
-    covered: Int32Array,
-    left: IdBits,
-    items: ItemStore,
-  ): void {
+  /** Merges the sorted found pairs in place: only a listed pair with a side touched (see Broadphase) or left may end. */
+  mergeFound(found: PairBuffer, step: number, touched: Int32Array, left: IdBits, items: ItemStore): void {
     const list = this.current;
     const exiting = this.exiting;
     const entered = this.entered;
@@ -108,8 +101,8 @@ export class PairLists {
       for (; i < on; i++) {
         const a = la[i],
           b = lb[i];
-        const wa = checked[a >> 5] | covered[a >> 5] | leftWords[a >> 5],
-          wb = checked[b >> 5] | covered[b >> 5] | leftWords[b >> 5];
+        const wa = touched[a >> 5] | leftWords[a >> 5],
+          wb = touched[b >> 5] | leftWords[b >> 5];
         if ((((wa >>> (a & 31)) | (wb >>> (b & 31))) & 1) !== 0) {
           touchedAt[m++] = i;
           if (m === chunk) {
@@ -154,12 +147,15 @@ export class PairLists {
           j++;
           continue;
         }
-        const sure =
-          (((covered[a >> 5] | leftWords[a >> 5]) >>> (a & 31)) & 1) !== 0 ||
-          (((covered[b >> 5] | leftWords[b >> 5]) >>> (b & 31)) & 1) !== 0;
-        const probed = (((checked[a >> 5] >>> (a & 31)) | (checked[b >> 5] >>> (b & 31))) & 1) !== 0;
-        // Only a join finds a detached item's pairs: a probe does not end them.
-        if (sure || (probed && items.nodeOf(a) !== DETACHED && items.nodeOf(b) !== DETACHED)) {
+        // A touched detached item was joined (all its pairs re-found), any other probed: a probe reaches items of nodes.
+        const ta = ((touched[a >> 5] >>> (a & 31)) & 1) !== 0,
+          tb = ((touched[b >> 5] >>> (b & 31)) & 1) !== 0;
+        if (
+          left.has(a) ||
+          left.has(b) ||
+          (ta && (items.nodeOf(a) === DETACHED || items.nodeOf(b) !== DETACHED)) ||
+          (tb && (items.nodeOf(b) === DETACHED || items.nodeOf(a) !== DETACHED))
+        ) {
           exiting.push(a, b, refreshed ? lwas[at] : lp[at]);
           if (exits === this.exitAt.length) this.exitAt = grow(this.exitAt, 2 * exits);
           this.exitAt[exits++] = at;

@@ -40,10 +40,8 @@ export class Broadphase {
   private readonly sorter = new KeySorter();
   /** Pairs this step's checks found (a, b and priority only). */
   private readonly found = new PairBuffer(64, false);
-  /** Items of nodes checked by this step's movers' probes: their pairs with other items of nodes are re-found. */
-  private readonly checked = new IdBits();
-  /** Items of detached classes this step joined: all their pairs are re-found. */
-  private readonly covered = new IdBits();
+  /** Movers this step probed (their pairs with items of nodes are re-found) and detached members it joined (all are). */
+  private readonly touched = new IdBits();
   private readonly batch = new Int32Array(64);
   /** Per class, whether half or more of it moved in the step before (see choose). */
   private readonly mostBefore = new Uint8Array(MAX_CLASSES);
@@ -113,8 +111,7 @@ export class Broadphase {
     const stats = this.stats;
     const started = performance.now();
     const tree = this.tree;
-    this.checked.fit(tree.items.capacity);
-    this.covered.fit(tree.items.capacity);
+    this.touched.fit(tree.items.capacity);
     this.left.fit(tree.items.capacity);
     const unlimited = this.maxPairTests === Infinity && this.maxMs === Infinity;
     let dirty = 0;
@@ -174,8 +171,8 @@ export class Broadphase {
     const tree = this.tree;
     const C = tree.classes;
     const found = this.found;
-    // A mover joins `checked` once probed: later probes skip it, so two movers pair once.
-    this.finder.runMovers(this.collectMovers(unlimited ? TIERS : 1), this.sorter.count, this.checked, found);
+    // A mover joins `touched` once probed: later probes skip it, so two movers pair once.
+    this.finder.runMovers(this.collectMovers(unlimited ? TIERS : 1), this.sorter.count, this.touched, found);
     let checked = this.sorter.count;
     for (let k = 0; k < MAX_CLASSES; k++) {
       if (C.detached[k] === 0 || (!unlimited && C.waits(k))) continue;
@@ -196,11 +193,10 @@ export class Broadphase {
       this.stats.budgetedTests = this.finder.tests - unrationed;
     }
     this.lists.radix.sort(found, null, true);
-    if (found.count > 0 || this.checked.count + this.covered.count + this.left.count > 0)
-      this.lists.mergeFound(found, this.stepId, this.checked.words, this.covered.words, this.left, tree.items);
+    if (found.count > 0 || this.touched.count + this.left.count > 0)
+      this.lists.mergeFound(found, this.stepId, this.touched.words, this.left, tree.items);
     this.left.clear();
-    this.checked.clear();
-    this.covered.clear();
+    this.touched.clear();
     return checked;
   }
 
@@ -230,7 +226,7 @@ export class Broadphase {
         }
         served += n;
         checked += n;
-        this.finder.runMovers(batch, n, this.checked, this.found);
+        this.finder.runMovers(batch, n, this.touched, this.found);
       }
     }
     return checked;
@@ -257,10 +253,10 @@ export class Broadphase {
       let n = 0;
       for (let i = 0; i < born.count; i++) {
         const id = born.data[i];
-        if (items.nodeOf(id) !== DETACHED || items.classOf(id) !== k || this.covered.has(id)) continue;
+        if (items.nodeOf(id) !== DETACHED || items.classOf(id) !== k || this.touched.has(id)) continue;
         if (n === this.newborn.length) this.newborn = grow(this.newborn, 2 * n);
         this.newborn[n++] = items.listPlaceOf(id);
-        this.covered.add(id);
+        this.touched.add(id);
       }
       if (n > 0) {
         members += n;
@@ -275,14 +271,14 @@ export class Broadphase {
     return served;
   }
 
-  /** Checks the members of detached class k at list places [from, to), marked covered. Returns how many. */
+  /** Checks the members of detached class k at list places [from, to), marked touched. Returns how many. */
   private serveRange(k: number, from: number, to: number): number {
     if (from >= to) return 0;
     const ids = this.tree.classes.ids[k];
     let members = 0;
     for (let i = from; i < to; i++) {
       if (ids[i] < 0) continue;
-      this.covered.add(ids[i]);
+      this.touched.add(ids[i]);
       members++;
     }
     this.finder.joinDetached(k, this.found, null, from, to);
