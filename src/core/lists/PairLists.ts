@@ -115,19 +115,6 @@ export class PairLists {
       const end = i >= on;
       for (let t = 0; t < m || end; t++) {
         const at = t < m ? touchedAt[t] : on;
-        // Found again (the common case): stays, unless a side was re-inserted (then it ends and the new one begins).
-        if (
-          at < on &&
-          j < fn &&
-          fa[j] === la[at] &&
-          fb[j] === lb[at] &&
-          fp[j] === lp[at] &&
-          (!anyLeft || !(left.has(la[at]) || left.has(lb[at])))
-        ) {
-          j++;
-          prev = at;
-          continue;
-        }
         // The found pairs before this listed pair begin, in place among the untouched ones.
         for (; j < fn && (at === on || comparePairs(fp[j], fa[j], fb[j], lp[at], la[at], lb[at]) < 0); j++) {
           const place = lowerBound(list, at, fp[j], fa[j], fb[j], prev + 1);
@@ -142,7 +129,7 @@ export class PairLists {
         prev = at;
         const a = la[at],
           b = lb[at];
-        // Found again once the entries before it are in.
+        // Found again (the common case): stays, unless a side was re-inserted (then it ends and the new one begins).
         if (j < fn && fa[j] === a && fb[j] === b && fp[j] === lp[at] && (!anyLeft || !(left.has(a) || left.has(b)))) {
           j++;
           continue;
