@@ -258,7 +258,7 @@ export class LooseQuadtree extends QuadtreeQueries {
   /** Sets or clears a flag that decides how an item's pairs are tested; a placed item is checked again. */
   private changeFlag(id: number, node: number, flag: number, on: boolean): void {
     const items = this.tree.items;
-    const before = items.flagsOf(id);
+    const before = items.flagsWord(id);
     items.setFlag(id, flag, on);
     if (node === PENDING) return;
     this.tree.flagsChanged(id, before);

@@ -26,8 +26,8 @@ export class ExactTest {
   /** The contact geometry of a and b (see LooseQuadtree.contact) into `out`; `boxNow` overrides the stored boxes. */
   contact<T extends Contact>(a: number, b: number, out: T, boxNow: BoxReader | null): T {
     const items = this.tree.items;
-    const fa = items.flagsOf(a),
-      fb = items.flagsOf(b);
+    const fa = items.flagsWord(a),
+      fb = items.flagsWord(b);
     const shapes = shapesOf(fa, fb);
     const s = this.contactBoxes;
     if (boxNow === null) {

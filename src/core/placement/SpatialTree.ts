@@ -107,7 +107,7 @@ export class SpatialTree {
     const C = this.classes;
     // In a slot of its own until now (see ItemStore.add): the box moves to its home, that slot goes back.
     const own = items.slotOf(id);
-    const at = C.join(k, id, items.flagsOf(id), items.listPlaceOf(id));
+    const at = C.join(k, id, items.flagsWord(id), items.listPlaceOf(id));
     items.setListPlace(id, at);
     items.setClass(id, k);
     if (C.detached[k] === 1) {
@@ -267,7 +267,7 @@ export class SpatialTree {
     const own = this.slots.allocOne();
     this.slots.copy(slot, own);
     items.setSlot(id, own);
-    this.classes.leave(k, items.listPlaceOf(id), items.flagsOf(id));
+    this.classes.leave(k, items.listPlaceOf(id), items.flagsWord(id));
     items.setNode(id, ABSENT);
     if (n === DETACHED) {
       this.dropListRegion(k);
@@ -291,8 +291,8 @@ export class SpatialTree {
     }
     if (n !== DETACHED && C.detached[to] === 0) {
       const slot = items.slotOf(id);
-      C.leave(k, items.listPlaceOf(id), items.flagsOf(id));
-      items.setListPlace(id, C.join(to, id, items.flagsOf(id), items.listPlaceOf(id)));
+      C.leave(k, items.listPlaceOf(id), items.flagsWord(id));
+      items.setListPlace(id, C.join(to, id, items.flagsWord(id), items.listPlaceOf(id)));
       this.addToRegion(id, to, n);
       this.removeFromRegion(k, n, slot);
       return;
@@ -305,7 +305,7 @@ export class SpatialTree {
   flagsChanged(id: number, before: number): void {
     const k = this.items.classOf(id);
     this.classes.count(k, before, -1);
-    this.classes.count(k, this.items.flagsOf(id), 1);
+    this.classes.count(k, this.items.flagsWord(id), 1);
     this.items.syncColliderWord(id);
   }
 

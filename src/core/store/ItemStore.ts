@@ -215,11 +215,6 @@ export class ItemStore {
     slots.collider[s] = C.change(c, C.layer[c], C.mask[c], this.flagsWord(id));
   }
 
-  /** The low byte of the item's flags (STATIC, CIRCLE, SWEPT). */
-  flagsOf(id: number): number {
-    return this.i32[(this.rec[id] << 2) | FLAGS] & 0xff;
-  }
-
   /** The whole flags field: the flag bits, the class (CLASS_BITS) and the priority (PRIORITY_BITS). */
   flagsWord(id: number): number {
     return this.i32[(this.rec[id] << 2) | FLAGS];

@@ -355,7 +355,7 @@ export class TreeCheck {
       this.sweptCounts[k]++;
       this.checkPath(id);
     } else if (this.tree.sweeps.has(id)) fail(`validate: item ${id} has a path but is not swept`);
-    const flags = items.flagsOf(id) & (STATIC | SWEPT | CIRCLE);
+    const flags = items.flagsWord(id) & (STATIC | SWEPT | CIRCLE);
     if (
       slots.colliders.word[slots.collider[s]] !==
       (flags | (k << CLASS_SHIFT) | (items.priorityOf(id) << PRIORITY_SHIFT))
