@@ -351,13 +351,22 @@ export class QueryEngine {
 
   /** The item test of `item` (key in `near[0]`): a switch, not a table, so each test inlines; only a flag crosses. */
   private hit(circle: boolean): boolean {
+    const a = this.args;
+    const b = this.item;
+    const touching = this.touching;
     switch (this.kind) {
       case RECT:
-        return this.rectHit(circle);
+        return circle
+          ? circleBoxOverlap(b[4], b[5], b[6], a[0], a[1], a[2], a[3], touching)
+          : boxesOverlap(b[0], b[1], b[2], b[3], a[0], a[1], a[2], a[3], touching);
       case CIRCLE:
-        return this.circleHit(circle);
+        return circle
+          ? circlesOverlap(a[0], a[1], a[2], b[4], b[5], b[6], touching)
+          : circleBoxOverlap(a[0], a[1], a[2], b[0], b[1], b[2], b[3], touching);
       case POINT:
-        return this.pointHit(circle);
+        return circle
+          ? pointInCircle(a[0], a[1], b[4], b[5], b[6], touching)
+          : pointInBox(a[0], a[1], b[0], b[1], b[2], b[3], touching);
       case RAY:
         return this.rayHit(circle);
       case NEAREST:
@@ -365,30 +374,6 @@ export class QueryEngine {
       default:
         return this.sweepHit(circle);
     }
-  }
-
-  private rectHit(circle: boolean): boolean {
-    const a = this.args;
-    const b = this.item;
-    return circle
-      ? circleBoxOverlap(b[4], b[5], b[6], a[0], a[1], a[2], a[3], this.touching)
-      : boxesOverlap(b[0], b[1], b[2], b[3], a[0], a[1], a[2], a[3], this.touching);
-  }
-
-  private circleHit(circle: boolean): boolean {
-    const a = this.args;
-    const b = this.item;
-    return circle
-      ? circlesOverlap(a[0], a[1], a[2], b[4], b[5], b[6], this.touching)
-      : circleBoxOverlap(a[0], a[1], a[2], b[0], b[1], b[2], b[3], this.touching);
-  }
-
-  private pointHit(circle: boolean): boolean {
-    const a = this.args;
-    const b = this.item;
-    return circle
-      ? pointInCircle(a[0], a[1], b[4], b[5], b[6], this.touching)
-      : pointInBox(a[0], a[1], b[0], b[1], b[2], b[3], this.touching);
   }
 
   /** Tested against the full length, not the bound: a hit at the best distance with a lower id must win the tie. */
@@ -404,9 +389,10 @@ export class QueryEngine {
 
   /** A sweep's test: the item stands still where it is; the key is the time of impact. */
   private sweepHit(circle: boolean): boolean {
-    if (!this.rectHit(false)) return false;
-    const p = this.paths;
+    const a = this.args;
     const b = this.item;
+    if (!boxesOverlap(b[0], b[1], b[2], b[3], a[0], a[1], a[2], a[3], this.touching)) return false;
+    const p = this.paths;
     p[8] = p[12] = b[0];
     p[9] = p[13] = b[1];
     p[10] = p[14] = b[2];
