@@ -1,6 +1,5 @@
 import { grow } from '../grow.js';
 import { cellDepth, cellX, cellY, packCell } from './ItemStore.js';
-import { declareScratch } from '../snapshot/StatePlan.js';
 export const NONE = -1;
 
 /**
@@ -39,7 +38,6 @@ export class NodePool {
   /** Frames an emptied group is kept, and the cap its doubling on reuse reaches. */
   readonly lifespan: number;
   readonly maxLifespan: number;
-  private expired = new Int32Array(64);
 
   constructor(groupCapacity: number, maxDepth: number, lifespan: number, maxLifespan: number) {
     const cap = Math.max(4, groupCapacity) * 4;
@@ -57,8 +55,6 @@ export class NodePool {
     this.lifespan = lifespan;
     this.maxLifespan = maxLifespan;
     this.initNode(0, NONE, 0);
-    // Written before it is read, in each tick: not state.
-    declareScratch(this, 'expired');
   }
 
   /** Drops every group and leaves a lone empty root. Keeps the arrays. */
@@ -97,18 +93,13 @@ export class NodePool {
 
   /** Advances the lifespan of empty groups by one frame and frees the expired ones. */
   tick(): void {
-    let expiredCount = 0;
-    for (let i = 0; i < this.countingCount; i++) {
-      const g = this.counting[i];
-      if (--this.framesLeft[g] === 0) {
-        if (expiredCount === this.expired.length) this.expired = grow(this.expired, expiredCount * 2);
-        this.expired[expiredCount++] = g;
-      }
-    }
-    for (let i = 0; i < expiredCount; i++) {
-      const g = this.expired[i];
-      // A group freed as a descendant of an earlier one has already left the list.
-      if (this.countingAt[g] === NONE) continue;
+    const counting = this.counting;
+    for (let i = 0; i < this.countingCount; i++) this.framesLeft[counting[i]]--;
+    // From the end: a group leaving the list moves its last entry down into its place, so none is passed unread; an
+    // entry read twice was kept (not expired), and a place past the shortened list is stale.
+    for (let i = this.countingCount - 1; i >= 0; i--) {
+      const g = counting[i];
+      if (i >= this.countingCount || this.framesLeft[g] !== 0) continue;
       this.firstChild[this.parent[g << 2]] = NONE;
       this.freeBranch(g);
     }
