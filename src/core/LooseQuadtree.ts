@@ -434,14 +434,11 @@ export class LooseQuadtree extends QuadtreeQueries {
     path: number,
     out: T,
   ): T {
-    const tree = this.tree;
-    const swept = tree.items.hasFlag(id, SWEPT);
-    const b = swept ? tree.sweeps.boxes : tree.slots.box;
-    const o = swept ? tree.sweeps.at(id) + path : tree.items.boxAt(id);
-    out.minX = b[o];
-    out.minY = b[o + 1];
-    out.maxX = b[o + 2];
-    out.maxY = b[o + 3];
+    this.tree.boxNow(id, copied, 0, path);
+    out.minX = copied[0];
+    out.minY = copied[1];
+    out.maxX = copied[2];
+    out.maxY = copied[3];
     return out;
   }
 
@@ -581,6 +578,9 @@ export class LooseQuadtree extends QuadtreeQueries {
     return node;
   }
 }
+
+/** Scratch of copyBox, outside any tree's state. */
+const copied = new Float64Array(4);
 
 function checkBits(id: number, field: string, value: number): void {
   if (!isBits32(value)) {

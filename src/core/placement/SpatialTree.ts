@@ -423,19 +423,12 @@ export class SpatialTree {
     s.groupsFreed = nodes.groupsFreed;
   }
 
-  /** Writes where an item's box is now into `out[o..o+3]`: a swept item's at the end of its path. */
-  boxNow(id: number, out: Float64Array, o: number): void {
-    const items = this.items;
-    let src: Float32Array = items.slots.box,
-      at = items.boxAt(id);
-    if (items.hasFlag(id, SWEPT)) {
-      src = this.sweeps.boxes;
-      at = this.sweeps.at(id) + TO;
-    }
-    out[o] = src[at];
-    out[o + 1] = src[at + 1];
-    out[o + 2] = src[at + 2];
-    out[o + 3] = src[at + 3];
+  /** Writes an item's box into `out[o..o+3]`: a swept item's at `path` of its entry, by default where it is now. */
+  boxNow(id: number, out: Float64Array, o: number, path = TO): void {
+    const swept = this.items.hasFlag(id, SWEPT);
+    const b = swept ? this.sweeps.boxes : this.slots.box;
+    const at = swept ? this.sweeps.at(id) + path : this.items.boxAt(id);
+    for (let i = 0; i < 4; i++) out[o + i] = b[at + i];
   }
 
   /** Stores in a swept item's slot the box covering its path (see SweptStore). */
