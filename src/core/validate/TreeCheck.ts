@@ -55,7 +55,6 @@ export class TreeCheck {
     this.checkLists();
     this.checkClasses();
     this.checkItems();
-    this.checkSlotCount();
   }
 
   /** Each class's list: members point back and are in a node exactly when the class is attached; counters add up. */
@@ -230,22 +229,7 @@ export class TreeCheck {
     }
   }
 
-  /** Every slot handed out is in a region, an item's own or free: none leaked. */
-  private checkSlotCount(): void {
-    const slots = this.tree.slots;
-    if (this.regionSlots + slots.freeSlots !== slots.used) {
-      fail(
-        `validate: ${this.regionSlots} slots in regions + ${slots.freeSlots} free != ${slots.used} handed out (leak)`,
-      );
-    }
-  }
-
-  /** An item between homes (pending, or removed before the step ends) owns one slot of its own. */
-  private checkOwnSlot(id: number): void {
-    this.own(this.tree.items.slotOf(id), 1, `item ${id}'s own slot`);
-  }
-
-  /** Each placed item was reached by the walk; the rest are absent or pending; the counters agree. */
+  /** Each placed item was reached by the walk; the rest are absent or pending; the counters agree; no slot leaked. */
   private checkItems(): void {
     const tree = this.tree;
     const items = tree.items;
@@ -265,17 +249,14 @@ export class TreeCheck {
         held[c]++;
       }
       const n = items.nodeOf(id);
+      // Between homes (pending, or left since the last step: its record stays until the step ends): a slot of its own.
+      if (n === PENDING || (n === ABSENT && s >= 0)) this.own(s, 1, `item ${id}'s own slot`);
       if (n === ABSENT) {
-        // Left since the last step: its record stays until the step ends.
-        if (items.slotOrNone(id) >= 0) this.checkOwnSlot(id);
         if (tree.sweeps.has(id)) fail(`validate: absent item ${id} is still swept`);
         continue;
       }
       present++;
-      if (n === PENDING) {
-        pending++;
-        this.checkOwnSlot(id);
-      }
+      if (n === PENDING) pending++;
       if (n === DETACHED) detached++;
       if (items.hasFlag(id, SWEPT)) {
         swept++;
@@ -290,6 +271,12 @@ export class TreeCheck {
     // The root's count is the walk's (see walkNodes).
     if (present - pending - detached !== this.placed)
       fail(`validate: ${present - pending - detached} items placed but ${this.placed} reachable`);
+    // Every slot handed out is in a region, an item's own or free.
+    if (this.regionSlots + slots.freeSlots !== slots.used) {
+      fail(
+        `validate: ${this.regionSlots} slots in regions + ${slots.freeSlots} free != ${slots.used} handed out (leak)`,
+      );
+    }
   }
 
   /** Node n's class regions: in the slot pool, owned once, big enough; then their items. Returns the node's items. */
@@ -317,14 +304,6 @@ export class TreeCheck {
     return total;
   }
 
-  /** A circle's box is square (both ends of its path for a swept one); counted in class k. */
-  private checkCircle(id: number, k: number): void {
-    const items = this.tree.items;
-    if (!items.hasFlag(id, CIRCLE)) return;
-    this.roundCounts[k]++;
-    this.tree.checkSquare(id, 'validate: ');
-  }
-
   /** A swept item's box covers its path (after a step possibly still the previous path, until it moves). */
   private checkPath(id: number): void {
     const items = this.tree.items;
@@ -350,7 +329,11 @@ export class TreeCheck {
     const items = this.tree.items;
     const slots = this.tree.slots;
     this.checkKey(id, k);
-    this.checkCircle(id, k);
+    // A circle's box is square, both ends of its path for a swept one.
+    if (items.hasFlag(id, CIRCLE)) {
+      this.roundCounts[k]++;
+      this.tree.checkSquare(id, 'validate: ');
+    }
     if (items.hasFlag(id, SWEPT)) {
       this.sweptCounts[k]++;
       this.checkPath(id);
