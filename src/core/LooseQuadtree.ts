@@ -377,8 +377,13 @@ export class LooseQuadtree extends QuadtreeQueries {
   /** Removes an item; its pairs end and show as exited in the next step. */
   remove(id: number): void {
     const node = this.nodeOf(id, 'remove');
-    if (node === PENDING) this.tree.unqueue(id);
-    else this.tree.unplace(id);
+    if (node === PENDING) {
+      // Its queue entry stays, stale, until the next flush.
+      this.tree.items.setNode(id, ABSENT);
+      this.tree.waiting--;
+    } else {
+      this.tree.unplace(id);
+    }
     this.broadphase.endPairsOf(id);
     if (this.tree.items.hasFlag(id, SWEPT)) this.tree.sweeps.remove(id);
     this.tree.items.depart(id);
@@ -567,7 +572,9 @@ export class LooseQuadtree extends QuadtreeQueries {
     items.add(id);
     tree.slots.box.set(this.boxIn, items.boxAt(id));
     tree.size++;
-    tree.enqueue(id);
+    tree.pending.push(id);
+    items.setNode(id, PENDING);
+    tree.waiting++;
   }
 
   /** The item's node, after checking the id names an item in the index. */

@@ -309,19 +309,6 @@ export class SpatialTree {
     this.items.syncColliderWord(id);
   }
 
-  /** Adds an id to the pending queue (its box is stored, `node` is PENDING). */
-  enqueue(id: number): void {
-    this.pending.push(id);
-    this.items.setNode(id, PENDING);
-    this.waiting++;
-  }
-
-  /** Takes a pending item out of the queue (its entry stays, stale, until the next flush). */
-  unqueue(id: number): void {
-    this.items.setNode(id, ABSENT);
-    this.waiting--;
-  }
-
   /** Empties the index, keeping its arrays for reuse. */
   clear(): void {
     runsReplaced();
@@ -414,8 +401,15 @@ export class SpatialTree {
 
   describe(s: QuadtreeStats): void {
     const nodes = this.nodes;
+    const C = this.classes;
+    // Root items fitting no loose bounds (far outside the world): cheap, as the root holds few.
+    let outside = 0;
+    for (let bits = nodes.classBits[0]; bits !== 0; bits &= bits - 1) {
+      const k = 31 - Math.clz32(bits & -bits);
+      for (let b = 4 * C.start[k][0], end = b + 4 * C.own[k][0]; b < end; b += 4) if (!this.fitsCell(b, 0)) outside++;
+    }
     s.items = this.size;
-    s.outside = this.countOutside();
+    s.outside = outside;
     s.relocated = this.relocated;
     s.nodesFree = nodes.freeGroups * 4;
     s.nodesLive = 1 + (nodes.groupsUsed - 1 - nodes.freeGroups) * 4;
@@ -464,17 +458,6 @@ export class SpatialTree {
       items.hasFlag(id, STATIC) ? 1 : 0,
       items.priorityOf(id) >= TOP_PRIORITY ? 1 : 0,
     );
-  }
-
-  /** Root items fitting no loose bounds (far outside the world), for stats; cheap, as the root holds few. */
-  countOutside(): number {
-    const C = this.classes;
-    let outside = 0;
-    for (let bits = this.nodes.classBits[0]; bits !== 0; bits &= bits - 1) {
-      const k = 31 - Math.clz32(bits & -bits);
-      for (let b = 4 * C.start[k][0], end = b + 4 * C.own[k][0]; b < end; b += 4) if (!this.fitsCell(b, 0)) outside++;
-    }
-    return outside;
   }
 
   // These read the slot's box at `r` (see ItemStore.boxAt) directly: un-inlined accessors would box every number.
