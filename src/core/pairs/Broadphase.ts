@@ -152,6 +152,9 @@ export class Broadphase {
       this.planShares(this.shareTests, this.shareServed, this.finder.tests - this.shareTests);
       stats.waitBound = this.waitBound();
     }
+    // This step's: a snapshot between steps holds none.
+    this.shareTests = 0;
+    this.shareServed = 0;
     stats.stepMs = performance.now() - started;
   }
 

@@ -19,7 +19,7 @@ export class PairFinder {
   private readonly tree: SpatialTree;
   private readonly touching: boolean;
   private out: PairBuffer | null = null;
-  /** Bit set of the items not to pair with (movers already checked), or null. */
+  /** Bit set of the items not to pair with (the step's touched ones: movers done, and detached ones, never met), or null. */
   private skip: Int32Array | null = null;
   /** Whether pairs of the classes being joined need the per-pair layer, mask and static test. */
   private filter = true;
@@ -79,15 +79,15 @@ export class PairFinder {
     this.out = null;
   }
 
-  /** Appends the pairs of the movers in `moverSlots[0..count-1]`, each once (a done mover is added to `checked`). */
-  runMovers(moverSlots: Int32Array, count: number, checked: IdBits, out: PairBuffer): void {
+  /** Appends the pairs of the movers in `moverSlots[0..count-1]`, each once (a done mover is added to `touched`). */
+  runMovers(moverSlots: Int32Array, count: number, touched: IdBits, out: PairBuffer): void {
     const tree = this.tree;
     const C = tree.classes;
     const collider = tree.slots.collider;
     const wordOf = tree.slots.colliders.word;
     const slotId = tree.slots.id;
     this.out = out;
-    this.skip = checked.words;
+    this.skip = touched.words;
     for (let i = 0; i < count; i++) {
       const s = moverSlots[i];
       const k = (wordOf[collider[s]] & CLASS_BITS) >> CLASS_SHIFT;
@@ -97,7 +97,7 @@ export class PairFinder {
         const levels = C.levelItems[o];
         for (let d = 0; d <= tree.maxDepth; d++) if (levels[d] !== 0) this.pairWithReach(s, o, d);
       }
-      checked.add(slotId[s]);
+      touched.add(slotId[s]);
     }
     this.out = null;
     this.skip = null;

@@ -16,7 +16,7 @@ import {
   STATIC,
   SWEPT,
 } from '../store/ItemStore.js';
-import { NodePool } from '../store/NodePool.js';
+import { NodePool, NONE } from '../store/NodePool.js';
 import { IdList } from '../lists/IdList.js';
 import { FROM, SweptStore, TO } from '../store/SweptStore.js';
 import { isSquare, refuseCircleBox, STORED } from '../errors.js';
@@ -25,7 +25,6 @@ import { MIN_REGION, MIN_SLOTS, SlotPool, roomFor, runRoomFor } from '../store/S
 import { runsReplaced } from '../queries/RunIndex.js';
 import { KeySorter } from '../lists/radix.js';
 import { declareScratch } from '../snapshot/StatePlan.js';
-import { NONE } from '../store/NodePool.js';
 
 /** Items beyond which the slots outgrow a core's cache: regions are then relaid more often. */
 const LARGE_TREE = 1 << 15;

@@ -29,7 +29,7 @@ export class CollisionClasses {
   readonly roundEnd = new Int32Array(MAX_CLASSES);
   readonly planTo = new Int32Array(MAX_CLASSES);
   readonly planWrap = new Int32Array(MAX_CLASSES);
-  /** Swept items per class (not part of the key): the ECS sync stores a detached class in one loop only without. */
+  /** Swept items per class (not part of the key): the ECS sync stores a detached class in one loop when it has none. */
   readonly swept = new Int32Array(MAX_CLASSES);
   /** Circles per class: that loop checks circles' boxes only in a class that has some. */
   readonly round = new Int32Array(MAX_CLASSES);
